@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'platform-config',
+  preset: '../../../jest.preset.js',
+  rootDir: '.',
+};

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/** Reusable environment fields; every process composes the ones it needs. */
+export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+export const url = (fallback: string, protocols: string[]) =>
+  z
+    .string()
+    .default(fallback)
+    .refine((value) => {
+      try {
+        return protocols.includes(new URL(value).protocol.replace(':', ''));
+      } catch {
+        return false;
+      }
+    }, `must be a URL with protocol ${protocols.join(' or ')}`);
+
+export const booleanFlag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', ''])
+    .default(fallback ? 'true' : 'false')
+    .transform((value) => value === 'true' || value === '1');
+
+export const nodeEnv = z.enum(['development', 'test', 'production']).default('development');
+
+export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+
+/** A 32-byte key given as 64 hex characters or base64; used for AES-256-GCM and HMAC. */
+export const secretKey = z
+  .string()
+  .refine((value) => decodeKey(value) !== null, 'must be 32 bytes as 64 hex characters or base64')
+  .transform((value) => decodeKey(value) as Buffer);
+
+function decodeKey(value: string): Buffer | null {
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
+  const b64 = Buffer.from(value, 'base64');
+  return b64.length === 32 ? b64 : null;
+}
+
+/** Fields every process shares. */
+export const commonFields = {
+  NODE_ENV: nodeEnv,
+  LOG_LEVEL: logLevel,
+};
+
+export const mysqlFields = {
+  /** Admin connection used only to create the service's schema and user on start. */
+  MYSQL_URL: url('mysql://root@127.0.0.1:3306', ['mysql']),
+  /** Password for the per-service DB user; outside production a derived default is used. */
+  MYSQL_SERVICE_PASSWORD: z.string().min(12).optional(),
+  /** Prefix for schema and user names, so parallel test runs never share a schema. */
+  MYSQL_SCHEMA_PREFIX: z.string().regex(/^[a-z0-9_]*$/, 'lowercase letters, digits and _ only').default(''),
+};
+
+export const natsFields = {
+  NATS_URL: url('nats://127.0.0.1:4222', ['nats', 'tls']),
+  /** Prefix for stream and subject names, so parallel test runs never share a stream. */
+  NATS_PREFIX: z.string().regex(/^[A-Za-z0-9_]*$/, 'letters, digits and _ only').default(''),
+};
+
+export const s3Fields = {
+  S3_ENDPOINT: url('http://127.0.0.1:9000', ['http', 'https']),
+  S3_ACCESS_KEY: z.string().default('S3RVER'),
+  S3_SECRET_KEY: z.string().default('S3RVER'),
+  S3_BUCKET: z.string().default('retail-media'),
+  S3_REGION: z.string().default('us-east-1'),
+};
+
+export { z };

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'platform-errors',
+  preset: '../../../jest.preset.js',
+  rootDir: '.',
+};

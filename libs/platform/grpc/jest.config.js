@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'platform-grpc',
+  preset: '../../../jest.preset.js',
+  rootDir: '.',
+};

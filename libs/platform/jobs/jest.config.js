@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'platform-jobs',
+  preset: '../../../jest.preset.js',
+  rootDir: '.',
+};

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'platform-lifecycle',
+  preset: '../../../jest.preset.js',
+  rootDir: '.',
+};

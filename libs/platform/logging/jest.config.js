@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'platform-logging',
+  preset: '../../../jest.preset.js',
+  rootDir: '.',
+};

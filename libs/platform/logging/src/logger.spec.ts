@@ -1,0 +1,34 @@
+import { Writable } from 'node:stream';
+import { createLogger } from './logger';
+
+function captureLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(JSON.parse(chunk.toString()));
+      done();
+    },
+  });
+  return { logger: createLogger({ service: 'test', destination }), lines };
+}
+
+describe(createLogger.name, () => {
+  it('writes structured JSON with the service name and a textual level', () => {
+    const { logger, lines } = captureLogger();
+    logger.info({ orgId: 'o1' }, 'hello');
+    expect(lines[0]).toMatchObject({ service: 'test', level: 'info', orgId: 'o1', msg: 'hello' });
+  });
+
+  it('redacts secrets at the top level, nested, and in headers', () => {
+    const { logger, lines } = captureLogger();
+    logger.info({
+      password: 'p1',
+      body: { secreteKey: 's1', urlConfig: { privateKey: 'k1' } },
+      req: { headers: { authorization: 'Bearer abc', 'x-api-key': 'xyz' } },
+      service: { accessKey: 'a1' },
+    });
+    const text = JSON.stringify(lines[0]);
+    for (const secret of ['p1', 's1', 'k1', 'Bearer abc', 'xyz', 'a1']) expect(text).not.toContain(secret);
+    expect(text).toContain('[REDACTED]');
+  });
+});

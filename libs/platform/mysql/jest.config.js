@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'platform-mysql',
+  preset: '../../../jest.preset.js',
+  rootDir: '.',
+};

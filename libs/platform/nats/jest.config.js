@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'platform-nats',
+  preset: '../../../jest.preset.js',
+  rootDir: '.',
+};

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'platform-outbound-fetch',
+  preset: '../../../jest.preset.js',
+  rootDir: '.',
+};

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'platform-s3',
+  preset: '../../../jest.preset.js',
+  rootDir: '.',
+};

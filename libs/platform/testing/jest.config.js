@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'platform-testing',
+  preset: '../../../jest.preset.js',
+  rootDir: '.',
+};
