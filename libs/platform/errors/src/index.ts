@@ -1,0 +1,3 @@
+export * from './app-error';
+export * from './problem';
+export * from './status-mapping';

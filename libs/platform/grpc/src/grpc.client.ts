@@ -1,0 +1,50 @@
+import { ChannelCredentials, Client, Metadata, ServiceError } from '@grpc/grpc-js';
+import { HealthClient, HealthCheckResponse } from './health-client';
+import { serviceErrorToAppError } from './problem-metadata';
+
+export interface ClientConstructor<C extends Client> {
+  new (address: string, credentials: ChannelCredentials, options?: object): C;
+}
+
+export function createGrpcClient<C extends Client>(Ctor: ClientConstructor<C>, address: string): C {
+  return new Ctor(address, ChannelCredentials.createInsecure(), {
+    'grpc.keepalive_time_ms': 30_000,
+    'grpc.max_receive_message_length': 8 * 1024 * 1024,
+  });
+}
+
+type UnaryMethod<Req, Res> = (
+  request: Req,
+  metadata: Metadata,
+  options: { deadline: Date },
+  callback: (error: ServiceError | null, response: Res) => void,
+) => unknown;
+
+/**
+ * Calls a unary method with a deadline, always: a slow dependency becomes a 504, never a hung request.
+ * Failures come back as AppError so the edge renders them as problems.
+ */
+export function callUnary<Req, Res>(
+  client: Client,
+  method: UnaryMethod<Req, Res>,
+  request: Req,
+  options: { metadata?: Metadata; deadlineMs: number; target: string },
+): Promise<Res> {
+  return new Promise((resolve, reject) => {
+    method.call(client, request, options.metadata ?? new Metadata(), { deadline: new Date(Date.now() + options.deadlineMs) }, (error, response) => {
+      if (error) reject(serviceErrorToAppError(error, options.target));
+      else resolve(response);
+    });
+  });
+}
+
+/** grpc.health.v1 Check against a backend; used by readiness probes. */
+export function checkHealth(address: string, service = '', deadlineMs = 1000): Promise<boolean> {
+  const client = new HealthClient(address, ChannelCredentials.createInsecure());
+  return new Promise((resolve) => {
+    client.check({ service }, { deadline: new Date(Date.now() + deadlineMs) }, (error: ServiceError | null, response?: HealthCheckResponse) => {
+      client.close();
+      resolve(!error && response?.status === 'SERVING');
+    });
+  });
+}

@@ -1,0 +1,76 @@
+import { Client, makeGenericClientConstructor, Metadata, ServiceError, status } from '@grpc/grpc-js';
+import { AppError, notFound, validationFailed } from '@platform/errors';
+import { createLogger } from '@platform/logging';
+import { callUnary, checkHealth, createGrpcClient } from './grpc.client';
+import { createGrpcServer, GrpcServerHandle, unary } from './grpc.server';
+
+// A tiny JSON-coded service so this test exercises the real grpc-js transport without generated code.
+const json = { serialize: (v: unknown) => Buffer.from(JSON.stringify(v)), deserialize: (b: Buffer) => JSON.parse(b.toString()) };
+const definition = {
+  echo: { path: '/test.Echo/Echo', requestStream: false, responseStream: false, requestSerialize: json.serialize, requestDeserialize: json.deserialize, responseSerialize: json.serialize, responseDeserialize: json.deserialize },
+};
+type EchoClient = Client & { echo: (req: { text: string }, md: Metadata, opts: { deadline: Date }, cb: (e: ServiceError | null, r: { text: string }) => void) => void };
+const EchoClientCtor = makeGenericClientConstructor(definition, 'Echo') as unknown as new (...args: ConstructorParameters<typeof Client>) => EchoClient;
+
+describe('gRPC server and client', () => {
+  const logger = createLogger({ service: 'grpc-test', level: 'silent' });
+  let handle: GrpcServerHandle;
+  let address: string;
+
+  beforeAll(async () => {
+    handle = createGrpcServer({ logger, serviceNames: ['test.Echo'] });
+    handle.server.addService(definition, {
+      echo: unary<{ text: string }, { text: string }>(logger, 'echo', async ({ text }) => {
+        if (text === 'missing') throw notFound('THING_NOT_FOUND', 'No such thing.');
+        if (text === 'invalid') throw validationFailed([{ pointer: '/text', code: 'TOO_SHORT', detail: 'too short' }]);
+        if (text === 'crash') throw new Error('secret database password in message');
+        if (text === 'slow') await new Promise((r) => setTimeout(r, 500));
+        return { text: text.toUpperCase() };
+      }),
+    });
+    const port = await handle.listen('127.0.0.1', 0);
+    address = `127.0.0.1:${port}`;
+  });
+
+  afterAll(() => handle.drain(1000));
+
+  const call = (text: string, deadlineMs = 2000) => {
+    const client = createGrpcClient(EchoClientCtor, address);
+    return callUnary(client, client.echo, { text }, { deadlineMs, target: 'echo' }).finally(() => client.close());
+  };
+
+  it('answers a call', async () => {
+    await expect(call('hi')).resolves.toEqual({ text: 'HI' });
+  });
+
+  it('carries the problem code and field errors across the wire', async () => {
+    await expect(call('missing')).rejects.toMatchObject({ status: 404, code: 'THING_NOT_FOUND' });
+    const error = (await call('invalid').catch((e) => e)) as AppError;
+    expect(error.errors).toEqual([{ pointer: '/text', code: 'TOO_SHORT', detail: 'too short' }]);
+  });
+
+  it('hides unexpected errors behind an opaque 500', async () => {
+    const error = (await call('crash').catch((e) => e)) as AppError;
+    expect(error).toMatchObject({ status: 500, code: 'INTERNAL_ERROR' });
+    expect(error.detail).not.toContain('password');
+  });
+
+  it('enforces the deadline as a 504', async () => {
+    await expect(call('slow', 100)).rejects.toMatchObject({ status: 504, code: 'UPSTREAM_TIMEOUT' });
+  });
+
+  it('reports grpc.health.v1 status as set', async () => {
+    expect(await checkHealth(address)).toBe(false);
+    handle.setServing(true);
+    expect(await checkHealth(address)).toBe(true);
+    expect(await checkHealth(address, 'test.Echo')).toBe(true);
+  });
+
+  it('reports an unreachable backend as 503', async () => {
+    const client = createGrpcClient(EchoClientCtor, '127.0.0.1:1');
+    const error = await callUnary(client, client.echo, { text: 'x' }, { deadlineMs: 1000, target: 'echo' }).catch((e) => e);
+    client.close();
+    expect([503, 504]).toContain(error.status);
+    expect(status.UNAVAILABLE).toBe(14);
+  });
+});

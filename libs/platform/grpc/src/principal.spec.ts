@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import { AppError } from '@platform/errors';
+import { assertAccountScope, assertPermission, accountNotFound, Principal, principalMetadata, readPrincipal } from './principal';
+
+describe('principal metadata', () => {
+  const key = randomBytes(32);
+  const principal: Principal = {
+    keyId: 'k1',
+    orgId: 'org-1',
+    accountIds: [1, 2],
+    permissions: ['MediaChannel_All'],
+    org: { isRetailer: true, dimensionWhitelist: ['300x250'] },
+  };
+
+  it('round-trips a signed principal', () => {
+    expect(readPrincipal(principalMetadata(principal, key), key)).toEqual(principal);
+  });
+
+  it('refuses a principal signed with another key', () => {
+    expect(() => readPrincipal(principalMetadata(principal, randomBytes(32)), key)).toThrow(/signature/);
+  });
+
+  it('refuses a tampered payload', () => {
+    const metadata = principalMetadata(principal, key);
+    const forged = Buffer.from(JSON.stringify({ ...principal, permissions: ['*'], iat: Date.now() })).toString('base64url');
+    metadata.set('x-principal', forged);
+    expect(() => readPrincipal(metadata, key)).toThrow(/signature/);
+  });
+
+  it('refuses an old principal and a missing one', () => {
+    const old = principalMetadata(principal, key, Date.now() - 10 * 60_000);
+    expect(() => readPrincipal(old, key)).toThrow(/too old/);
+    const empty = principalMetadata(principal, key);
+    empty.remove('x-principal');
+    expect(() => readPrincipal(empty, key)).toThrow(/no principal/);
+  });
+
+  it('checks permission with * as wildcard and scope as 404', () => {
+    expect(() => assertPermission(principal, 'MediaChannel_All')).not.toThrow();
+    expect(() => assertPermission(principal, 'Campaigns_Create')).toThrow(expect.objectContaining({ status: 403 }));
+    expect(() => assertPermission({ ...principal, permissions: ['*'] }, 'Campaigns_Create')).not.toThrow();
+    let error: unknown;
+    try {
+      assertAccountScope(principal, 3, () => accountNotFound(3));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).status).toBe(404);
+  });
+});

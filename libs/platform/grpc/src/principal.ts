@@ -1,0 +1,72 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Metadata } from '@grpc/grpc-js';
+import { AppError, forbidden, notFound, unauthorized } from '@platform/errors';
+
+/**
+ * Who is calling, as the gateway resolved it from the API key. It travels to services in
+ * call metadata, signed with a key only the cluster's processes share, so a service can
+ * re-check scope and permission instead of trusting whatever reaches its port.
+ */
+export interface Principal {
+  keyId: string;
+  orgId: string;
+  /** Accounts the key may act on (already resolved: "all accounts" means the org's full list). */
+  accountIds: number[];
+  permissions: string[];
+  org: { isRetailer: boolean; dimensionWhitelist: string[] };
+}
+
+const PRINCIPAL_HEADER = 'x-principal';
+const SIGNATURE_HEADER = 'x-principal-sig';
+/** Signed principals older than this are refused, which bounds replay of a captured header. */
+const MAX_AGE_MS = 5 * 60_000;
+
+function sign(payload: string, key: Buffer): string {
+  return createHmac('sha256', key).update(payload).digest('base64url');
+}
+
+export function principalMetadata(principal: Principal, key: Buffer, now = Date.now()): Metadata {
+  const payload = Buffer.from(JSON.stringify({ ...principal, iat: now })).toString('base64url');
+  const metadata = new Metadata();
+  metadata.set(PRINCIPAL_HEADER, payload);
+  metadata.set(SIGNATURE_HEADER, sign(payload, key));
+  return metadata;
+}
+
+export function readPrincipal(metadata: Metadata, key: Buffer, now = Date.now()): Principal {
+  const [payload] = metadata.get(PRINCIPAL_HEADER);
+  const [signature] = metadata.get(SIGNATURE_HEADER);
+  if (typeof payload !== 'string' || typeof signature !== 'string') {
+    throw unauthorized('PRINCIPAL_MISSING', 'The call carries no principal.');
+  }
+  const expected = Buffer.from(sign(payload, key));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    throw unauthorized('PRINCIPAL_INVALID', 'The principal signature does not verify.');
+  }
+  const { iat, ...principal } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Principal & { iat: number };
+  if (!Number.isFinite(iat) || Math.abs(now - iat) > MAX_AGE_MS) {
+    throw unauthorized('PRINCIPAL_EXPIRED', 'The principal is too old.');
+  }
+  return principal;
+}
+
+export function hasPermission(principal: Principal, permission: string): boolean {
+  return principal.permissions.includes('*') || principal.permissions.includes(permission);
+}
+
+/** Scope checks answer 404 exactly like a missing resource, so they reveal nothing. */
+export function assertOrgScope(principal: Principal, orgId: string, missing: () => AppError): void {
+  if (principal.orgId !== orgId) throw missing();
+}
+
+export function assertAccountScope(principal: Principal, accountId: number, missing: () => AppError): void {
+  if (!principal.accountIds.includes(accountId)) throw missing();
+}
+
+export function assertPermission(principal: Principal, permission: string): void {
+  if (!hasPermission(principal, permission)) throw forbidden(permission);
+}
+
+export const orgNotFound = (orgId: string) => notFound('ORG_NOT_FOUND', `Organization ${orgId} was not found.`);
+export const accountNotFound = (accountId: number | string) => notFound('ACCOUNT_NOT_FOUND', `Account ${accountId} was not found.`);
