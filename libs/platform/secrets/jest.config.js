@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'platform-secrets',
+  preset: '../../../jest.preset.js',
+  rootDir: '.',
+};

@@ -1,0 +1,51 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+
+/** Version byte first, so the format can change without guessing which ciphertexts are old. */
+const FORMAT_V1 = 1;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+export interface SecretBox {
+  seal(plaintext: string): Buffer;
+  open(sealed: Buffer): string;
+}
+
+/**
+ * AES-256-GCM for write-only secrets at rest (customer keys, passwords, ad-server API keys).
+ * Layout: [version][iv][tag][ciphertext]. GCM authenticates, so a tampered row fails to open.
+ */
+export function createSecretBox(key: Buffer): SecretBox {
+  if (key.length !== 32) throw new Error('SecretBox key must be 32 bytes');
+  return {
+    seal(plaintext) {
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+      return Buffer.concat([Buffer.from([FORMAT_V1]), iv, cipher.getAuthTag(), ciphertext]);
+    },
+    open(sealed) {
+      if (sealed[0] !== FORMAT_V1) throw new Error('Unknown secret format');
+      const iv = sealed.subarray(1, 1 + IV_BYTES);
+      const tag = sealed.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES);
+      const decipher = createDecipheriv('aes-256-gcm', key, iv);
+      decipher.setAuthTag(tag);
+      return Buffer.concat([decipher.update(sealed.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+    },
+  };
+}
+
+/**
+ * Outside production a missing key falls back to one derived from a fixed label, so `npm start`
+ * works on a fresh machine; production must configure a real key (checked at start-up).
+ */
+export function developmentKey(label: string): Buffer {
+  return createHash('sha256').update(`retail-media-development-only:${label}`).digest();
+}
+
+/** Returns the configured key, or the development key with a warning; throws in production. */
+export function resolveKey(options: { configured?: Buffer; nodeEnv: string; variable: string; warn: (msg: string) => void }): Buffer {
+  if (options.configured) return options.configured;
+  if (options.nodeEnv === 'production') throw new Error(`${options.variable} is required in production`);
+  options.warn(`${options.variable} is not set; using a development-only key`);
+  return developmentKey(options.variable);
+}
