@@ -1,0 +1,40 @@
+import type { Knex } from 'knex';
+import { AD_SERVER_CATALOG, AdServerEntry, AdServerKind } from './ad-server.catalog';
+
+interface AdServerRow {
+  ad_server_id: string;
+  ad_server_name: string;
+  kind: AdServerKind;
+  logo_url: string;
+}
+
+const toEntry = (row: AdServerRow): AdServerEntry => ({
+  adServerId: row.ad_server_id,
+  adServerName: row.ad_server_name,
+  kind: row.kind,
+  logoUrl: row.logo_url,
+});
+
+export class AdServerRepository {
+  constructor(private readonly knex: Knex) {}
+
+  /**
+   * Upserts the shipped catalog; entries are never deleted because channels reference them.
+   * Logo paths become absolute under the public base URL, where the gateway serves them.
+   */
+  async seed(publicBaseUrl: string, catalog: readonly AdServerEntry[] = AD_SERVER_CATALOG): Promise<void> {
+    const base = publicBaseUrl.replace(/\/$/, '');
+    const rows = catalog.map((e) => ({ ad_server_id: e.adServerId, ad_server_name: e.adServerName, kind: e.kind, logo_url: `${base}${e.logoUrl}` }));
+    await this.knex('ad_servers').insert(rows).onConflict('ad_server_id').merge(['ad_server_name', 'kind', 'logo_url']);
+  }
+
+  async list(): Promise<AdServerEntry[]> {
+    const rows: AdServerRow[] = await this.knex('ad_servers').select('*').orderBy('ad_server_id');
+    return rows.map(toEntry);
+  }
+
+  async find(adServerId: string): Promise<AdServerEntry | undefined> {
+    const row: AdServerRow | undefined = await this.knex('ad_servers').where({ ad_server_id: adServerId }).first();
+    return row && toEntry(row);
+  }
+}

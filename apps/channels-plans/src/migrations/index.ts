@@ -1,0 +1,6 @@
+import type { Migration } from '@platform/mysql';
+import { createCatalogAndMediaChannels } from './20261122100000_create_catalog_and_media_channels';
+import { createRetailCampaignsAndMediaPlans } from './20261122100100_create_retail_campaigns_and_media_plans';
+
+/** Every schema change of this service, in order; the outbox migration comes from @platform/nats. */
+export const CHANNELS_PLANS_MIGRATIONS: Migration[] = [createCatalogAndMediaChannels, createRetailCampaignsAndMediaPlans];

@@ -1,0 +1,107 @@
+import type { Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { channelsPlansV1 } from '@contracts/proto';
+import { PROBLEM_CONTENT_TYPE, toProblem, unavailable } from '@platform/errors';
+import { checkHealth, createGrpcClient } from '@platform/grpc';
+import type { Logger } from '@platform/logging';
+import { openServiceDatabase, schemaName, servicePassword } from '@platform/mysql';
+import { resolveKey } from '@platform/secrets';
+import { GatewayConfig, resolveAdminToken } from './gateway.config';
+import { createGatewayApp } from './http/app';
+import { createAuthenticator } from './http/authenticate';
+import { ADMIN_ROUTES, adminRouter } from './identity/admin.routes';
+import { createIdentityTables } from './identity/identity.migrations';
+import { IdentityRepository } from './identity/identity.repository';
+import { IdentityService } from './identity/identity.service';
+import { buildOpenApi } from './openapi/openapi.builder';
+import { bindRoutes } from './routes/route-binder';
+import { knownPermissions, ROUTE_TABLE } from './routes/route-table';
+import { Backends } from './routes/route.types';
+
+export interface GatewayModule {
+  port: number;
+  setReady(ready: boolean): void;
+  drain(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startGateway(config: GatewayConfig, logger: Logger): Promise<GatewayModule> {
+  const warn = (message: string) => logger.warn(message);
+  const adminToken = resolveAdminToken(config, warn);
+  const principalKey = resolveKey({ configured: config.INTERNAL_AUTH_KEY, nodeEnv: config.NODE_ENV, variable: 'INTERNAL_AUTH_KEY', warn });
+  const schema = schemaName(config.MYSQL_SCHEMA_PREFIX, 'gateway_identity');
+  const db = await openServiceDatabase({
+    adminUrl: config.MYSQL_URL,
+    schema,
+    user: schema,
+    password: servicePassword({ explicit: config.MYSQL_SERVICE_PASSWORD, nodeEnv: config.NODE_ENV, schema }),
+    migrations: [createIdentityTables],
+    logger,
+  });
+
+  const permissions = knownPermissions();
+  const identity = new IdentityService(new IdentityRepository(db.knex), permissions);
+  const backends: Backends = { channelsPlans: createGrpcClient(channelsPlansV1.ChannelsPlansServiceClient, config.CHANNELS_PLANS_ADDR) };
+  const backendAddresses = { 'channels-plans': config.CHANNELS_PLANS_ADDR };
+
+  let accepting = true;
+  const app = createGatewayApp({
+    logger,
+    bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY === 'true',
+    openApi: buildOpenApi(ROUTE_TABLE, ADMIN_ROUTES, [...permissions].sort()),
+    health: {
+      live: (_req, res) => {
+        res.json({ status: 'alive' });
+      },
+      ready: (req, res, next) => {
+        const checks = async () => {
+          const results: Record<string, boolean> = { accepting };
+          results.mysql = await db.ping().then(() => true, () => false);
+          for (const [name, address] of Object.entries(backendAddresses)) results[name] = await checkHealth(address);
+          return results;
+        };
+        checks()
+          .then((results) => {
+            if (Object.values(results).every(Boolean)) return res.json({ status: 'ready', checks: results });
+            const problem = toProblem(unavailable('NOT_READY', 'A dependency of the gateway is not reachable.'), { instance: req.originalUrl, requestId: String(res.locals.requestId) });
+            res.status(503).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify({ ...problem, checks: results }));
+          })
+          .catch(next);
+      },
+    },
+    routers: [
+      adminRouter(identity, adminToken),
+      bindRoutes(ROUTE_TABLE, {
+        authenticate: createAuthenticator((apiKey) => identity.authenticate(apiKey)),
+        backends,
+        principalKey,
+        deadlineMs: config.GRPC_DEADLINE_MS,
+        publicBaseUrl: config.PUBLIC_BASE_URL,
+      }),
+    ],
+  });
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+    s.once('error', reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    port,
+    setReady: (ready) => {
+      accepting = ready;
+    },
+    drain: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+    close: async () => {
+      backends.channelsPlans.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import express, { Express, RequestHandler } from 'express';
+import helmet from 'helmet';
+import swaggerUi from 'swagger-ui-express';
+import type { Logger } from '@platform/logging';
+import { adServerLogo } from './ad-server-logo';
+import { problemHandler, requestId, requireJsonBody, unknownRoute } from './problem.middleware';
+
+export interface GatewayAppParts {
+  logger: Logger;
+  bodyLimitBytes: number;
+  trustProxy: boolean;
+  openApi: object;
+  health: { live: RequestHandler; ready: RequestHandler };
+  routers: express.Router[];
+}
+
+/** The express edge: security headers, request ids, JSON limits, routes, docs, problem+json for everything else. */
+export function createGatewayApp(parts: GatewayAppParts): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', parts.trustProxy);
+  app.set('query parser', 'simple');
+  app.use(requestId);
+  app.use(helmet({ crossOriginResourcePolicy: { policy: 'same-site' } }));
+  app.get('/healthz', parts.health.live);
+  app.get('/readyz', parts.health.ready);
+  app.get('/static/ad-servers/:file', adServerLogo);
+  app.get('/openapi.json', (_req, res) => res.json(parts.openApi));
+  app.use('/docs', swaggerUi.serve, swaggerUi.setup(undefined, { swaggerUrl: '/openapi.json', customSiteTitle: 'Retail Media API reference' }));
+  app.use(requireJsonBody);
+  app.use(express.json({ limit: parts.bodyLimitBytes, strict: true }));
+  for (const router of parts.routers) app.use(router);
+  app.use(unknownRoute);
+  app.use(problemHandler(parts.logger));
+  return app;
+}

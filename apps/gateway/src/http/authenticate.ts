@@ -1,0 +1,27 @@
+import type { Request } from 'express';
+import { unauthorized } from '@platform/errors';
+import type { Principal } from '@platform/grpc';
+
+export type Authenticator = (req: Request) => Promise<Principal>;
+
+/** Accepts `Authorization: Bearer <key>` or `X-Api-Key: <key>` (DESIGN.md section 2). */
+export function presentedApiKey(req: Request): string | undefined {
+  const authorization = req.get('authorization');
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    return match?.[1] ?? '';
+  }
+  return req.get('x-api-key')?.trim();
+}
+
+export function createAuthenticator(resolve: (apiKey: string) => Promise<Principal | null>): Authenticator {
+  return async (req) => {
+    const apiKey = presentedApiKey(req);
+    if (apiKey === undefined) {
+      throw unauthorized('AUTHENTICATION_REQUIRED', 'Send an API key as "Authorization: Bearer <apiKey>" or "X-Api-Key: <apiKey>".');
+    }
+    const principal = apiKey === '' ? null : await resolve(apiKey);
+    if (!principal) throw unauthorized('API_KEY_INVALID', 'The API key is invalid or has been revoked.');
+    return principal;
+  };
+}

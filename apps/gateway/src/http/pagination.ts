@@ -1,0 +1,37 @@
+import type { Request } from 'express';
+import { Type } from '@sinclair/typebox';
+
+/** DESIGN.md: offset/limit default 0/25, a documented maximum; above it the request is refused. */
+export const MAX_PAGE_LIMIT = 100;
+
+export const PageQuery = Type.Object(
+  {
+    offset: Type.Integer({ minimum: 0, default: 0, description: 'Items to skip.' }),
+    limit: Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: 25, description: `Page size, at most ${MAX_PAGE_LIMIT}.` }),
+  },
+  { additionalProperties: false },
+);
+
+export interface PageLinks {
+  next: string | null;
+  previous: string | null;
+}
+
+/**
+ * Absolute links to the adjacent pages, keeping every other query parameter. The base is
+ * PUBLIC_BASE_URL when set (the address clients use behind a proxy), else the request's own host.
+ */
+export function pageLinks(req: Request, publicBaseUrl: string | undefined, page: { offset: number; limit: number; total: number }): PageLinks {
+  const base = publicBaseUrl ?? `${req.protocol}://${req.get('host')}`;
+  const link = (offset: number) => {
+    const url = new URL(req.originalUrl, base.endsWith('/') ? base : `${base}/`);
+    if (publicBaseUrl) url.pathname = new URL(publicBaseUrl).pathname.replace(/\/$/, '') + new URL(req.originalUrl, 'http://x').pathname;
+    url.searchParams.set('offset', String(offset));
+    url.searchParams.set('limit', String(page.limit));
+    return url.toString();
+  };
+  return {
+    next: page.offset + page.limit < page.total ? link(page.offset + page.limit) : null,
+    previous: page.offset > 0 ? link(Math.max(0, page.offset - page.limit)) : null,
+  };
+}

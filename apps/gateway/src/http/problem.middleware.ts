@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError, internal, notFound, PROBLEM_CONTENT_TYPE, toProblem } from '@platform/errors';
+import type { Logger } from '@platform/logging';
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
+
+/** Takes a caller's X-Request-Id when it is safe to echo, else mints one; every answer carries it. */
+export const requestId: RequestHandler = (req, res, next) => {
+  const given = req.get('x-request-id');
+  const id = given && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+  res.locals.requestId = id;
+  res.set('X-Request-Id', id);
+  next();
+};
+
+export const unknownRoute: RequestHandler = (req, _res, next) => {
+  next(notFound('ROUTE_NOT_FOUND', `No operation answers ${req.method} ${req.path}.`));
+};
+
+/** body-parser's own errors, translated to our problem codes. */
+function fromBodyParser(error: { type?: string; status?: number; limit?: number }): AppError | undefined {
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return new AppError(400, 'MALFORMED_JSON', 'The request body is not valid JSON.');
+    case 'entity.too.large':
+      return new AppError(413, 'PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${error.limit} bytes.`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The request body encoding is not supported; send UTF-8 JSON.');
+    default:
+      return undefined;
+  }
+}
+
+export function problemHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) return next(error);
+    const appError = error instanceof AppError ? error : (fromBodyParser(error as { type?: string }) ?? internal());
+    if (appError.status >= 500) logger.error({ err: error, requestId: res.locals.requestId, path: req.path }, 'request failed');
+    const problem = toProblem(appError, { instance: req.originalUrl, requestId: String(res.locals.requestId ?? '') });
+    if (appError.status === 429 && !appError.headers?.['Retry-After']) res.set('Retry-After', '1');
+    res.status(appError.status).set(appError.headers ?? {}).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
+  };
+}
+
+/** Refuses bodies that are not JSON on methods that take one: 415, not a confusing "field required". */
+export const requireJsonBody: RequestHandler = (req, _res, next) => {
+  const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
+  if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method) && hasBody && !req.is('application/json')) {
+    return next(new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', `Send the body as application/json; got ${req.get('content-type') ?? 'no content type'}.`, { errors: [{ header: 'content-type', code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Content-Type must be application/json.' }] }));
+  }
+  next();
+};

@@ -1,0 +1,23 @@
+import { createLifecycle } from '@platform/lifecycle';
+import { createLogger } from '@platform/logging';
+import { loadGatewayConfig } from './gateway.config';
+import { startGateway } from './gateway.module';
+
+async function main(): Promise<void> {
+  const config = loadGatewayConfig();
+  const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
+  const lifecycle = createLifecycle({ logger });
+  lifecycle.installSignalHandlers();
+
+  const gateway = await startGateway(config, logger);
+  lifecycle.onNotReady(() => gateway.setReady(false));
+  lifecycle.onDrain('http', () => gateway.drain());
+  lifecycle.onClose('connections', () => gateway.close());
+  lifecycle.markReady();
+  logger.info({ url: `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${gateway.port}` }, 'gateway listening');
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

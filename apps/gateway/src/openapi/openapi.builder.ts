@@ -1,0 +1,129 @@
+import type { TObject, TSchema } from '@sinclair/typebox';
+import { STATUS_CODES } from 'node:http';
+import { AdminRouteSpec } from '../identity/admin.routes';
+import { MAX_PAGE_LIMIT } from '../http/pagination';
+import { RouteSpec } from '../routes/route.types';
+
+type JsonObject = Record<string, unknown>;
+
+/** TypeBox schemas are JSON Schema 2020-12 already, which OpenAPI 3.1 embeds as is. */
+const plain = (schema: TSchema): JsonObject => JSON.parse(JSON.stringify(schema)) as JsonObject;
+
+const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+function parameters(schema: TObject | undefined, location: 'path' | 'query'): JsonObject[] {
+  if (!schema) return [];
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties).map(([name, property]) => ({
+    name,
+    in: location,
+    required: location === 'path' || required.has(name),
+    schema: plain(property),
+    ...(property.description ? { description: property.description } : {}),
+  }));
+}
+
+function problemResponses(statuses: number[]): JsonObject {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      String(status),
+      { description: STATUS_CODES[status] ?? 'Error', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+    ]),
+  );
+}
+
+interface OperationSource {
+  operationId: string;
+  method: string;
+  path: string;
+  summary: string;
+  description?: string;
+  params?: TObject;
+  query?: TObject;
+  body?: TSchema;
+  success: { status: number; description: string; schema?: TSchema };
+  problems?: number[];
+}
+
+function operation(source: OperationSource, extra: JsonObject, commonProblems: number[]): JsonObject {
+  const success: JsonObject = { description: source.success.description };
+  if (source.success.schema) success.content = { 'application/json': { schema: plain(source.success.schema) } };
+  return {
+    operationId: source.operationId,
+    summary: source.summary,
+    ...(source.description ? { description: source.description } : {}),
+    parameters: [...parameters(source.params, 'path'), ...parameters(source.query, 'query')],
+    ...(source.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(source.body) } } } } : {}),
+    responses: { [String(source.success.status)]: success, ...problemResponses([...commonProblems, ...(source.problems ?? [])]) },
+    ...extra,
+  };
+}
+
+/** The OpenAPI 3.1 document, generated from the same tables that route and validate requests. */
+export function buildOpenApi(routes: RouteSpec[], adminRoutes: AdminRouteSpec[], permissions: string[]): JsonObject {
+  const paths: Record<string, JsonObject> = {};
+  const add = (path: string, method: string, op: JsonObject) => {
+    paths[openApiPath(path)] = { ...(paths[openApiPath(path)] ?? {}), [method]: op };
+  };
+  for (const route of routes) {
+    add(
+      route.path,
+      route.method,
+      operation(
+        route,
+        {
+          tags: [route.tag],
+          security: [{ bearerApiKey: [] }, { headerApiKey: [] }],
+          'x-required-permission': route.permission,
+          ...(route.extension ? { 'x-extension': true } : {}),
+        },
+        [400, 401, 403, 404, 503, 504],
+      ),
+    );
+  }
+  for (const route of adminRoutes) {
+    add(route.path, route.method, operation(route, { tags: ['admin'], security: [{ adminToken: [] }], 'x-extension': true }, [400, 401, 404]));
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Retail Media and Dynamic Creative API',
+      version: '1.0.0',
+      description: `Errors are application/problem+json with a stable \`code\`. Lists page with offset/limit (default 0/25, at most ${MAX_PAGE_LIMIT}) and absolute next/previous links.`,
+    },
+    'x-permissions': permissions,
+    tags: [{ name: 'channels-plans' }, { name: 'admin', description: 'Identity administration (DESIGN.md section 2)' }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerApiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <apiKey>' },
+        headerApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+        adminToken: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <ADMIN_TOKEN>' },
+      },
+      schemas: {
+        Problem: {
+          type: 'object',
+          required: ['type', 'title', 'status', 'detail', 'instance', 'code', 'requestId'],
+          properties: {
+            type: { type: 'string' },
+            title: { type: 'string' },
+            status: { type: 'integer' },
+            detail: { type: 'string' },
+            instance: { type: 'string' },
+            code: { type: 'string', description: 'Stable UPPER_SNAKE code clients branch on' },
+            requestId: { type: 'string' },
+            requiredPermission: { type: 'string', description: 'On 403: the permission the key lacks' },
+            errors: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['code', 'detail'],
+                properties: { pointer: { type: 'string' }, parameter: { type: 'string' }, header: { type: 'string' }, code: { type: 'string' }, detail: { type: 'string' } },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}

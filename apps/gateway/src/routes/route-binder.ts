@@ -1,0 +1,86 @@
+import type { Client } from '@grpc/grpc-js';
+import { Router, Request, Response, NextFunction } from 'express';
+import { AppError, validationFailed } from '@platform/errors';
+import { accountNotFound, assertPermission, callUnary, orgNotFound, principalMetadata, Principal } from '@platform/grpc';
+import { compileValidator, CompiledValidator } from '../http/validation';
+import { pageLinks } from '../http/pagination';
+import { Authenticator } from '../http/authenticate';
+import { Backends, RouteContext, RouteSpec, UnaryMethod } from './route.types';
+
+export interface RouteBinderDeps {
+  authenticate: Authenticator;
+  backends: Backends;
+  principalKey: Buffer;
+  deadlineMs: number;
+  publicBaseUrl?: string;
+}
+
+interface CompiledRoute {
+  spec: RouteSpec;
+  params?: CompiledValidator;
+  query?: CompiledValidator;
+  body?: CompiledValidator;
+}
+
+/**
+ * Tenant scope first, and as a 404 indistinguishable from a missing resource: a key must not
+ * learn that another org or account exists.
+ */
+function assertScope(principal: Principal, params: Record<string, unknown>): void {
+  if (typeof params.orgId === 'string' && params.orgId !== principal.orgId) throw orgNotFound(params.orgId);
+  if (typeof params.accountId === 'number' && !principal.accountIds.includes(params.accountId)) throw accountNotFound(params.accountId);
+}
+
+/**
+ * Mounts every route of the table. Order of checks: authenticate (401), path syntax (400),
+ * scope (404), permission (403), query and body (400), then the backend call.
+ */
+export function bindRoutes(routes: RouteSpec[], deps: RouteBinderDeps): Router {
+  const router = Router();
+  for (const spec of routes) {
+    const compiled: CompiledRoute = {
+      spec,
+      params: spec.params && compileValidator(spec.params, 'path'),
+      query: spec.query && compileValidator(spec.query, 'query'),
+      body: spec.body && compileValidator(spec.body, 'body'),
+    };
+    router[spec.method](spec.path, (req: Request, res: Response, next: NextFunction) => {
+      handle(compiled, deps, req, res).catch(next);
+    });
+  }
+  return router;
+}
+
+async function handle({ spec, params, query, body }: CompiledRoute, deps: RouteBinderDeps, req: Request, res: Response): Promise<void> {
+  const principal = await deps.authenticate(req);
+
+  const pathValues: Record<string, unknown> = { ...req.params };
+  const pathErrors = params ? params(pathValues) : [];
+  if (pathErrors.length > 0) throw validationFailed(pathErrors);
+  assertScope(principal, pathValues);
+  assertPermission(principal, spec.permission);
+
+  const queryValues: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
+  const bodyValue: unknown = req.body === undefined ? {} : req.body;
+  const errors = [...(query ? query(queryValues) : []), ...(body ? body(bodyValue) : [])];
+  if (errors.length > 0) throw validationFailed(errors);
+
+  const ctx: RouteContext<unknown, unknown, unknown> = {
+    params: pathValues,
+    query: queryValues,
+    body: bodyValue,
+    principal,
+    req,
+    backends: deps.backends,
+    call: <Req, Res>(client: Client, method: UnaryMethod<Req, Res>, request: Req) =>
+      callUnary(client, method, request, { metadata: principalMetadata(principal, deps.principalKey), deadlineMs: deps.deadlineMs, target: spec.tag }),
+    links: (page) => pageLinks(req, deps.publicBaseUrl, page),
+  };
+  const result = await spec.handle(ctx as never);
+  if (result.headers) res.set(result.headers);
+  const status = result.status ?? spec.success.status;
+  if (result.body === undefined) res.status(status).end();
+  else res.status(status).json(result.body);
+}
+
+export { AppError };

@@ -1,0 +1,83 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+
+export const WORKSPACE_ROOT = resolve(__dirname, '../../../..');
+
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+/** Schema / stream prefix unique to one test run, so parallel suites never share state. */
+export function uniquePrefix(tag: string): string {
+  return `t${randomBytes(4).toString('hex')}_${tag.replace(/[^a-z0-9]/g, '')}_`;
+}
+
+export interface RunningProcess {
+  name: string;
+  child: ChildProcess;
+  output(): string;
+  /** Sends SIGTERM and resolves with the exit code (killing after the grace period). */
+  stop(graceMs?: number): Promise<number | null>;
+}
+
+export interface StartProcessOptions {
+  name: string;
+  /** TypeScript entry point relative to the workspace root, run through tsx like `npm start` does. */
+  entry: string;
+  env: NodeJS.ProcessEnv;
+  /** Resolves once a line of output matches. */
+  ready: RegExp;
+  timeoutMs?: number;
+}
+
+/** Starts a real app process the way the launcher does and waits for its readiness line. */
+export function startProcess({ name, entry, env, ready, timeoutMs = 60_000 }: StartProcessOptions): Promise<RunningProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(WORKSPACE_ROOT, entry)], {
+    cwd: WORKSPACE_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const handle: RunningProcess = {
+    name,
+    child,
+    output: () => output,
+    stop: async (graceMs = 10_000) => {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+  return new Promise((done, fail) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`${name} did not become ready within ${timeoutMs} ms:\n${output.slice(-4000)}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (ready.test(output)) {
+        clearTimeout(timer);
+        done(handle);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      fail(new Error(`${name} exited with code ${code} before becoming ready:\n${output.slice(-4000)}`));
+    });
+  });
+}
