@@ -1,0 +1,13 @@
+/**
+ * The job-progress contract: workers publish JobProgress events with createJobProgressPublisher,
+ * storage-library folds them with applyJobProgress into the view behind GET /v2/queues/:queueId.
+ */
+export { JOB_PROGRESS_STREAM, jobProgressSubject, jobProgressConsumerSpec } from './job-progress.stream';
+export { encodeJobProgress, decodeJobProgress, JobStatus, type JobProgress } from './job-progress.codec';
+export {
+  createJobProgressPublisher,
+  type JobProgressPublisher,
+  type JobProgressPublisherOptions,
+  type JobProgressReport,
+} from './job-progress.publisher';
+export { applyJobProgress, queueStatusOf, type QueueStatus, type QueueView } from './queue-view.reducer';

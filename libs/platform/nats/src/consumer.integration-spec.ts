@@ -1,0 +1,171 @@
+import { DEAD_LETTER_STREAM, DeadLetterHeader, deadLetterSubjectFor } from './consumer.dead-letter';
+import type { ConsumerSpec } from './consumer.declare';
+import { runConsumer, type ConsumedMessage, type MessageHandler, type RunningConsumer } from './consumer.runner';
+import { publish } from './nats.publish';
+import { bytes, openNatsTestEnv, testLogger, text, waitFor, type NatsTestEnv } from './nats.test-support';
+import { ensureStream } from './stream.declare';
+
+describe(runConsumer.name, () => {
+  let env: NatsTestEnv;
+  let running: RunningConsumer[] = [];
+  let consumerCount = 0;
+
+  beforeAll(async () => {
+    env = await openNatsTestEnv();
+    await ensureStream(env.jsm, env.names.streamSpec({ name: 'TASKS', subjects: ['tasks.>'] }));
+    await ensureStream(env.jsm, env.names.streamSpec(DEAD_LETTER_STREAM));
+  });
+  afterEach(async () => {
+    await Promise.all(running.map((consumer) => consumer.stop()));
+    running = [];
+  });
+  afterAll(async () => {
+    await env.teardown();
+  });
+
+  /** Each test gets its own subject and durable, so leftovers of one never reach another. */
+  async function start(handler: MessageHandler, overrides: Partial<ConsumerSpec> = {}) {
+    consumerCount += 1;
+    const durable = `worker${consumerCount}`;
+    const subject = env.names.subject(`tasks.t${consumerCount}`);
+    const spec = env.names.consumerSpec({
+      stream: 'TASKS',
+      durable,
+      filterSubject: `tasks.t${consumerCount}`,
+      maxDeliver: 3,
+      ackWaitMs: 1_000,
+      deadLetterSubject: deadLetterSubjectFor('TASKS', durable),
+      ...overrides,
+    });
+    const consumer = await runConsumer({
+      js: env.js,
+      jsm: env.jsm,
+      spec,
+      handler,
+      logger: testLogger,
+      retryBackoff: { initialMs: 50, maxMs: 200 },
+      fetchExpiresMs: 1_000,
+    });
+    running.push(consumer);
+    return { consumer, spec, subject };
+  }
+
+  const consumerState = (spec: ConsumerSpec) => env.jsm.consumers.info(spec.stream, spec.durable);
+
+  it('acks after the handler succeeds and gets a failed message redelivered until it does', async () => {
+    const deliveries: ConsumedMessage[] = [];
+    const applied: string[] = [];
+    const { spec, subject } = await start(async (message) => {
+      deliveries.push(message);
+      if (message.deliveryCount === 1) throw new Error('transient failure');
+      applied.push(text(message.data));
+    });
+
+    await publish(env.js, subject, bytes('task-1'), { msgId: 'task-1', headers: { 'Trace-Id': 't1' } });
+    await waitFor(() => applied.length === 1, 5_000, 'the retried delivery');
+    await waitFor(async () => (await consumerState(spec)).num_ack_pending === 0, 5_000, 'the ack');
+
+    expect(deliveries.map((message) => message.deliveryCount)).toEqual([1, 2]);
+    expect(deliveries[1]).toMatchObject({ subject, msgId: 'task-1', headers: expect.objectContaining({ 'Trace-Id': 't1' }) });
+    expect(applied).toEqual(['task-1']);
+    const state = await consumerState(spec);
+    expect(state.num_pending).toBe(0);
+    expect(state.ack_floor.stream_seq).toBe(deliveries[0].streamSequence);
+  });
+
+  it('dead-letters a message that fails maxDeliver times, with headers telling why, and stops retrying it', async () => {
+    let attempts = 0;
+    const { spec, subject } = await start(async () => {
+      attempts += 1;
+      throw new Error(`renderer crashed\non attempt ${attempts}`);
+    });
+    const deadLetters = env.names.stream(DEAD_LETTER_STREAM.name);
+
+    await publish(env.js, subject, bytes('poison'), { msgId: 'poison-1' });
+    await waitFor(
+      async () => (await env.jsm.streams.info(deadLetters, { subjects_filter: spec.deadLetterSubject })).state.subjects?.[spec.deadLetterSubject] === 1,
+      5_000,
+      'the dead letter',
+    );
+
+    const deadLetter = await env.jsm.streams.getMessage(deadLetters, { last_by_subj: spec.deadLetterSubject });
+    expect(text(deadLetter.data)).toBe('poison');
+    expect(deadLetter.header.get(DeadLetterHeader.OriginalSubject)).toBe(subject);
+    expect(deadLetter.header.get(DeadLetterHeader.OriginalMsgId)).toBe('poison-1');
+    expect(deadLetter.header.get(DeadLetterHeader.Error)).toBe('renderer crashed on attempt 3');
+    expect(deadLetter.header.get(DeadLetterHeader.DeliveryCount)).toBe('3');
+    expect(deadLetter.header.get(DeadLetterHeader.Consumer)).toBe(spec.durable);
+
+    // Terminated, not merely nak'ed: no fourth attempt arrives and nothing is left pending.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(attempts).toBe(3);
+    const state = await consumerState(spec);
+    expect(state.num_ack_pending).toBe(0);
+    expect(state.num_pending).toBe(0);
+  });
+
+  it('keeps a slow handler\'s delivery alive past ack wait instead of letting it be redelivered', async () => {
+    const deliveryCounts: number[] = [];
+    let finished = false;
+    const { spec, subject } = await start(async (message) => {
+      deliveryCounts.push(message.deliveryCount);
+      await new Promise((resolve) => setTimeout(resolve, 2_200));
+      finished = true;
+    });
+
+    await publish(env.js, subject, bytes('slow'), { msgId: 'slow-1' });
+    await waitFor(() => finished, 5_000, 'the slow handler');
+    await waitFor(async () => (await consumerState(spec)).num_ack_pending === 0, 2_000, 'the ack');
+
+    expect(deliveryCounts).toEqual([1]);
+    expect((await consumerState(spec)).num_redelivered).toBe(0);
+  });
+
+  it('stop() waits for the handler in flight, acks its message, and takes no new ones', async () => {
+    let release: () => void = () => undefined;
+    const handled: string[] = [];
+    const { consumer, spec, subject } = await start(async (message) => {
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      handled.push(text(message.data));
+    });
+
+    await publish(env.js, subject, bytes('in-flight'), { msgId: 'in-flight' });
+    await waitFor(async () => (await consumerState(spec)).num_ack_pending === 1, 5_000, 'the delivery');
+
+    let stopped = false;
+    const stopping = consumer.stop().then(() => {
+      stopped = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(stopped).toBe(false);
+
+    release();
+    await stopping;
+    expect(handled).toEqual(['in-flight']);
+    expect((await consumerState(spec)).num_ack_pending).toBe(0);
+
+    await publish(env.js, subject, bytes('after-stop'), { msgId: 'after-stop' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(handled).toEqual(['in-flight']);
+    expect((await consumerState(spec)).num_pending).toBe(1);
+  });
+
+  it('handles up to `batch` messages at once', async () => {
+    let concurrent = 0;
+    let peak = 0;
+    let done = 0;
+    const { subject } = await start(async () => {
+      concurrent += 1;
+      peak = Math.max(peak, concurrent);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      concurrent -= 1;
+      done += 1;
+    });
+    await Promise.all(Array.from({ length: 25 }, (_, i) => publish(env.js, subject, bytes(`m${i}`), { msgId: `m${i}` })));
+    await waitFor(() => done === 25, 5_000, 'all messages');
+    expect(peak).toBeGreaterThan(1);
+    expect(peak).toBeLessThanOrEqual(10);
+  });
+});
