@@ -1,4 +1,4 @@
-import { commonFields, loadConfig, mysqlFields, natsFields, port, secretKey, url, z } from '@platform/config';
+import { commonFields, loadConfig, mysqlFields, natsFields, optionalUrl, port, secretKey, url, z } from '@platform/config';
 
 export const channelsPlansConfigSchema = z.object({
   ...commonFields,
@@ -12,7 +12,7 @@ export const channelsPlansConfigSchema = z.object({
   SECRETS_ENCRYPTION_KEY: secretKey.optional(),
   PUBLIC_BASE_URL: url('http://localhost:8080', ['http', 'https']),
   /** Where retailers' sites reach the on-site ad server; defaults under PUBLIC_BASE_URL. */
-  ONSITE_API_BASE_URL: url('http://localhost:8080/onsite/v1', ['http', 'https']).optional(),
+  ONSITE_API_BASE_URL: optionalUrl(['http', 'https']),
 });
 
 export type ChannelsPlansConfig = z.infer<typeof channelsPlansConfigSchema>;

@@ -1,4 +1,4 @@
-import { commonFields, loadConfig, mysqlFields, port, secretKey, url, z } from '@platform/config';
+import { commonFields, loadConfig, mysqlFields, optionalUrl, port, secretKey, z } from '@platform/config';
 
 export const gatewayConfigSchema = z.object({
   ...commonFields,
@@ -9,7 +9,7 @@ export const gatewayConfigSchema = z.object({
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   INTERNAL_AUTH_KEY: secretKey.optional(),
   /** Base of the absolute URLs the API returns (pagination links); defaults to the request's host. */
-  PUBLIC_BASE_URL: url('http://localhost:8080', ['http', 'https']).optional(),
+  PUBLIC_BASE_URL: optionalUrl(['http', 'https']),
   CHANNELS_PLANS_ADDR: z.string().default('127.0.0.1:50051'),
   GRPC_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),

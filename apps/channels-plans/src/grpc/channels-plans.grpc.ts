@@ -22,7 +22,7 @@ function toMediaChannel(record: MediaChannelRecord, isUtilized?: boolean): v1.Me
     name: record.name,
     adServerId: record.adServerId,
     adServerName: record.adServerName ?? undefined,
-    status: record.status,
+    status: record.deletedAt ? 'Deleted' : record.status,
     type: record.type,
     logoUrl: record.logoUrl ?? undefined,
     activationConfiguration: { tagGeneration: record.tagGeneration, creativeGeneration: record.creativeGeneration },

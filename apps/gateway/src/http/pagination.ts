@@ -26,8 +26,11 @@ export function pageLinks(req: Request, publicBaseUrl: string | undefined, page:
   const link = (offset: number) => {
     const url = new URL(req.originalUrl, base.endsWith('/') ? base : `${base}/`);
     if (publicBaseUrl) url.pathname = new URL(publicBaseUrl).pathname.replace(/\/$/, '') + new URL(req.originalUrl, 'http://x').pathname;
-    url.searchParams.set('offset', String(offset));
-    url.searchParams.set('limit', String(page.limit));
+    // Re-appended in a fixed order so links read the same whatever order the caller used.
+    url.searchParams.delete('offset');
+    url.searchParams.delete('limit');
+    url.searchParams.append('offset', String(offset));
+    url.searchParams.append('limit', String(page.limit));
     return url.toString();
   };
   return {

@@ -3,17 +3,19 @@ import { z } from 'zod';
 /** Reusable environment fields; every process composes the ones it needs. */
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
-export const url = (fallback: string, protocols: string[]) =>
-  z
-    .string()
-    .default(fallback)
-    .refine((value) => {
-      try {
-        return protocols.includes(new URL(value).protocol.replace(':', ''));
-      } catch {
-        return false;
-      }
-    }, `must be a URL with protocol ${protocols.join(' or ')}`);
+const urlString = (protocols: string[]) =>
+  z.string().refine((value) => {
+    try {
+      return protocols.includes(new URL(value).protocol.replace(':', ''));
+    } catch {
+      return false;
+    }
+  }, `must be a URL with protocol ${protocols.join(' or ')}`);
+
+export const url = (fallback: string, protocols: string[]) => urlString(protocols).default(fallback);
+
+/** A URL that stays undefined when unset (no default). */
+export const optionalUrl = (protocols: string[]) => urlString(protocols).optional();
 
 export const booleanFlag = (fallback: boolean) =>
   z

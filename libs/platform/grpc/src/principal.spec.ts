@@ -39,6 +39,8 @@ describe('principal metadata', () => {
     expect(() => assertPermission(principal, 'MediaChannel_All')).not.toThrow();
     expect(() => assertPermission(principal, 'Campaigns_Create')).toThrow(expect.objectContaining({ status: 403 }));
     expect(() => assertPermission({ ...principal, permissions: ['*'] }, 'Campaigns_Create')).not.toThrow();
+    expect(() => assertPermission(principal, 'MediaChannel_View')).not.toThrow();
+    expect(() => assertPermission({ ...principal, permissions: ['MediaChannel_View'] }, 'MediaChannel_All')).toThrow();
     let error: unknown;
     try {
       assertAccountScope(principal, 3, () => accountNotFound(3));

@@ -51,8 +51,14 @@ export function readPrincipal(metadata: Metadata, key: Buffer, now = Date.now())
   return principal;
 }
 
+/** `*` grants everything; `<Family>_All` grants every permission of that family (e.g. MediaChannel_View). */
 export function hasPermission(principal: Principal, permission: string): boolean {
-  return principal.permissions.includes('*') || principal.permissions.includes(permission);
+  const family = permission.slice(0, permission.indexOf('_'));
+  return (
+    principal.permissions.includes('*') ||
+    principal.permissions.includes(permission) ||
+    (family.length > 0 && principal.permissions.includes(`${family}_All`))
+  );
 }
 
 /** Scope checks answer 404 exactly like a missing resource, so they reveal nothing. */

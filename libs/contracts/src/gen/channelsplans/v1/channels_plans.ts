@@ -57,7 +57,10 @@ export interface MediaChannel {
   adServerName?:
     | string
     | undefined;
-  /** Active or Inactive as stored; the template-campaign list maps to Enabled, Disabled, Deleted. */
+  /**
+   * Active or Inactive; Deleted for a soft-deleted channel (only the template-campaign list returns
+   * those). The gateway shows them as Enabled, Disabled, Deleted in that list.
+   */
   status: string;
   /** On-site, Off-site, Social, In-store/DOOH or Hybrid. */
   type: string;

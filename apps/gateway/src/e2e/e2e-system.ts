@@ -1,0 +1,136 @@
+import { createConnection } from 'mysql2/promise';
+import { dropPrefixedSchemas, freePort, RunningProcess, startProcess, uniquePrefix } from '@platform/testing';
+
+export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
+
+export interface E2eSystem {
+  baseUrl: string;
+  prefix: string;
+  processes: RunningProcess[];
+  /** Runs SQL as root against a service's schema, for facts the API cannot set up yet. */
+  sql(schema: string, statement: string, values?: unknown[]): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts the real channels-plans and gateway processes on free ports with a schema prefix of their own. */
+export async function startE2eSystem(tag: string): Promise<E2eSystem> {
+  const prefix = uniquePrefix(tag);
+  const [grpcPort, httpPort] = [await freePort(), await freePort()];
+  const common = { MYSQL_SCHEMA_PREFIX: prefix, NATS_PREFIX: prefix, LOG_LEVEL: 'warn', NODE_ENV: 'test' };
+  const processes: RunningProcess[] = [];
+  const stop = async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+    await dropPrefixedSchemas(prefix);
+  };
+  try {
+    processes.push(
+      await startProcess({
+        name: 'channels-plans',
+        entry: 'apps/channels-plans/src/main.ts',
+        env: { ...common, GRPC_PORT: String(grpcPort), LOG_LEVEL: 'info' },
+        ready: /channels-plans ready/,
+      }),
+    );
+    processes.push(
+      await startProcess({
+        name: 'gateway',
+        entry: 'apps/gateway/src/main.ts',
+        env: { ...common, PORT: String(httpPort), CHANNELS_PLANS_ADDR: `127.0.0.1:${grpcPort}`, ADMIN_TOKEN, BODY_LIMIT_BYTES: '65536', LOG_LEVEL: 'info' },
+        ready: /gateway listening/,
+      }),
+    );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    baseUrl: `http://127.0.0.1:${httpPort}`,
+    prefix,
+    processes,
+    stop,
+    sql: async (schema, statement, values = []) => {
+      const connection = await createConnection({ uri: process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306', database: `${prefix}${schema}` });
+      try {
+        await connection.query(statement, values);
+      } finally {
+        await connection.end();
+      }
+    },
+  };
+}
+
+/** Members of a problem+json answer, readable on any result so tests can assert failures. */
+export interface ProblemFields {
+  code?: string;
+  errors?: Record<string, unknown>[];
+  requiredPermission?: string;
+}
+
+export interface HttpResult<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T & ProblemFields;
+  text: string;
+}
+
+/** A thin HTTP client over fetch; every test speaks real HTTP to the gateway. */
+export function httpClient(baseUrl: string) {
+  return async function request<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    options: { key?: string; headers?: Record<string, string>; json?: unknown; raw?: string; contentType?: string } = {},
+  ): Promise<HttpResult<T>> {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (options.key) headers.authorization = `Bearer ${options.key}`;
+    let body: string | undefined;
+    if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers['content-type'] = 'application/json';
+    } else if (options.raw !== undefined) {
+      body = options.raw;
+      headers['content-type'] = options.contentType ?? 'application/json';
+    }
+    const url = path.startsWith('http') ? path : `${baseUrl}${path}`;
+    const response = await fetch(url, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T & ProblemFields, text };
+  };
+}
+
+export type Http = ReturnType<typeof httpClient>;
+
+/** Admin helpers over the real admin API. */
+export function admin(http: Http) {
+  const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  const expectCreated = <T>(result: HttpResult<T>): T => {
+    if (result.status !== 201) throw new Error(`admin call failed: ${result.status} ${result.text}`);
+    return result.body;
+  };
+  return {
+    createOrg: async (body: { orgId?: string; name: string; isRetailer: boolean; dimensionWhitelist?: string[] }) =>
+      expectCreated(await http<{ orgId: string }>('POST', '/admin/v1/orgs', { headers: auth, json: body })).orgId,
+    createAccount: async (orgId: string, name: string) =>
+      expectCreated(await http<{ accountId: number }>('POST', `/admin/v1/orgs/${orgId}/accounts`, { headers: auth, json: { name } })).accountId,
+    createKey: async (body: { orgId: string; permissions: string[]; accountIds?: number[] }) =>
+      expectCreated(await http<{ keyId: string; apiKey: string }>('POST', '/admin/v1/api-keys', { headers: auth, json: body })),
+    revokeKey: (keyId: string) => http('DELETE', `/admin/v1/api-keys/${keyId}`, { headers: auth }),
+    raw: (method: string, path: string, json?: unknown, token = ADMIN_TOKEN) =>
+      http(method, path, { headers: { authorization: `Bearer ${token}` }, json }),
+  };
+}
+
+/** The fields every problem+json answer carries. */
+export function expectProblem(result: HttpResult<object>, status: number, code: string): void {
+  expect({ status: result.status, code: (result.body as Record<string, unknown> | undefined)?.code }).toEqual({ status, code });
+  expect(result.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(result.body).toEqual(
+    expect.objectContaining({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String), instance: expect.any(String), requestId: expect.any(String) }),
+  );
+  expect(result.text).not.toMatch(/at .*\.ts:\d+/);
+}

@@ -1,0 +1,470 @@
+import { admin, E2eSystem, expectProblem, Http, httpClient, startE2eSystem } from './e2e-system';
+
+jest.setTimeout(120_000);
+
+interface ChannelList {
+  mediaChannels: Record<string, unknown>[];
+  total: number;
+  next: string | null;
+  previous: string | null;
+}
+
+const validChannel = (name: string, overrides: Record<string, unknown> = {}) => ({
+  name,
+  adServerId: 'gam',
+  type: 'Off-site',
+  activationConfiguration: { tagGeneration: true, creativeGeneration: false },
+  additionalConfiguration: { networkCode: '1234', sizes: ['300x250'] },
+  ...overrides,
+});
+
+describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () => {
+  let system: E2eSystem;
+  let http: Http;
+  let orgId: string;
+  let otherOrgId: string;
+  let accountA: number;
+  let accountB: number;
+  let otherAccount: number;
+  let fullKey: string;
+  let channelKey: string;
+  let campaignsOnlyKey: string;
+  let restrictedKey: string;
+  let otherOrgKey: string;
+
+  const channelsPath = () => `/v2/org/${orgId}/retail-media-channels`;
+  const create = (body: unknown, key = fullKey) => http<{ idx: number; message: string }>('POST', channelsPath(), { key, json: body });
+  const list = (query = '', key = fullKey) => http<ChannelList>('GET', `${channelsPath()}${query}`, { key });
+  const totalChannels = async () => (await list()).body.total;
+
+  beforeAll(async () => {
+    system = await startE2eSystem('mc');
+    http = httpClient(system.baseUrl);
+    const a = admin(http);
+    orgId = await a.createOrg({ name: 'Acme Retail', isRetailer: true, dimensionWhitelist: ['300x250', '728x90'] });
+    accountA = await a.createAccount(orgId, 'Acme US');
+    accountB = await a.createAccount(orgId, 'Acme EU');
+    otherOrgId = await a.createOrg({ name: 'Brand Co', isRetailer: false });
+    otherAccount = await a.createAccount(otherOrgId, 'Brand US');
+    fullKey = (await a.createKey({ orgId, permissions: ['*'] })).apiKey;
+    channelKey = (await a.createKey({ orgId, permissions: ['MediaChannel_All'] })).apiKey;
+    campaignsOnlyKey = (await a.createKey({ orgId, permissions: ['RetailCampaigns_View', 'RetailCampaigns_Edit'] })).apiKey;
+    restrictedKey = (await a.createKey({ orgId, permissions: ['*'], accountIds: [accountA] })).apiKey;
+    otherOrgKey = (await a.createKey({ orgId: otherOrgId, permissions: ['*'] })).apiKey;
+  });
+
+  afterAll(async () => {
+    await system?.stop();
+  });
+
+  describe('identity', () => {
+    it('answers 401 with WWW-Authenticate when no key is sent', async () => {
+      const result = await list('', '');
+      expectProblem(result, 401, 'AUTHENTICATION_REQUIRED');
+      expect(result.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    });
+
+    it('answers 401 for a malformed or unknown key', async () => {
+      expectProblem(await list('', 'not-a-key'), 401, 'API_KEY_INVALID');
+      expectProblem(await list('', fullKey.slice(0, -2) + 'xx'), 401, 'API_KEY_INVALID');
+    });
+
+    it('accepts the key as X-Api-Key too', async () => {
+      const result = await http('GET', channelsPath(), { headers: { 'x-api-key': fullKey } });
+      expect(result.status).toBe(200);
+    });
+
+    it('stops a revoked key at once', async () => {
+      const a = admin(http);
+      const key = await a.createKey({ orgId, permissions: ['*'] });
+      expect((await list('', key.apiKey)).status).toBe(200);
+      expect((await a.revokeKey(key.keyId)).status).toBe(204);
+      expectProblem(await list('', key.apiKey), 401, 'API_KEY_INVALID');
+      expectProblem(await a.revokeKey(key.keyId), 404, 'API_KEY_NOT_FOUND');
+    });
+
+    it('hides another tenant behind the same 404 as a missing org or account', async () => {
+      const foreign = await http('GET', `/v2/org/${otherOrgId}/retail-media-channels`, { key: fullKey });
+      const missing = await http('GET', '/v2/org/no-such-org/retail-media-channels', { key: fullKey });
+      expectProblem(foreign, 404, 'ORG_NOT_FOUND');
+      expect({ ...foreign.body, detail: '', instance: '', requestId: '' }).toEqual({ ...missing.body, detail: '', instance: '', requestId: '' });
+
+      const foreignAccount = await http('GET', `/v2/accounts/${otherAccount}/template-campaigns/1/retail-media-channels`, { key: fullKey });
+      const outOfKeyScope = await http('GET', `/v2/accounts/${accountB}/template-campaigns/1/retail-media-channels`, { key: restrictedKey });
+      const missingAccount = await http('GET', '/v2/accounts/99999999/template-campaigns/1/retail-media-channels', { key: fullKey });
+      for (const result of [foreignAccount, outOfKeyScope, missingAccount]) expectProblem(result, 404, 'ACCOUNT_NOT_FOUND');
+    });
+
+    it("does not reveal another org's channel through the caller's own org", async () => {
+      const { body } = await create(validChannel('Private channel'));
+      const result = await http('GET', `/v2/org/${otherOrgId}/retail-media-channels/${body.idx}`, { key: otherOrgKey });
+      expectProblem(result, 404, 'MEDIA_CHANNEL_NOT_FOUND');
+      expectProblem(await http('DELETE', `/v2/org/${otherOrgId}/retail-media-channels/${body.idx}`, { key: otherOrgKey }), 404, 'MEDIA_CHANNEL_NOT_FOUND');
+      expect((await http('GET', `${channelsPath()}/${body.idx}`, { key: fullKey })).status).toBe(200);
+    });
+
+    it('answers 403 naming the permission a key lacks', async () => {
+      const result = await create(validChannel('Nope'), campaignsOnlyKey);
+      expectProblem(result, 403, 'PERMISSION_DENIED');
+      expect(result.body.requiredPermission).toBe('MediaChannel_All');
+      const view = await http('GET', `/v2/accounts/${accountA}/template-campaigns/1/retail-media-channels`, { key: campaignsOnlyKey });
+      expectProblem(view, 403, 'PERMISSION_DENIED');
+      expect(view.body.requiredPermission).toBe('MediaChannel_View');
+    });
+  });
+
+  describe('create (operation 2) and read (operation 5)', () => {
+    it('creates a channel with every field and reads it back', async () => {
+      const created = await create(validChannel('Display network'), channelKey);
+      expect(created.status).toBe(201);
+      expect(created.body).toEqual({ idx: expect.any(Number), message: expect.any(String) });
+      expect(created.headers.get('location')).toBe(`${channelsPath()}/${created.body.idx}`);
+
+      const read = await http<{ mediaChannelInfo: Record<string, unknown> }>('GET', `${channelsPath()}/${created.body.idx}`, { key: channelKey });
+      expect(read.status).toBe(200);
+      expect(read.body.mediaChannelInfo).toEqual({
+        idx: created.body.idx,
+        name: 'Display network',
+        adServerId: 'gam',
+        adServerName: 'Google Ad Manager',
+        type: 'Off-site',
+        status: 'Active',
+        logoUrl: expect.stringMatching(/^https?:\/\/.+\/static\/ad-servers\/gam\.svg$/),
+        activationConfiguration: { tagGeneration: true, creativeGeneration: false },
+        additionalConfiguration: { networkCode: '1234', sizes: ['300x250'] },
+        updatedTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      });
+    });
+
+    it('stores no additionalConfiguration as null', async () => {
+      const { body } = await create({ ...validChannel('Bare'), additionalConfiguration: undefined });
+      const read = await http<{ mediaChannelInfo: Record<string, unknown> }>('GET', `${channelsPath()}/${body.idx}`, { key: fullKey });
+      expect(read.body.mediaChannelInfo.additionalConfiguration).toBeNull();
+    });
+
+    it.each(['On-site', 'Off-site', 'Social', 'In-store/DOOH', 'Hybrid'])('accepts type %s', async (type) => {
+      expect((await create(validChannel(`Type ${type}`, { type }))).status).toBe(201);
+    });
+
+    const invalidBodies: [string, unknown, string, string][] = [
+      ['name missing', { ...validChannel('x'), name: undefined }, '/name', 'REQUIRED'],
+      ['name empty', validChannel(''), '/name', 'TOO_SHORT'],
+      ['name too long', validChannel('n'.repeat(201)), '/name', 'TOO_LONG'],
+      ['name not a string', validChannel('x', { name: 42 }), '/name', 'INVALID_TYPE'],
+      ['adServerId missing', { ...validChannel('x'), adServerId: undefined }, '/adServerId', 'REQUIRED'],
+      ['type missing', { ...validChannel('x'), type: undefined }, '/type', 'REQUIRED'],
+      ['type outside the enum', validChannel('x', { type: 'Offsite' }), '/type', 'NOT_ALLOWED'],
+      ['activationConfiguration missing', { ...validChannel('x'), activationConfiguration: undefined }, '/activationConfiguration', 'REQUIRED'],
+      ['tagGeneration missing', validChannel('x', { activationConfiguration: { creativeGeneration: true } }), '/activationConfiguration/tagGeneration', 'REQUIRED'],
+      ['creativeGeneration missing', validChannel('x', { activationConfiguration: { tagGeneration: true } }), '/activationConfiguration/creativeGeneration', 'REQUIRED'],
+      ['tagGeneration not boolean', validChannel('x', { activationConfiguration: { tagGeneration: 'yes', creativeGeneration: true } }), '/activationConfiguration/tagGeneration', 'INVALID_TYPE'],
+      ['additionalConfiguration not an object', validChannel('x', { additionalConfiguration: '{"a":1}' }), '/additionalConfiguration', 'INVALID_TYPE'],
+      ['unknown field', validChannel('x', { adServerID: 'gam' }), '/adServerID', 'UNKNOWN_FIELD'],
+      ['body not an object', [1, 2], '', 'INVALID_TYPE'],
+    ];
+
+    it.each(invalidBodies)('refuses %s with a field error and changes nothing', async (_case, body, pointer, code) => {
+      const before = await totalChannels();
+      const result = await create(body);
+      expectProblem(result, 400, 'VALIDATION_FAILED');
+      expect(result.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ pointer, code, detail: expect.any(String) })]));
+      expect(await totalChannels()).toBe(before);
+    });
+
+    it('reports every invalid field at once', async () => {
+      const result = await create({ name: '', type: 'Bad', activationConfiguration: {} });
+      const pointers = (result.body.errors as { pointer: string }[]).map((e) => e.pointer).sort();
+      expect(pointers).toEqual(['/activationConfiguration/creativeGeneration', '/activationConfiguration/tagGeneration', '/adServerId', '/name', '/type']);
+    });
+
+    it('refuses an ad server outside the catalog', async () => {
+      const result = await create(validChannel('Unknown server', { adServerId: 'nope' }));
+      expectProblem(result, 400, 'VALIDATION_FAILED');
+      expect(result.body.errors).toEqual([expect.objectContaining({ pointer: '/adServerId', code: 'UNKNOWN_AD_SERVER' })]);
+    });
+
+    it('refuses an additionalConfiguration over 16 KiB', async () => {
+      const result = await create(validChannel('Huge', { additionalConfiguration: { blob: 'x'.repeat(17 * 1024) } }));
+      expectProblem(result, 400, 'VALIDATION_FAILED');
+      expect(result.body.errors).toEqual([expect.objectContaining({ pointer: '/additionalConfiguration', code: 'TOO_LARGE' })]);
+    });
+
+    it('refuses a duplicate name in the org with 409', async () => {
+      expect((await create(validChannel('Twin'))).status).toBe(201);
+      const before = await totalChannels();
+      expectProblem(await create(validChannel(' Twin ')), 409, 'MEDIA_CHANNEL_NAME_TAKEN');
+      expect(await totalChannels()).toBe(before);
+    });
+
+    it('refuses malformed JSON, a non-JSON body and an oversized body', async () => {
+      expectProblem(await http('POST', channelsPath(), { key: fullKey, raw: '{"name": ' }), 400, 'MALFORMED_JSON');
+      const notJson = await http('POST', channelsPath(), { key: fullKey, raw: 'name=x', contentType: 'application/x-www-form-urlencoded' });
+      expectProblem(notJson, 415, 'UNSUPPORTED_MEDIA_TYPE');
+      expect(notJson.body.errors).toEqual([expect.objectContaining({ header: 'content-type' })]);
+      const huge = await http('POST', channelsPath(), { key: fullKey, raw: JSON.stringify(validChannel('x', { additionalConfiguration: { blob: 'x'.repeat(70_000) } })) });
+      expectProblem(huge, 413, 'PAYLOAD_TOO_LARGE');
+    });
+  });
+
+  describe('update (operation 3) and delete (operation 6)', () => {
+    let idx: number;
+    beforeAll(async () => {
+      idx = (await create(validChannel('Updatable', { adServerId: 'meta', type: 'Social' }))).body.idx;
+    });
+    const read = async () => (await http<{ mediaChannelInfo: Record<string, unknown> }>('GET', `${channelsPath()}/${idx}`, { key: fullKey })).body.mediaChannelInfo;
+
+    it('changes only the fields sent', async () => {
+      const before = await read();
+      const result = await http('PUT', `${channelsPath()}/${idx}`, { key: fullKey, json: { status: 'Inactive', activationConfiguration: { creativeGeneration: true } } });
+      expect(result.status).toBe(200);
+      expect(result.body).toEqual({ message: expect.any(String) });
+      const after = await read();
+      expect(after).toMatchObject({ status: 'Inactive', activationConfiguration: { tagGeneration: true, creativeGeneration: true }, additionalConfiguration: before.additionalConfiguration, name: 'Updatable' });
+      expect(Date.parse(after.updatedTime as string)).toBeGreaterThanOrEqual(Date.parse(before.updatedTime as string));
+    });
+
+    it('replaces additionalConfiguration as a whole', async () => {
+      await http('PUT', `${channelsPath()}/${idx}`, { key: fullKey, json: { additionalConfiguration: { pixelId: 'p-1' } } });
+      expect((await read()).additionalConfiguration).toEqual({ pixelId: 'p-1' });
+    });
+
+    it('refuses an invalid update and changes nothing', async () => {
+      const before = await read();
+      const result = await http('PUT', `${channelsPath()}/${idx}`, { key: fullKey, json: { status: 'Paused', activationConfiguration: { tagGeneration: 1 }, name: 'renamed' } });
+      expectProblem(result, 400, 'VALIDATION_FAILED');
+      const pointers = (result.body.errors as { pointer: string }[]).map((e) => e.pointer).sort();
+      expect(pointers).toEqual(['/activationConfiguration/tagGeneration', '/name', '/status']);
+      expect(await read()).toEqual(before);
+    });
+
+    it('answers 404 for an unknown idx and 400 for a non-integer one', async () => {
+      expectProblem(await http('PUT', `${channelsPath()}/99999999`, { key: fullKey, json: { status: 'Active' } }), 404, 'MEDIA_CHANNEL_NOT_FOUND');
+      const bad = await http('GET', `${channelsPath()}/abc`, { key: fullKey });
+      expectProblem(bad, 400, 'VALIDATION_FAILED');
+      expect(bad.body.errors).toEqual([expect.objectContaining({ parameter: 'mediaChannelIdx', code: 'INVALID_TYPE' })]);
+    });
+
+    it('deletes a channel: gone from reads and lists, name free again, second delete 404', async () => {
+      const { body } = await create(validChannel('Short lived'));
+      const deleted = await http('DELETE', `${channelsPath()}/${body.idx}`, { key: fullKey });
+      expect(deleted.status).toBe(200);
+      expect(deleted.body).toEqual({ message: expect.any(String) });
+      expectProblem(await http('GET', `${channelsPath()}/${body.idx}`, { key: fullKey }), 404, 'MEDIA_CHANNEL_NOT_FOUND');
+      expectProblem(await http('DELETE', `${channelsPath()}/${body.idx}`, { key: fullKey }), 404, 'MEDIA_CHANNEL_NOT_FOUND');
+      const all = await list('?limit=100');
+      expect(all.body.mediaChannels.map((c) => c.idx)).not.toContain(body.idx);
+      expect((await create(validChannel('Short lived'))).status).toBe(201);
+    });
+  });
+
+  describe('org list (operation 4)', () => {
+    it('pages with total and absolute next/previous links followed to the end', async () => {
+      for (let i = 0; i < 7; i++) expect((await create(validChannel(`Paged ${i}`))).status).toBe(201);
+      const first = await list('?limit=3');
+      expect(first.status).toBe(200);
+      const total = first.body.total;
+      expect(total).toBeGreaterThanOrEqual(7);
+      expect(first.body.previous).toBeNull();
+
+      const seen: number[] = [];
+      let page = first;
+      let pages = 0;
+      for (;;) {
+        pages++;
+        expect(page.body.mediaChannels.length).toBeLessThanOrEqual(3);
+        for (const channel of page.body.mediaChannels) {
+          expect(typeof channel.additionalConfiguration === 'string' || channel.additionalConfiguration === null).toBe(true);
+          expect(Object.keys(channel)).toEqual(expect.arrayContaining(['idx', 'name', 'adServerId', 'adServerName', 'status', 'type', 'logoUrl', 'additionalConfiguration']));
+          seen.push(channel.idx as number);
+        }
+        if (!page.body.next) break;
+        expect(page.body.next).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v2\/org\/.+\/retail-media-channels\?.*offset=\d+.*limit=3/);
+        page = await http<ChannelList>('GET', page.body.next, { key: fullKey });
+        expect(page.status).toBe(200);
+      }
+      expect(pages).toBe(Math.ceil(total / 3));
+      expect(new Set(seen).size).toBe(total);
+      expect(seen).toEqual([...seen].sort((a, b) => a - b));
+
+      const back = await http<ChannelList>('GET', page.body.previous as string, { key: fullKey });
+      expect(back.status).toBe(200);
+      expect(back.body.mediaChannels.map((c) => c.idx)).toEqual(seen.slice(-(page.body.mediaChannels.length + 3), -page.body.mediaChannels.length));
+    });
+
+    it('parses the additionalConfiguration string back to the stored object', async () => {
+      const { body } = await create(validChannel('Json string', { additionalConfiguration: { nested: { deep: [1, 2] } } }));
+      const all = await list('?limit=100');
+      const channel = all.body.mediaChannels.find((c) => c.idx === body.idx);
+      expect(JSON.parse(channel?.additionalConfiguration as string)).toEqual({ nested: { deep: [1, 2] } });
+    });
+
+    it.each([
+      ['?limit=101', 'limit', 'OUT_OF_RANGE'],
+      ['?limit=0', 'limit', 'OUT_OF_RANGE'],
+      ['?offset=-1', 'offset', 'OUT_OF_RANGE'],
+      ['?limit=ten', 'limit', 'INVALID_TYPE'],
+      ['?page=2', 'page', 'UNKNOWN_FIELD'],
+    ])('refuses %s naming the parameter', async (query, parameter, code) => {
+      const result = await list(query);
+      expectProblem(result, 400, 'VALIDATION_FAILED');
+      expect(result.body.errors).toEqual([expect.objectContaining({ parameter, code })]);
+    });
+
+    it('defaults to offset 0 and limit 25', async () => {
+      for (let i = 0; i < 20; i++) await create(validChannel(`Bulk ${i}`));
+      const result = await list();
+      expect(result.body.mediaChannels).toHaveLength(25);
+      expect(result.body.next).toMatch(/offset=25&limit=25/);
+    });
+  });
+
+  describe('ad-server connection (operation 7) and catalog', () => {
+    it('returns apiEndpoint and apiKey only for the on-site retail-media server', async () => {
+      const onsite = await create(validChannel('On-site server', { adServerId: 'onsite-rm', type: 'On-site' }));
+      expect(onsite.status).toBe(201);
+      const result = await http('GET', `/v2/org/${orgId}/retail-media-channel/onsite-rm`, { key: fullKey });
+      expect(result.status).toBe(200);
+      expect(result.body).toEqual({ apiEndpoint: expect.stringContaining(`/orgs/${orgId}`), apiKey: expect.stringMatching(/^rmo_/) });
+      expect(result.headers.get('cache-control')).toBe('no-store');
+      const again = await http('GET', `/v2/org/${orgId}/retail-media-channel/onsite-rm`, { key: fullKey });
+      expect(again.body).toEqual(result.body);
+
+      // The key is a secret of this endpoint only: never in lists or reads.
+      const everything = JSON.stringify((await list('?limit=100')).body) + JSON.stringify((await http('GET', `${channelsPath()}/${onsite.body.idx}`, { key: fullKey })).body);
+      expect(everything).not.toContain(result.body.apiKey as string);
+    });
+
+    it('returns an empty object for every other ad server', async () => {
+      for (const adServerId of ['gam', 'meta', 'vistar']) {
+        const result = await http('GET', `/v2/org/${orgId}/retail-media-channel/${adServerId}`, { key: fullKey });
+        expect({ adServerId, status: result.status, body: result.body }).toEqual({ adServerId, status: 200, body: {} });
+      }
+    });
+
+    it('answers 404 for an ad server outside the catalog or an org without an on-site channel', async () => {
+      expectProblem(await http('GET', `/v2/org/${orgId}/retail-media-channel/nope`, { key: fullKey }), 404, 'AD_SERVER_NOT_FOUND');
+      expectProblem(await http('GET', `/v2/org/${otherOrgId}/retail-media-channel/onsite-rm`, { key: otherOrgKey }), 404, 'MEDIA_CHANNEL_NOT_FOUND');
+    });
+
+    it('lists the seeded catalog with every kind', async () => {
+      const result = await http<{ adServers: { adServerId: string; kind: string }[] }>('GET', '/v2/ad-servers', { key: fullKey });
+      expect(result.status).toBe(200);
+      expect(new Set(result.body.adServers.map((a) => a.kind))).toEqual(new Set(['onsite-retail-media', 'display', 'video', 'social', 'dooh']));
+      const logo = await fetch(`${system.baseUrl}/static/ad-servers/gam.svg`);
+      expect(logo.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    });
+  });
+
+  describe('template-campaign list (operation 1)', () => {
+    let campaignId: number;
+    let usedIdx: number;
+    let disabledIdx: number;
+
+    beforeAll(async () => {
+      const campaign = await http<{ retailCampaignId: number }>('POST', `/v2/accounts/${accountA}/retail-campaigns`, { key: fullKey, json: { campaignName: 'Holiday', templateIdx: 3 } });
+      expect(campaign.status).toBe(201);
+      campaignId = campaign.body.retailCampaignId;
+      usedIdx = (await create(validChannel('Used by campaign'))).body.idx;
+      disabledIdx = (await create(validChannel('Disabled one'))).body.idx;
+      await http('PUT', `${channelsPath()}/${disabledIdx}`, { key: fullKey, json: { status: 'Inactive' } });
+      // Media plans have no HTTP operation yet; the campaign's plan on this channel is put in place directly.
+      await system.sql('channels_plans', 'INSERT INTO media_plans (account_id, retail_campaign_id, media_channel_idx, media_plan_name) VALUES (?, ?, ?, ?)', [accountA, campaignId, usedIdx, 'Plan 1']);
+    });
+
+    const templateList = (query = '', key = fullKey, account = accountA, campaign = campaignId) =>
+      http<{ mediaChannels: Record<string, unknown>[]; count: number; next: string | null; previous: string | null }>(
+        'GET',
+        `/v2/accounts/${account}/template-campaigns/${campaign}/retail-media-channels${query}`,
+        { key },
+      );
+
+    it('lists the org channels with count, isUtilized and Enabled/Disabled', async () => {
+      const result = await templateList('?limit=100');
+      expect(result.status).toBe(200);
+      expect(result.body.count).toBe(await totalChannels());
+      const byIdx = new Map(result.body.mediaChannels.map((c) => [c.idx, c]));
+      expect(byIdx.get(usedIdx)).toMatchObject({ isUtilized: true, status: 'Enabled' });
+      expect(byIdx.get(disabledIdx)).toMatchObject({ isUtilized: false, status: 'Disabled' });
+      expect(result.body.mediaChannels.every((c) => ['Enabled', 'Disabled'].includes(c.status as string))).toBe(true);
+    });
+
+    it('keeps a deleted channel the campaign uses, as Deleted', async () => {
+      await http('DELETE', `${channelsPath()}/${usedIdx}`, { key: fullKey });
+      const result = await templateList('?limit=100');
+      expect(result.body.mediaChannels.find((c) => c.idx === usedIdx)).toMatchObject({ status: 'Deleted', isUtilized: true });
+      expect(result.body.count).toBe((await totalChannels()) + 1);
+    });
+
+    it('pages with count and links followed to the end', async () => {
+      const first = await templateList('?limit=4');
+      let page = first;
+      let seen = 0;
+      for (;;) {
+        seen += page.body.mediaChannels.length;
+        if (!page.body.next) break;
+        page = await http('GET', page.body.next, { key: fullKey });
+        expect(page.status).toBe(200);
+      }
+      expect(seen).toBe(first.body.count);
+    });
+
+    it('accepts a key holding MediaChannel_All (the family grant)', async () => {
+      expect((await templateList('', channelKey)).status).toBe(200);
+    });
+
+    it('refuses an org that is not a retailer', async () => {
+      const campaign = await http<{ retailCampaignId: number }>('POST', `/v2/accounts/${otherAccount}/retail-campaigns`, { key: otherOrgKey, json: { campaignName: 'Brand push' } });
+      const result = await templateList('', otherOrgKey, otherAccount, campaign.body.retailCampaignId);
+      expectProblem(result, 403, 'ORG_NOT_RETAILER');
+    });
+
+    it("answers 404 for a missing campaign and for another account's campaign", async () => {
+      expectProblem(await templateList('', fullKey, accountA, 99999999), 404, 'RETAIL_CAMPAIGN_NOT_FOUND');
+      expectProblem(await templateList('', fullKey, accountB, campaignId), 404, 'RETAIL_CAMPAIGN_NOT_FOUND');
+    });
+  });
+
+  describe('edge', () => {
+    it('serves health, readiness, OpenAPI and docs', async () => {
+      expect((await http('GET', '/healthz')).body).toEqual({ status: 'alive' });
+      expect((await http('GET', '/readyz')).body).toMatchObject({ status: 'ready', checks: { mysql: true, 'channels-plans': true } });
+      const doc = await http<{ openapi: string; paths: Record<string, Record<string, Record<string, unknown>>> }>('GET', '/openapi.json');
+      expect(doc.body.openapi).toBe('3.1.0');
+      expect(doc.body.paths['/v2/org/{orgId}/retail-media-channels'].post['x-required-permission']).toBe('MediaChannel_All');
+      expect(doc.body.paths['/v2/ad-servers'].get['x-extension']).toBe(true);
+      const docs = await fetch(`${system.baseUrl}/docs/`);
+      expect(docs.status).toBe(200);
+      expect(await docs.text()).toContain('swagger-ui');
+    });
+
+    it('answers unknown routes with problem+json 404 and sets security headers', async () => {
+      const result = await http('GET', '/v2/unknown', { key: fullKey });
+      expectProblem(result, 404, 'ROUTE_NOT_FOUND');
+      expect(result.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(result.headers.get('x-request-id')).toBeTruthy();
+      expect(result.headers.get('x-powered-by')).toBeNull();
+    });
+
+    it('guards the admin API with the admin token and validates it', async () => {
+      const a = admin(http);
+      expectProblem(await a.raw('POST', '/admin/v1/orgs', { name: 'x', isRetailer: true }, 'wrong-token'), 401, 'ADMIN_TOKEN_INVALID');
+      expectProblem(await http('POST', '/admin/v1/orgs', { headers: { authorization: `Bearer ${fullKey}` }, json: { name: 'x', isRetailer: true } }), 401, 'ADMIN_TOKEN_INVALID');
+      const invalid = await a.raw('POST', '/admin/v1/orgs', { name: '', isRetailer: 'yes', dimensionWhitelist: ['300by250'] });
+      expectProblem(invalid, 400, 'VALIDATION_FAILED');
+      expect((invalid.body.errors as { pointer: string }[]).map((e) => e.pointer).sort()).toEqual(['/dimensionWhitelist/0', '/isRetailer', '/name']);
+      expectProblem(await a.raw('POST', '/admin/v1/orgs', { orgId, name: 'dup', isRetailer: true }), 409, 'ORG_EXISTS');
+      const badKey = await a.raw('POST', '/admin/v1/api-keys', { orgId, permissions: ['MediaChannel_Al'], accountIds: [otherAccount] });
+      expectProblem(badKey, 400, 'VALIDATION_FAILED');
+      expect(badKey.body.errors).toEqual(
+        expect.arrayContaining([expect.objectContaining({ pointer: '/permissions/0', code: 'UNKNOWN_PERMISSION' }), expect.objectContaining({ pointer: '/accountIds/0', code: 'UNKNOWN_ACCOUNT' })]),
+      );
+      expectProblem(await a.raw('POST', '/admin/v1/orgs/no-such-org/accounts', { name: 'x' }), 404, 'ORG_NOT_FOUND');
+    });
+
+    it('never echoes an API key or admin token in any answer', async () => {
+      const result = await http('GET', '/v2/org/x/retail-media-channels', { key: fullKey });
+      expect(result.text).not.toContain(fullKey);
+      for (const proc of system.processes) expect(proc.output()).not.toContain(fullKey);
+    });
+  });
+});
