@@ -1,5 +1,5 @@
 import { createConnection } from 'mysql2/promise';
-import { dropPrefixedSchemas, freePort, RunningProcess, startProcess, uniquePrefix } from '@platform/testing';
+import { deletePrefixedStreams, dropPrefixedSchemas, freePort, RunningProcess, startProcess, uniquePrefix } from '@platform/testing';
 
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 
@@ -20,7 +20,7 @@ export async function startE2eSystem(tag: string): Promise<E2eSystem> {
   const processes: RunningProcess[] = [];
   const stop = async () => {
     await Promise.all(processes.map((p) => p.stop()));
-    await dropPrefixedSchemas(prefix);
+    await Promise.all([dropPrefixedSchemas(prefix), deletePrefixedStreams(prefix)]);
   };
   try {
     processes.push(

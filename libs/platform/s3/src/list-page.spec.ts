@@ -48,7 +48,9 @@ function keysOnlySemantics(delimiter: string): FetchListing {
 }
 
 function toEntries(keys: string[], folders: string[]): ListingEntry[] {
-  return [...folders.map((key) => ({ kind: 'folder' as const, key })), ...keys.map((key) => ({ kind: 'file' as const, key, size: 1, lastModified: new Date(0) }))];
+  const folderEntries = folders.map((key): ListingEntry => ({ kind: 'folder', key }));
+  const fileEntries = keys.map((key): ListingEntry => ({ kind: 'file', key, size: 1, lastModified: new Date(0) }));
+  return [...folderEntries, ...fileEntries];
 }
 
 async function walkAllPages(fetch: FetchListing, limit: number): Promise<{ pages: string[][]; nextKeys: (string | null)[] }> {

@@ -110,7 +110,8 @@ class MinioObjectStore implements ObjectStore {
     }
   }
 
-  async putObject(key: string, body: Buffer | Readable, { contentType = 'application/octet-stream', size }: PutObjectOptions = {}): Promise<{ size: number }> {
+  async putObject(key: string, body: Buffer | Readable, options: PutObjectOptions = {}): Promise<{ size: number }> {
+    const { contentType = 'application/octet-stream', size } = options;
     validateObjectKey(key);
     if (size !== undefined && (!Number.isSafeInteger(size) || size < 0)) throw new RangeError(`size must be a non-negative integer, got ${size}`);
     return uploadInParts(bodyParts(body, this.partSize, size), minioPartSink(this.client, this.bucket, key, contentType), {

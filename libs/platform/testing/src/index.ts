@@ -1,2 +1,3 @@
 export * from './processes';
 export * from './mysql-cleanup';
+export * from './nats-cleanup';

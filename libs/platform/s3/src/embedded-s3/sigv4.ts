@@ -23,7 +23,15 @@ const MAX_CLOCK_SKEW_MS = 15 * 60 * 1000;
 const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
 const AMZ_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
 /** Query parameters that carry a presigned request's own signature, removed before the request is served. */
-export const PRESIGN_PARAMETERS = ['X-Amz-Algorithm', 'X-Amz-Credential', 'X-Amz-Date', 'X-Amz-Expires', 'X-Amz-SignedHeaders', 'X-Amz-Signature', 'X-Amz-Security-Token'];
+export const PRESIGN_PARAMETERS = [
+  'X-Amz-Algorithm',
+  'X-Amz-Credential',
+  'X-Amz-Date',
+  'X-Amz-Expires',
+  'X-Amz-SignedHeaders',
+  'X-Amz-Signature',
+  'X-Amz-Security-Token',
+];
 
 /**
  * Checks an AWS Signature Version 4 (Authorization header or presigned query) against one key pair,
@@ -41,13 +49,25 @@ export function verifySignatureV4(request: SignedRequest, credentials: S3Credent
   if (authorization && presigned) {
     return rejected(400, 'InvalidArgument', 'Only one auth mechanism allowed: the X-Amz-Algorithm query parameter or the Authorization header.');
   }
-  if (authorization) return verifyHeaderSignature(request, authorization, path, query, credentials, now);
-  if (presigned) return verifyPresignedQuery(request, path, query, credentials, now);
+  const parsed: ParsedRequest = { request, path, query, credentials, now };
+  if (authorization) return verifyHeaderSignature(parsed, authorization);
+  if (presigned) return verifyPresignedQuery(parsed);
   if (query.some(([name]) => name === 'Signature' || name === 'AWSAccessKeyId')) return onlyVersion4();
   return { kind: 'anonymous' };
 }
 
-function verifyHeaderSignature(request: SignedRequest, authorization: string, path: string, query: [string, string][], credentials: S3Credentials, now: Date): AuthOutcome {
+interface ParsedRequest {
+  request: SignedRequest;
+  /** Canonical (re-encoded) path. */
+  path: string;
+  /** Decoded query parameters in arrival order. */
+  query: [string, string][];
+  credentials: S3Credentials;
+  now: Date;
+}
+
+function verifyHeaderSignature(parsed: ParsedRequest, authorization: string): AuthOutcome {
+  const { request, now } = parsed;
   if (!authorization.startsWith(`${ALGORITHM} `)) return onlyVersion4();
   const fields = new Map(
     authorization
@@ -69,10 +89,11 @@ function verifyHeaderSignature(request: SignedRequest, authorization: string, pa
   }
   const payloadHash = headerValue(request.headers, 'x-amz-content-sha256');
   if (!payloadHash) return rejected(400, 'InvalidRequest', 'Missing required header for this request: x-amz-content-sha256');
-  return checkSignature({ request, path, query, credential, signedHeaders, signature, amzDate, payloadHash, credentials, via: 'header' });
+  return checkSignature(parsed, { credential, signedHeaders, signature, amzDate, payloadHash, via: 'header' });
 }
 
-function verifyPresignedQuery(request: SignedRequest, path: string, query: [string, string][], credentials: S3Credentials, now: Date): AuthOutcome {
+function verifyPresignedQuery(parsed: ParsedRequest): AuthOutcome {
+  const { query, now } = parsed;
   const param = (name: string) => query.find(([key]) => key === name)?.[1];
   if (param('X-Amz-Algorithm') !== ALGORITHM) return onlyVersion4();
   const credential = param('X-Amz-Credential');
@@ -81,28 +102,30 @@ function verifyPresignedQuery(request: SignedRequest, path: string, query: [stri
   const signedHeaders = param('X-Amz-SignedHeaders');
   const signature = param('X-Amz-Signature');
   const requestTime = amzDate ? parseAmzDate(amzDate) : null;
-  if (!credential || !amzDate || !requestTime || !signedHeaders || !signature || !Number.isInteger(expires) || expires < 0 || expires > MAX_PRESIGN_SECONDS) {
-    return rejected(400, 'AuthorizationQueryParametersError', 'Presigned requests need valid X-Amz-Credential, X-Amz-Date, X-Amz-Expires (at most 7 days), X-Amz-SignedHeaders and X-Amz-Signature.');
+  const validExpiry = Number.isInteger(expires) && expires >= 0 && expires <= MAX_PRESIGN_SECONDS;
+  if (!credential || !amzDate || !requestTime || !signedHeaders || !signature || !validExpiry) {
+    return rejected(
+      400,
+      'AuthorizationQueryParametersError',
+      'Presigned requests need valid X-Amz-Credential, X-Amz-Date, X-Amz-Expires (at most 7 days), X-Amz-SignedHeaders and X-Amz-Signature.',
+    );
   }
   if (now.getTime() > requestTime.getTime() + expires * 1000) return rejected(403, 'AccessDenied', 'Request has expired');
-  const signedQuery = query.filter(([name]) => name !== 'X-Amz-Signature');
-  return checkSignature({ request, path, query: signedQuery, credential, signedHeaders, signature, amzDate, payloadHash: 'UNSIGNED-PAYLOAD', credentials, via: 'query' });
+  // The signature cannot cover itself; presigned URLs never sign the payload.
+  const signed = { ...parsed, query: query.filter(([name]) => name !== 'X-Amz-Signature') };
+  return checkSignature(signed, { credential, signedHeaders, signature, amzDate, payloadHash: 'UNSIGNED-PAYLOAD', via: 'query' });
 }
 
 interface SignatureCheck {
-  request: SignedRequest;
-  path: string;
-  query: [string, string][];
   credential: string;
   signedHeaders: string;
   signature: string;
   amzDate: string;
   payloadHash: string;
-  credentials: S3Credentials;
   via: 'header' | 'query';
 }
 
-function checkSignature(check: SignatureCheck): AuthOutcome {
+function checkSignature({ request, path, query, credentials }: ParsedRequest, check: SignatureCheck): AuthOutcome {
   // Credential = <accessKey>/<yyyymmdd>/<region>/<service>/aws4_request
   const parts = check.credential.split('/');
   if (parts.length < 5 || parts[parts.length - 1] !== 'aws4_request') {
@@ -113,28 +136,35 @@ function checkSignature(check: SignatureCheck): AuthOutcome {
   if (scopeParts[0] !== check.amzDate.slice(0, 8)) {
     return rejected(400, 'AuthorizationHeaderMalformed', 'The credential date does not match the request date.');
   }
-  if (accessKey !== check.credentials.accessKey) {
+  if (accessKey !== credentials.accessKey) {
     return rejected(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.');
   }
   const headerNames = check.signedHeaders.split(';');
   if (!headerNames.includes('host')) return rejected(400, 'AuthorizationHeaderMalformed', 'The host header must be signed.');
 
   const canonicalRequest = [
-    check.request.method.toUpperCase(),
-    check.path,
-    canonicalQuery(check.query),
-    headerNames.map((name) => `${name}:${canonicalHeaderValue(check.request.headers[name])}\n`).join(''),
+    request.method.toUpperCase(),
+    path,
+    canonicalQuery(query),
+    headerNames.map((name) => `${name}:${canonicalHeaderValue(request.headers[name])}\n`).join(''),
     check.signedHeaders,
     check.payloadHash,
   ].join('\n');
   const scope = scopeParts.join('/');
   const stringToSign = [ALGORITHM, check.amzDate, scope, sha256Hex(canonicalRequest)].join('\n');
   const [date, region, service] = scopeParts;
-  const signingKey = [date, region, service, 'aws4_request'].reduce<Buffer | string>((key, part) => hmac(key, part), `AWS4${check.credentials.secretKey}`);
+  const signingKey = [date, region, service, 'aws4_request'].reduce<Buffer | string>(
+    (key, part) => hmac(key, part),
+    `AWS4${credentials.secretKey}`,
+  );
   const expected = hmac(signingKey, stringToSign).toString('hex');
 
   if (!sameText(expected, check.signature)) {
-    return rejected(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided. Check your key and signing method.');
+    return rejected(
+      403,
+      'SignatureDoesNotMatch',
+      'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+    );
   }
   return { kind: 'verified', via: check.via };
 }
