@@ -1,0 +1,67 @@
+import { resolve } from 'node:path';
+import { deletePrefixedStreams, dropPrefixedSchemas, freePort, startProcess, uniquePrefix } from '@platform/testing';
+
+import type { Defer } from './teardown';
+
+export interface RunningPlatform {
+  gatewayUrl: string;
+  prefix: string;
+  /** Process ids by service name, for CPU accounting. */
+  pids: Record<string, number>;
+  /** Bytes both services have written to stdout/stderr so far; see LOG_LEVEL. */
+  logBytes(): number;
+}
+
+/**
+ * `info`, not `warn`: the readiness lines startProcess waits for are info. Neither service logs per
+ * request below `error`, and the benchmark checks that via logBytes() around the measured run.
+ */
+const LOG_LEVEL = 'info';
+
+/** BENCH_PROFILE_DIR=<dir> makes both services write a V8 CPU profile there when they stop. */
+function profilingEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const dir = env.BENCH_PROFILE_DIR;
+  if (!dir) return {};
+  const preload = resolve(__dirname, 'cpu-profile.preload.cjs');
+  return { BENCH_CPU_PROFILE_DIR: resolve(dir), NODE_OPTIONS: [env.NODE_OPTIONS, `--require ${preload}`].filter(Boolean).join(' ') };
+}
+
+function pidsOf(candidates: Record<string, number | undefined>): Record<string, number> {
+  return Object.fromEntries(Object.entries(candidates).filter((entry): entry is [string, number] => entry[1] !== undefined));
+}
+
+/**
+ * Starts the real channels-plans and gateway processes on free ports under a schema prefix of
+ * their own, with dev defaults (admin token `dev-admin-token`). Stopping them and dropping the
+ * prefixed schemas and streams is deferred, so it happens even if the second process never comes up.
+ */
+export async function startPlatform(tag: string, defer: Defer): Promise<RunningPlatform> {
+  const prefix = uniquePrefix(tag);
+  defer('drop prefixed schemas', () => dropPrefixedSchemas(prefix));
+  defer('delete prefixed NATS streams', () => deletePrefixedStreams(prefix));
+  const [grpcPort, httpPort] = [await freePort(), await freePort()];
+  const common = { MYSQL_SCHEMA_PREFIX: prefix, NATS_PREFIX: prefix, LOG_LEVEL, ...profilingEnv() };
+
+  const channelsPlans = await startProcess({
+    name: 'channels-plans',
+    entry: 'apps/channels-plans/src/main.ts',
+    env: { ...common, GRPC_PORT: String(grpcPort) },
+    ready: /channels-plans ready/,
+  });
+  defer('stop channels-plans', () => channelsPlans.stop());
+
+  const gateway = await startProcess({
+    name: 'gateway',
+    entry: 'apps/gateway/src/main.ts',
+    env: { ...common, PORT: String(httpPort), CHANNELS_PLANS_ADDR: `127.0.0.1:${grpcPort}` },
+    ready: /gateway listening/,
+  });
+  defer('stop gateway', () => gateway.stop());
+
+  return {
+    gatewayUrl: `http://127.0.0.1:${httpPort}`,
+    prefix,
+    pids: pidsOf({ gateway: gateway.child.pid, 'channels-plans': channelsPlans.child.pid }),
+    logBytes: () => channelsPlans.output().length + gateway.output().length,
+  };
+}

@@ -1,0 +1,95 @@
+import { findPidByCommand, machineBusyFraction } from './harness/cpu-time';
+import { Api, apiClient, expectJson } from './harness/http-api';
+import { measure } from './harness/measure';
+import { startPlatform } from './harness/platform';
+import { printComparison } from './harness/print-comparison';
+import { seedRetailerOrg } from './harness/seed';
+import { loadSettingsFromEnv } from './harness/settings';
+import { startStaticResponse } from './harness/static-response';
+import { withTeardown } from './harness/teardown';
+
+/**
+ * GET of an org's media-channel list (25 of 30 items) through gateway -> gRPC -> channels-plans
+ * -> MariaDB, beside a bare node:http server answering the very same bytes.
+ */
+const CHANNELS = 30;
+const PAGE = 25;
+const ORG_ID = 'bench-retailer';
+/** Above this share of the cores busy before the runs, the figures are not comparable with the README's. */
+const BUSY_WARNING = 0.15;
+
+interface ChannelList {
+  mediaChannels: unknown[];
+  total: number;
+}
+
+/** Channels through the public API, each with a small additionalConfiguration like real ones carry. */
+async function seedChannels(api: Api, orgId: string, apiKey: string): Promise<void> {
+  for (let i = 1; i <= CHANNELS; i++) {
+    const channel = {
+      name: `Bench channel ${String(i).padStart(2, '0')}`,
+      adServerId: 'gam',
+      type: 'Off-site',
+      activationConfiguration: { tagGeneration: true, creativeGeneration: false },
+      additionalConfiguration: { networkCode: `2190${i}`, placement: 'homepage-top', sizes: ['300x250', '728x90'] },
+    };
+    expectJson(await api('POST', `/v2/org/${orgId}/retail-media-channels`, { token: apiKey, json: channel }), 201, `create channel ${i}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const settings = loadSettingsFromEnv();
+  console.log(`media-channel list: ${settings.connections} connections, ${settings.durationSec} s measured after ${settings.warmupSec} s warm-up`);
+
+  await withTeardown(async (defer) => {
+    const platform = await startPlatform('bench', defer);
+    const api = apiClient(platform.gatewayUrl);
+    const { orgId, apiKey } = await seedRetailerOrg(api, ORG_ID);
+    await seedChannels(api, orgId, apiKey);
+
+    const listPath = `/v2/org/${orgId}/retail-media-channels?limit=${PAGE}`;
+    const captured = await api('GET', listPath, { token: apiKey });
+    const list = expectJson<ChannelList>(captured, 200, 'list channels');
+    if (list.mediaChannels.length !== PAGE || list.total !== CHANNELS) {
+      throw new Error(`expected ${PAGE} of ${CHANNELS} channels, got ${list.mediaChannels.length} of ${list.total}`);
+    }
+    console.log(`response: ${captured.body.length} bytes of ${captured.contentType}`);
+
+    const bare = await startStaticResponse({ body: captured.body, contentType: captured.contentType, path: listPath });
+    defer('stop static response server', () => bare.stop());
+
+    // Both runs check every body against the captured one, so each pays the same client-side cost.
+    const expectBody = captured.body.toString();
+    const loadGenerator = { 'load generator': process.pid };
+    const mariadbd = findPidByCommand('mariadbd');
+    const busy = await machineBusyFraction();
+    console.log(`machine busy before measuring: ${(busy * 100).toFixed(0)}% of all cores`);
+    if (busy > BUSY_WARNING) console.warn('note: something else is using the CPU; both figures will be low and noisy');
+
+    const baseline = await measure({
+      ...settings,
+      name: 'bare node:http (baseline)',
+      url: bare.url,
+      expectBody,
+      cpuOf: { ...(bare.pid ? { 'bare server': bare.pid } : {}), ...loadGenerator },
+    });
+    const logBytesBefore = platform.logBytes();
+    const subject = await measure({
+      ...settings,
+      name: 'gateway list (subject)',
+      url: `${platform.gatewayUrl}${listPath}`,
+      headers: { authorization: `Bearer ${apiKey}` },
+      expectBody,
+      cpuOf: { ...platform.pids, ...(mariadbd ? { mariadbd } : {}), ...loadGenerator },
+    });
+    const logBytesDuring = platform.logBytes() - logBytesBefore;
+    printComparison(subject, baseline);
+    // Per-request logging would make this a benchmark of the log pipe; say so rather than hide it.
+    if (logBytesDuring > 0) console.warn(`note: the services logged ${logBytesDuring} bytes during the gateway runs`);
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'tool-build', preset: '../../jest.preset.js', rootDir: '.', testTimeout: 60000 };

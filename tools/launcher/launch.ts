@@ -1,0 +1,88 @@
+/**
+ * `npm start`: runs the whole system on this machine, each app its own process talking gRPC and
+ * NATS over loopback (the deployed topology), plus an embedded S3-compatible server unless
+ * S3_ENDPOINT points at a real one. Ctrl-C stops everything in reverse order.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { checkHealth } from '@platform/grpc';
+import { addressVariable, APPS, AppSpec } from './apps.registry';
+import { httpAnswers, RunningChild, startChild, waitUntilReady } from './child-process.runner';
+
+const root = resolve(__dirname, '../..');
+const log = (message: string) => process.stdout.write(`${'launcher'.padEnd(16)} | ${message}\n`);
+
+async function main(): Promise<void> {
+  const grpcPortBase = Number(process.env.GRPC_PORT_BASE ?? 50051);
+  const workerHealthPortBase = Number(process.env.WORKER_HEALTH_PORT_BASE ?? 9464);
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  const running: RunningChild[] = [];
+  let stopping = false;
+
+  const stopAll = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    log('stopping every process');
+    for (const proc of [...running].reverse()) {
+      if (proc.child.exitCode === null) proc.child.kill('SIGTERM');
+      const killTimer = setTimeout(() => proc.child.kill('SIGKILL'), 15_000);
+      await proc.exited;
+      clearTimeout(killTimer);
+    }
+    log('stopped');
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+
+  const launch = (name: string, entry: string, childEnv: NodeJS.ProcessEnv) => {
+    const proc = startChild({ name, entry, env: childEnv, cwd: root, index: running.length });
+    running.push(proc);
+    void proc.exited.then((exitCode) => {
+      if (!stopping) {
+        log(`${name} exited unexpectedly (code ${exitCode})`);
+        void stopAll(1);
+      }
+    });
+    return proc;
+  };
+
+  try {
+    if (!env.S3_ENDPOINT) {
+      const port = Number(env.S3_EMBEDDED_PORT ?? 9000);
+      const s3 = launch('s3', 'tools/s3-server/main.ts', { ...env, S3_EMBEDDED_PORT: String(port) });
+      await waitUntilReady(s3, httpAnswers(`http://127.0.0.1:${port}/`));
+      env.S3_ENDPOINT = `http://127.0.0.1:${port}`;
+    }
+    const present = APPS.filter((app) => existsSync(resolve(root, app.entry)));
+    const grpcPort = (app: AppSpec) => ('grpcPortOffset' in app.readiness ? grpcPortBase + app.readiness.grpcPortOffset : undefined);
+    for (const app of present) {
+      const port = grpcPort(app);
+      if (port !== undefined) env[addressVariable(app.name)] = `127.0.0.1:${port}`;
+    }
+    let workerIndex = 0;
+    for (const app of present) {
+      const appEnv: NodeJS.ProcessEnv = { ...env };
+      const port = grpcPort(app);
+      let probe: () => Promise<boolean>;
+      if (port !== undefined) {
+        appEnv.GRPC_PORT = String(port);
+        probe = () => checkHealth(`127.0.0.1:${port}`);
+      } else {
+        const readiness = app.readiness as { httpPath: string; portVariable: 'PORT' | 'HEALTH_PORT' };
+        if (readiness.portVariable === 'HEALTH_PORT') appEnv.HEALTH_PORT = String(workerHealthPortBase + workerIndex++);
+        const httpPort = appEnv[readiness.portVariable] ?? '8080';
+        probe = httpAnswers(`http://127.0.0.1:${httpPort}${readiness.httpPath}`);
+      }
+      await waitUntilReady(launch(app.name, app.entry, appEnv), probe);
+    }
+    const port = env.PORT ?? '8080';
+    log(`all ${present.length} apps are up`);
+    log(`gateway: http://localhost:${port}  (API reference: http://localhost:${port}/docs, admin token: ${env.ADMIN_TOKEN ? '$ADMIN_TOKEN' : 'dev-admin-token'})`);
+  } catch (error) {
+    log(`start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+    await stopAll(1);
+  }
+}
+
+void main();
