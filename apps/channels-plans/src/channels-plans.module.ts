@@ -1,7 +1,7 @@
 import { channelsPlansV1 } from '@contracts/proto';
 import { addService, createGrpcServer } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import { openServiceDatabase, schemaName, servicePassword } from '@platform/mysql';
+import { openOwnSchema } from '@platform/mysql';
 import { closeNats, connectNats, enqueueOutbox, ensureStream, naming, outboxMigration, pingNats, startOutboxRelay } from '@platform/nats';
 import { createSecretBox, resolveKey } from '@platform/secrets';
 import { AdServerRepository } from './ad-servers/ad-server.repository';
@@ -30,16 +30,7 @@ export async function startChannelsPlans(config: ChannelsPlansConfig, logger: Lo
   const warn = (message: string) => logger.warn(message);
   const principalKey = resolveKey({ configured: config.INTERNAL_AUTH_KEY, nodeEnv: config.NODE_ENV, variable: 'INTERNAL_AUTH_KEY', warn });
   const secrets = createSecretBox(resolveKey({ configured: config.SECRETS_ENCRYPTION_KEY, nodeEnv: config.NODE_ENV, variable: 'SECRETS_ENCRYPTION_KEY', warn }));
-  const schema = schemaName(config.MYSQL_SCHEMA_PREFIX, 'channels_plans');
-
-  const db = await openServiceDatabase({
-    adminUrl: config.MYSQL_URL,
-    schema,
-    user: schema,
-    password: servicePassword({ explicit: config.MYSQL_SERVICE_PASSWORD, nodeEnv: config.NODE_ENV, schema }),
-    migrations: [outboxMigration, ...CHANNELS_PLANS_MIGRATIONS],
-    logger,
-  });
+  const db = await openOwnSchema({ env: config, base: 'channels_plans', migrations: [outboxMigration, ...CHANNELS_PLANS_MIGRATIONS], logger });
   const adServers = new AdServerRepository(db.knex);
   await adServers.seed(config.PUBLIC_BASE_URL);
 

@@ -4,7 +4,7 @@ import { channelsPlansV1 } from '@contracts/proto';
 import { PROBLEM_CONTENT_TYPE, toProblem, unavailable } from '@platform/errors';
 import { checkHealth, createGrpcClient } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import { openServiceDatabase, schemaName, servicePassword } from '@platform/mysql';
+import { openOwnSchema } from '@platform/mysql';
 import { resolveKey } from '@platform/secrets';
 import { GatewayConfig, resolveAdminToken } from './gateway.config';
 import { createGatewayApp } from './http/app';
@@ -29,15 +29,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const warn = (message: string) => logger.warn(message);
   const adminToken = resolveAdminToken(config, warn);
   const principalKey = resolveKey({ configured: config.INTERNAL_AUTH_KEY, nodeEnv: config.NODE_ENV, variable: 'INTERNAL_AUTH_KEY', warn });
-  const schema = schemaName(config.MYSQL_SCHEMA_PREFIX, 'gateway_identity');
-  const db = await openServiceDatabase({
-    adminUrl: config.MYSQL_URL,
-    schema,
-    user: schema,
-    password: servicePassword({ explicit: config.MYSQL_SERVICE_PASSWORD, nodeEnv: config.NODE_ENV, schema }),
-    migrations: [createIdentityTables],
-    logger,
-  });
+  const db = await openOwnSchema({ env: config, base: 'gateway_identity', migrations: [createIdentityTables], logger });
 
   const permissions = knownPermissions();
   const identity = new IdentityService(new IdentityRepository(db.knex), permissions);

@@ -9,3 +9,4 @@ export {
   type ServiceDatabase,
 } from './mysql.service-database';
 export { isRetryableTransactionError, withTransaction, type WithTransactionOptions } from './mysql.transaction';
+export { openOwnSchema, type MysqlEnv } from './mysql.own-schema';
