@@ -42,10 +42,7 @@ const ChannelInfo = Type.Object({
 });
 
 /** Template-campaign lists show the lifecycle words of interface.md's state table. */
-function templateStatus(channel: v1.MediaChannel, deleted: boolean): string {
-  if (deleted) return 'Deleted';
-  return channel.status === 'Active' ? 'Enabled' : 'Disabled';
-}
+const TEMPLATE_STATUS: Record<string, string> = { Active: 'Enabled', Inactive: 'Disabled', Deleted: 'Deleted' };
 
 function listed(channel: v1.MediaChannel) {
   return {
@@ -91,7 +88,7 @@ export const mediaChannelRoutes = [
         body: {
           mediaChannels: result.mediaChannels.map((c) => ({
             ...listed(c),
-            status: templateStatus(c, c.status === 'Deleted'),
+            status: TEMPLATE_STATUS[c.status] ?? c.status,
             isUtilized: c.isUtilized ?? null,
           })),
           count: result.count,

@@ -1,6 +1,6 @@
 import type { Client } from '@grpc/grpc-js';
 import { Router, Request, Response, NextFunction } from 'express';
-import { AppError, validationFailed } from '@platform/errors';
+import { validationFailed } from '@platform/errors';
 import { accountNotFound, assertPermission, callUnary, orgNotFound, principalMetadata, Principal } from '@platform/grpc';
 import { compileValidator, CompiledValidator } from '../http/validation';
 import { pageLinks } from '../http/pagination';
@@ -83,4 +83,3 @@ async function handle({ spec, params, query, body }: CompiledRoute, deps: RouteB
   else res.status(status).json(result.body);
 }
 
-export { AppError };
