@@ -6,7 +6,7 @@ import { startChannelsPlans } from './channels-plans.module';
 async function main(): Promise<void> {
   const config = loadChannelsPlansConfig();
   const logger = createLogger({ service: 'channels-plans', level: config.LOG_LEVEL });
-  const lifecycle = createLifecycle({ logger });
+  const lifecycle = createLifecycle({ logger, drainDelayMs: config.SHUTDOWN_DRAIN_DELAY_MS, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS });
   lifecycle.installSignalHandlers();
 
   const module = await startChannelsPlans(config, logger);

@@ -6,7 +6,7 @@ import { startGateway } from './gateway.module';
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
   const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
-  const lifecycle = createLifecycle({ logger });
+  const lifecycle = createLifecycle({ logger, drainDelayMs: config.SHUTDOWN_DRAIN_DELAY_MS, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS });
   lifecycle.installSignalHandlers();
 
   const gateway = await startGateway(config, logger);

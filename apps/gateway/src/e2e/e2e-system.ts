@@ -7,9 +7,10 @@ export interface E2eSystem {
   baseUrl: string;
   prefix: string;
   processes: RunningProcess[];
+  /** Stops both processes (SIGTERM) and cleans up; resolves with their exit codes. */
+  stop(): Promise<(number | null)[]>;
   /** Runs SQL as root against a service's schema, for facts the API cannot set up yet. */
   sql(schema: string, statement: string, values?: unknown[]): Promise<void>;
-  stop(): Promise<void>;
 }
 
 /** Starts the real channels-plans and gateway processes on free ports with a schema prefix of their own. */
@@ -19,8 +20,11 @@ export async function startE2eSystem(tag: string): Promise<E2eSystem> {
   const common = { MYSQL_SCHEMA_PREFIX: prefix, NATS_PREFIX: prefix, LOG_LEVEL: 'warn', NODE_ENV: 'test' };
   const processes: RunningProcess[] = [];
   const stop = async () => {
-    await Promise.all(processes.map((p) => p.stop()));
+    // Gateway first, as a rollout would: it drains before its backend goes away.
+    const codes: (number | null)[] = [];
+    for (const proc of [...processes].reverse()) codes.push(await proc.stop());
     await Promise.all([dropPrefixedSchemas(prefix), deletePrefixedStreams(prefix)]);
+    return codes;
   };
   try {
     processes.push(

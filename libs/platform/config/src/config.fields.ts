@@ -43,6 +43,10 @@ function decodeKey(value: string): Buffer | null {
 export const commonFields = {
   NODE_ENV: nodeEnv,
   LOG_LEVEL: logLevel,
+  /** Time between turning not-ready and draining, so load balancers stop sending first. */
+  SHUTDOWN_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+  /** Hard cap on a graceful shutdown; past it the process exits with code 1. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(25_000),
 };
 
 export const mysqlFields = {

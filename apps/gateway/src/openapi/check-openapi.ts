@@ -1,0 +1,27 @@
+/**
+ * Builds the gateway's OpenAPI document from its route table and validates it against the
+ * OpenAPI 3.1 schema, so a route whose schema the document cannot express fails `npm test`.
+ */
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { buildOpenApi } from './openapi.builder';
+import { ADMIN_ROUTES } from '../identity/admin.routes';
+import { knownPermissions, ROUTE_TABLE } from '../routes/route-table';
+
+async function main(): Promise<void> {
+  const document = buildOpenApi(ROUTE_TABLE, ADMIN_ROUTES, [...knownPermissions()].sort());
+  const validator = new Validator();
+  const result = await validator.validate(document);
+  const operations = Object.values(document.paths as Record<string, object>).reduce((n, item) => n + Object.keys(item).length, 0);
+  if (!result.valid) {
+    console.error(`openapi: the generated document is not valid OpenAPI ${validator.version}:`);
+    console.error(JSON.stringify(result.errors, null, 2));
+    process.exit(1);
+  }
+  if (operations !== ROUTE_TABLE.length + ADMIN_ROUTES.length) {
+    console.error(`openapi: ${operations} operations documented, ${ROUTE_TABLE.length + ADMIN_ROUTES.length} routed`);
+    process.exit(1);
+  }
+  console.log(`openapi: valid OpenAPI ${validator.version}, ${operations} operations`);
+}
+
+void main();
