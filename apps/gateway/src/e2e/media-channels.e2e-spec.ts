@@ -292,6 +292,14 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
       expect(back.body.mediaChannels.map((c) => c.idx)).toEqual(seen.slice(-(page.body.mediaChannels.length + 3), -page.body.mediaChannels.length));
     });
 
+    it('answers a page past the end with no items, the right total and a previous link', async () => {
+      const total = await totalChannels();
+      const result = await list(`?offset=${total + 50}&limit=10`);
+      expect(result.status).toBe(200);
+      expect(result.body).toMatchObject({ mediaChannels: [], total, next: null });
+      expect(result.body.previous).toMatch(new RegExp(`offset=${total + 40}&limit=10$`));
+    });
+
     it('parses the additionalConfiguration string back to the stored object', async () => {
       const { body } = await create(validChannel('Json string', { additionalConfiguration: { nested: { deep: [1, 2] } } }));
       const all = await list('?limit=100');

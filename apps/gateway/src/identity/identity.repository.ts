@@ -14,7 +14,24 @@ export interface ApiKeyRecord {
   permissions: string[];
   allAccounts: boolean;
   org: OrgRecord;
+  /** Accounts the key may act on: the org's accounts for an unrestricted key, else its own list. */
+  accountIds: number[];
 }
+
+/**
+ * Everything authentication needs in one round trip, since it runs on every request: the key, its
+ * org and the accounts it reaches (aggregated, so the key row is not repeated per account).
+ */
+const LIVE_KEY_SQL = `
+  SELECT k.key_id, k.org_id, k.secret_sha256, k.permissions, k.all_accounts,
+         o.name, o.is_retailer, o.dimension_whitelist,
+         CASE WHEN k.all_accounts
+              THEN (SELECT JSON_ARRAYAGG(a.account_id) FROM accounts a WHERE a.org_id = k.org_id)
+              ELSE (SELECT JSON_ARRAYAGG(ka.account_id) FROM api_key_accounts ka WHERE ka.key_id = k.key_id)
+         END AS account_ids
+    FROM api_keys k
+    JOIN orgs o ON o.org_id = k.org_id
+   WHERE k.key_id = ? AND k.revoked_at IS NULL`;
 
 const parseJson = <T>(value: unknown): T => (typeof value === 'string' ? (JSON.parse(value) as T) : (value as T));
 
@@ -66,11 +83,8 @@ export class IdentityRepository {
   }
 
   async findLiveApiKey(keyId: string): Promise<ApiKeyRecord | undefined> {
-    const row = await this.knex('api_keys as k')
-      .join('orgs as o', 'o.org_id', 'k.org_id')
-      .where('k.key_id', keyId)
-      .whereNull('k.revoked_at')
-      .first('k.key_id', 'k.org_id', 'k.secret_sha256', 'k.permissions', 'k.all_accounts', 'o.name', 'o.is_retailer', 'o.dimension_whitelist');
+    const [rows] = (await this.knex.raw(LIVE_KEY_SQL, [keyId])) as [LiveKeyRow[]];
+    const row = rows[0];
     if (!row) return undefined;
     return {
       keyId: row.key_id,
@@ -79,11 +93,19 @@ export class IdentityRepository {
       permissions: parseJson<string[]>(row.permissions),
       allAccounts: Boolean(row.all_accounts),
       org: { orgId: row.org_id, name: row.name, isRetailer: Boolean(row.is_retailer), dimensionWhitelist: parseJson<string[]>(row.dimension_whitelist) },
+      accountIds: (parseJson<number[] | null>(row.account_ids) ?? []).map(Number).sort((a, b) => a - b),
     };
   }
+}
 
-  async accountIdsOfKey(keyId: string): Promise<number[]> {
-    const rows: { account_id: number }[] = await this.knex('api_key_accounts').where({ key_id: keyId }).orderBy('account_id').select('account_id');
-    return rows.map((r) => Number(r.account_id));
-  }
+interface LiveKeyRow {
+  key_id: string;
+  org_id: string;
+  secret_sha256: Buffer;
+  permissions: string | string[];
+  all_accounts: number | boolean;
+  name: string;
+  is_retailer: number | boolean;
+  dimension_whitelist: string | string[];
+  account_ids: string | number[] | null;
 }

@@ -71,11 +71,10 @@ export class IdentityService {
     if (!parsed) return null;
     const key = await this.repository.findLiveApiKey(parsed.keyId);
     if (!key || !secretMatches(parsed.secret, key.secretSha256)) return null;
-    const accountIds = key.allAccounts ? await this.repository.accountIdsOfOrg(key.orgId) : await this.repository.accountIdsOfKey(key.keyId);
     return {
       keyId: key.keyId,
       orgId: key.orgId,
-      accountIds,
+      accountIds: key.accountIds,
       permissions: key.permissions,
       org: { isRetailer: key.org.isRetailer, dimensionWhitelist: key.org.dimensionWhitelist },
     };
