@@ -279,8 +279,13 @@ describe('deploy/k8s manifests', () => {
     const container = gateway ? podSpec(gateway.doc).containers[0] : ({} as Container);
 
     it('serves HTTP on 8080 and probes /readyz for readiness and /healthz for liveness', () => {
-      expect(container.ports).toEqual([{ name: 'http', containerPort: 8080, protocol: 'TCP' }]);
+      expect(container.ports).toEqual([
+        { name: 'http', containerPort: 8080, protocol: 'TCP' },
+        { name: 'metrics', containerPort: 9464, protocol: 'TCP' },
+      ]);
       expect(envValue(container, 'PORT')?.value).toBe('8080');
+      expect(envValue(container, 'METRICS_PORT')?.value).toBe('9464');
+      expect(gateway?.doc.spec?.template?.metadata?.annotations?.['prometheus.io/port']).toBe('9464');
       expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
       expect(container.livenessProbe?.httpGet).toEqual({ path: '/healthz', port: 'http' });
     });

@@ -14,7 +14,7 @@ const log = (message: string) => process.stdout.write(`${'launcher'.padEnd(16)} 
 
 async function main(): Promise<void> {
   const grpcPortBase = Number(process.env.GRPC_PORT_BASE ?? 50051);
-  const workerHealthPortBase = Number(process.env.WORKER_HEALTH_PORT_BASE ?? 9464);
+  const workerHealthPortBase = Number(process.env.WORKER_HEALTH_PORT_BASE ?? 9465);
   const env: NodeJS.ProcessEnv = { ...process.env };
   const running: RunningChild[] = [];
   let stopping = false;
@@ -65,6 +65,7 @@ async function main(): Promise<void> {
       const appEnv: NodeJS.ProcessEnv = { ...env };
       const port = grpcPort(app);
       let probe: () => Promise<boolean>;
+      if (app.name === 'gateway') appEnv.METRICS_PORT = env.METRICS_PORT ?? '9464';
       if (port !== undefined) {
         appEnv.GRPC_PORT = String(port);
         probe = () => checkHealth(`127.0.0.1:${port}`);

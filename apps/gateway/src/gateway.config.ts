@@ -10,6 +10,8 @@ export const gatewayConfigSchema = z.object({
   INTERNAL_AUTH_KEY: secretKey.optional(),
   /** Base of the absolute URLs the API returns (pagination links); defaults to the request's host. */
   PUBLIC_BASE_URL: optionalUrl(['http', 'https']),
+  /** Port of the Prometheus /metrics listener, kept off the public port; unset disables it. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   CHANNELS_PLANS_ADDR: z.string().default('127.0.0.1:50051'),
   GRPC_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),

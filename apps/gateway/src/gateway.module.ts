@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { channelsPlansV1 } from '@contracts/proto';
 import { PROBLEM_CONTENT_TYPE, toProblem, unavailable } from '@platform/errors';
@@ -9,6 +9,7 @@ import { resolveKey } from '@platform/secrets';
 import { GatewayConfig, resolveAdminToken } from './gateway.config';
 import { createGatewayApp } from './http/app';
 import { createAuthenticator } from './http/authenticate';
+import { createHttpMetrics } from './http/http-metrics';
 import { ADMIN_ROUTES, adminRouter } from './identity/admin.routes';
 import { createIdentityTables } from './identity/identity.migrations';
 import { IdentityRepository } from './identity/identity.repository';
@@ -37,8 +38,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const backendAddresses = { 'channels-plans': config.CHANNELS_PLANS_ADDR };
 
   let accepting = true;
+  const metrics = createHttpMetrics();
   const app = createGatewayApp({
     logger,
+    metrics,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY === 'true',
     openApi: buildOpenApi(ROUTE_TABLE, ADMIN_ROUTES, [...permissions].sort()),
@@ -74,12 +77,21 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     ],
   });
 
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
-    s.once('error', reject);
-  });
+  const listen = (handler: Parameters<typeof createServer>[1], port: number): Promise<Server> =>
+    new Promise((resolve, reject) => {
+      const s = createServer(handler).listen(port, config.HOST, () => resolve(s));
+      s.once('error', reject);
+    });
+  const server = await listen(app, config.PORT);
   server.keepAliveTimeout = 65_000;
   const port = (server.address() as AddressInfo).port;
+  const metricsServer =
+    config.METRICS_PORT === undefined
+      ? undefined
+      : await listen((req, res) => {
+          if (req.url !== '/metrics') return res.writeHead(404).end();
+          metrics.registry.metrics().then((body) => res.writeHead(200, { 'Content-Type': metrics.registry.contentType }).end(body));
+        }, config.METRICS_PORT);
 
   return {
     port,
@@ -88,6 +100,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     },
     drain: () =>
       new Promise<void>((resolve) => {
+        metricsServer?.close();
         server.close(() => resolve());
         server.closeIdleConnections();
       }),

@@ -5,6 +5,7 @@ export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 
 export interface E2eSystem {
   baseUrl: string;
+  metricsUrl: string;
   prefix: string;
   processes: RunningProcess[];
   /** Stops both processes (SIGTERM) and cleans up; resolves with their exit codes. */
@@ -16,7 +17,7 @@ export interface E2eSystem {
 /** Starts the real channels-plans and gateway processes on free ports with a schema prefix of their own. */
 export async function startE2eSystem(tag: string): Promise<E2eSystem> {
   const prefix = uniquePrefix(tag);
-  const [grpcPort, httpPort] = [await freePort(), await freePort()];
+  const [grpcPort, httpPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
   const common = { MYSQL_SCHEMA_PREFIX: prefix, NATS_PREFIX: prefix, LOG_LEVEL: 'warn', NODE_ENV: 'test' };
   const processes: RunningProcess[] = [];
   const stop = async () => {
@@ -39,7 +40,7 @@ export async function startE2eSystem(tag: string): Promise<E2eSystem> {
       await startProcess({
         name: 'gateway',
         entry: 'apps/gateway/src/main.ts',
-        env: { ...common, PORT: String(httpPort), CHANNELS_PLANS_ADDR: `127.0.0.1:${grpcPort}`, ADMIN_TOKEN, BODY_LIMIT_BYTES: '65536', LOG_LEVEL: 'info' },
+        env: { ...common, PORT: String(httpPort), CHANNELS_PLANS_ADDR: `127.0.0.1:${grpcPort}`, METRICS_PORT: String(metricsPort), ADMIN_TOKEN, BODY_LIMIT_BYTES: '65536', LOG_LEVEL: 'info' },
         ready: /gateway listening/,
       }),
     );
@@ -49,6 +50,7 @@ export async function startE2eSystem(tag: string): Promise<E2eSystem> {
   }
   return {
     baseUrl: `http://127.0.0.1:${httpPort}`,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     prefix,
     processes,
     stop,

@@ -470,6 +470,18 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
       expectProblem(await a.raw('POST', '/admin/v1/orgs/no-such-org/accounts', { name: 'x' }), 404, 'ORG_NOT_FOUND');
     });
 
+    it('logs each request with its route template and counts it in Prometheus metrics', async () => {
+      expect((await list('?limit=2')).status).toBe(200);
+      const metrics = await (await fetch(system.metricsUrl)).text();
+      const sample = new RegExp(`http_server_request_duration_seconds_count\\{method="GET",route="/v2/org/:orgId/retail-media-channels",status="200"\\} (\\d+)`);
+      expect(Number(sample.exec(metrics)?.[1] ?? 0)).toBeGreaterThan(0);
+      expect(metrics).toMatch(/status="401"/);
+      expect(metrics).not.toMatch(new RegExp(`route="[^"]*${orgId}`));
+      const gateway = system.processes.find((p) => p.name === 'gateway');
+      expect(gateway?.output()).toMatch(/"method":"GET","route":"\/v2\/org\/:orgId\/retail-media-channels","status":200,"durationMs":[\d.]+,"keyId":"[A-Za-z0-9]{16}"/);
+      expect(gateway?.output()).not.toMatch(/"route":"\/healthz"/);
+    });
+
     it('never echoes an API key or admin token in any answer', async () => {
       const result = await http('GET', '/v2/org/x/retail-media-channels', { key: fullKey });
       expect(result.text).not.toContain(fullKey);

@@ -2,11 +2,14 @@ import express, { Express, RequestHandler } from 'express';
 import helmet from 'helmet';
 import swaggerUi from 'swagger-ui-express';
 import type { Logger } from '@platform/logging';
+import { accessLog } from './access-log';
 import { adServerLogo } from './ad-server-logo';
+import type { HttpMetrics } from './http-metrics';
 import { problemHandler, requestId, requireJsonBody, unknownRoute } from './problem.middleware';
 
 export interface GatewayAppParts {
   logger: Logger;
+  metrics: HttpMetrics;
   bodyLimitBytes: number;
   trustProxy: boolean;
   openApi: object;
@@ -21,6 +24,7 @@ export function createGatewayApp(parts: GatewayAppParts): Express {
   app.set('trust proxy', parts.trustProxy);
   app.set('query parser', 'simple');
   app.use(requestId);
+  app.use(accessLog(parts.logger, parts.metrics));
   app.use(helmet({ crossOriginResourcePolicy: { policy: 'same-site' } }));
   app.get('/healthz', parts.health.live);
   app.get('/readyz', parts.health.ready);

@@ -101,6 +101,7 @@ export function adminRouter(identity: IdentityService, adminToken: string): Rout
     const params = spec.params && compileValidator(spec.params, 'path');
     const body = spec.body && compileValidator(spec.body, 'body');
     router[spec.method](spec.path, (req: Request, res: Response, next: NextFunction) => {
+      res.locals.route = spec.path;
       const pathValues: Record<string, unknown> = { ...req.params };
       const bodyValue: unknown = req.body ?? {};
       const errors = [...(params ? params(pathValues) : []), ...(body ? body(bodyValue) : [])];

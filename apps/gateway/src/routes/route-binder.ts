@@ -52,7 +52,9 @@ export function bindRoutes(routes: RouteSpec[], deps: RouteBinderDeps): Router {
 }
 
 async function handle({ spec, params, query, body }: CompiledRoute, deps: RouteBinderDeps, req: Request, res: Response): Promise<void> {
+  res.locals.route = spec.path;
   const principal = await deps.authenticate(req);
+  res.locals.keyId = principal.keyId;
 
   const pathValues: Record<string, unknown> = { ...req.params };
   const pathErrors = params ? params(pathValues) : [];

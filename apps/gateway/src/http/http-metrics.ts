@@ -1,0 +1,23 @@
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+export interface HttpMetrics {
+  registry: Registry;
+  observe(labels: { method: string; route: string; status: number }, seconds: number): void;
+}
+
+/** Request latency by route template (never raw paths: ids would explode the label set). */
+export function createHttpMetrics(): HttpMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const duration = new Histogram({
+    name: 'http_server_request_duration_seconds',
+    help: 'Duration of HTTP requests answered by the gateway',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  return {
+    registry,
+    observe: ({ method, route, status }, seconds) => duration.observe({ method, route, status: String(status) }, seconds),
+  };
+}
