@@ -60,7 +60,7 @@ interface K8sObject {
     minReplicas?: number;
     maxReplicas?: number;
     selector?: { matchLabels?: Record<string, string> };
-    template?: { metadata?: { labels?: Record<string, string> }; spec: PodSpec };
+    template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec };
     podSelector?: { matchLabels?: Record<string, string> };
     ingress?: { from?: { podSelector?: { matchLabels?: Record<string, string> } }[]; ports?: { port: string | number }[] }[];
     ports?: { name?: string; port: number; targetPort?: string | number }[];
