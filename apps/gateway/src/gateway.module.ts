@@ -65,6 +65,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
           .catch(next);
       },
     },
+    knownRoutes: [...ROUTE_TABLE, ...ADMIN_ROUTES],
     routers: [
       adminRouter(identity, adminToken),
       bindRoutes(ROUTE_TABLE, {

@@ -446,6 +446,12 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
       expect(await docs.text()).toContain('swagger-ui');
     });
 
+    it('answers a known path with an unsupported method with 405 and Allow', async () => {
+      const result = await http('PATCH', `${channelsPath()}/1`, { key: fullKey, json: { status: 'Active' } });
+      expectProblem(result, 405, 'METHOD_NOT_ALLOWED');
+      expect(result.headers.get('allow')).toBe('PUT, GET, DELETE');
+    });
+
     it('answers unknown routes with problem+json 404 and sets security headers', async () => {
       const result = await http('GET', '/v2/unknown', { key: fullKey });
       expectProblem(result, 404, 'ROUTE_NOT_FOUND');

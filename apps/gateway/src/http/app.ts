@@ -5,6 +5,7 @@ import type { Logger } from '@platform/logging';
 import { accessLog } from './access-log';
 import { adServerLogo } from './ad-server-logo';
 import type { HttpMetrics } from './http-metrics';
+import { methodNotAllowed } from './method-not-allowed';
 import { problemHandler, requestId, requireJsonBody, unknownRoute } from './problem.middleware';
 
 export interface GatewayAppParts {
@@ -15,6 +16,8 @@ export interface GatewayAppParts {
   openApi: object;
   health: { live: RequestHandler; ready: RequestHandler };
   routers: express.Router[];
+  /** Every routed method and path, for 405 answers. */
+  knownRoutes: { method: string; path: string }[];
 }
 
 /** The express edge: security headers, request ids, JSON limits, routes, docs, problem+json for everything else. */
@@ -34,6 +37,7 @@ export function createGatewayApp(parts: GatewayAppParts): Express {
   app.use(requireJsonBody);
   app.use(express.json({ limit: parts.bodyLimitBytes, strict: true }));
   for (const router of parts.routers) app.use(router);
+  app.use(methodNotAllowed(parts.knownRoutes));
   app.use(unknownRoute);
   app.use(problemHandler(parts.logger));
   return app;
