@@ -10,6 +10,8 @@ export const gatewayConfigSchema = z.object({
   INTERNAL_AUTH_KEY: secretKey.optional(),
   /** Base of the absolute URLs the API returns (pagination links); defaults to the request's host. */
   PUBLIC_BASE_URL: optionalUrl(['http', 'https']),
+  /** Requests per minute each API key may make through one gateway process; 0 disables the limit. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(6000),
   /** Port of the Prometheus /metrics listener, kept off the public port; unset disables it. */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   CHANNELS_PLANS_ADDR: z.string().default('127.0.0.1:50051'),

@@ -10,6 +10,7 @@ import { GatewayConfig, resolveAdminToken } from './gateway.config';
 import { createGatewayApp } from './http/app';
 import { createAuthenticator } from './http/authenticate';
 import { createHttpMetrics } from './http/http-metrics';
+import { createRateLimit } from './http/rate-limit';
 import { ADMIN_ROUTES, adminRouter } from './identity/admin.routes';
 import { createIdentityTables } from './identity/identity.migrations';
 import { IdentityRepository } from './identity/identity.repository';
@@ -70,6 +71,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       adminRouter(identity, adminToken),
       bindRoutes(ROUTE_TABLE, {
         authenticate: createAuthenticator((apiKey) => identity.authenticate(apiKey)),
+        rateLimit: createRateLimit(config.RATE_LIMIT_PER_MINUTE),
         backends,
         principalKey,
         deadlineMs: config.GRPC_DEADLINE_MS,

@@ -456,6 +456,9 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
       const result = await http('GET', '/v2/unknown', { key: fullKey });
       expectProblem(result, 404, 'ROUTE_NOT_FOUND');
       expect(result.headers.get('x-content-type-options')).toBe('nosniff');
+      const limited = await list('', fullKey);
+      expect(Number(limited.headers.get('ratelimit-limit'))).toBeGreaterThan(0);
+      expect(Number(limited.headers.get('ratelimit-remaining'))).toBeLessThan(Number(limited.headers.get('ratelimit-limit')));
       expect(result.headers.get('x-request-id')).toBeTruthy();
       expect(result.headers.get('x-powered-by')).toBeNull();
     });

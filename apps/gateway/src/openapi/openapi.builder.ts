@@ -77,7 +77,7 @@ export function buildOpenApi(routes: RouteSpec[], adminRoutes: AdminRouteSpec[],
           'x-required-permission': route.permission,
           ...(route.extension ? { 'x-extension': true } : {}),
         },
-        [400, 401, 403, 404, 503, 504],
+        [400, 401, 403, 404, 405, 429, 503, 504],
       ),
     );
   }

@@ -5,10 +5,12 @@ import { accountNotFound, assertPermission, callUnary, orgNotFound, principalMet
 import { compileValidator, CompiledValidator } from '../http/validation';
 import { pageLinks } from '../http/pagination';
 import { Authenticator } from '../http/authenticate';
+import { RateLimit } from '../http/rate-limit';
 import { Backends, RouteContext, RouteSpec, UnaryMethod } from './route.types';
 
 export interface RouteBinderDeps {
   authenticate: Authenticator;
+  rateLimit: RateLimit;
   backends: Backends;
   principalKey: Buffer;
   deadlineMs: number;
@@ -32,7 +34,7 @@ function assertScope(principal: Principal, params: Record<string, unknown>): voi
 }
 
 /**
- * Mounts every route of the table. Order of checks: authenticate (401), path syntax (400),
+ * Mounts every route of the table. Order of checks: authenticate (401), rate limit (429), path syntax (400),
  * scope (404), permission (403), query and body (400), then the backend call.
  */
 export function bindRoutes(routes: RouteSpec[], deps: RouteBinderDeps): Router {
@@ -55,6 +57,7 @@ async function handle({ spec, params, query, body }: CompiledRoute, deps: RouteB
   res.locals.route = spec.path;
   const principal = await deps.authenticate(req);
   res.locals.keyId = principal.keyId;
+  res.set(await deps.rateLimit.consume(principal.keyId));
 
   const pathValues: Record<string, unknown> = { ...req.params };
   const pathErrors = params ? params(pathValues) : [];
