@@ -1,7 +1,6 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { channelsPlansV1 } from '@contracts/proto';
-import { PROBLEM_CONTENT_TYPE, toProblem, unavailable } from '@platform/errors';
 import { checkHealth, createGrpcClient } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
 import { openOwnSchema } from '@platform/mysql';
@@ -9,6 +8,7 @@ import { resolveKey } from '@platform/secrets';
 import { GatewayConfig, resolveAdminToken } from './gateway.config';
 import { createGatewayApp } from './http/app';
 import { createAuthenticator } from './http/authenticate';
+import { liveness, readiness } from './http/health';
 import { createHttpMetrics } from './http/http-metrics';
 import { createRateLimit } from './http/rate-limit';
 import { ADMIN_ROUTES, adminRouter } from './identity/admin.routes';
@@ -36,7 +36,6 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const permissions = knownPermissions();
   const identity = new IdentityService(new IdentityRepository(db.knex), permissions);
   const backends: Backends = { channelsPlans: createGrpcClient(channelsPlansV1.ChannelsPlansServiceClient, config.CHANNELS_PLANS_ADDR) };
-  const backendAddresses = { 'channels-plans': config.CHANNELS_PLANS_ADDR };
 
   let accepting = true;
   const metrics = createHttpMetrics();
@@ -47,24 +46,11 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     trustProxy: config.TRUST_PROXY === 'true',
     openApi: buildOpenApi(ROUTE_TABLE, ADMIN_ROUTES, [...permissions].sort()),
     health: {
-      live: (_req, res) => {
-        res.json({ status: 'alive' });
-      },
-      ready: (req, res, next) => {
-        const checks = async () => {
-          const results: Record<string, boolean> = { accepting };
-          results.mysql = await db.ping().then(() => true, () => false);
-          for (const [name, address] of Object.entries(backendAddresses)) results[name] = await checkHealth(address);
-          return results;
-        };
-        checks()
-          .then((results) => {
-            if (Object.values(results).every(Boolean)) return res.json({ status: 'ready', checks: results });
-            const problem = toProblem(unavailable('NOT_READY', 'A dependency of the gateway is not reachable.'), { instance: req.originalUrl, requestId: String(res.locals.requestId) });
-            res.status(503).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify({ ...problem, checks: results }));
-          })
-          .catch(next);
-      },
+      live: liveness,
+      ready: readiness(() => accepting, {
+        mysql: () => db.ping().then(() => true),
+        'channels-plans': () => checkHealth(config.CHANNELS_PLANS_ADDR),
+      }),
     },
     knownRoutes: [...ROUTE_TABLE, ...ADMIN_ROUTES],
     routers: [

@@ -497,4 +497,16 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
       for (const proc of system.processes) expect(proc.output()).not.toContain(fullKey);
     });
   });
+  // Last on purpose: it stops the backend.
+  describe('when channels-plans goes away', () => {
+    it('turns not-ready naming the failed check, and answers calls with 503 problems', async () => {
+      const backend = system.processes.find((p) => p.name === 'channels-plans');
+      expect(await backend?.stop()).toBe(0);
+      const ready = await http<{ checks: Record<string, boolean> }>('GET', '/readyz');
+      expectProblem(ready, 503, 'NOT_READY');
+      expect(ready.body.checks).toEqual({ accepting: true, mysql: true, 'channels-plans': false });
+      expectProblem(await list(), 503, 'SERVICE_UNAVAILABLE');
+      expect((await http('GET', '/healthz')).status).toBe(200);
+    });
+  });
 });
