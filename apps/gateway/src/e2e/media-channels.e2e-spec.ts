@@ -433,6 +433,61 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
     });
   });
 
+  describe('retail campaigns (extension)', () => {
+    const campaignsPath = (account: number) => `/v2/accounts/${account}/retail-campaigns`;
+
+    it('creates in DRAFT, reads, renames and activates a campaign', async () => {
+      const created = await http<{ retailCampaignId: number }>('POST', campaignsPath(accountB), { key: fullKey, json: { campaignName: 'Spring', isAdGroupCampaign: true } });
+      expect(created.status).toBe(201);
+      const path = `${campaignsPath(accountB)}/${created.body.retailCampaignId}`;
+      const read = await http('GET', path, { key: fullKey });
+      expect(read.body).toEqual({
+        retailCampaignId: created.body.retailCampaignId,
+        campaignName: 'Spring',
+        templateIdx: null,
+        isAdGroupCampaign: true,
+        isSbt: false,
+        status: 'DRAFT',
+        createdTime: expect.any(String),
+        updatedTime: expect.any(String),
+      });
+      expect((await http('PATCH', path, { key: fullKey, json: { campaignName: 'Spring sale', status: 'ACTIVE' } })).status).toBe(200);
+      expect((await http('GET', path, { key: fullKey })).body).toMatchObject({ campaignName: 'Spring sale', status: 'ACTIVE' });
+    });
+
+    it('refuses bad campaign input and changes nothing', async () => {
+      const { body } = await http<{ retailCampaignId: number }>('POST', campaignsPath(accountB), { key: fullKey, json: { campaignName: 'Steady' } });
+      const path = `${campaignsPath(accountB)}/${body.retailCampaignId}`;
+      const patch = await http('PATCH', path, { key: fullKey, json: { status: 'LIVE' } });
+      expectProblem(patch, 400, 'VALIDATION_FAILED');
+      expect(patch.body.errors).toEqual([expect.objectContaining({ pointer: '/status', code: 'NOT_ALLOWED' })]);
+      expectProblem(await http('PATCH', path, { key: fullKey, json: {} }), 400, 'VALIDATION_FAILED');
+      const create = await http('POST', campaignsPath(accountB), { key: fullKey, json: { campaignName: '', templateIdx: 0 } });
+      expect((create.body.errors as { pointer: string }[]).map((e) => e.pointer).sort()).toEqual(['/campaignName', '/templateIdx']);
+      expect((await http('GET', path, { key: fullKey })).body).toMatchObject({ campaignName: 'Steady', status: 'DRAFT' });
+    });
+
+    it("lists an account's campaigns with links followed to the end, and hides other accounts'", async () => {
+      for (let i = 0; i < 4; i++) await http('POST', campaignsPath(accountB), { key: fullKey, json: { campaignName: `Listed ${i}` } });
+      let page = await http<{ retailCampaigns: { retailCampaignId: number }[]; total: number; next: string | null }>('GET', `${campaignsPath(accountB)}?limit=2`, { key: fullKey });
+      const total = page.body.total;
+      const seen: number[] = [];
+      for (;;) {
+        seen.push(...page.body.retailCampaigns.map((c) => c.retailCampaignId));
+        if (!page.body.next) break;
+        page = await http('GET', page.body.next, { key: fullKey });
+      }
+      expect(new Set(seen).size).toBe(total);
+      expect(total).toBeGreaterThanOrEqual(6);
+      const theirs = seen[0];
+      expectProblem(await http('GET', `${campaignsPath(accountA)}/${theirs}`, { key: fullKey }), 404, 'RETAIL_CAMPAIGN_NOT_FOUND');
+      expectProblem(await http('GET', `${campaignsPath(accountB)}/${theirs}`, { key: restrictedKey }), 404, 'ACCOUNT_NOT_FOUND');
+      const forbidden = await http('POST', campaignsPath(accountB), { key: channelKey, json: { campaignName: 'x' } });
+      expectProblem(forbidden, 403, 'PERMISSION_DENIED');
+      expect(forbidden.body.requiredPermission).toBe('RetailCampaigns_Edit');
+    });
+  });
+
   describe('edge', () => {
     it('serves health, readiness, OpenAPI and docs', async () => {
       expect((await http('GET', '/healthz')).body).toEqual({ status: 'alive' });
