@@ -64,6 +64,7 @@ interface K8sObject {
     podSelector?: { matchLabels?: Record<string, string> };
     ingress?: { from?: { podSelector?: { matchLabels?: Record<string, string> } }[]; ports?: { port: string | number }[] }[];
     ports?: { name?: string; port: number; targetPort?: string | number }[];
+    clusterIP?: string;
   };
   data?: Record<string, string>;
   stringData?: Record<string, string>;
@@ -250,6 +251,8 @@ describe('deploy/k8s manifests', () => {
       expect(envValue(container as Container, 'GRPC_PORT')?.value).toBe(String(port));
       const service = DOCS.find(({ file, doc }) => file === loaded?.file && doc.kind === 'Service');
       expect(service?.doc.spec?.ports).toEqual([expect.objectContaining({ name: 'grpc', port, targetPort: 'grpc' })]);
+      // Headless, so the gateway's round_robin client sees every pod rather than one virtual IP.
+      expect(service?.doc.spec?.clusterIP).toBe('None');
     });
 
     it('uses native grpc probes (grpc.health.v1) for startup, readiness and liveness', () => {

@@ -6,10 +6,17 @@ export interface ClientConstructor<C extends Client> {
   new (address: string, credentials: ChannelCredentials, options?: object): C;
 }
 
+/**
+ * round_robin over every address the name resolves to: behind a headless Service that is every
+ * backend pod, so calls spread across replicas instead of pinning one (pick_first, the default).
+ */
+const SERVICE_CONFIG = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });
+
 export function createGrpcClient<C extends Client>(Ctor: ClientConstructor<C>, address: string): C {
   return new Ctor(address, ChannelCredentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.max_receive_message_length': 8 * 1024 * 1024,
+    'grpc.service_config': SERVICE_CONFIG,
   });
 }
 

@@ -27,7 +27,13 @@ export interface GrpcServerHandle {
 }
 
 export function createGrpcServer({ logger, serviceNames }: GrpcServerOptions): GrpcServerHandle {
-  const server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
+  const server = new Server({
+    'grpc.max_receive_message_length': 8 * 1024 * 1024,
+    // Clients reconnect, and so re-resolve DNS, at least every few minutes: that is how they find
+    // replicas added after they connected. The grace lets calls in flight finish.
+    'grpc.max_connection_age_ms': 5 * 60_000,
+    'grpc.max_connection_age_grace_ms': 30_000,
+  });
   const statusMap = Object.fromEntries(['', ...serviceNames].map((name) => [name, 'NOT_SERVING' as const]));
   const health = new HealthImplementation(statusMap);
   health.addToServer(server);
