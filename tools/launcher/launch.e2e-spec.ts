@@ -21,13 +21,14 @@ describe('npm start (tools/launcher)', () => {
   });
 
   it('brings up every app and the embedded S3 server, logs the gateway URL, and stops all on SIGINT', async () => {
-    const [port, s3Port, grpcBase] = [await freePort(), await freePort(), await freePort()];
+    const [port, s3Port, grpcBase, metricsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       PORT: String(port),
       S3_EMBEDDED_PORT: String(s3Port),
       S3_DATA_DIR: dataDir,
       GRPC_PORT_BASE: String(grpcBase),
+      METRICS_PORT: String(metricsPort),
       MYSQL_SCHEMA_PREFIX: prefix,
       NATS_PREFIX: prefix,
       LOG_LEVEL: 'warn',
@@ -47,6 +48,7 @@ describe('npm start (tools/launcher)', () => {
 
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
     expect(ready.status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).status).toBe(200);
     const s3 = await fetch(`http://127.0.0.1:${s3Port}/`);
     expect(s3.status).toBeLessThan(500);
 
