@@ -4,13 +4,17 @@ import type { Principal } from '@platform/grpc';
 
 export type Authenticator = (req: Request) => Promise<Principal>;
 
-/** Accepts `Authorization: Bearer <key>` or `X-Api-Key: <key>` (DESIGN.md section 2). */
+/** The token of an `Authorization: Bearer <token>` header; undefined when absent or malformed. */
+export function bearerToken(req: Request): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1];
+}
+
+/**
+ * Accepts `Authorization: Bearer <key>` or `X-Api-Key: <key>` (DESIGN.md section 2). A malformed
+ * Authorization header yields '' (a key that is presented but invalid), not "no key".
+ */
 export function presentedApiKey(req: Request): string | undefined {
-  const authorization = req.get('authorization');
-  if (authorization) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    return match?.[1] ?? '';
-  }
+  if (req.get('authorization')) return bearerToken(req) ?? '';
   return req.get('x-api-key')?.trim();
 }
 

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Router, Request, Response, NextFunction } from 'express';
 import { Static, TObject, TSchema, Type } from '@sinclair/typebox';
 import { unauthorized, validationFailed } from '@platform/errors';
+import { bearerToken } from '../http/authenticate';
 import { compileValidator } from '../http/validation';
 import { AccountId, OrgId } from '../routes/common.schemas';
 import { HttpMethod } from '../routes/route.types';
@@ -93,8 +94,8 @@ function tokenMatches(given: string, expected: string): boolean {
 export function adminRouter(identity: IdentityService, adminToken: string): Router {
   const router = Router();
   router.use('/admin', (req, _res, next) => {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
-    if (!match || !tokenMatches(match[1], adminToken)) return next(unauthorized('ADMIN_TOKEN_INVALID', 'The admin API needs "Authorization: Bearer <ADMIN_TOKEN>".'));
+    const token = bearerToken(req);
+    if (token === undefined || !tokenMatches(token, adminToken)) return next(unauthorized('ADMIN_TOKEN_INVALID', 'The admin API needs "Authorization: Bearer <ADMIN_TOKEN>".'));
     next();
   });
   for (const spec of ADMIN_ROUTES) {
