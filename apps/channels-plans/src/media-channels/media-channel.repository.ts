@@ -46,8 +46,8 @@ function toRecord(row: MediaChannelRow): MediaChannelRecord {
 export class MediaChannelRepository {
   constructor(private readonly knex: Knex) {}
 
-  private select(db: Knex | Knex.Transaction = this.knex) {
-    return db('media_channels as mc')
+  private select() {
+    return this.knex('media_channels as mc')
       .leftJoin('ad_servers as a', 'a.ad_server_id', 'mc.ad_server_id')
       .select('mc.*', 'a.ad_server_name', 'a.kind as ad_server_kind', 'a.logo_url');
   }
@@ -84,8 +84,8 @@ export class MediaChannelRepository {
     return count > 0;
   }
 
-  async findLive(orgId: string, idx: number, db: Knex | Knex.Transaction = this.knex): Promise<MediaChannelRecord | undefined> {
-    const row: MediaChannelRow | undefined = await this.select(db).where({ 'mc.org_id': orgId, 'mc.idx': idx, ...LIVE }).first();
+  async findLive(orgId: string, idx: number): Promise<MediaChannelRecord | undefined> {
+    const row: MediaChannelRow | undefined = await this.select().where({ 'mc.org_id': orgId, 'mc.idx': idx, ...LIVE }).first();
     return row && toRecord(row);
   }
 
