@@ -23,7 +23,7 @@ describe('channels-plans service over gRPC (real MariaDB and NATS)', () => {
   const call = <Req, Res>(method: (r: Req, m: Metadata, o: { deadline: Date }, cb: (e: import('@grpc/grpc-js').ServiceError | null, r: Res) => void) => unknown, request: Req, metadata = principalMetadata(principal, principalKey)) =>
     callUnary(client, method, request, { metadata, deadlineMs: 5_000, target: 'channels-plans' });
   const failure = (promise: Promise<unknown>) => promise.then(() => { throw new Error('expected a failure'); }, (e: AppError) => e);
-  const channel = (name: string, adServerId = 'gam') => ({ orgId: 'acme', name, adServerId, type: 'Off-site', activationConfiguration: { tagGeneration: true, creativeGeneration: true }, additionalConfiguration: { k: 'v' } });
+  const channel = (name: string, adServerId = 'gam') => ({ orgId: 'acme', name, adServerId, type: 'Off-site', activationConfiguration: { tagGeneration: true, creativeGeneration: true }, additionalConfigurationJson: JSON.stringify({ k: 'v' }) });
 
   beforeAll(async () => {
     module = await startChannelsPlans(loadChannelsPlansConfig(env), logger);

@@ -26,7 +26,7 @@ function toMediaChannel(record: MediaChannelRecord, isUtilized?: boolean): v1.Me
     type: record.type,
     logoUrl: record.logoUrl ?? undefined,
     activationConfiguration: { tagGeneration: record.tagGeneration, creativeGeneration: record.creativeGeneration },
-    additionalConfiguration: record.additionalConfiguration ?? undefined,
+    additionalConfigurationJson: record.additionalConfigurationJson ?? undefined,
     updatedTime: record.updatedAt.toISOString(),
     isUtilized,
   };
@@ -89,7 +89,7 @@ export function channelsPlansGrpc(deps: ChannelsPlansGrpcDeps): v1.ChannelsPlans
         type: req.type,
         tagGeneration: req.activationConfiguration?.tagGeneration ?? false,
         creativeGeneration: req.activationConfiguration?.creativeGeneration ?? false,
-        additionalConfiguration: req.additionalConfiguration ?? null,
+        additionalConfigurationJson: req.additionalConfigurationJson ?? null,
       });
       return { idx };
     }),
@@ -100,7 +100,7 @@ export function channelsPlansGrpc(deps: ChannelsPlansGrpcDeps): v1.ChannelsPlans
         status: req.status,
         tagGeneration: req.activationConfiguration?.tagGeneration,
         creativeGeneration: req.activationConfiguration?.creativeGeneration,
-        additionalConfiguration: req.additionalConfiguration,
+        additionalConfigurationJson: req.additionalConfigurationJson,
       });
       return {};
     }),

@@ -19,7 +19,7 @@ export interface MediaChannelRecord {
   status: MediaChannelStatus;
   tagGeneration: boolean;
   creativeGeneration: boolean;
-  additionalConfiguration: JsonObject | null;
+  additionalConfigurationJson: string | null;
   apiKeySealed: Buffer | null;
   updatedAt: Date;
   deletedAt: Date | null;
@@ -32,7 +32,7 @@ export interface NewMediaChannel {
   type: MediaChannelType;
   tagGeneration: boolean;
   creativeGeneration: boolean;
-  additionalConfiguration: JsonObject | null;
+  additionalConfigurationJson: string | null;
   apiKeySealed: Buffer | null;
 }
 
@@ -40,7 +40,7 @@ export interface MediaChannelPatch {
   status?: MediaChannelStatus;
   tagGeneration?: boolean;
   creativeGeneration?: boolean;
-  additionalConfiguration?: JsonObject;
+  additionalConfigurationJson?: string;
 }
 
 export interface Page<T> {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { JsonObject, MediaChannelPatch, MediaChannelRecord, MediaChannelStatus, MediaChannelType, NewMediaChannel, Page } from './media-channel.model';
+import { MediaChannelPatch, MediaChannelRecord, MediaChannelStatus, MediaChannelType, NewMediaChannel, Page } from './media-channel.model';
 
 interface MediaChannelRow {
   idx: number;
@@ -13,7 +13,7 @@ interface MediaChannelRow {
   status: MediaChannelStatus;
   tag_generation: number | boolean;
   creative_generation: number | boolean;
-  additional_configuration: string | JsonObject | null;
+  additional_configuration: string | null;
   api_key_sealed: Buffer | null;
   updated_at: Date;
   deleted_at: Date | null;
@@ -22,7 +22,6 @@ interface MediaChannelRow {
 const LIVE = { 'mc.deleted_seq': 0 };
 
 function toRecord(row: MediaChannelRow): MediaChannelRecord {
-  const config = row.additional_configuration;
   return {
     idx: Number(row.idx),
     orgId: row.org_id,
@@ -35,8 +34,8 @@ function toRecord(row: MediaChannelRow): MediaChannelRecord {
     status: row.status,
     tagGeneration: Boolean(row.tag_generation),
     creativeGeneration: Boolean(row.creative_generation),
-    // MariaDB's JSON is LONGTEXT, so the driver hands back a string.
-    additionalConfiguration: typeof config === 'string' ? (JSON.parse(config) as JsonObject) : config,
+    // MariaDB's JSON is LONGTEXT: the driver hands back the text, which callers pass on unparsed.
+    additionalConfigurationJson: row.additional_configuration,
     apiKeySealed: row.api_key_sealed,
     updatedAt: row.updated_at,
     deletedAt: row.deleted_at,
@@ -60,7 +59,7 @@ export class MediaChannelRepository {
       type: channel.type,
       tag_generation: channel.tagGeneration,
       creative_generation: channel.creativeGeneration,
-      additional_configuration: channel.additionalConfiguration === null ? null : JSON.stringify(channel.additionalConfiguration),
+      additional_configuration: channel.additionalConfigurationJson,
       api_key_sealed: channel.apiKeySealed,
     });
     return Number(idx);
@@ -72,7 +71,7 @@ export class MediaChannelRepository {
     if (patch.status !== undefined) changes.status = patch.status;
     if (patch.tagGeneration !== undefined) changes.tag_generation = patch.tagGeneration;
     if (patch.creativeGeneration !== undefined) changes.creative_generation = patch.creativeGeneration;
-    if (patch.additionalConfiguration !== undefined) changes.additional_configuration = JSON.stringify(patch.additionalConfiguration);
+    if (patch.additionalConfigurationJson !== undefined) changes.additional_configuration = patch.additionalConfigurationJson;
     const count = await trx('media_channels').where({ org_id: orgId, idx, deleted_seq: 0 }).update(changes);
     return count > 0;
   }

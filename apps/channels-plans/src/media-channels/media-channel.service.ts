@@ -5,7 +5,7 @@ import { withTransaction } from '@platform/mysql';
 import type { SecretBox } from '@platform/secrets';
 import { AdServerRepository } from '../ad-servers/ad-server.repository';
 import { DomainEventRecorder, mediaChannelEvent } from './media-channel.events';
-import { JsonObject, MEDIA_CHANNEL_STATUSES, MEDIA_CHANNEL_TYPES, MediaChannelPatch, MediaChannelRecord, MediaChannelStatus, MediaChannelType, Page } from './media-channel.model';
+import { MEDIA_CHANNEL_STATUSES, MEDIA_CHANNEL_TYPES, MediaChannelPatch, MediaChannelRecord, MediaChannelStatus, MediaChannelType, Page } from './media-channel.model';
 import { MediaChannelRepository } from './media-channel.repository';
 
 export interface CreateMediaChannelInput {
@@ -14,14 +14,14 @@ export interface CreateMediaChannelInput {
   type: string;
   tagGeneration: boolean;
   creativeGeneration: boolean;
-  additionalConfiguration: JsonObject | null;
+  additionalConfigurationJson: string | null;
 }
 
 export interface UpdateMediaChannelInput {
   status?: string;
   tagGeneration?: boolean;
   creativeGeneration?: boolean;
-  additionalConfiguration?: JsonObject;
+  additionalConfigurationJson?: string;
 }
 
 export interface AdServerConnection {
@@ -57,7 +57,7 @@ export class MediaChannelService {
     const errors = [
       ...this.nameErrors(input.name),
       ...enumErrors('/type', input.type, MEDIA_CHANNEL_TYPES),
-      ...configurationErrors(input.additionalConfiguration),
+      ...configurationErrors(input.additionalConfigurationJson),
     ];
     const adServer = await adServers.find(input.adServerId);
     if (!adServer) errors.push({ pointer: '/adServerId', code: 'UNKNOWN_AD_SERVER', detail: `adServerId ${JSON.stringify(input.adServerId)} is not in the ad-server catalog (GET /v2/ad-servers).` });
@@ -74,7 +74,7 @@ export class MediaChannelService {
         type: input.type as MediaChannelType,
         tagGeneration: input.tagGeneration,
         creativeGeneration: input.creativeGeneration,
-        additionalConfiguration: input.additionalConfiguration,
+        additionalConfigurationJson: input.additionalConfigurationJson,
         apiKeySealed,
       }).catch(rethrowDuplicateName(input.name));
       await events.record(trx, mediaChannelEvent('created', orgId, idx));
@@ -85,14 +85,14 @@ export class MediaChannelService {
   async update(orgId: string, idx: number, input: UpdateMediaChannelInput): Promise<void> {
     const errors = [
       ...(input.status === undefined ? [] : enumErrors('/status', input.status, MEDIA_CHANNEL_STATUSES)),
-      ...configurationErrors(input.additionalConfiguration ?? null),
+      ...configurationErrors(input.additionalConfigurationJson ?? null),
     ];
     if (errors.length > 0) throw validationFailed(errors);
     const patch: MediaChannelPatch = {
       status: input.status as MediaChannelStatus | undefined,
       tagGeneration: input.tagGeneration,
       creativeGeneration: input.creativeGeneration,
-      additionalConfiguration: input.additionalConfiguration,
+      additionalConfigurationJson: input.additionalConfigurationJson,
     };
     await withTransaction(this.deps.knex, async (trx) => {
       if (!(await this.deps.channels.update(trx, orgId, idx, patch))) throw mediaChannelNotFound(idx);
@@ -150,12 +150,21 @@ function enumErrors(pointer: string, value: string, allowed: readonly string[]) 
     : [{ pointer, code: 'NOT_ALLOWED', detail: `${pointer.slice(1)} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}.` }];
 }
 
-function configurationErrors(config: JsonObject | null) {
-  if (config === null) return [];
-  const size = Buffer.byteLength(JSON.stringify(config));
-  return size > MAX_ADDITIONAL_CONFIGURATION_BYTES
-    ? [{ pointer: '/additionalConfiguration', code: 'TOO_LARGE', detail: `additionalConfiguration must serialize to at most ${MAX_ADDITIONAL_CONFIGURATION_BYTES} bytes; got ${size}.` }]
-    : [];
+function configurationErrors(json: string | null) {
+  if (json === null) return [];
+  const size = Buffer.byteLength(json);
+  if (size > MAX_ADDITIONAL_CONFIGURATION_BYTES) {
+    return [{ pointer: '/additionalConfiguration', code: 'TOO_LARGE', detail: `additionalConfiguration must serialize to at most ${MAX_ADDITIONAL_CONFIGURATION_BYTES} bytes; got ${size}.` }];
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    value = undefined;
+  }
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? []
+    : [{ pointer: '/additionalConfiguration', code: 'INVALID_TYPE', detail: 'additionalConfiguration must be a JSON object.' }];
 }
 
 const nameTaken = (name: string): AppError => conflict('MEDIA_CHANNEL_NAME_TAKEN', `The organization already has a media channel named ${JSON.stringify(name.trim())}.`);

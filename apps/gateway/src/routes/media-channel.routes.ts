@@ -54,7 +54,7 @@ function listed(channel: v1.MediaChannel) {
     type: channel.type,
     logoUrl: channel.logoUrl ?? null,
     activationConfiguration: channel.activationConfiguration ?? { tagGeneration: false, creativeGeneration: false },
-    additionalConfiguration: channel.additionalConfiguration === undefined ? null : JSON.stringify(channel.additionalConfiguration),
+    additionalConfiguration: channel.additionalConfigurationJson ?? null,
   };
 }
 
@@ -125,7 +125,7 @@ export const mediaChannelRoutes = [
         adServerId: body.adServerId,
         type: body.type,
         activationConfiguration: body.activationConfiguration,
-        additionalConfiguration: body.additionalConfiguration,
+        additionalConfigurationJson: body.additionalConfiguration === undefined ? undefined : JSON.stringify(body.additionalConfiguration),
       });
       return {
         headers: { Location: `${req.baseUrl}/v2/org/${encodeURIComponent(params.orgId)}/retail-media-channels/${idx}` },
@@ -160,7 +160,7 @@ export const mediaChannelRoutes = [
         idx: params.mediaChannelIdx,
         status: body.status,
         activationConfiguration: body.activationConfiguration,
-        additionalConfiguration: body.additionalConfiguration,
+        additionalConfigurationJson: body.additionalConfiguration === undefined ? undefined : JSON.stringify(body.additionalConfiguration),
       });
       return { body: { message: 'Media channel updated successfully.' } };
     },
@@ -209,7 +209,7 @@ export const mediaChannelRoutes = [
             status: c.status,
             logoUrl: c.logoUrl ?? null,
             activationConfiguration: c.activationConfiguration,
-            additionalConfiguration: c.additionalConfiguration ?? null,
+            additionalConfiguration: c.additionalConfigurationJson === undefined ? null : JSON.parse(c.additionalConfigurationJson),
             updatedTime: c.updatedTime,
           },
         },

@@ -28,7 +28,10 @@ export interface ServiceConnectionTarget {
   password: string;
 }
 
-export function serviceConnectionConfig({ adminUrl, schema, user, password }: ServiceConnectionTarget): Knex.MySql2ConnectionConfig {
+/** knex's connection type predates mysql2's jsonStrings option, which the driver does honour. */
+export type ServiceConnectionConfig = Knex.MySql2ConnectionConfig & { jsonStrings: boolean };
+
+export function serviceConnectionConfig({ adminUrl, schema, user, password }: ServiceConnectionTarget): ServiceConnectionConfig {
   const url = new URL(adminUrl);
   return {
     host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
@@ -44,6 +47,9 @@ export function serviceConnectionConfig({ adminUrl, schema, user, password }: Se
     dateStrings: false,
     // BIGINT ids beyond 2^53 come back as exact strings instead of rounded numbers.
     supportBigNumbers: true,
+    // JSON columns come back as their text: a repository that only passes JSON on (to gRPC, to a
+    // response) should not pay a parse and a re-stringify per row; one that needs the value parses it.
+    jsonStrings: true,
     typeCast: castTinyIntOneToBoolean,
   };
 }

@@ -18,7 +18,6 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { Struct } from "../../google/protobuf/struct";
 
 export interface PageRequest {
   offset: number;
@@ -68,9 +67,12 @@ export interface MediaChannel {
   activationConfiguration:
     | ActivationConfiguration
     | undefined;
-  /** Absent when the channel has none. */
-  additionalConfiguration:
-    | { [key: string]: any }
+  /**
+   * A JSON object, serialized; absent when the channel has none. A string, not a
+   * google.protobuf.Struct: lists hand it on as text, so nobody pays a Struct round trip per read.
+   */
+  additionalConfigurationJson?:
+    | string
     | undefined;
   /** RFC 3339 UTC. */
   updatedTime: string;
@@ -83,8 +85,11 @@ export interface CreateMediaChannelRequest {
   name: string;
   adServerId: string;
   type: string;
-  activationConfiguration: ActivationConfiguration | undefined;
-  additionalConfiguration: { [key: string]: any } | undefined;
+  activationConfiguration:
+    | ActivationConfiguration
+    | undefined;
+  /** A serialized JSON object (see MediaChannel.additional_configuration_json). */
+  additionalConfigurationJson?: string | undefined;
 }
 
 export interface CreateMediaChannelResponse {
@@ -95,8 +100,11 @@ export interface UpdateMediaChannelRequest {
   orgId: string;
   idx: number;
   status?: string | undefined;
-  activationConfiguration: ActivationConfigurationPatch | undefined;
-  additionalConfiguration: { [key: string]: any } | undefined;
+  activationConfiguration:
+    | ActivationConfigurationPatch
+    | undefined;
+  /** A serialized JSON object; replaces the stored one when present. */
+  additionalConfigurationJson?: string | undefined;
 }
 
 export interface UpdateMediaChannelResponse {
@@ -740,7 +748,7 @@ function createBaseMediaChannel(): MediaChannel {
     type: "",
     logoUrl: undefined,
     activationConfiguration: undefined,
-    additionalConfiguration: undefined,
+    additionalConfigurationJson: undefined,
     updatedTime: "",
     isUtilized: undefined,
   };
@@ -772,8 +780,8 @@ export const MediaChannel: MessageFns<MediaChannel> = {
     if (message.activationConfiguration !== undefined) {
       ActivationConfiguration.encode(message.activationConfiguration, writer.uint32(66).fork()).join();
     }
-    if (message.additionalConfiguration !== undefined) {
-      Struct.encode(Struct.wrap(message.additionalConfiguration), writer.uint32(74).fork()).join();
+    if (message.additionalConfigurationJson !== undefined) {
+      writer.uint32(74).string(message.additionalConfigurationJson);
     }
     if (message.updatedTime !== "") {
       writer.uint32(82).string(message.updatedTime);
@@ -866,7 +874,7 @@ export const MediaChannel: MessageFns<MediaChannel> = {
               break;
             }
 
-            message.additionalConfiguration = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+            message.additionalConfigurationJson = reader.string();
             continue;
           }
           case 10: {
@@ -923,10 +931,10 @@ export const MediaChannel: MessageFns<MediaChannel> = {
         : isSet(object.activation_configuration)
         ? ActivationConfiguration.fromJSON(object.activation_configuration)
         : undefined,
-      additionalConfiguration: isObject(object.additionalConfiguration)
-        ? object.additionalConfiguration
-        : isObject(object.additional_configuration)
-        ? object.additional_configuration
+      additionalConfigurationJson: isSet(object.additionalConfigurationJson)
+        ? globalThis.String(object.additionalConfigurationJson)
+        : isSet(object.additional_configuration_json)
+        ? globalThis.String(object.additional_configuration_json)
         : undefined,
       updatedTime: isSet(object.updatedTime)
         ? globalThis.String(object.updatedTime)
@@ -967,8 +975,8 @@ export const MediaChannel: MessageFns<MediaChannel> = {
     if (message.activationConfiguration !== undefined) {
       obj.activationConfiguration = ActivationConfiguration.toJSON(message.activationConfiguration);
     }
-    if (message.additionalConfiguration !== undefined) {
-      obj.additionalConfiguration = message.additionalConfiguration;
+    if (message.additionalConfigurationJson !== undefined) {
+      obj.additionalConfigurationJson = message.additionalConfigurationJson;
     }
     if (message.updatedTime !== "") {
       obj.updatedTime = message.updatedTime;
@@ -995,7 +1003,7 @@ export const MediaChannel: MessageFns<MediaChannel> = {
       (object.activationConfiguration !== undefined && object.activationConfiguration !== null)
         ? ActivationConfiguration.fromPartial(object.activationConfiguration)
         : undefined;
-    message.additionalConfiguration = object.additionalConfiguration ?? undefined;
+    message.additionalConfigurationJson = object.additionalConfigurationJson ?? undefined;
     message.updatedTime = object.updatedTime ?? "";
     message.isUtilized = object.isUtilized ?? undefined;
     return message;
@@ -1009,7 +1017,7 @@ function createBaseCreateMediaChannelRequest(): CreateMediaChannelRequest {
     adServerId: "",
     type: "",
     activationConfiguration: undefined,
-    additionalConfiguration: undefined,
+    additionalConfigurationJson: undefined,
   };
 }
 
@@ -1030,8 +1038,8 @@ export const CreateMediaChannelRequest: MessageFns<CreateMediaChannelRequest> = 
     if (message.activationConfiguration !== undefined) {
       ActivationConfiguration.encode(message.activationConfiguration, writer.uint32(42).fork()).join();
     }
-    if (message.additionalConfiguration !== undefined) {
-      Struct.encode(Struct.wrap(message.additionalConfiguration), writer.uint32(50).fork()).join();
+    if (message.additionalConfigurationJson !== undefined) {
+      writer.uint32(50).string(message.additionalConfigurationJson);
     }
     return writer;
   },
@@ -1094,7 +1102,7 @@ export const CreateMediaChannelRequest: MessageFns<CreateMediaChannelRequest> = 
               break;
             }
 
-            message.additionalConfiguration = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+            message.additionalConfigurationJson = reader.string();
             continue;
           }
         }
@@ -1128,10 +1136,10 @@ export const CreateMediaChannelRequest: MessageFns<CreateMediaChannelRequest> = 
         : isSet(object.activation_configuration)
         ? ActivationConfiguration.fromJSON(object.activation_configuration)
         : undefined,
-      additionalConfiguration: isObject(object.additionalConfiguration)
-        ? object.additionalConfiguration
-        : isObject(object.additional_configuration)
-        ? object.additional_configuration
+      additionalConfigurationJson: isSet(object.additionalConfigurationJson)
+        ? globalThis.String(object.additionalConfigurationJson)
+        : isSet(object.additional_configuration_json)
+        ? globalThis.String(object.additional_configuration_json)
         : undefined,
     };
   },
@@ -1153,8 +1161,8 @@ export const CreateMediaChannelRequest: MessageFns<CreateMediaChannelRequest> = 
     if (message.activationConfiguration !== undefined) {
       obj.activationConfiguration = ActivationConfiguration.toJSON(message.activationConfiguration);
     }
-    if (message.additionalConfiguration !== undefined) {
-      obj.additionalConfiguration = message.additionalConfiguration;
+    if (message.additionalConfigurationJson !== undefined) {
+      obj.additionalConfigurationJson = message.additionalConfigurationJson;
     }
     return obj;
   },
@@ -1172,7 +1180,7 @@ export const CreateMediaChannelRequest: MessageFns<CreateMediaChannelRequest> = 
       (object.activationConfiguration !== undefined && object.activationConfiguration !== null)
         ? ActivationConfiguration.fromPartial(object.activationConfiguration)
         : undefined;
-    message.additionalConfiguration = object.additionalConfiguration ?? undefined;
+    message.additionalConfigurationJson = object.additionalConfigurationJson ?? undefined;
     return message;
   },
 };
@@ -1250,7 +1258,7 @@ function createBaseUpdateMediaChannelRequest(): UpdateMediaChannelRequest {
     idx: 0,
     status: undefined,
     activationConfiguration: undefined,
-    additionalConfiguration: undefined,
+    additionalConfigurationJson: undefined,
   };
 }
 
@@ -1268,8 +1276,8 @@ export const UpdateMediaChannelRequest: MessageFns<UpdateMediaChannelRequest> = 
     if (message.activationConfiguration !== undefined) {
       ActivationConfigurationPatch.encode(message.activationConfiguration, writer.uint32(34).fork()).join();
     }
-    if (message.additionalConfiguration !== undefined) {
-      Struct.encode(Struct.wrap(message.additionalConfiguration), writer.uint32(42).fork()).join();
+    if (message.additionalConfigurationJson !== undefined) {
+      writer.uint32(42).string(message.additionalConfigurationJson);
     }
     return writer;
   },
@@ -1324,7 +1332,7 @@ export const UpdateMediaChannelRequest: MessageFns<UpdateMediaChannelRequest> = 
               break;
             }
 
-            message.additionalConfiguration = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+            message.additionalConfigurationJson = reader.string();
             continue;
           }
         }
@@ -1353,10 +1361,10 @@ export const UpdateMediaChannelRequest: MessageFns<UpdateMediaChannelRequest> = 
         : isSet(object.activation_configuration)
         ? ActivationConfigurationPatch.fromJSON(object.activation_configuration)
         : undefined,
-      additionalConfiguration: isObject(object.additionalConfiguration)
-        ? object.additionalConfiguration
-        : isObject(object.additional_configuration)
-        ? object.additional_configuration
+      additionalConfigurationJson: isSet(object.additionalConfigurationJson)
+        ? globalThis.String(object.additionalConfigurationJson)
+        : isSet(object.additional_configuration_json)
+        ? globalThis.String(object.additional_configuration_json)
         : undefined,
     };
   },
@@ -1375,8 +1383,8 @@ export const UpdateMediaChannelRequest: MessageFns<UpdateMediaChannelRequest> = 
     if (message.activationConfiguration !== undefined) {
       obj.activationConfiguration = ActivationConfigurationPatch.toJSON(message.activationConfiguration);
     }
-    if (message.additionalConfiguration !== undefined) {
-      obj.additionalConfiguration = message.additionalConfiguration;
+    if (message.additionalConfigurationJson !== undefined) {
+      obj.additionalConfigurationJson = message.additionalConfigurationJson;
     }
     return obj;
   },
@@ -1393,7 +1401,7 @@ export const UpdateMediaChannelRequest: MessageFns<UpdateMediaChannelRequest> = 
       (object.activationConfiguration !== undefined && object.activationConfiguration !== null)
         ? ActivationConfigurationPatch.fromPartial(object.activationConfiguration)
         : undefined;
-    message.additionalConfiguration = object.additionalConfiguration ?? undefined;
+    message.additionalConfigurationJson = object.additionalConfigurationJson ?? undefined;
     return message;
   },
 };
@@ -3698,10 +3706,6 @@ function longToNumber(int64: { toString(): string }): number {
     throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
-}
-
-function isObject(value: any): boolean {
-  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

@@ -1,0 +1,5 @@
+// Hand-written values shared by the gateway and the services (the generated gRPC code is @contracts/proto).
+export * from './paging';
+export * from './permissions';
+export * from './proto-ranges';
+export * from './channels-plans';
