@@ -467,6 +467,24 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
       expect((await http('GET', path, { key: fullKey })).body).toMatchObject({ campaignName: 'Steady', status: 'DRAFT' });
     });
 
+    it('moves a campaign only along its lifecycle, answering 409 with both statuses otherwise', async () => {
+      const { body } = await http<{ retailCampaignId: number }>('POST', campaignsPath(accountB), { key: fullKey, json: { campaignName: 'Lifecycle' } });
+      const path = `${campaignsPath(accountB)}/${body.retailCampaignId}`;
+      const move = (status: string) => http('PATCH', path, { key: fullKey, json: { status } });
+      const refused = async (status: string, current: string) => {
+        const result = await move(status);
+        expectProblem(result, 409, 'RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED');
+        expect(result.body).toMatchObject({ detail: expect.stringContaining(current) });
+        expect(result.body).toMatchObject({ detail: expect.stringContaining(status) });
+        expect((await http('GET', path, { key: fullKey })).body).toMatchObject({ status: current });
+      };
+      await refused('PAUSED', 'DRAFT');
+      await refused('ARCHIVED', 'DRAFT');
+      for (const status of ['ACTIVE', 'PAUSED', 'ACTIVE', 'ARCHIVED']) expect((await move(status)).status).toBe(200);
+      await refused('ACTIVE', 'ARCHIVED');
+      await refused('DRAFT', 'ARCHIVED');
+    });
+
     it("lists an account's campaigns with links followed to the end, and hides other accounts'", async () => {
       for (let i = 0; i < 4; i++) await http('POST', campaignsPath(accountB), { key: fullKey, json: { campaignName: `Listed ${i}` } });
       let page = await http<{ retailCampaigns: { retailCampaignId: number }[]; total: number; next: string | null }>('GET', `${campaignsPath(accountB)}?limit=2`, { key: fullKey });
@@ -485,6 +503,48 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
       const forbidden = await http('POST', campaignsPath(accountB), { key: channelKey, json: { campaignName: 'x' } });
       expectProblem(forbidden, 403, 'PERMISSION_DENIED');
       expect(forbidden.body.requiredPermission).toBe('RetailCampaigns_Edit');
+    });
+  });
+
+  describe('request bounds', () => {
+    const nested = (depth: number) => {
+      let value: Record<string, unknown> = { leaf: 1 };
+      for (let i = 1; i < depth; i++) value = { a: value };
+      return value;
+    };
+    const badParameter = async (path: string, parameter: string, code: string) => {
+      const result = await http('GET', path, { key: fullKey });
+      expectProblem(result, 400, 'VALIDATION_FAILED');
+      expect(result.body.errors).toEqual([expect.objectContaining({ parameter, code })]);
+    };
+
+    it('refuses an offset past int32 written as an exponent', async () => {
+      await badParameter(`${channelsPath()}?offset=1e99`, 'offset', 'INVALID_FORMAT');
+      await badParameter(`${channelsPath()}?offset=2147483648`, 'offset', 'OUT_OF_RANGE');
+    });
+
+    it('refuses an idx past the int64 the service reads', async () => {
+      await badParameter(`${channelsPath()}/99999999999999999999`, 'mediaChannelIdx', 'OUT_OF_RANGE');
+    });
+
+    it('refuses exponent and hex spellings of an idx instead of reading them', async () => {
+      const { body } = await create(validChannel('Spelled'));
+      expect(body.idx).toBeGreaterThan(0);
+      await badParameter(`${channelsPath()}/1e3`, 'mediaChannelIdx', 'INVALID_FORMAT');
+      await badParameter(`${channelsPath()}/0x${body.idx.toString(16)}`, 'mediaChannelIdx', 'INVALID_FORMAT');
+    });
+
+    it('refuses a query parameter given twice', async () => {
+      await badParameter(`${channelsPath()}?limit=5&limit=6`, 'limit', 'DUPLICATE_PARAMETER');
+    });
+
+    it('refuses an additionalConfiguration nested 3,000 deep and stores nothing', async () => {
+      const before = await totalChannels();
+      const result = await create(validChannel('Deep', { additionalConfiguration: nested(3000) }));
+      expectProblem(result, 400, 'VALIDATION_FAILED');
+      expect(result.body.errors).toEqual([expect.objectContaining({ pointer: '/additionalConfiguration', code: 'TOO_DEEP' })]);
+      expect(await totalChannels()).toBe(before);
+      expect((await create(validChannel('Deep enough', { additionalConfiguration: nested(32) }))).status).toBe(201);
     });
   });
 

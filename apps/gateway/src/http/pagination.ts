@@ -1,13 +1,15 @@
 import type { Request } from 'express';
 import { Type } from '@sinclair/typebox';
+import { DEFAULT_PAGE_LIMIT, DEFAULT_PAGE_OFFSET, MAX_PAGE_LIMIT, MAX_PAGE_OFFSET } from '@contracts/domain';
+import { Int32 } from '../routes/common.schemas';
 
-/** DESIGN.md: offset/limit default 0/25, a documented maximum; above it the request is refused. */
-export const MAX_PAGE_LIMIT = 100;
+export { MAX_PAGE_LIMIT };
 
+/** offset/limit with the shared defaults and cap; above the cap the request is refused, not clamped. */
 export const PageQuery = Type.Object(
   {
-    offset: Type.Integer({ minimum: 0, default: 0, description: 'Items to skip.' }),
-    limit: Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: 25, description: `Page size, at most ${MAX_PAGE_LIMIT}.` }),
+    offset: Int32({ minimum: 0, maximum: MAX_PAGE_OFFSET, default: DEFAULT_PAGE_OFFSET, description: 'Items to skip.' }),
+    limit: Int32({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT, description: `Page size, at most ${MAX_PAGE_LIMIT}.` }),
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import { FreeFormObject, Idx, OrgId, PathParams } from '../routes/common.schemas';
+import { PageQuery } from './pagination';
 import { compileValidator } from './validation';
 
 describe(compileValidator.name, () => {
@@ -33,5 +35,50 @@ describe(compileValidator.name, () => {
     query(given);
     expect(given.limit).toBe(7);
     expect(query({ limit: '500' })).toEqual([{ parameter: 'limit', code: 'OUT_OF_RANGE', detail: 'limit must be <= 100.' }]);
+  });
+});
+
+describe('bounds of path, query and free-form body fields', () => {
+  const path = compileValidator(PathParams({ orgId: OrgId, mediaChannelIdx: Idx }), 'path');
+  const query = compileValidator(PageQuery, 'query');
+  const body = compileValidator(Type.Object({ config: FreeFormObject(1024, 'Settings.') }, { additionalProperties: false }), 'body');
+
+  const nested = (depth: number) => {
+    let value: Record<string, unknown> = { leaf: true };
+    for (let i = 1; i < depth; i++) value = { a: value };
+    return value;
+  };
+
+  it('refuses integers that are not plain decimal literals instead of reading them', () => {
+    for (const spelling of ['1e3', '0x10', '1.0', ' 7', '+7', '07', '']) {
+      expect(path({ orgId: 'acme', mediaChannelIdx: spelling })).toEqual([expect.objectContaining({ parameter: 'mediaChannelIdx', code: 'INVALID_FORMAT' })]);
+    }
+    expect(query({ offset: '1e99' })).toEqual([expect.objectContaining({ parameter: 'offset', code: 'INVALID_FORMAT' })]);
+  });
+
+  it('bounds integers by the proto field they feed', () => {
+    expect(path({ orgId: 'acme', mediaChannelIdx: '99999999999999999999' })).toEqual([
+      { parameter: 'mediaChannelIdx', code: 'OUT_OF_RANGE', detail: 'mediaChannelIdx must be <= 9007199254740991.' },
+    ]);
+    expect(query({ offset: '2147483648' })).toEqual([{ parameter: 'offset', code: 'OUT_OF_RANGE', detail: 'offset must be <= 2147483647.' }]);
+    const values: Record<string, unknown> = { orgId: 'acme', mediaChannelIdx: '9007199254740991' };
+    expect(path(values)).toEqual([]);
+    expect(values.mediaChannelIdx).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
+  it('refuses a query parameter given twice', () => {
+    expect(query({ limit: ['5', '6'] })).toEqual([expect.objectContaining({ parameter: 'limit', code: 'DUPLICATE_PARAMETER' })]);
+  });
+
+  it('bounds the depth of a free-form object without overflowing the stack', () => {
+    expect(body({ config: nested(32) })).toEqual([]);
+    expect(body({ config: nested(33) })).toEqual([{ pointer: '/config', code: 'TOO_DEEP', detail: 'config must not nest objects or arrays more than 32 deep.' }]);
+    expect(body({ config: nested(200_000) })).toEqual([expect.objectContaining({ pointer: '/config', code: 'TOO_DEEP' })]);
+  });
+
+  it('bounds the serialized size of a free-form object', () => {
+    expect(body({ config: { blob: 'x'.repeat(2000) } })).toEqual([
+      { pointer: '/config', code: 'TOO_LARGE', detail: 'config must serialize to at most 1024 bytes; got 2011.' },
+    ]);
   });
 });

@@ -1,14 +1,15 @@
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { TSchema } from '@sinclair/typebox';
+import type { TObject, TSchema } from '@sinclair/typebox';
 import { FieldError } from '@platform/errors';
 
 /**
  * Bodies are validated as sent (no coercion: "1" is not an integer in JSON); path and query values
- * arrive as strings, so their validator coerces before checking.
+ * arrive as strings, so their validator coerces before checking, after a check of its own that an
+ * integer is spelled as a plain decimal literal ("1e3", "0x10" and " 7" are refused, not read).
  */
-const bodyAjv = addFormats(new Ajv({ allErrors: true, strict: false }));
-const parameterAjv = addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: true, useDefaults: true }));
+const bodyAjv = withFreeFormKeywords(addFormats(new Ajv({ allErrors: true, strict: false })));
+const parameterAjv = withFreeFormKeywords(addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: true, useDefaults: true })));
 
 export type Location = 'body' | 'path' | 'query';
 
@@ -17,9 +18,72 @@ export interface CompiledValidator {
   (value: unknown): FieldError[];
 }
 
+/** Deepest nesting the size check will serialize; beyond it the depth check has already refused. */
+const SERIALIZABLE_DEPTH = 256;
+
+/** Iterative, so a value nested far deeper than any stack allows is measured without recursion. */
+export function exceedsDepth(value: unknown, maxDepth: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [current, depth] = pending.pop() as [unknown, number];
+    if (depth > maxDepth) return true;
+    for (const child of Object.values(current as object)) {
+      if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/** `x-maxDepth` and `x-maxBytes` bound the free-form objects that common.schemas.ts builds. */
+function withFreeFormKeywords(ajv: Ajv): Ajv {
+  const maxDepth = (limit: number, data: object): boolean => {
+    if (!exceedsDepth(data, limit)) return true;
+    maxDepth.errors = [{ keyword: 'x-maxDepth', message: `must not nest objects or arrays more than ${limit} deep`, params: { limit } }];
+    return false;
+  };
+  maxDepth.errors = [] as Partial<ErrorObject>[];
+  const maxBytes = (limit: number, data: object): boolean => {
+    if (exceedsDepth(data, SERIALIZABLE_DEPTH)) return true;
+    const size = Buffer.byteLength(JSON.stringify(data));
+    if (size <= limit) return true;
+    maxBytes.errors = [{ keyword: 'x-maxBytes', message: `must serialize to at most ${limit} bytes; got ${size}`, params: { limit } }];
+    return false;
+  };
+  maxBytes.errors = [] as Partial<ErrorObject>[];
+  // int32/int64 name the proto type an integer feeds; its minimum and maximum already say the range.
+  for (const format of ['int32', 'int64']) ajv.addFormat(format, { type: 'number', validate: () => true });
+  ajv.addKeyword({ keyword: 'x-maxDepth', type: 'object', schemaType: 'number', errors: true, validate: maxDepth });
+  ajv.addKeyword({ keyword: 'x-maxBytes', type: 'object', schemaType: 'number', errors: true, validate: maxBytes });
+  return ajv;
+}
+
+const PLAIN_DECIMAL = /^-?(0|[1-9][0-9]*)$/;
+
+/**
+ * Checks the raw strings of path and query parameters before coercion: each given once, and
+ * integers as plain decimal literals (ajv's coercion would read "1e3" as 1000 and "0x10" as 16).
+ */
+function rawParameterErrors(schema: TObject, values: Record<string, unknown>): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const [name, property] of Object.entries(schema.properties)) {
+    const raw = values[name];
+    if (Array.isArray(raw)) {
+      errors.push({ parameter: name, code: 'DUPLICATE_PARAMETER', detail: `${name} must be given once; got ${raw.length} values.` });
+    } else if (typeof raw === 'string' && (property as TSchema).type === 'integer' && !PLAIN_DECIMAL.test(raw)) {
+      errors.push({ parameter: name, code: 'INVALID_FORMAT', detail: `${name} must be a plain decimal integer (digits only, no exponent, sign or spaces).` });
+    }
+  }
+  return errors;
+}
+
 export function compileValidator(schema: TSchema, location: Location): CompiledValidator {
   const validate: ValidateFunction = (location === 'body' ? bodyAjv : parameterAjv).compile(schema);
-  return (value) => (validate(value) ? [] : toFieldErrors(validate.errors ?? [], location));
+  const check: CompiledValidator = (value) => (validate(value) ? [] : toFieldErrors(validate.errors ?? [], location));
+  if (location === 'body') return check;
+  return (value) => {
+    const raw = rawParameterErrors(schema as TObject, value as Record<string, unknown>);
+    return raw.length > 0 ? raw : check(value);
+  };
 }
 
 function fieldName(error: ErrorObject): string {
@@ -48,6 +112,8 @@ const CODES: Record<string, string> = {
   format: 'INVALID_FORMAT',
   minProperties: 'TOO_FEW_PROPERTIES',
   maxProperties: 'TOO_MANY_PROPERTIES',
+  'x-maxDepth': 'TOO_DEEP',
+  'x-maxBytes': 'TOO_LARGE',
 };
 
 function describe(error: ErrorObject, name: string): string {

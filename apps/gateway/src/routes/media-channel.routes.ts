@@ -1,22 +1,56 @@
 import { Type } from '@sinclair/typebox';
+import {
+  ADDITIONAL_CONFIGURATION_MAX_BYTES,
+  AD_SERVER_ID_MAX,
+  MEDIA_CHANNEL_NAME_MAX,
+  MEDIA_CHANNEL_STATUSES,
+  MEDIA_CHANNEL_TYPES,
+  PERMISSIONS,
+  TEMPLATE_CAMPAIGN_CHANNEL_STATUS,
+} from '@contracts/domain';
 import { channelsPlansV1 as v1 } from '@contracts/proto';
 import { PageQuery } from '../http/pagination';
-import { AccountId, Idx, Message, Nullable, OrgId, PageLinksSchema, StringEnum } from './common.schemas';
+import { PathParams, AccountId, BoundedString, FreeFormObject, Idx, Message, Nullable, OrgId, PageLinksSchema, StringEnum } from './common.schemas';
 import { defineRoute } from './route.types';
 
 const TAG = 'channels-plans';
-const CHANNEL_TYPES = ['On-site', 'Off-site', 'Social', 'In-store/DOOH', 'Hybrid'] as const;
 
-const ActivationConfiguration = Type.Object(
-  { tagGeneration: Type.Boolean(), creativeGeneration: Type.Boolean() },
+// ---- Request schema: each writable field declared once; create and update pick from it. ----
+const ActivationConfiguration = Type.Object({ tagGeneration: Type.Boolean(), creativeGeneration: Type.Boolean() }, { additionalProperties: false });
+const Writable = {
+  name: BoundedString(MEDIA_CHANNEL_NAME_MAX, { minLength: 1 }),
+  adServerId: BoundedString(AD_SERVER_ID_MAX, { minLength: 1, description: 'An id from GET /v2/ad-servers' }),
+  type: StringEnum(MEDIA_CHANNEL_TYPES, { description: 'Channel type' }),
+  status: StringEnum(MEDIA_CHANNEL_STATUSES),
+  activationConfiguration: ActivationConfiguration,
+  activationConfigurationPatch: Type.Partial(ActivationConfiguration),
+  additionalConfiguration: FreeFormObject(ADDITIONAL_CONFIGURATION_MAX_BYTES, 'Channel-specific settings.'),
+};
+
+const CreateBody = Type.Object(
+  {
+    name: Writable.name,
+    adServerId: Writable.adServerId,
+    type: Writable.type,
+    activationConfiguration: Writable.activationConfiguration,
+    additionalConfiguration: Type.Optional(Writable.additionalConfiguration),
+  },
   { additionalProperties: false },
 );
-const AdditionalConfiguration = Type.Object({}, { additionalProperties: true, description: 'Channel-specific settings (arbitrary JSON object, at most 16 KiB).' });
+const UpdateBody = Type.Object(
+  {
+    status: Type.Optional(Writable.status),
+    activationConfiguration: Type.Optional(Writable.activationConfigurationPatch),
+    additionalConfiguration: Type.Optional(Writable.additionalConfiguration),
+  },
+  { additionalProperties: false },
+);
 
-const OrgPath = Type.Object({ orgId: OrgId });
-const ChannelPath = Type.Object({ orgId: OrgId, mediaChannelIdx: Idx });
+/** Free-form JSON crosses gRPC as text: the service stores it as given and lists hand it back as is. */
+const configurationJson = (value: object | undefined) => (value === undefined ? undefined : JSON.stringify(value));
 
-const ListedChannel = Type.Object({
+// ---- Response: one view and one mapper; lists carry the configuration as a JSON string, single reads as an object. ----
+const ChannelView = {
   idx: Type.Integer(),
   name: Type.String(),
   adServerId: Type.String(),
@@ -25,26 +59,15 @@ const ListedChannel = Type.Object({
   type: Type.String(),
   logoUrl: Nullable(Type.String()),
   activationConfiguration: ActivationConfiguration,
-  additionalConfiguration: Nullable(Type.String({ description: 'JSON-encoded object' })),
-});
-
+};
+const ListedChannel = Type.Object({ ...ChannelView, additionalConfiguration: Nullable(Type.String({ description: 'JSON-encoded object' })) });
 const ChannelInfo = Type.Object({
-  idx: Type.Integer(),
-  name: Type.String(),
-  adServerId: Type.String(),
-  adServerName: Nullable(Type.String()),
-  type: Type.String(),
-  status: Type.String(),
-  logoUrl: Nullable(Type.String()),
-  activationConfiguration: ActivationConfiguration,
-  additionalConfiguration: Nullable(AdditionalConfiguration),
+  ...ChannelView,
+  additionalConfiguration: Nullable(Type.Object({}, { additionalProperties: true })),
   updatedTime: Type.String({ format: 'date-time' }),
 });
 
-/** Template-campaign lists show the lifecycle words of interface.md's state table. */
-const TEMPLATE_STATUS: Record<string, string> = { Active: 'Enabled', Inactive: 'Disabled', Deleted: 'Deleted' };
-
-function listed(channel: v1.MediaChannel) {
+function view(channel: v1.MediaChannel) {
   return {
     idx: channel.idx,
     name: channel.name,
@@ -54,9 +77,17 @@ function listed(channel: v1.MediaChannel) {
     type: channel.type,
     logoUrl: channel.logoUrl ?? null,
     activationConfiguration: channel.activationConfiguration ?? { tagGeneration: false, creativeGeneration: false },
-    additionalConfiguration: channel.additionalConfigurationJson ?? null,
   };
 }
+const listed = (channel: v1.MediaChannel) => ({ ...view(channel), additionalConfiguration: channel.additionalConfigurationJson ?? null });
+const info = (channel: v1.MediaChannel) => ({
+  ...view(channel),
+  additionalConfiguration: channel.additionalConfigurationJson === undefined ? null : (JSON.parse(channel.additionalConfigurationJson) as object),
+  updatedTime: channel.updatedTime,
+});
+
+const OrgPath = PathParams({ orgId: OrgId });
+const ChannelPath = PathParams({ orgId: OrgId, mediaChannelIdx: Idx });
 
 export const mediaChannelRoutes = [
   defineRoute({
@@ -65,9 +96,11 @@ export const mediaChannelRoutes = [
     path: '/v2/accounts/:accountId/template-campaigns/:templateCampaignIdx/retail-media-channels',
     tag: TAG,
     summary: 'List the media channels of a template campaign',
-    description: 'Every live channel of the account\'s retailer organization, plus deleted channels the campaign\'s media plans still use, with isUtilized. Refused (403 ORG_NOT_RETAILER) when the organization is not a retailer.',
-    permission: 'MediaChannel_View',
-    params: Type.Object({ accountId: AccountId, templateCampaignIdx: Idx }),
+    description:
+      "Every live channel of the account's retailer organization, plus deleted channels the campaign's media plans still use, with isUtilized. Refused (403 ORG_NOT_RETAILER) when the organization is not a retailer.",
+    permission: PERMISSIONS.mediaChannelView,
+    scope: { account: 'accountId' },
+    params: PathParams({ accountId: AccountId, templateCampaignIdx: Idx }),
     query: PageQuery,
     success: {
       status: 200,
@@ -78,8 +111,8 @@ export const mediaChannelRoutes = [
         ...PageLinksSchema,
       }),
     },
-    async handle({ params, query, backends, call, links }) {
-      const result = await call(backends.channelsPlans, backends.channelsPlans.listTemplateCampaignMediaChannels, {
+    async handle({ params, query, backends, links }) {
+      const result = await backends.channelsPlans.listTemplateCampaignMediaChannels({
         accountId: params.accountId,
         templateCampaignIdx: params.templateCampaignIdx,
         page: query,
@@ -88,7 +121,7 @@ export const mediaChannelRoutes = [
         body: {
           mediaChannels: result.mediaChannels.map((c) => ({
             ...listed(c),
-            status: TEMPLATE_STATUS[c.status] ?? c.status,
+            status: TEMPLATE_CAMPAIGN_CHANNEL_STATUS[c.status] ?? c.status,
             isUtilized: c.isUtilized ?? null,
           })),
           count: result.count,
@@ -104,28 +137,20 @@ export const mediaChannelRoutes = [
     path: '/v2/org/:orgId/retail-media-channels',
     tag: TAG,
     summary: 'Create a media channel',
-    permission: 'MediaChannel_All',
+    permission: PERMISSIONS.mediaChannelAll,
+    scope: { org: 'orgId' },
     params: OrgPath,
-    body: Type.Object(
-      {
-        name: Type.String({ minLength: 1, maxLength: 200 }),
-        adServerId: Type.String({ minLength: 1, maxLength: 64, description: 'An id from GET /v2/ad-servers' }),
-        type: StringEnum(CHANNEL_TYPES, { description: 'Channel type' }),
-        activationConfiguration: ActivationConfiguration,
-        additionalConfiguration: Type.Optional(AdditionalConfiguration),
-      },
-      { additionalProperties: false },
-    ),
+    body: CreateBody,
     success: { status: 201, description: 'Created', schema: Type.Object({ idx: Type.Integer(), message: Type.String() }) },
     problems: [409],
-    async handle({ params, body, backends, call, req }) {
-      const { idx } = await call(backends.channelsPlans, backends.channelsPlans.createMediaChannel, {
+    async handle({ params, body, backends, req }) {
+      const { idx } = await backends.channelsPlans.createMediaChannel({
         orgId: params.orgId,
         name: body.name,
         adServerId: body.adServerId,
         type: body.type,
         activationConfiguration: body.activationConfiguration,
-        additionalConfigurationJson: body.additionalConfiguration === undefined ? undefined : JSON.stringify(body.additionalConfiguration),
+        additionalConfigurationJson: configurationJson(body.additionalConfiguration),
       });
       return {
         headers: { Location: `${req.baseUrl}/v2/org/${encodeURIComponent(params.orgId)}/retail-media-channels/${idx}` },
@@ -141,26 +166,18 @@ export const mediaChannelRoutes = [
     tag: TAG,
     summary: 'Update a media channel',
     description: 'Fields left out are unchanged; additionalConfiguration, when given, replaces the stored object.',
-    permission: 'MediaChannel_All',
+    permission: PERMISSIONS.mediaChannelAll,
+    scope: { org: 'orgId' },
     params: ChannelPath,
-    body: Type.Object(
-      {
-        status: Type.Optional(StringEnum(['Active', 'Inactive'] as const)),
-        activationConfiguration: Type.Optional(
-          Type.Object({ tagGeneration: Type.Optional(Type.Boolean()), creativeGeneration: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
-        ),
-        additionalConfiguration: Type.Optional(AdditionalConfiguration),
-      },
-      { additionalProperties: false },
-    ),
+    body: UpdateBody,
     success: { status: 200, description: 'Updated', schema: Message },
-    async handle({ params, body, backends, call }) {
-      await call(backends.channelsPlans, backends.channelsPlans.updateMediaChannel, {
+    async handle({ params, body, backends }) {
+      await backends.channelsPlans.updateMediaChannel({
         orgId: params.orgId,
         idx: params.mediaChannelIdx,
         status: body.status,
         activationConfiguration: body.activationConfiguration,
-        additionalConfigurationJson: body.additionalConfiguration === undefined ? undefined : JSON.stringify(body.additionalConfiguration),
+        additionalConfigurationJson: configurationJson(body.additionalConfiguration),
       });
       return { body: { message: 'Media channel updated successfully.' } };
     },
@@ -172,7 +189,8 @@ export const mediaChannelRoutes = [
     path: '/v2/org/:orgId/retail-media-channels',
     tag: TAG,
     summary: 'List the media channels of an organization',
-    permission: 'MediaChannel_All',
+    permission: PERMISSIONS.mediaChannelAll,
+    scope: { org: 'orgId' },
     params: OrgPath,
     query: PageQuery,
     success: {
@@ -180,8 +198,8 @@ export const mediaChannelRoutes = [
       description: 'A page of channels',
       schema: Type.Object({ mediaChannels: Type.Array(ListedChannel), total: Type.Integer(), ...PageLinksSchema }),
     },
-    async handle({ params, query, backends, call, links }) {
-      const result = await call(backends.channelsPlans, backends.channelsPlans.listMediaChannels, { orgId: params.orgId, page: query });
+    async handle({ params, query, backends, links }) {
+      const result = await backends.channelsPlans.listMediaChannels({ orgId: params.orgId, page: query });
       return { body: { mediaChannels: result.mediaChannels.map(listed), total: result.total, ...links({ ...query, total: result.total }) } };
     },
   }),
@@ -191,29 +209,15 @@ export const mediaChannelRoutes = [
     method: 'get',
     path: '/v2/org/:orgId/retail-media-channels/:mediaChannelIdx',
     tag: TAG,
-    summary: 'Read a media channel\'s configuration',
-    permission: 'MediaChannel_All',
+    summary: "Read a media channel's configuration",
+    permission: PERMISSIONS.mediaChannelAll,
+    scope: { org: 'orgId' },
     params: ChannelPath,
     success: { status: 200, description: 'The stored configuration', schema: Type.Object({ mediaChannelInfo: ChannelInfo }) },
-    async handle({ params, backends, call }) {
-      const { mediaChannel: c } = await call(backends.channelsPlans, backends.channelsPlans.getMediaChannel, { orgId: params.orgId, idx: params.mediaChannelIdx });
-      if (!c) throw new Error('channels-plans returned no channel');
-      return {
-        body: {
-          mediaChannelInfo: {
-            idx: c.idx,
-            name: c.name,
-            adServerId: c.adServerId,
-            adServerName: c.adServerName ?? null,
-            type: c.type,
-            status: c.status,
-            logoUrl: c.logoUrl ?? null,
-            activationConfiguration: c.activationConfiguration,
-            additionalConfiguration: c.additionalConfigurationJson === undefined ? null : JSON.parse(c.additionalConfigurationJson),
-            updatedTime: c.updatedTime,
-          },
-        },
-      };
+    async handle({ params, backends }) {
+      const { mediaChannel } = await backends.channelsPlans.getMediaChannel({ orgId: params.orgId, idx: params.mediaChannelIdx });
+      if (!mediaChannel) throw new Error('channels-plans returned no channel');
+      return { body: { mediaChannelInfo: info(mediaChannel) } };
     },
   }),
 
@@ -223,11 +227,12 @@ export const mediaChannelRoutes = [
     path: '/v2/org/:orgId/retail-media-channels/:mediaChannelIdx',
     tag: TAG,
     summary: 'Delete a media channel',
-    permission: 'MediaChannel_All',
+    permission: PERMISSIONS.mediaChannelAll,
+    scope: { org: 'orgId' },
     params: ChannelPath,
     success: { status: 200, description: 'Deleted', schema: Message },
-    async handle({ params, backends, call }) {
-      await call(backends.channelsPlans, backends.channelsPlans.deleteMediaChannel, { orgId: params.orgId, idx: params.mediaChannelIdx });
+    async handle({ params, backends }) {
+      await backends.channelsPlans.deleteMediaChannel({ orgId: params.orgId, idx: params.mediaChannelIdx });
       return { body: { message: 'Media channel deleted successfully.' } };
     },
   }),
@@ -239,16 +244,20 @@ export const mediaChannelRoutes = [
     tag: TAG,
     summary: 'Read the on-site ad server connection of an organization',
     description: 'apiEndpoint and apiKey for the on-site retail-media ad server; an empty object for every other ad server.',
-    permission: 'MediaChannel_All',
-    params: Type.Object({ orgId: OrgId, adServerId: Type.String({ minLength: 1, maxLength: 64 }) }),
+    permission: PERMISSIONS.mediaChannelAll,
+    scope: { org: 'orgId' },
+    params: PathParams({ orgId: OrgId, adServerId: Writable.adServerId }),
     success: {
       status: 200,
       description: 'Connection details, or {}',
       schema: Type.Object({ apiEndpoint: Type.Optional(Type.String()), apiKey: Type.Optional(Type.String()) }),
     },
-    async handle({ params, backends, call }) {
-      const result = await call(backends.channelsPlans, backends.channelsPlans.getAdServerConnection, params);
-      return { body: result.apiKey === undefined ? {} : { apiEndpoint: result.apiEndpoint, apiKey: result.apiKey }, headers: { 'Cache-Control': 'no-store' } };
+    async handle({ params, backends }) {
+      const result = await backends.channelsPlans.getAdServerConnection(params);
+      return {
+        body: result.apiKey === undefined ? {} : { apiEndpoint: result.apiEndpoint, apiKey: result.apiKey },
+        headers: { 'Cache-Control': 'no-store' },
+      };
     },
   }),
 
@@ -258,7 +267,9 @@ export const mediaChannelRoutes = [
     path: '/v2/ad-servers',
     tag: TAG,
     summary: 'List the ad-server catalog',
-    permission: 'AdServers_View',
+    permission: PERMISSIONS.adServersView,
+    // The catalog is the platform's reference data, the same for every tenant.
+    scope: 'none',
     extension: true,
     success: {
       status: 200,
@@ -267,8 +278,8 @@ export const mediaChannelRoutes = [
         adServers: Type.Array(Type.Object({ adServerId: Type.String(), adServerName: Type.String(), kind: Type.String() })),
       }),
     },
-    async handle({ backends, call }) {
-      const { adServers } = await call(backends.channelsPlans, backends.channelsPlans.listAdServers, {});
+    async handle({ backends }) {
+      const { adServers } = await backends.channelsPlans.listAdServers({});
       return { body: { adServers: adServers.map(({ adServerId, adServerName, kind }) => ({ adServerId, adServerName, kind })) } };
     },
   }),

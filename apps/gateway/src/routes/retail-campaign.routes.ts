@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
+import { PERMISSIONS, RETAIL_CAMPAIGN_NAME_MAX, RETAIL_CAMPAIGN_STATUSES } from '@contracts/domain';
 import { channelsPlansV1 as v1 } from '@contracts/proto';
 import { PageQuery } from '../http/pagination';
-import { AccountId, Idx, Message, Nullable, PageLinksSchema, StringEnum } from './common.schemas';
+import { PathParams, AccountId, BoundedString, Idx, Int64, Message, Nullable, PageLinksSchema, StringEnum } from './common.schemas';
 import { defineRoute } from './route.types';
 
 const TAG = 'channels-plans';
-const STATUSES = ['DRAFT', 'ACTIVE', 'PAUSED', 'ARCHIVED'] as const;
+const CampaignName = BoundedString(RETAIL_CAMPAIGN_NAME_MAX, { minLength: 1 });
 
 const RetailCampaign = Type.Object({
   retailCampaignId: Type.Integer(),
@@ -29,10 +30,10 @@ const present = (c: v1.RetailCampaign) => ({
   updatedTime: c.updatedTime,
 });
 
-const AccountPath = Type.Object({ accountId: AccountId });
-const CampaignPath = Type.Object({ accountId: AccountId, retailCampaignIdx: Idx });
+const AccountPath = PathParams({ accountId: AccountId });
+const CampaignPath = PathParams({ accountId: AccountId, retailCampaignIdx: Idx });
 
-/** Retail campaigns: a DESIGN.md extension, needed to reach template-campaign channels, plans and exports. */
+/** Retail campaigns: an extension of the interface, needed to reach template-campaign channels, plans and exports. */
 export const retailCampaignRoutes = [
   defineRoute({
     operationId: 'createRetailCampaign',
@@ -40,21 +41,22 @@ export const retailCampaignRoutes = [
     path: '/v2/accounts/:accountId/retail-campaigns',
     tag: TAG,
     summary: 'Create a retail campaign (status DRAFT)',
-    permission: 'RetailCampaigns_Edit',
+    permission: PERMISSIONS.retailCampaignsEdit,
+    scope: { account: 'accountId' },
     extension: true,
     params: AccountPath,
     body: Type.Object(
       {
-        campaignName: Type.String({ minLength: 1, maxLength: 200 }),
-        templateIdx: Type.Optional(Type.Integer({ minimum: 1 })),
+        campaignName: CampaignName,
+        templateIdx: Type.Optional(Int64({ minimum: 1 })),
         isAdGroupCampaign: Type.Optional(Type.Boolean({ default: false })),
         isSbt: Type.Optional(Type.Boolean({ default: false })),
       },
       { additionalProperties: false },
     ),
     success: { status: 201, description: 'Created', schema: Type.Object({ retailCampaignId: Type.Integer() }) },
-    async handle({ params, body, backends, call }) {
-      const result = await call(backends.channelsPlans, backends.channelsPlans.createRetailCampaign, {
+    async handle({ params, body, backends }) {
+      const result = await backends.channelsPlans.createRetailCampaign({
         accountId: params.accountId,
         campaignName: body.campaignName,
         templateIdx: body.templateIdx,
@@ -71,7 +73,8 @@ export const retailCampaignRoutes = [
     path: '/v2/accounts/:accountId/retail-campaigns',
     tag: TAG,
     summary: 'List retail campaigns',
-    permission: 'RetailCampaigns_View',
+    permission: PERMISSIONS.retailCampaignsView,
+    scope: { account: 'accountId' },
     extension: true,
     params: AccountPath,
     query: PageQuery,
@@ -80,8 +83,8 @@ export const retailCampaignRoutes = [
       description: 'A page of campaigns',
       schema: Type.Object({ retailCampaigns: Type.Array(RetailCampaign), total: Type.Integer(), ...PageLinksSchema }),
     },
-    async handle({ params, query, backends, call, links }) {
-      const result = await call(backends.channelsPlans, backends.channelsPlans.listRetailCampaigns, { accountId: params.accountId, page: query });
+    async handle({ params, query, backends, links }) {
+      const result = await backends.channelsPlans.listRetailCampaigns({ accountId: params.accountId, page: query });
       return { body: { retailCampaigns: result.retailCampaigns.map(present), total: result.total, ...links({ ...query, total: result.total }) } };
     },
   }),
@@ -92,12 +95,13 @@ export const retailCampaignRoutes = [
     path: '/v2/accounts/:accountId/retail-campaigns/:retailCampaignIdx',
     tag: TAG,
     summary: 'Read a retail campaign',
-    permission: 'RetailCampaigns_View',
+    permission: PERMISSIONS.retailCampaignsView,
+    scope: { account: 'accountId' },
     extension: true,
     params: CampaignPath,
     success: { status: 200, description: 'The campaign', schema: RetailCampaign },
-    async handle({ params, backends, call }) {
-      const { retailCampaign } = await call(backends.channelsPlans, backends.channelsPlans.getRetailCampaign, {
+    async handle({ params, backends }) {
+      const { retailCampaign } = await backends.channelsPlans.getRetailCampaign({
         accountId: params.accountId,
         retailCampaignId: params.retailCampaignIdx,
       });
@@ -112,19 +116,23 @@ export const retailCampaignRoutes = [
     path: '/v2/accounts/:accountId/retail-campaigns/:retailCampaignIdx',
     tag: TAG,
     summary: 'Rename a retail campaign or change its status',
-    permission: 'RetailCampaigns_Edit',
+    description:
+      'Status moves: DRAFT -> ACTIVE, ACTIVE <-> PAUSED, ACTIVE or PAUSED -> ARCHIVED; nothing leaves ARCHIVED. Any other move is 409 naming the current and the requested status.',
+    permission: PERMISSIONS.retailCampaignsEdit,
+    scope: { account: 'accountId' },
     extension: true,
     params: CampaignPath,
     body: Type.Object(
       {
-        campaignName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-        status: Type.Optional(StringEnum(STATUSES)),
+        campaignName: Type.Optional(CampaignName),
+        status: Type.Optional(StringEnum(RETAIL_CAMPAIGN_STATUSES)),
       },
       { additionalProperties: false, minProperties: 1 },
     ),
     success: { status: 200, description: 'Updated', schema: Message },
-    async handle({ params, body, backends, call }) {
-      await call(backends.channelsPlans, backends.channelsPlans.updateRetailCampaign, {
+    problems: [409],
+    async handle({ params, body, backends }) {
+      await backends.channelsPlans.updateRetailCampaign({
         accountId: params.accountId,
         retailCampaignId: params.retailCampaignIdx,
         campaignName: body.campaignName,

@@ -1,36 +1,48 @@
-import type { Client } from '@grpc/grpc-js';
 import { Router, Request, Response, NextFunction } from 'express';
 import { validationFailed } from '@platform/errors';
-import { accountNotFound, assertPermission, callUnary, orgNotFound, principalMetadata, Principal } from '@platform/grpc';
+import { accountNotFound, assertPermission, orgNotFound, Principal, principalMetadata } from '@platform/grpc';
+import type { BackendConnections } from '../backends/typed-client';
 import { compileValidator, CompiledValidator } from '../http/validation';
 import { pageLinks } from '../http/pagination';
 import { Authenticator } from '../http/authenticate';
 import { RateLimit } from '../http/rate-limit';
-import { Backends, RouteContext, RouteSpec, UnaryMethod } from './route.types';
+import { RouteContext, RouteScope, RouteSpec } from './route.types';
 
 export interface RouteBinderDeps {
   authenticate: Authenticator;
   rateLimit: RateLimit;
-  backends: Backends;
+  backends: BackendConnections;
   principalKey: Buffer;
   deadlineMs: number;
   publicBaseUrl?: string;
 }
 
+type ScopeCheck = (principal: Principal, params: Record<string, unknown>) => void;
+
 interface CompiledRoute {
   spec: RouteSpec;
+  scope: ScopeCheck;
   params?: CompiledValidator;
   query?: CompiledValidator;
   body?: CompiledValidator;
 }
 
 /**
- * Tenant scope first, and as a 404 indistinguishable from a missing resource: a key must not
- * learn that another org or account exists.
+ * Tenant scope, from the route's declaration, as a 404 indistinguishable from a missing resource:
+ * a key must not learn that another org or account exists.
  */
-function assertScope(principal: Principal, params: Record<string, unknown>): void {
-  if (typeof params.orgId === 'string' && params.orgId !== principal.orgId) throw orgNotFound(params.orgId);
-  if (typeof params.accountId === 'number' && !principal.accountIds.includes(params.accountId)) throw accountNotFound(params.accountId);
+export function scopeCheck(scope: RouteScope<Record<string, unknown>>): ScopeCheck {
+  if (scope === 'none') return () => undefined;
+  if ('org' in scope) {
+    const name = scope.org;
+    return (principal, params) => {
+      if (params[name] !== principal.orgId) throw orgNotFound(String(params[name]));
+    };
+  }
+  const name = scope.account;
+  return (principal, params) => {
+    if (!principal.accountIds.includes(params[name] as number)) throw accountNotFound(String(params[name]));
+  };
 }
 
 /**
@@ -42,6 +54,7 @@ export function bindRoutes(routes: RouteSpec[], deps: RouteBinderDeps): Router {
   for (const spec of routes) {
     const compiled: CompiledRoute = {
       spec,
+      scope: scopeCheck(spec.scope as RouteScope<Record<string, unknown>>),
       params: spec.params && compileValidator(spec.params, 'path'),
       query: spec.query && compileValidator(spec.query, 'query'),
       body: spec.body && compileValidator(spec.body, 'body'),
@@ -53,7 +66,7 @@ export function bindRoutes(routes: RouteSpec[], deps: RouteBinderDeps): Router {
   return router;
 }
 
-async function handle({ spec, params, query, body }: CompiledRoute, deps: RouteBinderDeps, req: Request, res: Response): Promise<void> {
+async function handle({ spec, scope, params, query, body }: CompiledRoute, deps: RouteBinderDeps, req: Request, res: Response): Promise<void> {
   res.locals.route = spec.path;
   const principal = await deps.authenticate(req);
   res.locals.keyId = principal.keyId;
@@ -62,7 +75,7 @@ async function handle({ spec, params, query, body }: CompiledRoute, deps: RouteB
   const pathValues: Record<string, unknown> = { ...req.params };
   const pathErrors = params ? params(pathValues) : [];
   if (pathErrors.length > 0) throw validationFailed(pathErrors);
-  assertScope(principal, pathValues);
+  scope(principal, pathValues);
   assertPermission(principal, spec.permission);
 
   const queryValues: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
@@ -76,9 +89,7 @@ async function handle({ spec, params, query, body }: CompiledRoute, deps: RouteB
     body: bodyValue,
     principal,
     req,
-    backends: deps.backends,
-    call: <Req, Res>(client: Client, method: UnaryMethod<Req, Res>, request: Req) =>
-      callUnary(client, method, request, { metadata: principalMetadata(principal, deps.principalKey), deadlineMs: deps.deadlineMs, target: spec.tag }),
+    backends: deps.backends.bind(principalMetadata(principal, deps.principalKey), deps.deadlineMs),
     links: (page) => pageLinks(req, deps.publicBaseUrl, page),
   };
   const result = await spec.handle(ctx as never);
@@ -87,4 +98,3 @@ async function handle({ spec, params, query, body }: CompiledRoute, deps: RouteB
   if (result.body === undefined) res.status(status).end();
   else res.status(status).json(result.body);
 }
-

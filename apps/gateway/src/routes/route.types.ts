@@ -1,19 +1,17 @@
 import type { Request } from 'express';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
-import type { Client } from '@grpc/grpc-js';
-import type { channelsPlansV1 } from '@contracts/proto';
 import type { Principal } from '@platform/grpc';
+import type { TypedBackends } from '../backends/typed-client';
 import type { PageLinks } from '../http/pagination';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-/** gRPC clients of the backends the gateway routes to. */
-export interface Backends {
-  channelsPlans: channelsPlansV1.ChannelsPlansServiceClient;
-}
-
-type Callback<Res> = (error: import('@grpc/grpc-js').ServiceError | null, response: Res) => void;
-export type UnaryMethod<Req, Res> = (request: Req, metadata: import('@grpc/grpc-js').Metadata, options: { deadline: Date }, callback: Callback<Res>) => unknown;
+/**
+ * Which path parameter names the tenant the route acts in. The gateway enforces it before anything
+ * else reads the request (404, indistinguishable from a missing resource), and the service checks
+ * it again. `none` is for routes that act on no tenant's data (the ad-server catalog).
+ */
+export type RouteScope<P> = { org: keyof P & string } | { account: keyof P & string } | 'none';
 
 export interface RouteContext<P, Q, B> {
   params: P;
@@ -21,9 +19,8 @@ export interface RouteContext<P, Q, B> {
   body: B;
   principal: Principal;
   req: Request;
-  backends: Backends;
-  /** Calls a backend with the caller's signed principal and the gateway's deadline. */
-  call<Req, Res>(client: Client, method: UnaryMethod<Req, Res>, request: Req): Promise<Res>;
+  /** The backends' typed clients, with the caller's signed principal and the deadline bound in. */
+  backends: TypedBackends;
   links(page: { offset: number; limit: number; total: number }): PageLinks;
 }
 
@@ -43,7 +40,8 @@ export interface RouteSpec<P extends TObject = TObject, Q extends TObject = TObj
   description?: string;
   /** The permission a key needs; checked at the edge and again by the service. */
   permission: string;
-  /** Not in interface.md; marked x-extension in the OpenAPI document. */
+  scope: RouteScope<Static<P>>;
+  /** Not in the interface; marked x-extension in the OpenAPI document. */
   extension?: boolean;
   params?: P;
   query?: Q;

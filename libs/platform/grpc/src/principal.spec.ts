@@ -12,6 +12,29 @@ describe('principal metadata', () => {
     org: { isRetailer: true, dimensionWhitelist: ['300x250'] },
   };
 
+  it('reuses the signed metadata of the same principal object, and re-signs once it has aged', () => {
+    const now = Date.now();
+    const first = principalMetadata(principal, key, now);
+    const again = principalMetadata(principal, key, now + 1_000);
+    expect(again.get('x-principal-sig')).toEqual(first.get('x-principal-sig'));
+    expect(again).not.toBe(first);
+    const later = principalMetadata(principal, key, now + 61_000);
+    expect(later.get('x-principal-sig')).not.toEqual(first.get('x-principal-sig'));
+  });
+
+  it('checks the age of a verified principal on every read, also when it comes from the cache', () => {
+    const now = Date.now();
+    const metadata = principalMetadata({ ...principal }, key, now);
+    expect(readPrincipal(metadata, key, now)).toEqual(principal);
+    expect(() => readPrincipal(metadata, key, now + 6 * 60_000)).toThrow(/too old/);
+  });
+
+  it('does not accept a cached signature under another key', () => {
+    const metadata = principalMetadata({ ...principal }, key);
+    readPrincipal(metadata, key);
+    expect(() => readPrincipal(metadata, randomBytes(32))).toThrow(/signature/);
+  });
+
   it('round-trips a signed principal', () => {
     expect(readPrincipal(principalMetadata(principal, key), key)).toEqual(principal);
   });

@@ -25,12 +25,46 @@ function sign(payload: string, key: Buffer): string {
   return createHmac('sha256', key).update(payload).digest('base64url');
 }
 
+/**
+ * A principal's signed metadata is reused for a minute (a key's principal object is cached by the
+ * gateway, so the same object comes back on every request): signing and encoding it per call cost
+ * more than the rest of the edge's bookkeeping. Each caller gets a clone, since call filters may
+ * add headers to the metadata they are handed.
+ */
+const SIGNED_REUSE_MS = 60_000;
+const signedCache = new WeakMap<Principal, { key: Buffer; signedAt: number; metadata: Metadata }>();
+
 export function principalMetadata(principal: Principal, key: Buffer, now = Date.now()): Metadata {
+  const cached = signedCache.get(principal);
+  if (cached && cached.key === key && now >= cached.signedAt && now - cached.signedAt < SIGNED_REUSE_MS) return cached.metadata.clone();
   const payload = Buffer.from(JSON.stringify({ ...principal, iat: now })).toString('base64url');
   const metadata = new Metadata();
   metadata.set(PRINCIPAL_HEADER, payload);
   metadata.set(SIGNATURE_HEADER, sign(payload, key));
-  return metadata;
+  signedCache.set(principal, { key, signedAt: now, metadata });
+  return metadata.clone();
+}
+
+/**
+ * Verified principals by signature, so a service verifies a reused principal once rather than on
+ * every call. A hit still needs the same key and the identical payload, and its age is checked
+ * on every read. Bounded: the oldest entries go first.
+ */
+const VERIFIED_MAX_ENTRIES = 10_000;
+const verifiedCache = new Map<string, { key: Buffer; payload: string; iat: number; principal: Principal }>();
+
+function verify(payload: string, signature: string, key: Buffer): { iat: number; principal: Principal } {
+  const cached = verifiedCache.get(signature);
+  if (cached && cached.key === key && cached.payload === payload) return cached;
+  const expected = Buffer.from(sign(payload, key));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    throw unauthorized('PRINCIPAL_INVALID', 'The principal signature does not verify.');
+  }
+  const { iat, ...principal } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Principal & { iat: number };
+  if (verifiedCache.size >= VERIFIED_MAX_ENTRIES) verifiedCache.delete(verifiedCache.keys().next().value as string);
+  verifiedCache.set(signature, { key, payload, iat, principal });
+  return { iat, principal };
 }
 
 export function readPrincipal(metadata: Metadata, key: Buffer, now = Date.now()): Principal {
@@ -39,12 +73,7 @@ export function readPrincipal(metadata: Metadata, key: Buffer, now = Date.now())
   if (typeof payload !== 'string' || typeof signature !== 'string') {
     throw unauthorized('PRINCIPAL_MISSING', 'The call carries no principal.');
   }
-  const expected = Buffer.from(sign(payload, key));
-  const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-    throw unauthorized('PRINCIPAL_INVALID', 'The principal signature does not verify.');
-  }
-  const { iat, ...principal } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Principal & { iat: number };
+  const { iat, principal } = verify(payload, signature, key);
   if (!Number.isFinite(iat) || Math.abs(now - iat) > MAX_AGE_MS) {
     throw unauthorized('PRINCIPAL_EXPIRED', 'The principal is too old.');
   }

@@ -1,0 +1,99 @@
+import { Type } from '@sinclair/typebox';
+import { ALL_PERMISSIONS } from '@contracts/domain';
+import { FreeFormObject, Int32, Int64 } from './common.schemas';
+import { unboundedFields } from './route-bounds';
+import { ROUTE_TABLE } from './route-table';
+import { RouteSpec } from './route.types';
+
+const pathParameters = (path: string) => [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+/** A path parameter that names a tenant: the scope declaration must say which one it is. */
+const TENANT_PARAMETER = /org|account/i;
+
+function scopeProblems(route: RouteSpec): string[] {
+  const names = pathParameters(route.path);
+  const tenantParams = names.filter((n) => TENANT_PARAMETER.test(n));
+  const scope = route.scope as RouteSpec['scope'] | undefined;
+  if (scope === undefined) return ['no scope declaration'];
+  if (scope === 'none') return tenantParams.length > 0 ? [`scope 'none' but the path names ${tenantParams.join(', ')}`] : [];
+  const declared = 'org' in scope ? scope.org : scope.account;
+  const problems = names.includes(declared) ? [] : [`scope names ${declared}, which is not a path parameter`];
+  const undeclared = tenantParams.filter((n) => n !== declared);
+  if (undeclared.length > 0) problems.push(`path parameter(s) ${undeclared.join(', ')} look like a tenant but the scope names ${declared}`);
+  return problems;
+}
+
+describe('the route table', () => {
+  const routes = ROUTE_TABLE.map((route) => [`${route.method.toUpperCase()} ${route.path}`, route] as const);
+
+  it.each(routes)('%s bounds every field it accepts', (_name, route) => {
+    const problems = [
+      ...(route.params ? unboundedFields(route.params).map((p) => `path ${p}`) : []),
+      ...(route.query ? unboundedFields(route.query).map((p) => `query ${p}`) : []),
+      ...(route.body ? unboundedFields(route.body).map((p) => `body ${p}`) : []),
+    ];
+    expect(problems).toEqual([]);
+  });
+
+  it.each(routes)('%s declares its tenant scope', (_name, route) => {
+    expect(scopeProblems(route)).toEqual([]);
+  });
+
+  it.each(routes)('%s validates exactly the parameters of its path', (_name, route) => {
+    expect(Object.keys(route.params?.properties ?? {}).sort()).toEqual(pathParameters(route.path).sort());
+  });
+
+  it.each(routes)('%s takes only integers and strings in its path and query', (_name, route) => {
+    const kinds = [route.params, route.query].flatMap((schema) => Object.values(schema?.properties ?? {}).map((p) => (p as { type?: string }).type ?? 'enum'));
+    expect(kinds.filter((kind) => !['integer', 'string', 'enum'].includes(kind))).toEqual([]);
+  });
+
+  it.each(routes)('%s requires a permission of the shared catalog', (_name, route) => {
+    expect(ALL_PERMISSIONS).toContain(route.permission);
+  });
+
+  it('has one operationId per operation', () => {
+    const ids = ROUTE_TABLE.map((r) => r.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe(unboundedFields.name, () => {
+  it('accepts a schema built from the bounded builders', () => {
+    const schema = Type.Object({ a: Int32({ minimum: 0 }), b: Int64(), c: Type.String({ maxLength: 3 }), d: Type.Array(Type.Boolean(), { maxItems: 2 }), e: FreeFormObject(100, 'x') }, { additionalProperties: false });
+    expect(unboundedFields(schema)).toEqual([]);
+  });
+
+  it('names each field that lacks its bounds', () => {
+    const schema = Type.Object({
+      plain: Type.Integer({ minimum: 0 }),
+      wide: Type.Integer({ format: 'int32', minimum: 0, maximum: 2 ** 40 }),
+      text: Type.String(),
+      list: Type.Array(Type.String({ maxLength: 1 })),
+      open: Type.Object({}, { additionalProperties: true }),
+      nested: Type.Object({ deep: Type.String() }, { additionalProperties: false }),
+    });
+    expect(unboundedFields(schema)).toEqual([
+      '/plain: integer without a proto format (int32 or int64)',
+      '/wide: range 0..1099511627776 exceeds int32',
+      '/text: string without maxLength',
+      '/list: array without maxItems',
+      '/open: object open to any property without x-maxDepth and x-maxBytes',
+      '/nested/deep: string without maxLength',
+      '/: object open to any property without x-maxDepth and x-maxBytes',
+    ]);
+  });
+});
+
+describe('scope declarations', () => {
+  const route = (path: string, scope: unknown) => ({ path, scope }) as unknown as RouteSpec;
+
+  it('refuses a tenant path without a declaration, or with one that names another parameter', () => {
+    expect(scopeProblems(route('/v2/org/:orgId/x', undefined))).toEqual(['no scope declaration']);
+    expect(scopeProblems(route('/v2/org/:organizationId/x', 'none'))).toEqual(["scope 'none' but the path names organizationId"]);
+    expect(scopeProblems(route('/v2/accounts/:accountIdx/x', { account: 'accountId' }))).toEqual([
+      'scope names accountId, which is not a path parameter',
+      'path parameter(s) accountIdx look like a tenant but the scope names accountId',
+    ]);
+    expect(scopeProblems(route('/v2/org/:orgId/x', { org: 'orgId' }))).toEqual([]);
+  });
+});
