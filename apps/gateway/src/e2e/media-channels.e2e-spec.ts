@@ -1,3 +1,4 @@
+import { FREE_FORM_JSON_MAX_DEPTH } from '@contracts/domain';
 import { admin, E2eSystem, expectProblem, Http, httpClient, startE2eSystem } from './e2e-system';
 
 jest.setTimeout(120_000);
@@ -544,7 +545,7 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
       expectProblem(result, 400, 'VALIDATION_FAILED');
       expect(result.body.errors).toEqual([expect.objectContaining({ pointer: '/additionalConfiguration', code: 'TOO_DEEP' })]);
       expect(await totalChannels()).toBe(before);
-      expect((await create(validChannel('Deep enough', { additionalConfiguration: nested(32) }))).status).toBe(201);
+      expect((await create(validChannel('Deep enough', { additionalConfiguration: nested(FREE_FORM_JSON_MAX_DEPTH) }))).status).toBe(201);
     });
   });
 

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { FREE_FORM_JSON_MAX_DEPTH } from '@contracts/domain';
 import { FreeFormObject, Idx, OrgId, PathParams } from '../routes/common.schemas';
 import { PageQuery } from './pagination';
 import { compileValidator } from './validation';
@@ -50,10 +51,12 @@ describe('bounds of path, query and free-form body fields', () => {
   };
 
   it('refuses integers that are not plain decimal literals instead of reading them', () => {
-    for (const spelling of ['1e3', '0x10', '1.0', ' 7', '+7', '07', '']) {
+    for (const spelling of ['1e3', '0x10', '1.0', ' 7', '+7', '07']) {
       expect(path({ orgId: 'acme', mediaChannelIdx: spelling })).toEqual([expect.objectContaining({ parameter: 'mediaChannelIdx', code: 'INVALID_FORMAT' })]);
     }
     expect(query({ offset: '1e99' })).toEqual([expect.objectContaining({ parameter: 'offset', code: 'INVALID_FORMAT' })]);
+    expect(query({ offset: 'ten' })).toEqual([{ parameter: 'offset', code: 'INVALID_TYPE', detail: 'offset must be of type integer.' }]);
+    expect(query({ offset: '' })).toEqual([expect.objectContaining({ parameter: 'offset', code: 'INVALID_TYPE' })]);
   });
 
   it('bounds integers by the proto field they feed', () => {
@@ -71,8 +74,10 @@ describe('bounds of path, query and free-form body fields', () => {
   });
 
   it('bounds the depth of a free-form object without overflowing the stack', () => {
-    expect(body({ config: nested(32) })).toEqual([]);
-    expect(body({ config: nested(33) })).toEqual([{ pointer: '/config', code: 'TOO_DEEP', detail: 'config must not nest objects or arrays more than 32 deep.' }]);
+    expect(body({ config: nested(FREE_FORM_JSON_MAX_DEPTH) })).toEqual([]);
+    expect(body({ config: nested(FREE_FORM_JSON_MAX_DEPTH + 1) })).toEqual([
+      { pointer: '/config', code: 'TOO_DEEP', detail: `config must not nest objects or arrays more than ${FREE_FORM_JSON_MAX_DEPTH} deep.` },
+    ]);
     expect(body({ config: nested(200_000) })).toEqual([expect.objectContaining({ pointer: '/config', code: 'TOO_DEEP' })]);
   });
 

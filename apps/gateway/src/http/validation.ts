@@ -70,7 +70,12 @@ function rawParameterErrors(schema: TObject, values: Record<string, unknown>): F
     if (Array.isArray(raw)) {
       errors.push({ parameter: name, code: 'DUPLICATE_PARAMETER', detail: `${name} must be given once; got ${raw.length} values.` });
     } else if (typeof raw === 'string' && (property as TSchema).type === 'integer' && !PLAIN_DECIMAL.test(raw)) {
-      errors.push({ parameter: name, code: 'INVALID_FORMAT', detail: `${name} must be a plain decimal integer (digits only, no exponent, sign or spaces).` });
+      // "ten" is not a number at all; "1e3" or "0x10" is one, spelled in a way we do not read.
+      errors.push(
+        raw.trim() === '' || Number.isNaN(Number(raw))
+          ? { parameter: name, code: 'INVALID_TYPE', detail: `${name} must be of type integer.` }
+          : { parameter: name, code: 'INVALID_FORMAT', detail: `${name} must be a plain decimal integer (digits only, no exponent, sign or spaces).` },
+      );
     }
   }
   return errors;

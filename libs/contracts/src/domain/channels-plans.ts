@@ -19,8 +19,12 @@ export const MEDIA_CHANNEL_NAME_MAX = 200;
 export const AD_SERVER_ID_MAX = 64;
 /** Serialized size cap of additionalConfiguration, so one channel cannot bloat every list response. */
 export const ADDITIONAL_CONFIGURATION_MAX_BYTES = 16 * 1024;
-/** Nesting cap of free-form JSON objects: deep enough for any real setting, far from a stack overflow. */
-export const FREE_FORM_JSON_MAX_DEPTH = 32;
+/**
+ * Nesting cap of free-form JSON objects (objects and arrays; the outermost counts as 1): deep enough
+ * for any real setting, far from a stack overflow, and inside MariaDB's JSON limit (32 levels
+ * counting the scalar leaves), which would otherwise fail the insert.
+ */
+export const FREE_FORM_JSON_MAX_DEPTH = 16;
 
 export const AD_SERVER_KINDS = ['onsite-retail-media', 'display', 'video', 'social', 'dooh'] as const;
 export type AdServerKind = (typeof AD_SERVER_KINDS)[number];
