@@ -7,6 +7,10 @@ export {
   openServiceDatabase,
   type OpenServiceDatabaseOptions,
   type ServiceDatabase,
+  type SqlValue,
 } from './mysql.service-database';
 export { isRetryableTransactionError, withTransaction, type WithTransactionOptions } from './mysql.transaction';
 export { openOwnSchema, type MysqlEnv } from './mysql.own-schema';
+export { listWithTotal, listWithTotalQuery, type CountRow, type Page, type PageWindow } from './mysql.page';
+export { duplicateKeyName, isDuplicateKey, rethrowDuplicateKey } from './mysql.duplicate-key';
+export { readJsonColumn, writeJsonColumn } from './mysql.json-column';

@@ -1,6 +1,8 @@
 import knexFactory, { type Knex } from 'knex';
+import { createPool, type Pool, type PoolOptions, type RowDataPacket } from 'mysql2/promise';
 import type { Logger } from '@platform/logging';
-import { serviceConnectionConfig, setSessionTimeZoneToUtc } from './mysql.connection';
+import type { Connection } from 'mysql2';
+import { serviceConnectionConfig, setSessionTimeZoneToUtc, type ServiceConnectionConfig } from './mysql.connection';
 import { createMigrationSource, type Migration } from './mysql.migration-source';
 import { provisionSchemaAndUser } from './mysql.provisioning';
 
@@ -13,15 +15,27 @@ export interface OpenServiceDatabaseOptions {
   migrations: readonly Migration[];
   logger: Logger;
   pool?: { min: number; max: number };
+  /** Connections of the prepared-statement pool behind `execute`. */
+  executePool?: { max: number };
 }
+
+/** What a bound parameter of `execute` may be. */
+export type SqlValue = string | number | boolean | Date | Buffer | null;
 
 export interface ServiceDatabase {
   /** A pool connected as the service's own user, on its own schema. */
   knex: Knex;
   schema: string;
+  /**
+   * Runs one statement as a server-side prepared statement and returns its rows. For hot read
+   * paths: pass a constant SQL string with `?` placeholders; each pooled connection prepares it
+   * once and afterwards sends only the parameters, so nothing is built, escaped or parsed per call.
+   * Same connection settings as `knex` (UTC, booleans, jsonStrings, big numbers).
+   */
+  execute<Row>(sql: string, params?: readonly SqlValue[]): Promise<Row[]>;
   /** Resolves when the database answers; for readiness checks. */
   ping(): Promise<void>;
-  /** Ends the pool; waits for queries in flight. */
+  /** Ends both pools; waits for queries in flight. */
   close(): Promise<void>;
 }
 
@@ -30,6 +44,15 @@ export interface ServiceDatabase {
  * and the first query after a quiet night fails.
  */
 const DEFAULT_POOL = { min: 0, max: 10 };
+
+const DEFAULT_EXECUTE_POOL = { max: 8 };
+
+/**
+ * Prepared statements each connection keeps (least recently used are closed). The hot paths use a
+ * handful of constant strings; the bound keeps a caller that builds SQL per call from piling up
+ * statements towards the server-wide max_prepared_stmt_count, which every service shares.
+ */
+const MAX_PREPARED_STATEMENTS_PER_CONNECTION = 64;
 
 /** knex returns `[batchNumber, names]` from its migrate calls but types them as any. */
 type MigrationRun = [number, string[]];
@@ -46,9 +69,10 @@ export async function openServiceDatabase(options: OpenServiceDatabaseOptions): 
   await provisionSchemaAndUser({ adminUrl, schema, user, password });
   logger.info({ user, ms: Date.now() - startedAt }, 'schema and service user ready');
 
+  const connection = serviceConnectionConfig({ adminUrl, schema, user, password });
   const knex = knexFactory({
     client: 'mysql2',
-    connection: serviceConnectionConfig({ adminUrl, schema, user, password }),
+    connection,
     pool: { ...pool, afterCreate: setSessionTimeZoneToUtc },
     // knex writes its warnings (failed migrations among them) to the console unless told otherwise.
     log: {
@@ -73,14 +97,47 @@ export async function openServiceDatabase(options: OpenServiceDatabaseOptions): 
     throw error;
   }
 
+  const statements = createStatementPool(connection, options.executePool ?? DEFAULT_EXECUTE_POOL, logger);
   return {
     knex,
     schema,
+    execute: async <Row>(sql: string, params: readonly SqlValue[] = []) => {
+      const [rows] = await statements.execute<RowDataPacket[]>(sql, params as SqlValue[]);
+      return rows as unknown as Row[];
+    },
     ping: async () => {
       await knex.raw('SELECT 1');
     },
-    close: () => knex.destroy(),
+    close: async () => {
+      await Promise.all([knex.destroy(), statements.end()]);
+    },
   };
+}
+
+/**
+ * A plain mysql2 pool beside knex's, for `execute`: knex has no prepared statements, and its
+ * builder compiles SQL on every call. Idle connections are kept (maxIdle = max) because a
+ * connection carries its prepared statements; one the server closes (wait_timeout, restart) is
+ * dropped from the pool by mysql2 when it ends, so the next call opens a fresh one.
+ */
+function createStatementPool(connection: ServiceConnectionConfig, { max }: { max: number }, logger: Logger): Pool {
+  const pool = createPool({
+    // The very object knex connects with; knex's copy of mysql2's option types has drifted (e.g.
+    // `flags`) in fields this config does not set, hence the cast.
+    ...(connection as unknown as PoolOptions),
+    connectionLimit: max,
+    maxIdle: max,
+    maxPreparedStatements: MAX_PREPARED_STATEMENTS_PER_CONNECTION,
+  });
+  // mysql2 runs a connection's commands in order, so this runs before the statement that made it.
+  pool.pool.on('connection', (created: Connection) =>
+    setSessionTimeZoneToUtc(created, (error) => {
+      if (!error) return;
+      logger.error({ err: error }, 'could not set the session time zone; dropping the connection');
+      created.destroy();
+    }),
+  );
+  return pool;
 }
 
 /**

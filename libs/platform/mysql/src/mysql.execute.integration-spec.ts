@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { createLogger } from '@platform/logging';
+import { isDuplicateKey } from './mysql.duplicate-key';
+import { schemaName } from './mysql.identifiers';
+import { readJsonColumn, writeJsonColumn } from './mysql.json-column';
+import type { Migration } from './mysql.migration-source';
+import { listWithTotal, listWithTotalQuery } from './mysql.page';
+import { dropServiceDatabase } from './mysql.provisioning';
+import { openServiceDatabase, type ServiceDatabase } from './mysql.service-database';
+
+jest.setTimeout(30_000);
+
+const ADMIN_URL = process.env['MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
+const SCHEMA = schemaName(`t_${randomBytes(4).toString('hex')}_`, 'exec');
+const logger = createLogger({ service: 'platform-mysql-test', level: 'silent' });
+
+const createItems: Migration = {
+  name: '20261122090000_create_items',
+  up: async (knex) => {
+    await knex.schema.createTable('items', (t) => {
+      t.bigIncrements('id');
+      t.string('owner', 20).notNullable();
+      t.string('name', 50).notNullable();
+      t.boolean('active').notNullable().defaultTo(true);
+      t.json('settings').nullable();
+      t.datetime('created_at', { precision: 3 }).nullable();
+      t.unique(['owner', 'name'], { indexName: 'uq_items_owner_name' });
+    });
+  },
+  down: async (knex) => {
+    await knex.schema.dropTable('items');
+  },
+};
+
+interface ItemRow {
+  id: number;
+  owner: string;
+  name: string;
+  active: boolean;
+  settings: string | null;
+  created_at: Date | null;
+}
+
+const LIST_SQL = 'SELECT id, owner, name, active, settings, created_at FROM items WHERE owner = ? ORDER BY id LIMIT ? OFFSET ?';
+const COUNT_SQL = 'SELECT COUNT(*) AS total FROM items WHERE owner = ?';
+const SESSION_COUNTERS_SQL =
+  "SELECT VARIABLE_NAME AS name, VARIABLE_VALUE AS value FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME IN ('COM_STMT_PREPARE', 'COM_STMT_EXECUTE')";
+
+describe('ServiceDatabase.execute and the list, duplicate-key and JSON helpers (real MariaDB)', () => {
+  let db: ServiceDatabase;
+  let single: ServiceDatabase;
+
+  beforeAll(async () => {
+    const options = { adminUrl: ADMIN_URL, schema: SCHEMA, user: SCHEMA, password: 'exec-password-123', logger, migrations: [createItems] };
+    db = await openServiceDatabase(options);
+    // One connection, so that session counters describe every statement this test sends.
+    single = await openServiceDatabase({ ...options, executePool: { max: 1 } });
+    await db.knex('items').insert([
+      ...Array.from({ length: 7 }, (_, i) => ({ owner: 'ann', name: `item ${i + 1}`, active: i % 2 === 0, settings: writeJsonColumn({ rank: i + 1 }) })),
+      { owner: 'bob', name: 'item 1', active: true, settings: null, created_at: new Date('2026-11-22T09:30:15.250Z') },
+    ]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([db?.close(), single?.close()]);
+    await dropServiceDatabase({ adminUrl: ADMIN_URL, schema: SCHEMA, user: SCHEMA });
+  });
+
+  it('reads rows with the knex pool’s conversions: booleans, JSON as text, UTC datetimes', async () => {
+    const [bob] = await db.execute<ItemRow>('SELECT id, owner, name, active, settings, created_at FROM items WHERE owner = ?', ['bob']);
+    expect(bob).toMatchObject({ owner: 'bob', name: 'item 1', active: true, settings: null });
+    expect(bob?.created_at?.toISOString()).toBe('2026-11-22T09:30:15.250Z');
+    const [first] = await db.execute<ItemRow>(LIST_SQL, ['ann', 1, 0]);
+    expect(first?.active).toBe(true);
+    expect(typeof first?.settings).toBe('string');
+    expect(readJsonColumn(first?.settings)).toEqual({ rank: 1 });
+    const [zone] = await db.execute<{ tz: string }>('SELECT @@session.time_zone AS tz');
+    expect(zone?.tz).toBe('+00:00');
+  });
+
+  it('prepares a statement once per connection and then only executes it', async () => {
+    const counters = async () => {
+      const rows = await single.execute<{ name: string; value: string }>(SESSION_COUNTERS_SQL);
+      const value = (name: string) => Number(rows.find((row) => row.name === name)?.value);
+      return { prepared: value('COM_STMT_PREPARE'), executed: value('COM_STMT_EXECUTE') };
+    };
+    await single.execute(LIST_SQL, ['ann', 2, 0]);
+    const before = await counters();
+    for (let i = 0; i < 10; i++) await single.execute(LIST_SQL, ['ann', 2, i % 7]);
+    const after = await counters();
+    expect(after.prepared - before.prepared).toBe(0);
+    // The ten list calls and the second counter read itself.
+    expect(after.executed - before.executed).toBe(11);
+  });
+
+  it('pages with the total through execute, including past the end', async () => {
+    const page = (offset: number, limit: number) =>
+      listWithTotal({ rows: db.execute<ItemRow>(LIST_SQL, ['ann', limit, offset]), count: db.execute(COUNT_SQL, ['ann']) }, (row) => row.name);
+    expect(await page(0, 3)).toEqual({ items: ['item 1', 'item 2', 'item 3'], total: 7 });
+    expect(await page(6, 3)).toEqual({ items: ['item 7'], total: 7 });
+    expect(await page(50, 3)).toEqual({ items: [], total: 7 });
+  });
+
+  it('pages a knex query with the total of the same filter', async () => {
+    const active = db.knex('items').select('name').where({ owner: 'ann', active: true }).orderBy('id', 'desc');
+    expect(await listWithTotalQuery<{ name: string }, string>(active, { offset: 1, limit: 2 }, (row) => row.name)).toEqual({ items: ['item 5', 'item 3'], total: 4 });
+  });
+
+  it('recognises a duplicate on the named unique index, from knex and from execute', async () => {
+    const fromKnex = await db.knex('items').insert({ owner: 'ann', name: 'item 1' }).catch((e: unknown) => e);
+    expect(isDuplicateKey(fromKnex, 'uq_items_owner_name')).toBe(true);
+    expect(isDuplicateKey(fromKnex, 'PRIMARY')).toBe(false);
+    const fromExecute = await db.execute('INSERT INTO items (id, owner, name) VALUES (?, ?, ?)', [1, 'zed', 'new']).catch((e: unknown) => e);
+    expect(isDuplicateKey(fromExecute, 'PRIMARY')).toBe(true);
+  });
+
+  it('stores JSON text as given and reads the same value back', async () => {
+    const value = { list: [1, 'two', { three: null }], unicode: 'ü€' };
+    await db.knex('items').insert({ owner: 'json', name: 'x', settings: writeJsonColumn(value) });
+    const [row] = await db.execute<ItemRow>('SELECT settings FROM items WHERE owner = ?', ['json']);
+    expect(readJsonColumn(row?.settings)).toEqual(value);
+    const [nulls] = await db.execute<{ n: number }>('SELECT COUNT(*) AS n FROM items WHERE settings IS NULL AND owner = ?', ['bob']);
+    expect(nulls?.n).toBe(1);
+  });
+
+  it('refuses execute once closed', async () => {
+    const other = await openServiceDatabase({ adminUrl: ADMIN_URL, schema: SCHEMA, user: SCHEMA, password: 'exec-password-123', logger, migrations: [createItems] });
+    await expect(other.execute('SELECT 1 AS one')).resolves.toEqual([{ one: 1 }]);
+    await other.close();
+    await expect(other.execute('SELECT 1 AS one')).rejects.toThrow(/closed/i);
+  });
+});
