@@ -1,0 +1,1 @@
+module.exports = { displayName: 'tool-admin', preset: '../../jest.preset.js', rootDir: '.', testTimeout: 120000 };
