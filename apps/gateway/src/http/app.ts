@@ -1,7 +1,7 @@
 import express, { Express, RequestHandler } from 'express';
 import helmet from 'helmet';
 import swaggerUi from 'swagger-ui-express';
-import type { Logger } from '@platform/logging';
+import type { AccessLogger, Logger } from '@platform/logging';
 import { accessLog } from './access-log';
 import { adServerLogo } from './ad-server-logo';
 import type { HttpMetrics } from './http-metrics';
@@ -10,6 +10,7 @@ import { problemHandler, requestId, requireJsonBody, unknownRoute } from './prob
 
 export interface GatewayAppParts {
   logger: Logger;
+  accessLogger: AccessLogger;
   metrics: HttpMetrics;
   bodyLimitBytes: number;
   trustProxy: boolean;
@@ -26,8 +27,10 @@ export function createGatewayApp(parts: GatewayAppParts): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', parts.trustProxy);
   app.set('query parser', 'simple');
+  // API answers are computed per request; hashing each body for an ETag cost more than it saved.
+  app.set('etag', false);
   app.use(requestId);
-  app.use(accessLog(parts.logger, parts.metrics));
+  app.use(accessLog(parts.accessLogger, parts.metrics));
   app.use(helmet({ crossOriginResourcePolicy: { policy: 'same-site' } }));
   app.get('/healthz', parts.health.live);
   app.get('/readyz', parts.health.ready);
