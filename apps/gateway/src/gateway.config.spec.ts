@@ -25,3 +25,15 @@ describe(loadGatewayConfig.name, () => {
     expect(config.PUBLIC_BASE_URL).toBeUndefined();
   });
 });
+
+describe('principal cache settings', () => {
+  it('defaults to a 30 s TTL and reads NATS like the other processes', () => {
+    expect(loadGatewayConfig({})).toMatchObject({ PRINCIPAL_CACHE_TTL_MS: 30_000, PRINCIPAL_CACHE_MAX_ENTRIES: 10_000, NATS_URL: 'nats://127.0.0.1:4222', NATS_PREFIX: '' });
+  });
+
+  it('accepts 0 to turn the cache off and refuses a negative TTL or an empty bound', () => {
+    expect(loadGatewayConfig({ PRINCIPAL_CACHE_TTL_MS: '0' }).PRINCIPAL_CACHE_TTL_MS).toBe(0);
+    expect(() => loadGatewayConfig({ PRINCIPAL_CACHE_TTL_MS: '-1' })).toThrow(/PRINCIPAL_CACHE_TTL_MS/);
+    expect(() => loadGatewayConfig({ PRINCIPAL_CACHE_MAX_ENTRIES: '0' })).toThrow(/PRINCIPAL_CACHE_MAX_ENTRIES/);
+  });
+});

@@ -1,8 +1,10 @@
-import { commonFields, loadConfig, mysqlFields, optionalUrl, port, secretKey, z } from '@platform/config';
+import { backendAddressFields } from './backends/backend.registry';
+import { commonFields, loadConfig, mysqlFields, natsFields, optionalUrl, port, secretKey, z } from '@platform/config';
 
 export const gatewayConfigSchema = z.object({
   ...commonFields,
   ...mysqlFields,
+  ...natsFields,
   HOST: z.string().default('127.0.0.1'),
   PORT: port(8080),
   /** Admin API bearer token; required in production, `dev-admin-token` (with a warning) elsewhere. */
@@ -14,11 +16,19 @@ export const gatewayConfigSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(6000),
   /** Port of the Prometheus /metrics listener, kept off the public port; unset disables it. */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-  CHANNELS_PLANS_ADDR: z.string().default('127.0.0.1:50051'),
+  /** `host:port` of each gRPC backend (CHANNELS_PLANS_ADDR, ...), one per entry of the backend registry. */
+  ...backendAddressFields((defaultAddress) => z.string().default(defaultAddress)),
   GRPC_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   /** Set when a proxy or load balancer sits in front, so req.protocol/host honour X-Forwarded-*. */
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  /**
+   * How long a resolved API-key principal may be served from memory. Revocations reach every replica
+   * over NATS at once; the TTL only bounds what a missed broadcast could cost. 0 disables the cache.
+   */
+  PRINCIPAL_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  /** Most principals one gateway process keeps; the least recently used go first. */
+  PRINCIPAL_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).default(10_000),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -7,14 +7,12 @@ import { openOwnSchema } from '@platform/mysql';
 import { resolveKey } from '@platform/secrets';
 import { GatewayConfig, resolveAdminToken } from './gateway.config';
 import { createGatewayApp } from './http/app';
-import { createAuthenticator } from './http/authenticate';
 import { liveness, readiness } from './http/health';
 import { createHttpMetrics } from './http/http-metrics';
 import { createRateLimit } from './http/rate-limit';
-import { ADMIN_ROUTES, adminRouter } from './identity/admin.routes';
+import { ADMIN_ROUTES } from './identity/admin.routes';
 import { createIdentityTables } from './identity/identity.migrations';
-import { IdentityRepository } from './identity/identity.repository';
-import { IdentityService } from './identity/identity.service';
+import { startIdentity } from './identity/identity.module';
 import { buildOpenApi } from './openapi/openapi.builder';
 import { bindRoutes } from './routes/route-binder';
 import { knownPermissions, ROUTE_TABLE } from './routes/route-table';
@@ -34,7 +32,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const db = await openOwnSchema({ env: config, base: 'gateway_identity', migrations: [createIdentityTables], logger });
 
   const permissions = knownPermissions();
-  const identity = new IdentityService(new IdentityRepository(db.knex), permissions);
+  const identity = await startIdentity({ config, knex: db.knex, permissions, adminToken, logger });
   const backends: Backends = { channelsPlans: createGrpcClient(channelsPlansV1.ChannelsPlansServiceClient, config.CHANNELS_PLANS_ADDR) };
 
   let accepting = true;
@@ -49,14 +47,15 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       live: liveness,
       ready: readiness(() => accepting, {
         mysql: () => db.ping().then(() => true),
+        nats: identity.natsReady,
         'channels-plans': () => checkHealth(config.CHANNELS_PLANS_ADDR),
       }),
     },
     knownRoutes: [...ROUTE_TABLE, ...ADMIN_ROUTES],
     routers: [
-      adminRouter(identity, adminToken),
+      identity.adminRouter,
       bindRoutes(ROUTE_TABLE, {
-        authenticate: createAuthenticator((apiKey) => identity.authenticate(apiKey)),
+        authenticate: identity.authenticate,
         rateLimit: createRateLimit(config.RATE_LIMIT_PER_MINUTE),
         backends,
         principalKey,
@@ -95,6 +94,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       }),
     close: async () => {
       backends.channelsPlans.close();
+      await identity.close();
       await db.close();
     },
   };

@@ -76,8 +76,10 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
     method: 'delete',
     path: '/admin/v1/api-keys/:keyId',
     summary: 'Revoke an API key; it stops working at once',
+    description: 'Answers once the revocation has reached every gateway replica, so no replica accepts the key from its principal cache afterwards. 503 REVOCATION_NOT_BROADCAST: the key is revoked, but that could not be confirmed to the other replicas.',
     params: Type.Object({ keyId: Type.String({ minLength: 1, maxLength: 32 }) }),
     success: { status: 204, description: 'Revoked' },
+    problems: [503],
     handle: async ({ params, identity }) => {
       await identity.revokeApiKey(params.keyId);
       return undefined;

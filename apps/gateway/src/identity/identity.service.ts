@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { conflict, notFound, validationFailed } from '@platform/errors';
-import type { Principal } from '@platform/grpc';
-import { issueApiKey, parseApiKey, secretMatches } from './api-key.codec';
+import { conflict, notFound, unavailable, validationFailed } from '@platform/errors';
+import { issueApiKey } from './api-key.codec';
 import { IdentityRepository } from './identity.repository';
 
 export interface CreateOrgInput {
@@ -11,12 +10,25 @@ export interface CreateOrgInput {
   dimensionWhitelist?: string[];
 }
 
-/** Orgs, accounts and API keys: the identity behind DESIGN.md's admin API and every /v2 call. */
+/**
+ * Tells every gateway replica that principals it may have cached changed. Each method resolves
+ * false when the message could not be confirmed as sent.
+ */
+export interface PrincipalInvalidator {
+  keyRevoked(keyId: string): Promise<boolean>;
+  /** The org's account list changed, and with it the principal of each all-accounts key. */
+  orgAccountsChanged(orgId: string): Promise<boolean>;
+}
+
+const NO_CACHES: PrincipalInvalidator = { keyRevoked: async () => true, orgAccountsChanged: async () => true };
+
+/** Orgs, accounts and API keys: the identity behind the admin API and every /v2 call. */
 export class IdentityService {
   constructor(
     private readonly repository: IdentityRepository,
     /** Every permission a key may be granted; anything else is a typo worth refusing. */
     private readonly knownPermissions: ReadonlySet<string>,
+    private readonly invalidator: PrincipalInvalidator = NO_CACHES,
   ) {}
 
   async createOrg(input: CreateOrgInput): Promise<string> {
@@ -33,7 +45,11 @@ export class IdentityService {
 
   async createAccount(orgId: string, name: string): Promise<number> {
     if (!(await this.repository.orgExists(orgId))) throw notFound('ORG_NOT_FOUND', `Organization ${orgId} was not found.`);
-    return this.repository.insertAccount(orgId, name.trim());
+    const accountId = await this.repository.insertAccount(orgId, name.trim());
+    // Not an error when unconfirmed: the account exists, and a cached principal missing it only
+    // refuses it (404) until the cache TTL; failing here would invite a retry creating a second one.
+    await this.invalidator.orgAccountsChanged(orgId);
+    return accountId;
   }
 
   async createApiKey(input: { orgId: string; accountIds?: number[]; permissions: string[] }): Promise<{ keyId: string; apiKey: string }> {
@@ -63,20 +79,12 @@ export class IdentityService {
 
   async revokeApiKey(keyId: string): Promise<void> {
     if (!(await this.repository.revokeApiKey(keyId))) throw notFound('API_KEY_NOT_FOUND', `API key ${keyId} was not found.`);
-  }
-
-  /** Resolves a presented key to its principal, or null. Read on every call so revocation is immediate. */
-  async authenticate(apiKey: string): Promise<Principal | null> {
-    const parsed = parseApiKey(apiKey);
-    if (!parsed) return null;
-    const key = await this.repository.findLiveApiKey(parsed.keyId);
-    if (!key || !secretMatches(parsed.secret, key.secretSha256)) return null;
-    return {
-      keyId: key.keyId,
-      orgId: key.orgId,
-      accountIds: key.accountIds,
-      permissions: key.permissions,
-      org: { isRetailer: key.org.isRetailer, dimensionWhitelist: key.org.dimensionWhitelist },
-    };
+    // After the commit, so a replica that reloads the key on receipt reads it revoked.
+    if (!(await this.invalidator.keyRevoked(keyId))) {
+      throw unavailable(
+        'REVOCATION_NOT_BROADCAST',
+        `API key ${keyId} is revoked, but not every gateway replica could be told at once; some may accept it until their principal cache expires (PRINCIPAL_CACHE_TTL_MS).`,
+      );
+    }
   }
 }
