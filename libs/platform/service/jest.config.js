@@ -1,0 +1,6 @@
+module.exports = {
+  displayName: 'platform-service',
+  preset: '../../../jest.preset.js',
+  rootDir: '.',
+  testTimeout: 30000,
+};

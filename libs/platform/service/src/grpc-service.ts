@@ -1,0 +1,133 @@
+import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
+import type { NatsConnection } from 'nats';
+import { addService, createGrpcServer } from '@platform/grpc';
+import type { Logger } from '@platform/logging';
+import { openOwnSchema, type Migration, type ServiceDatabase } from '@platform/mysql';
+import { closeNats, connectNats, ensureStream, naming, outboxMigration, pingNats, startOutboxRelay, type Naming, type StreamSpec } from '@platform/nats';
+import { resolveKey } from '@platform/secrets';
+import type { z } from '@platform/config';
+import { createCallGuard, type CallGuard } from './call-guard';
+import { createEventOutbox, type EventOutbox } from './event-outbox';
+import type { GrpcServiceConfig } from './service.config';
+
+/** What a service has once its database is open: enough to seed reference data. */
+export interface SeedDeps<C extends GrpcServiceConfig> {
+  config: C;
+  logger: Logger;
+  db: ServiceDatabase;
+}
+
+/** Everything the platform opened for a service, handed to the code that builds its handlers. */
+export interface GrpcServiceDeps<C extends GrpcServiceConfig> extends SeedDeps<C> {
+  /** Verifies the principal, permission and scope of a call (INTERNAL_AUTH_KEY already resolved). */
+  guard: CallGuard;
+  /** Records domain events in a transaction; the outbox relay publishes them. */
+  events: EventOutbox;
+  nats: NatsConnection;
+  /** NATS_PREFIX applied to stream names and subjects. */
+  names: Naming;
+}
+
+/**
+ * What makes a gRPC service itself; everything else (config loading, logging, lifecycle, schema,
+ * outbox, NATS, health, shutdown order) is the same for every service and lives here.
+ */
+export interface GrpcServiceSpec<C extends GrpcServiceConfig, I extends UntypedServiceImplementation> {
+  /** Process name: logger `service`, NATS connection name and the `<name> ready` log line. */
+  name: string;
+  configSchema: z.ZodType<C>;
+  /** The schema is `<MYSQL_SCHEMA_PREFIX><base>`; the outbox migration is added in front. */
+  database: { base: string; migrations: readonly Migration[] };
+  /** JetStream streams the service publishes to, declared without NATS_PREFIX. */
+  streams?: readonly StreamSpec[];
+  /** Runs after migrations on every start, before any call is taken; must be idempotent. */
+  seed?(deps: SeedDeps<C>): Promise<void>;
+  /** The generated service definition (e.g. `channelsPlansV1.ChannelsPlansServiceService`). */
+  definition: ServiceDefinition<I>;
+  /** Builds the handlers from the opened dependencies. */
+  implementation(deps: GrpcServiceDeps<C>): I;
+}
+
+export interface RunningGrpcService {
+  grpcPort: number;
+  /** True while the database and NATS both answer. */
+  ready(): Promise<boolean>;
+  /** grpc.health.v1 status of the process and of the service. */
+  setServing(serving: boolean): void;
+  /** Stops taking calls, waits for those in flight, then relays what they left in the outbox. */
+  drain(): Promise<void>;
+  /** Closes NATS, then the database; call after drain. Safe to call more than once. */
+  close(): Promise<void>;
+}
+
+/** `channelsplans.v1.ChannelsPlansService`, read from a method path `/pkg.Service/Method`. */
+export function grpcServiceName(definition: ServiceDefinition): string {
+  const [first] = Object.values(definition);
+  const name = first?.path.split('/')[1];
+  if (!name) throw new Error('The service definition has no methods');
+  return name;
+}
+
+/**
+ * Starts a service's parts in dependency order (schema, seed, NATS and streams, outbox relay, gRPC
+ * server) and returns it serving. A failure part-way closes what was already opened, so a test or
+ * a retrying caller leaks no pool or connection. The process-level wiring is runGrpcService's.
+ */
+export async function startGrpcService<C extends GrpcServiceConfig, I extends UntypedServiceImplementation>(
+  config: C,
+  logger: Logger,
+  spec: GrpcServiceSpec<C, I>,
+): Promise<RunningGrpcService> {
+  const principalKey = resolveKey({ configured: config.INTERNAL_AUTH_KEY, nodeEnv: config.NODE_ENV, variable: 'INTERNAL_AUTH_KEY', warn: (message) => logger.warn(message) });
+  const opened: (() => Promise<void>)[] = [];
+  const closeOpened = async () => {
+    for (const close of opened.splice(0).reverse()) await close();
+  };
+
+  try {
+    const db = await openOwnSchema({ env: config, base: spec.database.base, migrations: [outboxMigration, ...spec.database.migrations], logger });
+    opened.push(() => db.close());
+    await spec.seed?.({ config, logger, db });
+
+    const names = naming(config.NATS_PREFIX);
+    const nats = await connectNats({ url: config.NATS_URL, name: spec.name, logger });
+    opened.push(() => closeNats(nats));
+    if (spec.streams && spec.streams.length > 0) {
+      const jsm = await nats.jetstreamManager();
+      for (const stream of spec.streams) await ensureStream(jsm, names.streamSpec(stream));
+    }
+    const relay = startOutboxRelay({ knex: db.knex, js: nats.jetstream(), logger });
+    opened.push(() => relay.stop());
+
+    const grpc = createGrpcServer({ logger, serviceNames: [grpcServiceName(spec.definition)] });
+    const deps: GrpcServiceDeps<C> = { config, logger, db, guard: createCallGuard(principalKey), events: createEventOutbox(names), nats, names };
+    addService(grpc, spec.definition, spec.implementation(deps));
+    const grpcPort = await grpc.listen(config.GRPC_HOST, config.GRPC_PORT);
+    grpc.setServing(true);
+
+    // Half the shutdown budget for calls in flight leaves the rest for the outbox and the pools.
+    const drainTimeoutMs = Math.floor(config.SHUTDOWN_TIMEOUT_MS / 2);
+    return {
+      grpcPort,
+      setServing: grpc.setServing,
+      ready: async () => {
+        try {
+          await Promise.all([db.ping(), pingNats(nats)]);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      drain: async () => {
+        await grpc.drain(drainTimeoutMs);
+        await relay.stop();
+        // Events committed by the last calls go out now rather than at the next start.
+        await relay.flush();
+      },
+      close: closeOpened,
+    };
+  } catch (error) {
+    await closeOpened();
+    throw error;
+  }
+}

@@ -1,0 +1,18 @@
+import { commonFields, mysqlFields, natsFields, port, secretKey, z } from '@platform/config';
+
+/**
+ * The environment every gRPC service reads. A service's own schema spreads these and adds its
+ * fields: `z.object({ ...grpcServiceFields, MY_SETTING: ... })`.
+ */
+export const grpcServiceFields = {
+  ...commonFields,
+  ...mysqlFields,
+  ...natsFields,
+  /** 127.0.0.1 outside containers; set 0.0.0.0 in one. */
+  GRPC_HOST: z.string().default('127.0.0.1'),
+  GRPC_PORT: port(50051),
+  /** Shared by the gateway and services to sign and verify the caller's principal. */
+  INTERNAL_AUTH_KEY: secretKey.optional(),
+};
+
+export type GrpcServiceConfig = z.infer<z.ZodObject<typeof grpcServiceFields>>;
