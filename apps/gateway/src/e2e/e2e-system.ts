@@ -8,10 +8,12 @@ export interface E2eSystem {
   metricsUrl: string;
   prefix: string;
   processes: RunningProcess[];
-  /** Stops both processes (SIGTERM) and cleans up; resolves with their exit codes. */
+  /** Stops every process (SIGTERM), last started first, and cleans up; resolves with their exit codes. */
   stop(): Promise<(number | null)[]>;
   /** Runs SQL as root against a service's schema, for facts the API cannot set up yet. */
   sql(schema: string, statement: string, values?: unknown[]): Promise<void>;
+  /** Starts another gateway on the same schemas and NATS prefix, as a second replica would run; resolves with its base URL. */
+  startGatewayReplica(): Promise<string>;
 }
 
 /** Starts the real channels-plans and gateway processes on free ports with a schema prefix of their own. */
@@ -54,6 +56,18 @@ export async function startE2eSystem(tag: string): Promise<E2eSystem> {
     prefix,
     processes,
     stop,
+    startGatewayReplica: async () => {
+      const port = await freePort();
+      processes.push(
+        await startProcess({
+          name: `gateway-${processes.length}`,
+          entry: 'apps/gateway/src/main.ts',
+          env: { ...common, PORT: String(port), CHANNELS_PLANS_ADDR: `127.0.0.1:${grpcPort}`, ADMIN_TOKEN, LOG_LEVEL: 'info' },
+          ready: /gateway listening/,
+        }),
+      );
+      return `http://127.0.0.1:${port}`;
+    },
     sql: async (schema, statement, values = []) => {
       const connection = await createConnection({ uri: process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306', database: `${prefix}${schema}` });
       try {
