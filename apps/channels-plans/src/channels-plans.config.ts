@@ -1,13 +1,8 @@
-import { commonFields, loadConfig, mysqlFields, natsFields, optionalUrl, port, secretKey, url, z } from '@platform/config';
+import { loadConfig, optionalUrl, secretKey, url, z } from '@platform/config';
+import { grpcServiceFields } from '@platform/service';
 
 export const channelsPlansConfigSchema = z.object({
-  ...commonFields,
-  ...mysqlFields,
-  ...natsFields,
-  GRPC_HOST: z.string().default('127.0.0.1'),
-  GRPC_PORT: port(50051),
-  /** Shared by the gateway and services to sign and verify the caller's principal. */
-  INTERNAL_AUTH_KEY: secretKey.optional(),
+  ...grpcServiceFields,
   /** AES-256-GCM key for secrets at rest (the on-site ad-server API keys). */
   SECRETS_ENCRYPTION_KEY: secretKey.optional(),
   PUBLIC_BASE_URL: url('http://localhost:8080', ['http', 'https']),
@@ -18,3 +13,6 @@ export const channelsPlansConfigSchema = z.object({
 export type ChannelsPlansConfig = z.infer<typeof channelsPlansConfigSchema>;
 
 export const loadChannelsPlansConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(channelsPlansConfigSchema, env);
+
+/** The on-site ad-server API base: configured, or under the public base URL. */
+export const onsiteApiBaseUrl = (config: ChannelsPlansConfig) => config.ONSITE_API_BASE_URL ?? `${config.PUBLIC_BASE_URL.replace(/\/$/, '')}/onsite/v1`;

@@ -4,9 +4,10 @@ import { channelsPlansV1 as v1 } from '@contracts/proto';
 import { AppError } from '@platform/errors';
 import { callUnary, createGrpcClient, Metadata, Principal, principalMetadata } from '@platform/grpc';
 import { createLogger } from '@platform/logging';
+import { startGrpcService, type RunningGrpcService } from '@platform/service';
 import { deletePrefixedStreams, dropPrefixedSchemas, uniquePrefix } from '@platform/testing';
 import { loadChannelsPlansConfig } from './channels-plans.config';
-import { ChannelsPlansModule, startChannelsPlans } from './channels-plans.module';
+import { channelsPlansService } from './channels-plans.module';
 
 jest.setTimeout(60_000);
 
@@ -16,7 +17,7 @@ describe('channels-plans service over gRPC (real MariaDB and NATS)', () => {
   const env = { MYSQL_SCHEMA_PREFIX: prefix, NATS_PREFIX: prefix, GRPC_PORT: '0', INTERNAL_AUTH_KEY: principalKey.toString('hex'), NODE_ENV: 'test' as const };
   const logger = createLogger({ service: 'channels-plans-test', level: 'silent' });
   const principal: Principal = { keyId: 'k', orgId: 'acme', accountIds: [7], permissions: ['*'], org: { isRetailer: true, dimensionWhitelist: [] } };
-  let module: ChannelsPlansModule;
+  let module: RunningGrpcService;
   let client: v1.ChannelsPlansServiceClient;
   let nc: NatsConnection;
 
@@ -26,7 +27,7 @@ describe('channels-plans service over gRPC (real MariaDB and NATS)', () => {
   const channel = (name: string, adServerId = 'gam') => ({ orgId: 'acme', name, adServerId, type: 'Off-site', activationConfiguration: { tagGeneration: true, creativeGeneration: true }, additionalConfigurationJson: JSON.stringify({ k: 'v' }) });
 
   beforeAll(async () => {
-    module = await startChannelsPlans(loadChannelsPlansConfig(env), logger);
+    module = await startGrpcService(loadChannelsPlansConfig(env), logger, channelsPlansService);
     client = createGrpcClient(v1.ChannelsPlansServiceClient, `127.0.0.1:${module.grpcPort}`);
     nc = await connect({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' });
   });
@@ -91,8 +92,21 @@ describe('channels-plans service over gRPC (real MariaDB and NATS)', () => {
     for (const row of rows) expect((row.api_key_sealed as Buffer).toString('latin1')).not.toContain(apiKey as string);
   });
 
+  it('answers a refused status move as a 409 problem across gRPC', async () => {
+    const { retailCampaignId } = await call(client.createRetailCampaign, { accountId: 7, campaignName: 'Moves', isAdGroupCampaign: false, isSbt: false });
+    const refused = await failure(call(client.updateRetailCampaign, { accountId: 7, retailCampaignId, status: 'PAUSED' }));
+    expect(refused).toMatchObject({
+      status: 409,
+      code: 'RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED',
+      detail: `Retail campaign ${retailCampaignId} is DRAFT; it cannot move to PAUSED. Allowed from DRAFT: ACTIVE.`,
+    });
+    await call(client.updateRetailCampaign, { accountId: 7, retailCampaignId, status: 'ACTIVE' });
+    const { retailCampaign } = await call(client.getRetailCampaign, { accountId: 7, retailCampaignId });
+    expect(retailCampaign?.status).toBe('ACTIVE');
+  });
+
   it('starts again on the same schema: migrations and seed are idempotent', async () => {
-    const second = await startChannelsPlans(loadChannelsPlansConfig(env), logger);
+    const second = await startGrpcService(loadChannelsPlansConfig(env), logger, channelsPlansService);
     try {
       const secondClient = createGrpcClient(v1.ChannelsPlansServiceClient, `127.0.0.1:${second.grpcPort}`);
       const listed = await callUnary(secondClient, secondClient.listAdServers, {}, { metadata: principalMetadata(principal, principalKey), deadlineMs: 5_000, target: 'cp' });

@@ -1,17 +1,9 @@
-/** Ad-server kinds of DESIGN.md; only the on-site retail-media server exposes an API key (operation 7). */
-export const AD_SERVER_KINDS = ['onsite-retail-media', 'display', 'video', 'social', 'dooh'] as const;
-export type AdServerKind = (typeof AD_SERVER_KINDS)[number];
-
-export interface AdServerEntry {
-  adServerId: string;
-  adServerName: string;
-  kind: AdServerKind;
-  logoUrl: string;
-}
+import type { AdServerEntry } from './ad-server.model';
 
 /**
  * The reference catalog seeded on every start (upsert by id), so a deployment converges to the
- * catalog its code ships with. Logo paths are relative to PUBLIC_BASE_URL; the gateway serves them.
+ * catalog its code ships with. Only the on-site retail-media server exposes an API key (operation
+ * 7). Logo paths are relative to PUBLIC_BASE_URL; the gateway serves them.
  */
 export const AD_SERVER_CATALOG: readonly AdServerEntry[] = [
   { adServerId: 'onsite-rm', adServerName: 'On-site Retail Media Ad Server', kind: 'onsite-retail-media', logoUrl: '/static/ad-servers/onsite-rm.svg' },

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { AD_SERVER_CATALOG, AdServerEntry, AdServerKind } from './ad-server.catalog';
+import type { AdServerKind } from '@contracts/domain';
+import type { AdServerEntry } from './ad-server.model';
 
 interface AdServerRow {
   ad_server_id: string;
@@ -18,13 +19,10 @@ const toEntry = (row: AdServerRow): AdServerEntry => ({
 export class AdServerRepository {
   constructor(private readonly knex: Knex) {}
 
-  /**
-   * Upserts the shipped catalog; entries are never deleted because channels reference them.
-   * Logo paths become absolute under the public base URL, where the gateway serves them.
-   */
-  async seed(publicBaseUrl: string, catalog: readonly AdServerEntry[] = AD_SERVER_CATALOG): Promise<void> {
-    const base = publicBaseUrl.replace(/\/$/, '');
-    const rows = catalog.map((e) => ({ ad_server_id: e.adServerId, ad_server_name: e.adServerName, kind: e.kind, logo_url: `${base}${e.logoUrl}` }));
+  /** Inserts new entries and brings existing ones up to date; never deletes (channels reference them). */
+  async upsert(entries: readonly AdServerEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const rows: AdServerRow[] = entries.map((e) => ({ ad_server_id: e.adServerId, ad_server_name: e.adServerName, kind: e.kind, logo_url: e.logoUrl }));
     await this.knex('ad_servers').insert(rows).onConflict('ad_server_id').merge(['ad_server_name', 'kind', 'logo_url']);
   }
 

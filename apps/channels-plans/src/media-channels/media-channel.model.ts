@@ -1,11 +1,4 @@
-export const MEDIA_CHANNEL_TYPES = ['On-site', 'Off-site', 'Social', 'In-store/DOOH', 'Hybrid'] as const;
-export type MediaChannelType = (typeof MEDIA_CHANNEL_TYPES)[number];
-
-/** Stored states; the template-campaign list shows them as Enabled/Disabled, and deleted ones as Deleted. */
-export const MEDIA_CHANNEL_STATUSES = ['Active', 'Inactive'] as const;
-export type MediaChannelStatus = (typeof MEDIA_CHANNEL_STATUSES)[number];
-
-export type JsonObject = { [key: string]: unknown };
+import type { MediaChannelStatus, MediaChannelType } from '@contracts/domain';
 
 export interface MediaChannelRecord {
   idx: number;
@@ -19,12 +12,50 @@ export interface MediaChannelRecord {
   status: MediaChannelStatus;
   tagGeneration: boolean;
   creativeGeneration: boolean;
+  /** The stored JSON object as text, handed on unparsed; null when the channel has none. */
   additionalConfigurationJson: string | null;
-  apiKeySealed: Buffer | null;
   updatedAt: Date;
+  /** Set once soft-deleted; only the template-campaign list returns such channels. */
   deletedAt: Date | null;
 }
 
+/** A channel as a template campaign sees it: also whether one of the campaign's media plans uses it. */
+export interface TemplateCampaignMediaChannel extends MediaChannelRecord {
+  isUtilized: boolean;
+}
+
+/** What a caller asks to create; every field is checked by the service. */
+export interface CreateMediaChannelInput {
+  name: string;
+  adServerId: string;
+  type: string;
+  tagGeneration: boolean;
+  creativeGeneration: boolean;
+  /** A serialized JSON object, or null for none. */
+  additionalConfigurationJson: string | null;
+}
+
+/** Fields left undefined stay as they are; additionalConfigurationJson replaces the stored object. */
+export interface UpdateMediaChannelInput {
+  status?: string;
+  tagGeneration?: boolean;
+  creativeGeneration?: boolean;
+  additionalConfigurationJson?: string;
+}
+
+/** The calling organization, as far as the template-campaign rule needs it. */
+export interface CallingOrg {
+  orgId: string;
+  isRetailer: boolean;
+}
+
+/** Operation 7: empty unless the ad server is the on-site retail-media server. */
+export interface AdServerConnection {
+  apiEndpoint?: string;
+  apiKey?: string;
+}
+
+/** A checked channel, as the repository stores it. */
 export interface NewMediaChannel {
   orgId: string;
   name: string;
@@ -41,9 +72,4 @@ export interface MediaChannelPatch {
   tagGeneration?: boolean;
   creativeGeneration?: boolean;
   additionalConfigurationJson?: string;
-}
-
-export interface Page<T> {
-  items: T[];
-  total: number;
 }

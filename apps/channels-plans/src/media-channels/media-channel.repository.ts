@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
-import { MediaChannelPatch, MediaChannelRecord, MediaChannelStatus, MediaChannelType, NewMediaChannel, Page } from './media-channel.model';
+import type { MediaChannelStatus, MediaChannelType } from '@contracts/domain';
+import { listWithTotal, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
+import type { MediaChannelPatch, MediaChannelRecord, NewMediaChannel, TemplateCampaignMediaChannel } from './media-channel.model';
 
 interface MediaChannelRow {
   idx: number;
@@ -11,46 +13,55 @@ interface MediaChannelRow {
   logo_url: string | null;
   type: MediaChannelType;
   status: MediaChannelStatus;
-  tag_generation: number | boolean;
-  creative_generation: number | boolean;
+  tag_generation: boolean;
+  creative_generation: boolean;
   additional_configuration: string | null;
-  api_key_sealed: Buffer | null;
   updated_at: Date;
   deleted_at: Date | null;
 }
 
-const LIVE = { 'mc.deleted_seq': 0 };
+/**
+ * The read paths below are constant strings run as prepared statements (ServiceDatabase.execute):
+ * the list, its count and the single read are what the gateway calls most, and this way no SQL is
+ * built or parsed per request. The sealed API key is not among the columns: only operation 7 reads it.
+ */
+const CHANNEL = `SELECT mc.idx, mc.org_id, mc.name, mc.ad_server_id, a.ad_server_name, a.kind AS ad_server_kind, a.logo_url,
+  mc.type, mc.status, mc.tag_generation, mc.creative_generation, mc.additional_configuration, mc.updated_at, mc.deleted_at`;
+const FROM = 'FROM media_channels mc LEFT JOIN ad_servers a ON a.ad_server_id = mc.ad_server_id';
 
-function toRecord(row: MediaChannelRow): MediaChannelRecord {
-  return {
-    idx: Number(row.idx),
-    orgId: row.org_id,
-    name: row.name,
-    adServerId: row.ad_server_id,
-    adServerName: row.ad_server_name,
-    adServerKind: row.ad_server_kind,
-    logoUrl: row.logo_url,
-    type: row.type,
-    status: row.status,
-    tagGeneration: Boolean(row.tag_generation),
-    creativeGeneration: Boolean(row.creative_generation),
-    // MariaDB's JSON is LONGTEXT: the driver hands back the text, which callers pass on unparsed.
-    additionalConfigurationJson: row.additional_configuration,
-    apiKeySealed: row.api_key_sealed,
-    updatedAt: row.updated_at,
-    deletedAt: row.deleted_at,
-  };
-}
+const GET_LIVE_SQL = `${CHANNEL} ${FROM} WHERE mc.org_id = ? AND mc.idx = ? AND mc.deleted_seq = 0`;
+const LIST_LIVE_SQL = `${CHANNEL} ${FROM} WHERE mc.org_id = ? AND mc.deleted_seq = 0 ORDER BY mc.idx LIMIT ? OFFSET ?`;
+const COUNT_LIVE_SQL = 'SELECT COUNT(*) AS total FROM media_channels WHERE org_id = ? AND deleted_seq = 0';
+
+/** A template campaign sees the org's live channels plus the deleted ones its media plans still use. */
+const USED_BY_CAMPAIGN = 'SELECT media_channel_idx FROM media_plans WHERE retail_campaign_id = ?';
+const CAMPAIGN_VISIBLE = `mc.org_id = ? AND (mc.deleted_seq = 0 OR mc.idx IN (${USED_BY_CAMPAIGN}))`;
+const LIST_FOR_CAMPAIGN_SQL = `${CHANNEL}, mc.idx IN (${USED_BY_CAMPAIGN}) AS is_utilized ${FROM} WHERE ${CAMPAIGN_VISIBLE} ORDER BY mc.idx LIMIT ? OFFSET ?`;
+const COUNT_FOR_CAMPAIGN_SQL = `SELECT COUNT(*) AS total FROM media_channels mc WHERE ${CAMPAIGN_VISIBLE}`;
+
+const SEALED_API_KEY_SQL = 'SELECT api_key_sealed FROM media_channels WHERE org_id = ? AND ad_server_id = ? AND deleted_seq = 0 AND api_key_sealed IS NOT NULL ORDER BY idx LIMIT 1';
+
+const toRecord = (row: MediaChannelRow): MediaChannelRecord => ({
+  idx: Number(row.idx),
+  orgId: row.org_id,
+  name: row.name,
+  adServerId: row.ad_server_id,
+  adServerName: row.ad_server_name,
+  adServerKind: row.ad_server_kind,
+  logoUrl: row.logo_url,
+  type: row.type,
+  status: row.status,
+  tagGeneration: row.tag_generation,
+  creativeGeneration: row.creative_generation,
+  additionalConfigurationJson: row.additional_configuration,
+  updatedAt: row.updated_at,
+  deletedAt: row.deleted_at,
+});
 
 export class MediaChannelRepository {
-  constructor(private readonly knex: Knex) {}
+  constructor(private readonly db: ServiceDatabase) {}
 
-  private select() {
-    return this.knex('media_channels as mc')
-      .leftJoin('ad_servers as a', 'a.ad_server_id', 'mc.ad_server_id')
-      .select('mc.*', 'a.ad_server_name', 'a.kind as ad_server_kind', 'a.logo_url');
-  }
-
+  /** Fails with ER_DUP_ENTRY on uq_media_channels_org_live_name when the org has a live channel of that name. */
   async insert(trx: Knex.Transaction, channel: NewMediaChannel): Promise<number> {
     const [idx] = await trx('media_channels').insert({
       org_id: channel.orgId,
@@ -76,6 +87,7 @@ export class MediaChannelRepository {
     return count > 0;
   }
 
+  /** deleted_seq takes the idx, which frees the name in the unique index; returns false when nothing live matched. */
   async softDelete(trx: Knex.Transaction, orgId: string, idx: number): Promise<boolean> {
     const count = await trx('media_channels')
       .where({ org_id: orgId, idx, deleted_seq: 0 })
@@ -84,47 +96,30 @@ export class MediaChannelRepository {
   }
 
   async findLive(orgId: string, idx: number): Promise<MediaChannelRecord | undefined> {
-    const row: MediaChannelRow | undefined = await this.select().where({ 'mc.org_id': orgId, 'mc.idx': idx, ...LIVE }).first();
+    const [row] = await this.db.execute<MediaChannelRow>(GET_LIVE_SQL, [orgId, idx]);
     return row && toRecord(row);
   }
 
-  async findLiveByAdServer(orgId: string, adServerId: string): Promise<MediaChannelRecord | undefined> {
-    const row: MediaChannelRow | undefined = await this.select()
-      .where({ 'mc.org_id': orgId, 'mc.ad_server_id': adServerId, ...LIVE })
-      .orderBy('mc.idx')
-      .first();
-    return row && toRecord(row);
+  listLive(orgId: string, window: PageWindow): Promise<Page<MediaChannelRecord>> {
+    return listWithTotal(
+      { rows: this.db.execute<MediaChannelRow>(LIST_LIVE_SQL, [orgId, window.limit, window.offset]), count: this.db.execute(COUNT_LIVE_SQL, [orgId]) },
+      toRecord,
+    );
   }
 
-  async nameTaken(orgId: string, name: string, db: Knex | Knex.Transaction = this.knex): Promise<boolean> {
-    const row = await db('media_channels').where({ org_id: orgId, name, deleted_seq: 0 }).first('idx');
-    return row !== undefined;
+  listForCampaign(orgId: string, retailCampaignId: number, window: PageWindow): Promise<Page<TemplateCampaignMediaChannel>> {
+    return listWithTotal(
+      {
+        rows: this.db.execute<MediaChannelRow & { is_utilized: number }>(LIST_FOR_CAMPAIGN_SQL, [retailCampaignId, orgId, retailCampaignId, window.limit, window.offset]),
+        count: this.db.execute(COUNT_FOR_CAMPAIGN_SQL, [orgId, retailCampaignId]),
+      },
+      (row) => ({ ...toRecord(row), isUtilized: Boolean(row.is_utilized) }),
+    );
   }
 
-  async listLive(orgId: string, offset: number, limit: number): Promise<Page<MediaChannelRecord>> {
-    const [rows, [{ total }]] = await Promise.all([
-      this.select().where({ 'mc.org_id': orgId, ...LIVE }).orderBy('mc.idx').offset(offset).limit(limit) as Promise<MediaChannelRow[]>,
-      this.knex('media_channels').where({ org_id: orgId, deleted_seq: 0 }).count({ total: '*' }) as Promise<{ total: number }[]>,
-    ]);
-    return { items: rows.map(toRecord), total: Number(total) };
-  }
-
-  /**
-   * A template campaign sees every live channel of its org, plus deleted channels its media plans
-   * still use (so an operator can see why a plan broke), each with whether the campaign uses it.
-   */
-  async listForCampaign(orgId: string, retailCampaignId: number, offset: number, limit: number): Promise<Page<MediaChannelRecord & { isUtilized: boolean }>> {
-    const utilized = this.knex('media_plans').select('media_channel_idx').where({ retail_campaign_id: retailCampaignId });
-    const visible = (q: Knex.QueryBuilder) =>
-      q.where('mc.org_id', orgId).andWhere((w) => w.where('mc.deleted_seq', 0).orWhereIn('mc.idx', utilized.clone()));
-    const [rows, [{ total }]] = await Promise.all([
-      visible(this.select())
-        .select(this.knex.raw('mc.idx IN (?) as is_utilized', [utilized.clone()]))
-        .orderBy('mc.idx')
-        .offset(offset)
-        .limit(limit) as Promise<(MediaChannelRow & { is_utilized: number })[]>,
-      visible(this.knex('media_channels as mc')).count({ total: '*' }) as Promise<{ total: number }[]>,
-    ]);
-    return { items: rows.map((row) => ({ ...toRecord(row), isUtilized: Boolean(row.is_utilized) })), total: Number(total) };
+  /** The sealed key of the org's live channel on that ad server, if any has one. */
+  async findSealedApiKey(orgId: string, adServerId: string): Promise<Buffer | undefined> {
+    const [row] = await this.db.execute<{ api_key_sealed: Buffer }>(SEALED_API_KEY_SQL, [orgId, adServerId]);
+    return row?.api_key_sealed;
   }
 }

@@ -1,46 +1,50 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { AppError, conflict, notFound, validationFailed } from '@platform/errors';
-import { withTransaction } from '@platform/mysql';
+import {
+  ADDITIONAL_CONFIGURATION_MAX_BYTES,
+  effectivePage,
+  FREE_FORM_JSON_MAX_DEPTH,
+  MEDIA_CHANNEL_NAME_MAX,
+  MEDIA_CHANNEL_STATUSES,
+  MEDIA_CHANNEL_TYPES,
+  ONSITE_AD_SERVER_KIND,
+  type MediaChannelStatus,
+  type MediaChannelType,
+} from '@contracts/domain';
+import { AppError, conflict, notFound, validationFailed, type FieldError } from '@platform/errors';
+import { rethrowDuplicateKey, withTransaction, type Page } from '@platform/mysql';
 import type { SecretBox } from '@platform/secrets';
-import { AdServerRepository } from '../ad-servers/ad-server.repository';
-import { DomainEventRecorder, mediaChannelEvent } from './media-channel.events';
-import { MEDIA_CHANNEL_STATUSES, MEDIA_CHANNEL_TYPES, MediaChannelPatch, MediaChannelRecord, MediaChannelStatus, MediaChannelType, Page } from './media-channel.model';
-import { MediaChannelRepository } from './media-channel.repository';
+import type { EventOutbox } from '@platform/service';
+import type { AdServerService } from '../ad-servers/ad-server.service';
+import type { RetailCampaignService } from '../retail-campaigns/retail-campaign.service';
+import { mediaChannelEvent } from './media-channel.events';
+import type {
+  AdServerConnection,
+  CallingOrg,
+  CreateMediaChannelInput,
+  MediaChannelRecord,
+  TemplateCampaignMediaChannel,
+  UpdateMediaChannelInput,
+} from './media-channel.model';
+import type { MediaChannelRepository } from './media-channel.repository';
 
-export interface CreateMediaChannelInput {
-  name: string;
-  adServerId: string;
-  type: string;
-  tagGeneration: boolean;
-  creativeGeneration: boolean;
-  additionalConfigurationJson: string | null;
-}
-
-export interface UpdateMediaChannelInput {
-  status?: string;
-  tagGeneration?: boolean;
-  creativeGeneration?: boolean;
-  additionalConfigurationJson?: string;
-}
-
-export interface AdServerConnection {
-  apiEndpoint?: string;
-  apiKey?: string;
-}
-
-const ONSITE_KIND = 'onsite-retail-media';
-/** Serialized size cap, so one channel cannot bloat every list response. */
-const MAX_ADDITIONAL_CONFIGURATION_BYTES = 16 * 1024;
+/** The unique index that keeps live channel names distinct within an org. */
+const UNIQUE_LIVE_NAME = 'uq_media_channels_org_live_name';
 
 export const mediaChannelNotFound = (idx: number) => notFound('MEDIA_CHANNEL_NOT_FOUND', `Media channel ${idx} was not found.`);
+
+const nameTaken = (name: string): AppError => conflict('MEDIA_CHANNEL_NAME_TAKEN', `The organization already has a media channel named ${JSON.stringify(name)}.`);
+
+const notRetailer = (orgId: string) =>
+  new AppError(403, 'ORG_NOT_RETAILER', `Organization ${orgId} is not a retailer; template-campaign media channels are for retailer organizations only.`);
 
 export interface MediaChannelServiceDeps {
   knex: Knex;
   channels: MediaChannelRepository;
-  adServers: AdServerRepository;
+  adServers: AdServerService;
+  campaigns: Pick<RetailCampaignService, 'get'>;
   secrets: SecretBox;
-  events: DomainEventRecorder;
+  events: EventOutbox;
   /** Base URL of the on-site ad-server API; the org id is appended. */
   onsiteApiBaseUrl: string;
 }
@@ -54,29 +58,30 @@ export class MediaChannelService {
 
   async create(orgId: string, input: CreateMediaChannelInput): Promise<number> {
     const { channels, adServers, secrets, events } = this.deps;
-    const errors = [
-      ...this.nameErrors(input.name),
-      ...enumErrors('/type', input.type, MEDIA_CHANNEL_TYPES),
-      ...configurationErrors(input.additionalConfigurationJson),
-    ];
+    const errors = [...nameErrors(input.name), ...enumErrors('/type', input.type, MEDIA_CHANNEL_TYPES), ...configurationErrors(input.additionalConfigurationJson)];
     const adServer = await adServers.find(input.adServerId);
-    if (!adServer) errors.push({ pointer: '/adServerId', code: 'UNKNOWN_AD_SERVER', detail: `adServerId ${JSON.stringify(input.adServerId)} is not in the ad-server catalog (GET /v2/ad-servers).` });
+    if (!adServer) {
+      errors.push({ pointer: '/adServerId', code: 'UNKNOWN_AD_SERVER', detail: `adServerId ${JSON.stringify(input.adServerId)} is not in the ad-server catalog (GET /v2/ad-servers).` });
+    }
     if (errors.length > 0) throw validationFailed(errors);
 
+    const name = input.name.trim();
     // The on-site server authenticates the retailer's site with a key of its own, minted here once.
-    const apiKeySealed = adServer?.kind === ONSITE_KIND ? secrets.seal(`rmo_${randomBytes(24).toString('base64url')}`) : null;
+    const apiKeySealed = adServer?.kind === ONSITE_AD_SERVER_KIND ? secrets.seal(`rmo_${randomBytes(24).toString('base64url')}`) : null;
     return withTransaction(this.deps.knex, async (trx) => {
-      if (await channels.nameTaken(orgId, input.name.trim(), trx)) throw nameTaken(input.name);
-      const idx = await channels.insert(trx, {
-        orgId,
-        name: input.name.trim(),
-        adServerId: input.adServerId,
-        type: input.type as MediaChannelType,
-        tagGeneration: input.tagGeneration,
-        creativeGeneration: input.creativeGeneration,
-        additionalConfigurationJson: input.additionalConfigurationJson,
-        apiKeySealed,
-      }).catch(rethrowDuplicateName(input.name));
+      // No look-up first: two concurrent creates would both pass it. The unique index decides.
+      const idx = await channels
+        .insert(trx, {
+          orgId,
+          name,
+          adServerId: input.adServerId,
+          type: input.type as MediaChannelType,
+          tagGeneration: input.tagGeneration,
+          creativeGeneration: input.creativeGeneration,
+          additionalConfigurationJson: input.additionalConfigurationJson,
+          apiKeySealed,
+        })
+        .catch((error: unknown) => rethrowDuplicateKey(error, () => nameTaken(name), { key: UNIQUE_LIVE_NAME }));
       await events.record(trx, mediaChannelEvent('created', orgId, idx));
       return idx;
     });
@@ -88,18 +93,14 @@ export class MediaChannelService {
       ...configurationErrors(input.additionalConfigurationJson ?? null),
     ];
     if (errors.length > 0) throw validationFailed(errors);
-    const patch: MediaChannelPatch = {
-      status: input.status as MediaChannelStatus | undefined,
-      tagGeneration: input.tagGeneration,
-      creativeGeneration: input.creativeGeneration,
-      additionalConfigurationJson: input.additionalConfigurationJson,
-    };
     await withTransaction(this.deps.knex, async (trx) => {
+      const patch = { ...input, status: input.status as MediaChannelStatus | undefined };
       if (!(await this.deps.channels.update(trx, orgId, idx, patch))) throw mediaChannelNotFound(idx);
       await this.deps.events.record(trx, mediaChannelEvent('updated', orgId, idx));
     });
   }
 
+  /** Soft delete: the name is free again, and template campaigns whose plans use the channel still show it. */
   async remove(orgId: string, idx: number): Promise<void> {
     await withTransaction(this.deps.knex, async (trx) => {
       if (!(await this.deps.channels.softDelete(trx, orgId, idx))) throw mediaChannelNotFound(idx);
@@ -113,48 +114,54 @@ export class MediaChannelService {
     return channel;
   }
 
-  list(orgId: string, offset: number, limit: number): Promise<Page<MediaChannelRecord>> {
-    return this.deps.channels.listLive(orgId, offset, limit);
+  list(orgId: string, page?: { offset?: number; limit?: number }): Promise<Page<MediaChannelRecord>> {
+    return this.deps.channels.listLive(orgId, effectivePage(page));
   }
 
-  listForCampaign(orgId: string, retailCampaignId: number, offset: number, limit: number) {
-    return this.deps.channels.listForCampaign(orgId, retailCampaignId, offset, limit);
+  /**
+   * Operation 1: the channels a template campaign can use. Only retailer organizations run template
+   * campaigns; the campaign must be one of the account's.
+   */
+  async listForTemplateCampaign(org: CallingOrg, accountId: number, retailCampaignId: number, page?: { offset?: number; limit?: number }): Promise<Page<TemplateCampaignMediaChannel>> {
+    if (!org.isRetailer) throw notRetailer(org.orgId);
+    await this.deps.campaigns.get(accountId, retailCampaignId);
+    return this.deps.channels.listForCampaign(org.orgId, retailCampaignId, effectivePage(page));
   }
 
   /** Operation 7: connection details exist only for the on-site retail-media ad server. */
   async connection(orgId: string, adServerId: string): Promise<AdServerConnection> {
     const adServer = await this.deps.adServers.find(adServerId);
     if (!adServer) throw notFound('AD_SERVER_NOT_FOUND', `Ad server ${adServerId} is not in the catalog.`);
-    if (adServer.kind !== ONSITE_KIND) return {};
-    const channel = await this.deps.channels.findLiveByAdServer(orgId, adServerId);
-    if (!channel?.apiKeySealed) {
-      throw notFound('MEDIA_CHANNEL_NOT_FOUND', `The organization has no media channel on ad server ${adServerId}.`);
-    }
+    if (adServer.kind !== ONSITE_AD_SERVER_KIND) return {};
+    const sealed = await this.deps.channels.findSealedApiKey(orgId, adServerId);
+    if (!sealed) throw notFound('MEDIA_CHANNEL_NOT_FOUND', `The organization has no media channel on ad server ${adServerId}.`);
     return {
       apiEndpoint: `${this.deps.onsiteApiBaseUrl.replace(/\/$/, '')}/orgs/${encodeURIComponent(orgId)}`,
-      apiKey: this.deps.secrets.open(channel.apiKeySealed),
+      apiKey: this.deps.secrets.open(sealed),
     };
-  }
-
-  private nameErrors(name: string) {
-    const trimmed = name.trim();
-    if (trimmed.length === 0) return [{ pointer: '/name', code: 'REQUIRED', detail: 'name must not be blank.' }];
-    if (trimmed.length > 200) return [{ pointer: '/name', code: 'TOO_LONG', detail: 'name must be at most 200 characters.' }];
-    return [];
   }
 }
 
-function enumErrors(pointer: string, value: string, allowed: readonly string[]) {
+function nameErrors(name: string): FieldError[] {
+  const trimmed = name.trim();
+  if (trimmed.length === 0) return [{ pointer: '/name', code: 'REQUIRED', detail: 'name must not be blank.' }];
+  if (trimmed.length > MEDIA_CHANNEL_NAME_MAX) return [{ pointer: '/name', code: 'TOO_LONG', detail: `name must be at most ${MEDIA_CHANNEL_NAME_MAX} characters.` }];
+  return [];
+}
+
+function enumErrors(pointer: string, value: string, allowed: readonly string[]): FieldError[] {
   return allowed.includes(value)
     ? []
     : [{ pointer, code: 'NOT_ALLOWED', detail: `${pointer.slice(1)} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}.` }];
 }
 
-function configurationErrors(json: string | null) {
+/** additionalConfiguration: a JSON object, bounded in size (it rides along in every list) and in depth. */
+function configurationErrors(json: string | null): FieldError[] {
   if (json === null) return [];
+  const pointer = '/additionalConfiguration';
   const size = Buffer.byteLength(json);
-  if (size > MAX_ADDITIONAL_CONFIGURATION_BYTES) {
-    return [{ pointer: '/additionalConfiguration', code: 'TOO_LARGE', detail: `additionalConfiguration must serialize to at most ${MAX_ADDITIONAL_CONFIGURATION_BYTES} bytes; got ${size}.` }];
+  if (size > ADDITIONAL_CONFIGURATION_MAX_BYTES) {
+    return [{ pointer, code: 'TOO_LARGE', detail: `additionalConfiguration must serialize to at most ${ADDITIONAL_CONFIGURATION_MAX_BYTES} bytes; got ${size}.` }];
   }
   let value: unknown;
   try {
@@ -162,17 +169,25 @@ function configurationErrors(json: string | null) {
   } catch {
     value = undefined;
   }
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? []
-    : [{ pointer: '/additionalConfiguration', code: 'INVALID_TYPE', detail: 'additionalConfiguration must be a JSON object.' }];
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return [{ pointer, code: 'INVALID_TYPE', detail: 'additionalConfiguration must be a JSON object.' }];
+  }
+  if (nestingDepth(value) > FREE_FORM_JSON_MAX_DEPTH) {
+    return [{ pointer, code: 'TOO_DEEP', detail: `additionalConfiguration must not nest objects or arrays more than ${FREE_FORM_JSON_MAX_DEPTH} deep.` }];
+  }
+  return [];
 }
 
-const nameTaken = (name: string): AppError => conflict('MEDIA_CHANNEL_NAME_TAKEN', `The organization already has a media channel named ${JSON.stringify(name.trim())}.`);
-
-/** Two concurrent creates can both pass the pre-check; the unique index decides, and says so clearly. */
-function rethrowDuplicateName(name: string) {
-  return (error: unknown): never => {
-    if ((error as { code?: string }).code === 'ER_DUP_ENTRY') throw nameTaken(name);
-    throw error;
-  };
+/** Iterative, so a value nested deeper than the stack allows is measured without recursion. */
+function nestingDepth(value: object): number {
+  let deepest = 0;
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [current, depth] = pending.pop() as [object, number];
+    deepest = Math.max(deepest, depth);
+    for (const child of Object.values(current)) {
+      if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+    }
+  }
+  return deepest;
 }

@@ -1,95 +1,101 @@
 import type { Knex } from 'knex';
-import { notFound, validationFailed } from '@platform/errors';
-
-export const RETAIL_CAMPAIGN_STATUSES = ['DRAFT', 'ACTIVE', 'PAUSED', 'ARCHIVED'] as const;
-
-export interface RetailCampaignRecord {
-  retailCampaignId: number;
-  accountId: number;
-  campaignName: string;
-  templateIdx: number | null;
-  isAdGroupCampaign: boolean;
-  isSbt: boolean;
-  status: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-interface RetailCampaignRow {
-  retail_campaign_id: number;
-  account_id: number;
-  campaign_name: string;
-  template_idx: number | null;
-  is_ad_group_campaign: number | boolean;
-  is_sbt: number | boolean;
-  status: string;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const toRecord = (row: RetailCampaignRow): RetailCampaignRecord => ({
-  retailCampaignId: Number(row.retail_campaign_id),
-  accountId: Number(row.account_id),
-  campaignName: row.campaign_name,
-  templateIdx: row.template_idx === null ? null : Number(row.template_idx),
-  isAdGroupCampaign: Boolean(row.is_ad_group_campaign),
-  isSbt: Boolean(row.is_sbt),
-  status: row.status,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
+import { effectivePage, RETAIL_CAMPAIGN_NAME_MAX, RETAIL_CAMPAIGN_STATUSES, RETAIL_CAMPAIGN_TRANSITIONS, type RetailCampaignStatus } from '@contracts/domain';
+import { AppError, notFound, validationFailed, type FieldError } from '@platform/errors';
+import { withTransaction, type Page } from '@platform/mysql';
+import type { CreateRetailCampaignInput, RetailCampaignChanges, RetailCampaignRecord, UpdateRetailCampaignInput } from './retail-campaign.model';
+import type { RetailCampaignRepository } from './retail-campaign.repository';
 
 export const retailCampaignNotFound = (id: number) => notFound('RETAIL_CAMPAIGN_NOT_FOUND', `Retail campaign ${id} was not found.`);
 
-/** Retail campaigns (DESIGN.md extension): the campaigns media plans and exports hang off. */
+export const STATUS_TRANSITION_NOT_ALLOWED = 'RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED';
+
+/**
+ * Refuses a status move the lifecycle does not allow (RETAIL_CAMPAIGN_TRANSITIONS). Setting the
+ * current status again is not a move and is accepted. 409, because the request is well formed but
+ * conflicts with the campaign's present state.
+ */
+export function assertStatusMove(retailCampaignId: number, from: RetailCampaignStatus, to: RetailCampaignStatus): void {
+  if (from === to) return;
+  const allowed = RETAIL_CAMPAIGN_TRANSITIONS[from] ?? [];
+  if (allowed.includes(to)) return;
+  throw new AppError(
+    409,
+    STATUS_TRANSITION_NOT_ALLOWED,
+    `Retail campaign ${retailCampaignId} is ${from}; it cannot move to ${to}. Allowed from ${from}: ${allowed.length > 0 ? allowed.join(', ') : 'none'}.`,
+    { extensions: { currentStatus: from, requestedStatus: to } },
+  );
+}
+
+/**
+ * Retail campaigns: the campaigns media plans and exports hang off. The gateway validates shapes;
+ * every rule is re-checked here because other callers may reach the service.
+ */
 export class RetailCampaignService {
-  constructor(private readonly knex: Knex) {}
+  constructor(private readonly deps: { knex: Knex; campaigns: RetailCampaignRepository }) {}
 
-  async create(accountId: number, input: { campaignName: string; templateIdx?: number; isAdGroupCampaign: boolean; isSbt: boolean }): Promise<number> {
-    const name = input.campaignName.trim();
-    if (name.length === 0 || name.length > 200) {
-      throw validationFailed([{ pointer: '/campaignName', code: name.length === 0 ? 'REQUIRED' : 'TOO_LONG', detail: 'campaignName must be 1 to 200 characters.' }]);
-    }
-    const [id] = await this.knex('retail_campaigns').insert({
-      account_id: accountId,
-      campaign_name: name,
-      template_idx: input.templateIdx ?? null,
-      is_ad_group_campaign: input.isAdGroupCampaign,
-      is_sbt: input.isSbt,
-    });
-    return Number(id);
-  }
-
-  async get(accountId: number, id: number): Promise<RetailCampaignRecord> {
-    const row: RetailCampaignRow | undefined = await this.knex('retail_campaigns').where({ account_id: accountId, retail_campaign_id: id }).first();
-    if (!row) throw retailCampaignNotFound(id);
-    return toRecord(row);
-  }
-
-  async list(accountId: number, offset: number, limit: number): Promise<{ items: RetailCampaignRecord[]; total: number }> {
-    const [rows, [{ total }]] = await Promise.all([
-      this.knex('retail_campaigns').where({ account_id: accountId }).orderBy('retail_campaign_id').offset(offset).limit(limit) as Promise<RetailCampaignRow[]>,
-      this.knex('retail_campaigns').where({ account_id: accountId }).count({ total: '*' }) as Promise<{ total: number }[]>,
-    ]);
-    return { items: rows.map(toRecord), total: Number(total) };
-  }
-
-  async update(accountId: number, id: number, patch: { campaignName?: string; status?: string }): Promise<void> {
-    const changes: Record<string, unknown> = { updated_at: this.knex.raw('CURRENT_TIMESTAMP(3)') };
-    const errors = [];
-    if (patch.campaignName !== undefined) {
-      const name = patch.campaignName.trim();
-      if (name.length === 0 || name.length > 200) errors.push({ pointer: '/campaignName', code: 'INVALID_LENGTH', detail: 'campaignName must be 1 to 200 characters.' });
-      changes.campaign_name = name;
-    }
-    if (patch.status !== undefined) {
-      if (!(RETAIL_CAMPAIGN_STATUSES as readonly string[]).includes(patch.status)) {
-        errors.push({ pointer: '/status', code: 'NOT_ALLOWED', detail: `status must be one of ${RETAIL_CAMPAIGN_STATUSES.join(', ')}.` });
-      }
-      changes.status = patch.status;
-    }
+  async create(accountId: number, input: CreateRetailCampaignInput): Promise<number> {
+    const errors = [...nameErrors(input.campaignName), ...templateIdxErrors(input.templateIdx)];
     if (errors.length > 0) throw validationFailed(errors);
-    const count = await this.knex('retail_campaigns').where({ account_id: accountId, retail_campaign_id: id }).update(changes);
-    if (count === 0) throw retailCampaignNotFound(id);
+    return this.deps.campaigns.insert({
+      accountId,
+      campaignName: input.campaignName.trim(),
+      templateIdx: input.templateIdx ?? null,
+      isAdGroupCampaign: input.isAdGroupCampaign,
+      isSbt: input.isSbt,
+    });
   }
+
+  async get(accountId: number, retailCampaignId: number): Promise<RetailCampaignRecord> {
+    const campaign = await this.deps.campaigns.find(accountId, retailCampaignId);
+    if (!campaign) throw retailCampaignNotFound(retailCampaignId);
+    return campaign;
+  }
+
+  list(accountId: number, page?: { offset?: number; limit?: number }): Promise<Page<RetailCampaignRecord>> {
+    return this.deps.campaigns.list(accountId, effectivePage(page));
+  }
+
+  /**
+   * Renames and/or moves the status. The status is read with the row locked and written in the same
+   * transaction, so two concurrent moves are decided one after the other, each from the status the
+   * other left (ACTIVE -> ARCHIVED racing ACTIVE -> PAUSED cannot end PAUSED after ARCHIVED).
+   */
+  async update(accountId: number, retailCampaignId: number, input: UpdateRetailCampaignInput): Promise<void> {
+    const errors = [...(input.campaignName === undefined ? [] : nameErrors(input.campaignName)), ...statusErrors(input.status)];
+    if (errors.length > 0) throw validationFailed(errors);
+    const requested = input.status as RetailCampaignStatus | undefined;
+
+    await withTransaction(this.deps.knex, async (trx) => {
+      const current = await this.deps.campaigns.lockStatus(trx, accountId, retailCampaignId);
+      if (current === undefined) throw retailCampaignNotFound(retailCampaignId);
+      const changes: RetailCampaignChanges = {};
+      if (input.campaignName !== undefined) changes.campaignName = input.campaignName.trim();
+      if (requested !== undefined && requested !== current) {
+        assertStatusMove(retailCampaignId, current, requested);
+        changes.status = requested;
+      }
+      if (changes.campaignName !== undefined || changes.status !== undefined) {
+        await this.deps.campaigns.update(trx, accountId, retailCampaignId, changes);
+      }
+    });
+  }
+}
+
+function nameErrors(name: string): FieldError[] {
+  const trimmed = name.trim();
+  if (trimmed.length === 0) return [{ pointer: '/campaignName', code: 'REQUIRED', detail: 'campaignName must not be blank.' }];
+  if (trimmed.length > RETAIL_CAMPAIGN_NAME_MAX) {
+    return [{ pointer: '/campaignName', code: 'TOO_LONG', detail: `campaignName must be at most ${RETAIL_CAMPAIGN_NAME_MAX} characters.` }];
+  }
+  return [];
+}
+
+function templateIdxErrors(templateIdx: number | undefined): FieldError[] {
+  if (templateIdx === undefined || (Number.isSafeInteger(templateIdx) && templateIdx >= 1)) return [];
+  return [{ pointer: '/templateIdx', code: 'OUT_OF_RANGE', detail: 'templateIdx must be a positive integer.' }];
+}
+
+function statusErrors(status: string | undefined): FieldError[] {
+  if (status === undefined || (RETAIL_CAMPAIGN_STATUSES as readonly string[]).includes(status)) return [];
+  return [{ pointer: '/status', code: 'NOT_ALLOWED', detail: `status must be one of ${RETAIL_CAMPAIGN_STATUSES.join(', ')}; got ${JSON.stringify(status)}.` }];
 }

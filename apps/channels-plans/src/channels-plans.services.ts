@@ -1,0 +1,32 @@
+import type { SecretBox } from '@platform/secrets';
+import type { ServiceDatabase } from '@platform/mysql';
+import type { EventOutbox } from '@platform/service';
+import { AdServerRepository } from './ad-servers/ad-server.repository';
+import { AdServerService } from './ad-servers/ad-server.service';
+import { MediaChannelRepository } from './media-channels/media-channel.repository';
+import { MediaChannelService } from './media-channels/media-channel.service';
+import { RetailCampaignRepository } from './retail-campaigns/retail-campaign.repository';
+import { RetailCampaignService } from './retail-campaigns/retail-campaign.service';
+
+export interface ChannelsPlansServices {
+  adServers: AdServerService;
+  mediaChannels: MediaChannelService;
+  retailCampaigns: RetailCampaignService;
+}
+
+/** Repositories and services over one database; the gRPC server and the specs build them the same way. */
+export function createChannelsPlansServices(deps: { db: ServiceDatabase; events: EventOutbox; secrets: SecretBox; onsiteApiBaseUrl: string }): ChannelsPlansServices {
+  const { db, events, secrets, onsiteApiBaseUrl } = deps;
+  const adServers = new AdServerService(new AdServerRepository(db.knex));
+  const retailCampaigns = new RetailCampaignService({ knex: db.knex, campaigns: new RetailCampaignRepository(db) });
+  const mediaChannels = new MediaChannelService({
+    knex: db.knex,
+    channels: new MediaChannelRepository(db),
+    adServers,
+    campaigns: retailCampaigns,
+    secrets,
+    events,
+    onsiteApiBaseUrl,
+  });
+  return { adServers, mediaChannels, retailCampaigns };
+}

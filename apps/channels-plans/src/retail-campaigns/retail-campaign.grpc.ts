@@ -1,0 +1,54 @@
+import { PERMISSIONS } from '@contracts/domain';
+import { channelsPlansV1 as v1 } from '@contracts/proto';
+import { unary } from '@platform/grpc';
+import type { Logger } from '@platform/logging';
+import type { CallGuard } from '@platform/service';
+import type { RetailCampaignRecord } from './retail-campaign.model';
+import type { RetailCampaignService } from './retail-campaign.service';
+
+export const toRetailCampaign = (record: RetailCampaignRecord): v1.RetailCampaign => ({
+  retailCampaignId: record.retailCampaignId,
+  accountId: record.accountId,
+  campaignName: record.campaignName,
+  templateIdx: record.templateIdx ?? undefined,
+  isAdGroupCampaign: record.isAdGroupCampaign,
+  isSbt: record.isSbt,
+  status: record.status,
+  createdTime: record.createdAt.toISOString(),
+  updatedTime: record.updatedAt.toISOString(),
+});
+
+type RetailCampaignHandlers = Pick<v1.ChannelsPlansServiceServer, 'createRetailCampaign' | 'listRetailCampaigns' | 'getRetailCampaign' | 'updateRetailCampaign'>;
+
+export function retailCampaignGrpc({ logger, guard, retailCampaigns }: { logger: Logger; guard: CallGuard; retailCampaigns: RetailCampaignService }): RetailCampaignHandlers {
+  return {
+    createRetailCampaign: unary(logger, 'CreateRetailCampaign', async (request, call) => {
+      guard.account(call, PERMISSIONS.retailCampaignsEdit, request.accountId);
+      const retailCampaignId = await retailCampaigns.create(request.accountId, {
+        campaignName: request.campaignName,
+        templateIdx: request.templateIdx,
+        isAdGroupCampaign: request.isAdGroupCampaign,
+        isSbt: request.isSbt,
+      });
+      return { retailCampaignId };
+    }),
+
+    listRetailCampaigns: unary(logger, 'ListRetailCampaigns', async (request, call) => {
+      guard.account(call, PERMISSIONS.retailCampaignsView, request.accountId);
+      const page = await retailCampaigns.list(request.accountId, request.page);
+      return { retailCampaigns: page.items.map(toRetailCampaign), total: page.total };
+    }),
+
+    getRetailCampaign: unary(logger, 'GetRetailCampaign', async (request, call) => {
+      guard.account(call, PERMISSIONS.retailCampaignsView, request.accountId);
+      const campaign = await retailCampaigns.get(request.accountId, request.retailCampaignId);
+      return { retailCampaign: toRetailCampaign(campaign) };
+    }),
+
+    updateRetailCampaign: unary(logger, 'UpdateRetailCampaign', async (request, call) => {
+      guard.account(call, PERMISSIONS.retailCampaignsEdit, request.accountId);
+      await retailCampaigns.update(request.accountId, request.retailCampaignId, { campaignName: request.campaignName, status: request.status });
+      return {};
+    }),
+  };
+}
