@@ -1,10 +1,11 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { channelsPlansV1 } from '@contracts/proto';
 import { checkHealth, createGrpcClient } from '@platform/grpc';
-import type { Logger } from '@platform/logging';
+import { createAccessLogger, Logger } from '@platform/logging';
 import { openOwnSchema } from '@platform/mysql';
 import { resolveKey } from '@platform/secrets';
+import { BACKENDS, BackendKey } from './backends/backend.registry';
+import { connectBackends } from './backends/typed-client';
 import { GatewayConfig, resolveAdminToken } from './gateway.config';
 import { createGatewayApp } from './http/app';
 import { liveness, readiness } from './http/health';
@@ -16,7 +17,6 @@ import { startIdentity } from './identity/identity.module';
 import { buildOpenApi } from './openapi/openapi.builder';
 import { bindRoutes } from './routes/route-binder';
 import { knownPermissions, ROUTE_TABLE } from './routes/route-table';
-import { Backends } from './routes/route.types';
 
 export interface GatewayModule {
   port: number;
@@ -33,12 +33,18 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
 
   const permissions = knownPermissions();
   const identity = await startIdentity({ config, knex: db.knex, permissions, adminToken, logger });
-  const backends: Backends = { channelsPlans: createGrpcClient(channelsPlansV1.ChannelsPlansServiceClient, config.CHANNELS_PLANS_ADDR) };
+  const addressOf = (key: BackendKey) => (config as Record<string, unknown>)[BACKENDS[key].addressVariable] as string;
+  const backends = connectBackends(addressOf, (key, address) => createGrpcClient(BACKENDS[key].Client, address));
+  const backendChecks = Object.fromEntries(
+    (Object.keys(BACKENDS) as BackendKey[]).map((key) => [BACKENDS[key].label, () => checkHealth(addressOf(key))]),
+  );
 
   let accepting = true;
   const metrics = createHttpMetrics();
+  const accessLogger = createAccessLogger({ service: 'gateway', level: config.LOG_LEVEL });
   const app = createGatewayApp({
     logger,
+    accessLogger,
     metrics,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY === 'true',
@@ -48,7 +54,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       ready: readiness(() => accepting, {
         mysql: () => db.ping().then(() => true),
         nats: identity.natsReady,
-        'channels-plans': () => checkHealth(config.CHANNELS_PLANS_ADDR),
+        ...backendChecks,
       }),
     },
     knownRoutes: [...ROUTE_TABLE, ...ADMIN_ROUTES],
@@ -93,7 +99,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
         server.closeIdleConnections();
       }),
     close: async () => {
-      backends.channelsPlans.close();
+      backends.close();
+      accessLogger.flush();
       await identity.close();
       await db.close();
     },
