@@ -62,6 +62,8 @@ async function main(): Promise<void> {
     const expectBody = captured.body.toString();
     const loadGenerator = { 'load generator': process.pid };
     const mariadbd = findPidByCommand('mariadbd');
+    // The gateway confirms its principal cache with a NATS round trip, so the broker's share counts too.
+    const natsServer = findPidByCommand('nats-server');
     const busy = await machineBusyFraction();
     console.log(`machine busy before measuring: ${(busy * 100).toFixed(0)}% of all cores`);
     if (busy > BUSY_WARNING) console.warn('note: something else is using the CPU; both figures will be low and noisy');
@@ -80,7 +82,7 @@ async function main(): Promise<void> {
       url: `${platform.gatewayUrl}${listPath}`,
       headers: { authorization: `Bearer ${apiKey}` },
       expectBody,
-      cpuOf: { ...platform.pids, ...(mariadbd ? { mariadbd } : {}), ...loadGenerator },
+      cpuOf: { ...platform.pids, ...(mariadbd ? { mariadbd } : {}), ...(natsServer ? { 'nats-server': natsServer } : {}), ...loadGenerator },
     });
     const logBytesDuring = platform.logBytes() - logBytesBefore;
     printComparison(subject, baseline);

@@ -1,4 +1,4 @@
-// Reads the real files under deploy/k8s and holds them to the deployment rules of DESIGN.md section 4:
+// Reads the real files under deploy/k8s and holds them to the deployment rules of deploy/README.md:
 // non-root, read-only root filesystem, requests and limits, gRPC probes, and no secret in git.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -134,7 +134,7 @@ const podSpec = (doc: K8sObject) => doc.spec?.template?.spec as PodSpec;
 const allContainers = (spec: PodSpec) => [...spec.containers, ...(spec.initContainers ?? [])];
 const envValue = (container: Container, name: string) => container.env?.find((env) => env.name === name);
 
-/** The nine deployables of DESIGN.md section 1, with the gRPC ports the gateway dials. */
+/** The nine deployables (docs/architecture.md, "Shape"), with the gRPC ports the gateway dials. */
 const GRPC_PORTS: Record<string, number> = {
   'channels-plans': 50051,
   'content-creative': 50052,

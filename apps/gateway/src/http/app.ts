@@ -1,5 +1,4 @@
 import express, { Express, RequestHandler } from 'express';
-import helmet from 'helmet';
 import swaggerUi from 'swagger-ui-express';
 import type { AccessLogger, Logger } from '@platform/logging';
 import { accessLog } from './access-log';
@@ -7,6 +6,7 @@ import { adServerLogo } from './ad-server-logo';
 import type { HttpMetrics } from './http-metrics';
 import { methodNotAllowed } from './method-not-allowed';
 import { problemHandler, requestId, requireJsonBody, unknownRoute } from './problem.middleware';
+import { securityHeaders } from './security-headers';
 
 export interface GatewayAppParts {
   logger: Logger;
@@ -31,15 +31,16 @@ export function createGatewayApp(parts: GatewayAppParts): Express {
   app.set('etag', false);
   app.use(requestId);
   app.use(accessLog(parts.accessLogger, parts.metrics));
-  app.use(helmet({ crossOriginResourcePolicy: { policy: 'same-site' } }));
+  app.use(securityHeaders({ crossOriginResourcePolicy: { policy: 'same-site' } }));
   app.get('/healthz', parts.health.live);
   app.get('/readyz', parts.health.ready);
+  app.use(requireJsonBody);
+  app.use(express.json({ limit: parts.bodyLimitBytes, strict: true }));
+  // The API first: every layer before a route is one more hop for each of its requests.
+  for (const router of parts.routers) app.use(router);
   app.get('/static/ad-servers/:file', adServerLogo);
   app.get('/openapi.json', (_req, res) => res.json(parts.openApi));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(undefined, { swaggerUrl: '/openapi.json', customSiteTitle: 'Retail Media API reference' }));
-  app.use(requireJsonBody);
-  app.use(express.json({ limit: parts.bodyLimitBytes, strict: true }));
-  for (const router of parts.routers) app.use(router);
   app.use(methodNotAllowed(parts.knownRoutes));
   app.use(unknownRoute);
   app.use(problemHandler(parts.logger));

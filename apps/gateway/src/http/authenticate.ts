@@ -10,7 +10,7 @@ export function bearerToken(req: Request): string | undefined {
 }
 
 /**
- * Accepts `Authorization: Bearer <key>` or `X-Api-Key: <key>` (DESIGN.md section 2). A malformed
+ * Accepts `Authorization: Bearer <key>` or `X-Api-Key: <key>` (docs/architecture.md, "Identity and the admin API"). A malformed
  * Authorization header yields '' (a key that is presented but invalid), not "no key".
  */
 export function presentedApiKey(req: Request): string | undefined {

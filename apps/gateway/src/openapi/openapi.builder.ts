@@ -92,7 +92,7 @@ export function buildOpenApi(routes: RouteSpec[], adminRoutes: AdminRouteSpec[],
       description: `Errors are application/problem+json with a stable \`code\`. Lists page with offset/limit (default 0/25, at most ${MAX_PAGE_LIMIT}) and absolute next/previous links.`,
     },
     'x-permissions': permissions,
-    tags: [{ name: 'channels-plans' }, { name: 'admin', description: 'Identity administration (DESIGN.md section 2)' }],
+    tags: [{ name: 'channels-plans' }, { name: 'admin', description: 'Identity administration: orgs, accounts and API keys' }],
     paths,
     components: {
       securitySchemes: {

@@ -95,6 +95,14 @@ async function handle({ spec, scope, params, query, body }: CompiledRoute, deps:
   const result = await spec.handle(ctx as never);
   if (result.headers) res.set(result.headers);
   const status = result.status ?? spec.success.status;
-  if (result.body === undefined) res.status(status).end();
-  else res.status(status).json(result.body);
+  res.statusCode = status;
+  if (result.body === undefined) {
+    res.end();
+    return;
+  }
+  // What res.json would send, without its detours (callback names, ETag, freshness checks).
+  const json = JSON.stringify(result.body);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(json));
+  res.end(json);
 }

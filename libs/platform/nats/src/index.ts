@@ -1,5 +1,5 @@
 /**
- * NATS JetStream the way every service uses it (DESIGN.md section 3): streams and durable pull
+ * NATS JetStream the way every service uses it (docs/architecture.md, "Internals"): streams and durable pull
  * consumers declared in code under a NATS_PREFIX, Nats-Msg-Id on every publish, explicit ack after
  * the side effect, bounded redelivery ending in a dead-letter subject, and a transactional outbox
  * so a DB write and the event it implies never split. Delivery is at least once: handlers must be
