@@ -29,6 +29,8 @@ export interface GrpcServerHandle {
 export function createGrpcServer({ logger, serviceNames }: GrpcServerOptions): GrpcServerHandle {
   const server = new Server({
     'grpc.max_receive_message_length': 8 * 1024 * 1024,
+    // channelz keeps per-call statistics for an admin service we do not expose; it costs on every call.
+    'grpc.enable_channelz': 0,
     // Clients reconnect, and so re-resolve DNS, at least every few minutes: that is how they find
     // replicas added after they connected. The grace lets calls in flight finish.
     'grpc.max_connection_age_ms': 5 * 60_000,
