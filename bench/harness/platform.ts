@@ -26,6 +26,11 @@ function profilingEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   return { BENCH_CPU_PROFILE_DIR: resolve(dir), NODE_OPTIONS: [env.NODE_OPTIONS, `--require ${preload}`].filter(Boolean).join(' ') };
 }
 
+/** BENCH_NODE_ARGS="--flag ..." runs both services with extra node flags, to compare runtime settings. */
+function benchNodeArgs(env: NodeJS.ProcessEnv = process.env): string[] {
+  return (env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+}
+
 function pidsOf(candidates: Record<string, number | undefined>): Record<string, number> {
   return Object.fromEntries(Object.entries(candidates).filter((entry): entry is [string, number] => entry[1] !== undefined));
 }
@@ -47,6 +52,7 @@ export async function startPlatform(tag: string, defer: Defer): Promise<RunningP
     entry: 'apps/channels-plans/src/main.ts',
     env: { ...common, GRPC_PORT: String(grpcPort) },
     ready: /channels-plans ready/,
+    nodeArgs: benchNodeArgs(),
   });
   defer('stop channels-plans', () => channelsPlans.stop());
 
@@ -56,6 +62,7 @@ export async function startPlatform(tag: string, defer: Defer): Promise<RunningP
     // The limiter stays in the measured path, with a budget one benchmark key cannot exhaust.
     env: { ...common, PORT: String(httpPort), CHANNELS_PLANS_ADDR: `127.0.0.1:${grpcPort}`, RATE_LIMIT_PER_MINUTE: '100000000' },
     ready: /gateway listening/,
+    nodeArgs: benchNodeArgs(),
   });
   defer('stop gateway', () => gateway.stop());
 

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { MediaChannelStatus, MediaChannelType } from '@contracts/domain';
-import { listWithTotal, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
+import { listWithTotalColumn, TOTAL_COLUMN, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
+
+type TotalColumn = { [TOTAL_COLUMN]: number };
 import type { MediaChannelPatch, MediaChannelRecord, NewMediaChannel, TemplateCampaignMediaChannel } from './media-channel.model';
 
 interface MediaChannelRow {
@@ -30,14 +32,15 @@ const CHANNEL = `SELECT mc.idx, mc.org_id, mc.name, mc.ad_server_id, a.ad_server
 const FROM = 'FROM media_channels mc LEFT JOIN ad_servers a ON a.ad_server_id = mc.ad_server_id';
 
 const GET_LIVE_SQL = `${CHANNEL} ${FROM} WHERE mc.org_id = ? AND mc.idx = ? AND mc.deleted_seq = 0`;
-const LIST_LIVE_SQL = `${CHANNEL} ${FROM} WHERE mc.org_id = ? AND mc.deleted_seq = 0 ORDER BY mc.idx LIMIT ? OFFSET ?`;
 const COUNT_LIVE_SQL = 'SELECT COUNT(*) AS total FROM media_channels WHERE org_id = ? AND deleted_seq = 0';
+// The page and its total in one statement (listWithTotalColumn); the org id is bound twice.
+const LIST_LIVE_SQL = `${CHANNEL}, (${COUNT_LIVE_SQL}) AS ${TOTAL_COLUMN} ${FROM} WHERE mc.org_id = ? AND mc.deleted_seq = 0 ORDER BY mc.idx LIMIT ? OFFSET ?`;
 
 /** A template campaign sees the org's live channels plus the deleted ones its media plans still use. */
 const USED_BY_CAMPAIGN = 'SELECT media_channel_idx FROM media_plans WHERE retail_campaign_id = ?';
 const CAMPAIGN_VISIBLE = `mc.org_id = ? AND (mc.deleted_seq = 0 OR mc.idx IN (${USED_BY_CAMPAIGN}))`;
-const LIST_FOR_CAMPAIGN_SQL = `${CHANNEL}, mc.idx IN (${USED_BY_CAMPAIGN}) AS is_utilized ${FROM} WHERE ${CAMPAIGN_VISIBLE} ORDER BY mc.idx LIMIT ? OFFSET ?`;
 const COUNT_FOR_CAMPAIGN_SQL = `SELECT COUNT(*) AS total FROM media_channels mc WHERE ${CAMPAIGN_VISIBLE}`;
+const LIST_FOR_CAMPAIGN_SQL = `${CHANNEL}, mc.idx IN (${USED_BY_CAMPAIGN}) AS is_utilized, (${COUNT_FOR_CAMPAIGN_SQL}) AS ${TOTAL_COLUMN} ${FROM} WHERE ${CAMPAIGN_VISIBLE} ORDER BY mc.idx LIMIT ? OFFSET ?`;
 
 const SEALED_API_KEY_SQL = 'SELECT api_key_sealed FROM media_channels WHERE org_id = ? AND ad_server_id = ? AND deleted_seq = 0 AND api_key_sealed IS NOT NULL ORDER BY idx LIMIT 1';
 
@@ -101,18 +104,31 @@ export class MediaChannelRepository {
   }
 
   listLive(orgId: string, window: PageWindow): Promise<Page<MediaChannelRecord>> {
-    return listWithTotal(
-      { rows: this.db.execute<MediaChannelRow>(LIST_LIVE_SQL, [orgId, window.limit, window.offset]), count: this.db.execute(COUNT_LIVE_SQL, [orgId]) },
+    return listWithTotalColumn(
+      {
+        rows: this.db.execute<MediaChannelRow & TotalColumn>(LIST_LIVE_SQL, [orgId, orgId, window.limit, window.offset]),
+        countWhenEmpty: () => this.db.execute(COUNT_LIVE_SQL, [orgId]),
+      },
+      window,
       toRecord,
     );
   }
 
   listForCampaign(orgId: string, retailCampaignId: number, window: PageWindow): Promise<Page<TemplateCampaignMediaChannel>> {
-    return listWithTotal(
+    return listWithTotalColumn(
       {
-        rows: this.db.execute<MediaChannelRow & { is_utilized: number }>(LIST_FOR_CAMPAIGN_SQL, [retailCampaignId, orgId, retailCampaignId, window.limit, window.offset]),
-        count: this.db.execute(COUNT_FOR_CAMPAIGN_SQL, [orgId, retailCampaignId]),
+        rows: this.db.execute<MediaChannelRow & TotalColumn & { is_utilized: number }>(LIST_FOR_CAMPAIGN_SQL, [
+          retailCampaignId,
+          orgId,
+          retailCampaignId,
+          orgId,
+          retailCampaignId,
+          window.limit,
+          window.offset,
+        ]),
+        countWhenEmpty: () => this.db.execute(COUNT_FOR_CAMPAIGN_SQL, [orgId, retailCampaignId]),
       },
+      window,
       (row) => ({ ...toRecord(row), isUtilized: Boolean(row.is_utilized) }),
     );
   }

@@ -11,6 +11,6 @@ export {
 } from './mysql.service-database';
 export { isRetryableTransactionError, withTransaction, type WithTransactionOptions } from './mysql.transaction';
 export { openOwnSchema, type MysqlEnv } from './mysql.own-schema';
-export { listWithTotal, listWithTotalQuery, type CountRow, type Page, type PageWindow } from './mysql.page';
+export { listWithTotal, listWithTotalColumn, listWithTotalQuery, TOTAL_COLUMN, type CountRow, type Page, type PageWindow } from './mysql.page';
 export { duplicateKeyName, isDuplicateKey, rethrowDuplicateKey } from './mysql.duplicate-key';
 export { readJsonColumn, writeJsonColumn } from './mysql.json-column';

@@ -4,7 +4,7 @@ import { isDuplicateKey } from './mysql.duplicate-key';
 import { schemaName } from './mysql.identifiers';
 import { readJsonColumn, writeJsonColumn } from './mysql.json-column';
 import type { Migration } from './mysql.migration-source';
-import { listWithTotal, listWithTotalQuery } from './mysql.page';
+import { listWithTotal, listWithTotalColumn, listWithTotalQuery, TOTAL_COLUMN } from './mysql.page';
 import { dropServiceDatabase } from './mysql.provisioning';
 import { openServiceDatabase, type ServiceDatabase } from './mysql.service-database';
 
@@ -99,6 +99,30 @@ describe('ServiceDatabase.execute and the list, duplicate-key and JSON helpers (
     expect(await page(0, 3)).toEqual({ items: ['item 1', 'item 2', 'item 3'], total: 7 });
     expect(await page(6, 3)).toEqual({ items: ['item 7'], total: 7 });
     expect(await page(50, 3)).toEqual({ items: [], total: 7 });
+  });
+
+  it('pages with the total carried as a column, counting separately only past the end', async () => {
+    const withTotal = `SELECT name, (${COUNT_SQL}) AS ${TOTAL_COLUMN} FROM items WHERE owner = ? ORDER BY id LIMIT ? OFFSET ?`;
+    let separateCounts = 0;
+    const page = (owner: string, offset: number, limit: number) =>
+      listWithTotalColumn(
+        {
+          rows: db.execute<{ name: string; [TOTAL_COLUMN]: number }>(withTotal, [owner, owner, limit, offset]),
+          countWhenEmpty: () => {
+            separateCounts += 1;
+            return db.execute(COUNT_SQL, [owner]);
+          },
+        },
+        { offset, limit },
+        (row) => row.name,
+      );
+    expect(await page('ann', 0, 3)).toEqual({ items: ['item 1', 'item 2', 'item 3'], total: 7 });
+    expect(await page('ann', 6, 3)).toEqual({ items: ['item 7'], total: 7 });
+    expect(separateCounts).toBe(0);
+    expect(await page('ann', 50, 3)).toEqual({ items: [], total: 7 });
+    expect(separateCounts).toBe(1);
+    expect(await page('nobody', 0, 3)).toEqual({ items: [], total: 0 });
+    expect(separateCounts).toBe(1);
   });
 
   it('pages a knex query with the total of the same filter', async () => {

@@ -44,3 +44,24 @@ export function listWithTotalQuery<Row, Item>(query: Knex.QueryBuilder, window: 
     toItem,
   );
 }
+
+/** The column a one-statement page query carries its total in (see listWithTotalColumn). */
+export const TOTAL_COLUMN = 'total_count';
+
+/**
+ * One round trip instead of two: the page query selects the total as a column, from an
+ * uncorrelated `(SELECT COUNT(*) ...) AS total_count` subquery that MariaDB evaluates once per
+ * statement. Only a page with no rows (past the end, or an empty list) has no row to carry it;
+ * then, unless the page starts at 0, the separate count runs.
+ */
+export async function listWithTotalColumn<Row extends { [TOTAL_COLUMN]: number | string | bigint }, Item>(
+  query: { rows: PromiseLike<readonly Row[]>; countWhenEmpty: () => PromiseLike<readonly CountRow[]> },
+  window: PageWindow,
+  toItem: (row: Row) => Item,
+): Promise<Page<Item>> {
+  const rows = await query.rows;
+  if (rows.length > 0) return { items: rows.map((row) => toItem(row)), total: Number(rows[0][TOTAL_COLUMN]) };
+  if (window.offset === 0) return { items: [], total: 0 };
+  const counted = await query.countWhenEmpty();
+  return { items: [], total: Number(counted[0]?.total ?? 0) };
+}

@@ -36,12 +36,14 @@ export interface StartProcessOptions {
   env: NodeJS.ProcessEnv;
   /** Resolves once a line of output matches. */
   ready: RegExp;
+  /** Flags for node itself (V8 and runtime options that NODE_OPTIONS does not accept). */
+  nodeArgs?: string[];
   timeoutMs?: number;
 }
 
 /** Starts a real app process the way the launcher does and waits for its readiness line. */
-export function startProcess({ name, entry, env, ready, timeoutMs = 60_000 }: StartProcessOptions): Promise<RunningProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(WORKSPACE_ROOT, entry)], {
+export function startProcess({ name, entry, env, ready, nodeArgs = [], timeoutMs = 60_000 }: StartProcessOptions): Promise<RunningProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', resolve(WORKSPACE_ROOT, entry)], {
     cwd: WORKSPACE_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
