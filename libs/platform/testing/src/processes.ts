@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
@@ -38,22 +39,31 @@ export interface StartProcessOptions {
   ready: RegExp;
   /** Flags for node itself (V8 and runtime options that NODE_OPTIONS does not accept). */
   nodeArgs?: string[];
+  /**
+   * Write the process's stdout and stderr straight into this file instead of through a pipe this
+   * process reads: a benchmark's load generator then does not pay for reading the services' logs.
+   */
+  logFile?: string;
   timeoutMs?: number;
 }
 
 /** Starts a real app process the way the launcher does and waits for its readiness line. */
-export function startProcess({ name, entry, env, ready, nodeArgs = [], timeoutMs = 60_000 }: StartProcessOptions): Promise<RunningProcess> {
+export function startProcess({ name, entry, env, ready, nodeArgs = [], logFile, timeoutMs = 60_000 }: StartProcessOptions): Promise<RunningProcess> {
+  const logFd = logFile === undefined ? undefined : openSync(logFile, 'w');
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', resolve(WORKSPACE_ROOT, entry)], {
     cwd: WORKSPACE_ROOT,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: logFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', logFd, logFd],
   });
-  let output = '';
+  // The child holds its own copy of the descriptor.
+  if (logFd !== undefined) closeSync(logFd);
+  let piped = '';
+  const output = () => (logFile === undefined ? piped : readFileSync(logFile, 'utf8'));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const handle: RunningProcess = {
     name,
     child,
-    output: () => output,
+    output,
     stop: async (graceMs = 10_000) => {
       if (child.exitCode !== null) return child.exitCode;
       child.kill('SIGTERM');
@@ -66,20 +76,28 @@ export function startProcess({ name, entry, env, ready, nodeArgs = [], timeoutMs
   return new Promise((done, fail) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      fail(new Error(`${name} did not become ready within ${timeoutMs} ms:\n${output.slice(-4000)}`));
+      clearInterval(poll);
+      fail(new Error(`${name} did not become ready within ${timeoutMs} ms:\n${output().slice(-4000)}`));
     }, timeoutMs);
+    const becameReady = () => {
+      clearTimeout(timer);
+      clearInterval(poll);
+      done(handle);
+    };
     const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (ready.test(output)) {
-        clearTimeout(timer);
-        done(handle);
-      }
+      piped += chunk.toString();
+      if (ready.test(piped)) becameReady();
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
+    // A log file is polled: nothing reads the child's output as it is written.
+    const poll = setInterval(() => {
+      if (logFile !== undefined && ready.test(output())) becameReady();
+    }, 50);
     void exited.then((code) => {
       clearTimeout(timer);
-      fail(new Error(`${name} exited with code ${code} before becoming ready:\n${output.slice(-4000)}`));
+      clearInterval(poll);
+      fail(new Error(`${name} exited with code ${code} before becoming ready:\n${output().slice(-4000)}`));
     });
   });
 }
