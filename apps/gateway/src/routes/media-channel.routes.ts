@@ -67,7 +67,12 @@ const ChannelInfo = Type.Object({
   updatedTime: Type.String({ format: 'date-time' }),
 });
 
-function view(channel: v1.MediaChannel) {
+/**
+ * The one mapper of a channel; `configuration` says how additionalConfiguration appears (lists carry
+ * the JSON string as stored, single reads the object). One literal with every field, not spreads:
+ * this runs for every item of every list.
+ */
+function view<C>(channel: v1.MediaChannel, configuration: C) {
   return {
     idx: channel.idx,
     name: channel.name,
@@ -77,12 +82,12 @@ function view(channel: v1.MediaChannel) {
     type: channel.type,
     logoUrl: channel.logoUrl ?? null,
     activationConfiguration: channel.activationConfiguration ?? { tagGeneration: false, creativeGeneration: false },
+    additionalConfiguration: configuration,
   };
 }
-const listed = (channel: v1.MediaChannel) => ({ ...view(channel), additionalConfiguration: channel.additionalConfigurationJson ?? null });
+const listed = (channel: v1.MediaChannel) => view(channel, channel.additionalConfigurationJson ?? null);
 const info = (channel: v1.MediaChannel) => ({
-  ...view(channel),
-  additionalConfiguration: channel.additionalConfigurationJson === undefined ? null : (JSON.parse(channel.additionalConfigurationJson) as object),
+  ...view(channel, channel.additionalConfigurationJson === undefined ? null : (JSON.parse(channel.additionalConfigurationJson) as object)),
   updatedTime: channel.updatedTime,
 });
 
@@ -119,11 +124,9 @@ export const mediaChannelRoutes = [
       });
       return {
         body: {
-          mediaChannels: result.mediaChannels.map((c) => ({
-            ...listed(c),
-            status: TEMPLATE_CAMPAIGN_CHANNEL_STATUS[c.status] ?? c.status,
-            isUtilized: c.isUtilized ?? null,
-          })),
+          mediaChannels: result.mediaChannels.map((c) =>
+            Object.assign(listed(c), { status: TEMPLATE_CAMPAIGN_CHANNEL_STATUS[c.status] ?? c.status, isUtilized: c.isUtilized ?? null }),
+          ),
           count: result.count,
           ...links({ ...query, total: result.count }),
         },
