@@ -87,7 +87,9 @@ async function main(): Promise<void> {
     const logBytesDuring = platform.logBytes() - logBytesBefore;
     printComparison(subject, baseline);
     // The access log is one line per request; more than that would make this a benchmark of logging.
-    console.log(`the services logged ${logBytesDuring} bytes during the gateway runs (${(logBytesDuring / Math.max(1, subject.responses)).toFixed(0)} per measured response, warm-up included)`);
+    console.log(
+      `the services logged ${logBytesDuring} bytes during the gateway runs (${(logBytesDuring / Math.max(1, subject.responses)).toFixed(0)} per measured response, warm-up included)`,
+    );
   });
 }
 

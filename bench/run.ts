@@ -12,7 +12,9 @@ const WORKSPACE_ROOT = resolve(BENCH_DIR, '..');
 const SUFFIX = '.bench.ts';
 
 function selectBenchmarks(requested: string[]): string[] {
-  const available = readdirSync(BENCH_DIR).filter((file) => file.endsWith(SUFFIX)).sort();
+  const available = readdirSync(BENCH_DIR)
+    .filter((file) => file.endsWith(SUFFIX))
+    .sort();
   if (requested.length === 0) return available;
   return requested.map((name) => {
     const file = basename(name).endsWith(SUFFIX) ? basename(name) : `${basename(name)}${SUFFIX}`;

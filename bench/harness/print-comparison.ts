@@ -35,7 +35,14 @@ export function printComparison(subject: Measurement, baseline: Measurement): bo
       ['', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'],
       row(baseline),
       row(subject),
-      ['ratio subject/baseline', ratio(subject.requestsPerSec, baseline.requestsPerSec), ratio(subject.p50Ms, baseline.p50Ms), ratio(subject.p99Ms, baseline.p99Ms), '', ''],
+      [
+        'ratio subject/baseline',
+        ratio(subject.requestsPerSec, baseline.requestsPerSec),
+        ratio(subject.p50Ms, baseline.p50Ms),
+        ratio(subject.p99Ms, baseline.p99Ms),
+        '',
+        '',
+      ],
     ]),
   );
   for (const m of [baseline, subject]) {

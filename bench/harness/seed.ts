@@ -12,9 +12,21 @@ export interface SeededOrg {
 /** A retailer org with one account and an all-permissions key, through the admin API. */
 export async function seedRetailerOrg(api: Api, orgId: string): Promise<SeededOrg> {
   const admin = { token: DEV_ADMIN_TOKEN };
-  expectJson<{ orgId: string }>(await api('POST', '/admin/v1/orgs', { ...admin, json: { orgId, name: `Bench ${orgId}`, isRetailer: true } }), 201, 'create org');
+  expectJson<{ orgId: string }>(
+    await api('POST', '/admin/v1/orgs', { ...admin, json: { orgId, name: `Bench ${orgId}`, isRetailer: true } }),
+    201,
+    'create org',
+  );
   // An account makes the key's principal carry account ids, as a real retailer's would.
-  expectJson<{ accountId: number }>(await api('POST', `/admin/v1/orgs/${orgId}/accounts`, { ...admin, json: { name: 'Bench account' } }), 201, 'create account');
-  const { apiKey } = expectJson<{ keyId: string; apiKey: string }>(await api('POST', '/admin/v1/api-keys', { ...admin, json: { orgId, permissions: ['*'] } }), 201, 'create API key');
+  expectJson<{ accountId: number }>(
+    await api('POST', `/admin/v1/orgs/${orgId}/accounts`, { ...admin, json: { name: 'Bench account' } }),
+    201,
+    'create account',
+  );
+  const { apiKey } = expectJson<{ keyId: string; apiKey: string }>(
+    await api('POST', '/admin/v1/api-keys', { ...admin, json: { orgId, permissions: ['*'] } }),
+    201,
+    'create API key',
+  );
   return { orgId, apiKey };
 }

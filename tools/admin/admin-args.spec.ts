@@ -22,7 +22,9 @@ describe('parseAdminArgs', () => {
   });
 
   it('create-org: every option, repeated dimensions, --retailer as isRetailer', () => {
-    expect(requestOf(['create-org', '--name', 'Acme Retail', '--org-id', 'acme', '--retailer', '--dimension', '300x250', '--dimension', '728x90']).request).toEqual({
+    expect(
+      requestOf(['create-org', '--name', 'Acme Retail', '--org-id', 'acme', '--retailer', '--dimension', '300x250', '--dimension', '728x90']).request,
+    ).toEqual({
       command: 'create-org',
       body: { orgId: 'acme', name: 'Acme Retail', isRetailer: true, dimensionWhitelist: ['300x250', '728x90'] },
     });
@@ -33,15 +35,24 @@ describe('parseAdminArgs', () => {
   });
 
   it('create-account', () => {
-    expect(requestOf(['create-account', '--org', 'acme', '--name', 'Acme US']).request).toEqual({ command: 'create-account', orgId: 'acme', body: { name: 'Acme US' } });
+    expect(requestOf(['create-account', '--org', 'acme', '--name', 'Acme US']).request).toEqual({
+      command: 'create-account',
+      orgId: 'acme',
+      body: { name: 'Acme US' },
+    });
   });
 
   it('create-key: permissions and account ids as integers', () => {
-    expect(requestOf(['create-key', '--org', 'acme', '--permission', '*', '--permission', 'MediaChannel_All', '--account', '1', '--account', '22']).request).toEqual({
+    expect(
+      requestOf(['create-key', '--org', 'acme', '--permission', '*', '--permission', 'MediaChannel_All', '--account', '1', '--account', '22']).request,
+    ).toEqual({
       command: 'create-key',
       body: { orgId: 'acme', permissions: ['*', 'MediaChannel_All'], accountIds: [1, 22] },
     });
-    expect(requestOf(['create-key', '--org', 'acme', '--permission', '*']).request).toEqual({ command: 'create-key', body: { orgId: 'acme', permissions: ['*'] } });
+    expect(requestOf(['create-key', '--org', 'acme', '--permission', '*']).request).toEqual({
+      command: 'create-key',
+      body: { orgId: 'acme', permissions: ['*'] },
+    });
   });
 
   it('revoke-key takes the keyId as its one positional argument', () => {
@@ -75,9 +86,14 @@ describe('parseAdminArgs', () => {
     expect(usageError(argv)).toContain(message);
   });
 
-  it.each([['abc'], ['0'], ['-1'], ['1.5'], ['1e3'], ['0x10'], ['01'], [' 1'], [''], ['9007199254740993']])('--account %j is refused before any request', (text) => {
-    expect(usageError(['create-key', '--org', 'acme', '--permission', '*', `--account=${text}`])).toBe(`--account must be a positive decimal integer, got ${JSON.stringify(text)}`);
-  });
+  it.each([['abc'], ['0'], ['-1'], ['1.5'], ['1e3'], ['0x10'], ['01'], [' 1'], [''], ['9007199254740993']])(
+    '--account %j is refused before any request',
+    (text) => {
+      expect(usageError(['create-key', '--org', 'acme', '--permission', '*', `--account=${text}`])).toBe(
+        `--account must be a positive decimal integer, got ${JSON.stringify(text)}`,
+      );
+    },
+  );
 
   it('accepts the largest safe account id', () => {
     expect(parseAccountId(String(Number.MAX_SAFE_INTEGER))).toBe(Number.MAX_SAFE_INTEGER);

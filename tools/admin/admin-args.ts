@@ -67,7 +67,8 @@ function required(values: Values, option: string): string {
 /** Account ids are validated here so a typo never reaches the gateway as a float, a negative or a name. */
 export function parseAccountId(text: string): number {
   const value = Number(text);
-  if (!/^[1-9][0-9]*$/.test(text) || !Number.isSafeInteger(value)) throw new UsageError(`--account must be a positive decimal integer, got ${JSON.stringify(text)}`);
+  if (!/^[1-9][0-9]*$/.test(text) || !Number.isSafeInteger(value))
+    throw new UsageError(`--account must be a positive decimal integer, got ${JSON.stringify(text)}`);
   return value;
 }
 
@@ -86,7 +87,8 @@ export function resolveGatewayUrl(flag: string | undefined, env: NodeJS.ProcessE
 
 function toRequest(command: CommandName, values: Values, positionals: string[]): AdminRequest {
   if (command === 'revoke-key') {
-    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'revoke-key needs the keyId' : `revoke-key takes one keyId, got ${positionals.length}`);
+    if (positionals.length !== 1)
+      throw new UsageError(positionals.length === 0 ? 'revoke-key needs the keyId' : `revoke-key takes one keyId, got ${positionals.length}`);
     return { command, keyId: positionals[0] };
   }
   if (positionals.length > 0) throw new UsageError(`${command} takes no positional arguments, got ${JSON.stringify(positionals[0])}`);
@@ -96,7 +98,12 @@ function toRequest(command: CommandName, values: Values, positionals: string[]):
       const orgId = values['org-id'] as string | undefined;
       return {
         command,
-        body: { ...(orgId !== undefined && { orgId }), name: required(values, 'name'), isRetailer: values.retailer === true, ...(dimensions && { dimensionWhitelist: dimensions }) },
+        body: {
+          ...(orgId !== undefined && { orgId }),
+          name: required(values, 'name'),
+          isRetailer: values.retailer === true,
+          ...(dimensions && { dimensionWhitelist: dimensions }),
+        },
       };
     }
     case 'create-account':

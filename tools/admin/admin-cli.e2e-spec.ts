@@ -12,7 +12,11 @@ interface CliResult {
 /** Runs the CLI the way `npm run admin` does, as its own process. */
 function cli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'tools/admin/admin-cli.ts', ...args], { cwd: WORKSPACE_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tools/admin/admin-cli.ts', ...args], {
+      cwd: WORKSPACE_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -55,7 +59,10 @@ describe('npm run admin (tools/admin) against the real gateway', () => {
     expect(accountId).toEqual(expect.any(Number));
 
     // --url wins over GATEWAY_URL, which points nowhere here.
-    const key = await cli(['create-key', '--org', 'acme', '--permission', '*', '--account', String(accountId), '--url', gatewayUrl], { ...env, GATEWAY_URL: 'http://127.0.0.1:9' });
+    const key = await cli(['create-key', '--org', 'acme', '--permission', '*', '--account', String(accountId), '--url', gatewayUrl], {
+      ...env,
+      GATEWAY_URL: 'http://127.0.0.1:9',
+    });
     expect(key.code).toBe(0);
     const { keyId, apiKey } = JSON.parse(key.stdout) as { keyId: string; apiKey: string };
     expect(apiKey).toContain(keyId);

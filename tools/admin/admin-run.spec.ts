@@ -11,7 +11,12 @@ interface Call {
 function fakeGateway(answer: () => Promise<Response> | Response) {
   const calls: Call[] = [];
   const fetchImpl = (async (input: string | URL | Request, init?: RequestInit) => {
-    calls.push({ url: String(input), method: init?.method, headers: init?.headers as Record<string, string>, body: init?.body === undefined ? undefined : JSON.parse(String(init.body)) });
+    calls.push({
+      url: String(input),
+      method: init?.method,
+      headers: init?.headers as Record<string, string>,
+      body: init?.body === undefined ? undefined : JSON.parse(String(init.body)),
+    });
     return answer();
   }) as typeof fetch;
   return { calls, fetchImpl };
@@ -25,16 +30,24 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, answer: () => Promise
   return { code, stdout, stderr, calls: gateway.calls };
 }
 
-const json = (status: number, body: unknown, contentType = 'application/json') => new Response(JSON.stringify(body), { status, headers: { 'content-type': contentType } });
-const problem = (status: number, body: Record<string, unknown>) => json(status, { type: 'about:blank', title: 'Problem', status, ...body }, 'application/problem+json; charset=utf-8');
+const json = (status: number, body: unknown, contentType = 'application/json') =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': contentType } });
+const problem = (status: number, body: Record<string, unknown>) =>
+  json(status, { type: 'about:blank', title: 'Problem', status, ...body }, 'application/problem+json; charset=utf-8');
 
 describe('runAdminCli', () => {
   it('sends each command as its admin API request with the token from ADMIN_TOKEN', async () => {
     const env = { ADMIN_TOKEN: 'token-from-env-0123456789', GATEWAY_URL: 'http://gw:1234' };
     const cases: [string[], Omit<Call, 'headers'>][] = [
-      [['create-org', '--name', 'Acme', '--org-id', 'acme'], { url: 'http://gw:1234/admin/v1/orgs', method: 'POST', body: { orgId: 'acme', name: 'Acme', isRetailer: false } }],
+      [
+        ['create-org', '--name', 'Acme', '--org-id', 'acme'],
+        { url: 'http://gw:1234/admin/v1/orgs', method: 'POST', body: { orgId: 'acme', name: 'Acme', isRetailer: false } },
+      ],
       [['create-account', '--org', 'a b/c', '--name', 'US'], { url: 'http://gw:1234/admin/v1/orgs/a%20b%2Fc/accounts', method: 'POST', body: { name: 'US' } }],
-      [['create-key', '--org', 'acme', '--permission', '*', '--account', '7'], { url: 'http://gw:1234/admin/v1/api-keys', method: 'POST', body: { orgId: 'acme', permissions: ['*'], accountIds: [7] } }],
+      [
+        ['create-key', '--org', 'acme', '--permission', '*', '--account', '7'],
+        { url: 'http://gw:1234/admin/v1/api-keys', method: 'POST', body: { orgId: 'acme', permissions: ['*'], accountIds: [7] } },
+      ],
       [['revoke-key', 'k/1'], { url: 'http://gw:1234/admin/v1/api-keys/k%2F1', method: 'DELETE', body: undefined }],
     ];
     for (const [argv, expected] of cases) {
@@ -87,9 +100,13 @@ describe('runAdminCli', () => {
 
   it('on 401 says where the token comes from, without printing it', async () => {
     const token = 'wrong-token-abcdefghij';
-    const result = await run(['revoke-key', 'k'], { ADMIN_TOKEN: token }, () => problem(401, { code: 'ADMIN_TOKEN_INVALID', detail: 'The admin API needs a bearer token.' }));
+    const result = await run(['revoke-key', 'k'], { ADMIN_TOKEN: token }, () =>
+      problem(401, { code: 'ADMIN_TOKEN_INVALID', detail: 'The admin API needs a bearer token.' }),
+    );
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe('401 ADMIN_TOKEN_INVALID: The admin API needs a bearer token.\n  the admin token is read from the environment variable ADMIN_TOKEN\n');
+    expect(result.stderr).toBe(
+      '401 ADMIN_TOKEN_INVALID: The admin API needs a bearer token.\n  the admin token is read from the environment variable ADMIN_TOKEN\n',
+    );
     expect(result.stdout + result.stderr).not.toContain(token);
   });
 
@@ -127,6 +144,8 @@ describe('describeFailure', () => {
   });
 
   it('uses the title when a problem has no code or detail', () => {
-    expect(describeFailure(404, 'Not Found', 'application/problem+json', JSON.stringify({ title: 'Not Found', status: 404 }))).toBe('404 Not Found: Not Found\n');
+    expect(describeFailure(404, 'Not Found', 'application/problem+json', JSON.stringify({ title: 'Not Found', status: 404 }))).toBe(
+      '404 Not Found: Not Found\n',
+    );
   });
 });

@@ -46,7 +46,8 @@ function parseJson(text: string): unknown {
 }
 
 function fieldErrorLine(error: FieldError): string {
-  const where = error.pointer ?? (error.parameter !== undefined ? `parameter ${error.parameter}` : error.header !== undefined ? `header ${error.header}` : undefined);
+  const where =
+    error.pointer ?? (error.parameter !== undefined ? `parameter ${error.parameter}` : error.header !== undefined ? `header ${error.header}` : undefined);
   const label = [where, error.code].filter((part) => part !== undefined).join(' ');
   return `  ${label || '-'}: ${error.detail ?? ''}`;
 }
@@ -90,7 +91,12 @@ export async function runAdminCli(argv: string[], env: NodeJS.ProcessEnv, io: Ad
   let response: Response;
   let text: string;
   try {
-    response = await io.fetch(`${gatewayUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    response = await io.fetch(`${gatewayUrl}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
     text = await response.text();
   } catch (error) {
     io.stderr(describeUnreachable(gatewayUrl, error));

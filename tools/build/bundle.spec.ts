@@ -15,7 +15,11 @@ const APPS = readdirSync(join(WORKSPACE_ROOT, 'apps')).filter((name) => existsSy
 
 const isBuiltin = (specifier: string) => specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]);
 
-const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 describe(bundleApp.name, () => {
   let outRoot: string;

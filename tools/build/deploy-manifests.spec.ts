@@ -121,7 +121,9 @@ const KUSTOMIZATIONS: Loaded<Kustomization>[] = FILES.filter((path) => path.ends
 /** Patch files are fragments, not resources: they are checked through the rendered overlays. */
 const PATCH_FILES = new Set(
   KUSTOMIZATIONS.flatMap(({ file, doc }) =>
-    [...(doc.patchesStrategicMerge ?? []), ...(doc.patches ?? []).flatMap((patch) => (patch.path ? [patch.path] : []))].map((ref) => resolve(K8S, dirname(file), ref)),
+    [...(doc.patchesStrategicMerge ?? []), ...(doc.patches ?? []).flatMap((patch) => (patch.path ? [patch.path] : []))].map((ref) =>
+      resolve(K8S, dirname(file), ref),
+    ),
   ),
 );
 const DOCS: Loaded<K8sObject>[] = FILES.filter((path) => !path.endsWith('kustomization.yaml') && !PATCH_FILES.has(path)).flatMap((path) =>
@@ -228,7 +230,8 @@ describe('deploy/k8s manifests', () => {
       for (const ref of refs) expect(ref).toEqual({ name: 'retail-media-secrets', key: expect.any(String) });
       // A secret value typed straight into a manifest.
       for (const env of container.env ?? []) {
-        if (/KEY|SECRET|TOKEN|PASSWORD|MYSQL_URL/.test(env.name)) expect({ [env.name]: env.valueFrom?.secretKeyRef?.name }).toEqual({ [env.name]: 'retail-media-secrets' });
+        if (/KEY|SECRET|TOKEN|PASSWORD|MYSQL_URL/.test(env.name))
+          expect({ [env.name]: env.valueFrom?.secretKeyRef?.name }).toEqual({ [env.name]: 'retail-media-secrets' });
       }
     });
 
@@ -303,7 +306,9 @@ describe('deploy/k8s manifests', () => {
     it('is the only pod the gRPC services admit', () => {
       const policy = DOCS.find(({ doc }) => doc.kind === 'NetworkPolicy' && doc.metadata?.name === 'grpc-services-ingress')?.doc;
       expect(policy?.spec?.podSelector?.matchLabels).toEqual({ 'app.kubernetes.io/component': 'grpc-service' });
-      expect(policy?.spec?.ingress).toEqual([{ from: [{ podSelector: { matchLabels: { 'retail-media.io/grpc-client': 'true' } } }], ports: [{ port: 'grpc', protocol: 'TCP' }] }]);
+      expect(policy?.spec?.ingress).toEqual([
+        { from: [{ podSelector: { matchLabels: { 'retail-media.io/grpc-client': 'true' } } }], ports: [{ port: 'grpc', protocol: 'TCP' }] },
+      ]);
       const clients = APP_WORKLOADS.filter(({ doc }) => doc.spec?.template?.metadata?.labels?.['retail-media.io/grpc-client'] === 'true');
       expect(clients.map(({ doc }) => doc.metadata?.name)).toEqual(['gateway']);
     });
@@ -319,7 +324,9 @@ describe('deploy/k8s manifests', () => {
     );
     const referencedKeys = [
       ...new Set(
-        WORKLOADS.flatMap(({ doc }) => allContainers(podSpec(doc)).flatMap((c) => (c.env ?? []).flatMap((env) => (env.valueFrom?.secretKeyRef ? [env.valueFrom.secretKeyRef.key] : [])))),
+        WORKLOADS.flatMap(({ doc }) =>
+          allContainers(podSpec(doc)).flatMap((c) => (c.env ?? []).flatMap((env) => (env.valueFrom?.secretKeyRef ? [env.valueFrom.secretKeyRef.key] : []))),
+        ),
       ),
     ].sort();
 
@@ -336,8 +343,9 @@ describe('deploy/k8s manifests', () => {
       for (const [key, value] of devLiterals) expect({ key, value }).toEqual({ key, value: expect.stringContaining('CHANGE-ME') });
     });
 
-    it('the dev placeholders pass the apps\' own validation, so the dev overlay starts as committed', () => {
-      for (const key of ['internal-auth-key', 'secrets-encryption-key']) expect({ key, ok: secretKey.safeParse(devLiterals.get(key)).success }).toEqual({ key, ok: true });
+    it("the dev placeholders pass the apps' own validation, so the dev overlay starts as committed", () => {
+      for (const key of ['internal-auth-key', 'secrets-encryption-key'])
+        expect({ key, ok: secretKey.safeParse(devLiterals.get(key)).success }).toEqual({ key, ok: true });
       for (const [key, value] of devLiterals) {
         if (key.startsWith('mysql-password-')) expect({ key, ok: mysqlFields.MYSQL_SERVICE_PASSWORD.safeParse(value).success }).toEqual({ key, ok: true });
       }
@@ -369,7 +377,9 @@ describe('deploy/k8s manifests', () => {
         ...(doc.components ?? []),
         ...(doc.patchesStrategicMerge ?? []),
         ...(doc.patches ?? []).flatMap((patch) => (patch.path ? [patch.path] : [])),
-        ...[...(doc.configMapGenerator ?? []), ...(doc.secretGenerator ?? [])].flatMap((g) => [...(g.files ?? []), ...(g.envs ?? [])].map((f) => f.split('=').pop() as string)),
+        ...[...(doc.configMapGenerator ?? []), ...(doc.secretGenerator ?? [])].flatMap((g) =>
+          [...(g.files ?? []), ...(g.envs ?? [])].map((f) => f.split('=').pop() as string),
+        ),
       ];
       const missing = refs.filter((ref) => /^[a-z]+:\/\//.test(ref) || !existsSync(resolve(dir, ref)));
       expect(missing).toEqual([]);
@@ -413,7 +423,11 @@ describeRendered('rendered overlays (kubectl kustomize)', () => {
   };
   const names = (docs: K8sObject[], kind: string) => docs.filter((doc) => doc.kind === kind).map((doc) => doc.metadata?.name as string);
   const secretRefs = (docs: K8sObject[]) =>
-    docs.filter(isWorkload).flatMap((doc) => allContainers(podSpec(doc)).flatMap((c) => (c.env ?? []).flatMap((env) => (env.valueFrom?.secretKeyRef ? [env.valueFrom.secretKeyRef] : []))));
+    docs
+      .filter(isWorkload)
+      .flatMap((doc) =>
+        allContainers(podSpec(doc)).flatMap((c) => (c.env ?? []).flatMap((env) => (env.valueFrom?.secretKeyRef ? [env.valueFrom.secretKeyRef] : []))),
+      );
 
   describe('dev', () => {
     let docs: K8sObject[] = [];
@@ -424,7 +438,8 @@ describeRendered('rendered overlays (kubectl kustomize)', () => {
     it('runs all nine apps plus MariaDB, NATS and MinIO, every workload hardened', () => {
       expect(names(docs, 'Deployment').sort()).toEqual([...APPS].sort());
       expect(names(docs, 'StatefulSet').sort()).toEqual(['mariadb', 'minio', 'nats']);
-      for (const doc of docs.filter(isWorkload)) expect({ name: doc.metadata?.name, problems: hardeningProblems(doc) }).toEqual({ name: doc.metadata?.name, problems: [] });
+      for (const doc of docs.filter(isWorkload))
+        expect({ name: doc.metadata?.name, problems: hardeningProblems(doc) }).toEqual({ name: doc.metadata?.name, problems: [] });
     });
 
     it('points every secret reference at the generated Secret, which holds the key', () => {

@@ -84,12 +84,18 @@ describe('Dockerfiles', () => {
       const sources = stages.flatMap((stage) =>
         ops(stage, 'COPY')
           .filter((copy) => !copy.startsWith('--from='))
-          .flatMap((copy) => copy.replace(/--\S+\s+/g, '').split(/\s+/).slice(0, -1)),
+          .flatMap((copy) =>
+            copy
+              .replace(/--\S+\s+/g, '')
+              .split(/\s+/)
+              .slice(0, -1),
+          ),
       );
       expect(sources.length).toBeGreaterThan(0);
       const allowed = DOCKERIGNORE.filter((line) => line.startsWith('!')).map((line) => line.slice(1));
       expect(DOCKERIGNORE[0]).toBe('*');
-      for (const source of sources) expect({ source, allowed: allowed.some((entry) => source === entry || source.startsWith(entry)) }).toEqual({ source, allowed: true });
+      for (const source of sources)
+        expect({ source, allowed: allowed.some((entry) => source === entry || source.startsWith(entry)) }).toEqual({ source, allowed: true });
     });
   });
 });

@@ -32,12 +32,18 @@ describe('@nx/enforce-module-boundaries', () => {
   jest.setTimeout(60_000);
 
   it('refuses an app importing another app', async () => {
-    const errors = await boundaryErrors('apps/gateway/src/probe.ts', "import { startChannelsPlans } from '../../channels-plans/src/channels-plans.module';\nexport const x = startChannelsPlans;\n");
+    const errors = await boundaryErrors(
+      'apps/gateway/src/probe.ts',
+      "import { startChannelsPlans } from '../../channels-plans/src/channels-plans.module';\nexport const x = startChannelsPlans;\n",
+    );
     expect(errors).toEqual([expect.stringMatching(/relative or absolute path/)]);
   });
 
   it('refuses a platform library importing an app', async () => {
-    const errors = await boundaryErrors('libs/platform/errors/src/probe.ts', "import { startGateway } from '../../../../apps/gateway/src/gateway.module';\nexport const x = startGateway;\n");
+    const errors = await boundaryErrors(
+      'libs/platform/errors/src/probe.ts',
+      "import { startGateway } from '../../../../apps/gateway/src/gateway.module';\nexport const x = startGateway;\n",
+    );
     expect(errors.length).toBeGreaterThan(0);
   });
 

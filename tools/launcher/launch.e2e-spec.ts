@@ -34,7 +34,11 @@ describe('npm start (tools/launcher)', () => {
       LOG_LEVEL: 'warn',
     };
     delete env.S3_ENDPOINT;
-    launcher = spawn(process.execPath, ['--import', 'tsx', 'tools/launcher/launch.ts'], { cwd: resolve(__dirname, '../..'), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    launcher = spawn(process.execPath, ['--import', 'tsx', 'tools/launcher/launch.ts'], {
+      cwd: resolve(__dirname, '../..'),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     launcher.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     launcher.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -79,7 +79,9 @@ async function main(): Promise<void> {
     }
     const port = env.PORT ?? '8080';
     log(`all ${present.length} apps are up`);
-    log(`gateway: http://localhost:${port}  (API reference: http://localhost:${port}/docs, admin token: ${env.ADMIN_TOKEN ? '$ADMIN_TOKEN' : 'dev-admin-token'})`);
+    log(
+      `gateway: http://localhost:${port}  (API reference: http://localhost:${port}/docs, admin token: ${env.ADMIN_TOKEN ? '$ADMIN_TOKEN' : 'dev-admin-token'})`,
+    );
   } catch (error) {
     log(`start-up failed: ${error instanceof Error ? error.message : String(error)}`);
     await stopAll(1);

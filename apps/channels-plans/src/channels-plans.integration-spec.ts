@@ -21,10 +21,26 @@ describe('channels-plans service over gRPC (real MariaDB and NATS)', () => {
   let client: v1.ChannelsPlansServiceClient;
   let nc: NatsConnection;
 
-  const call = <Req, Res>(method: (r: Req, m: Metadata, o: { deadline: Date }, cb: (e: import('@grpc/grpc-js').ServiceError | null, r: Res) => void) => unknown, request: Req, metadata = principalMetadata(principal, principalKey)) =>
-    callUnary(client, method, request, { metadata, deadlineMs: 5_000, target: 'channels-plans' });
-  const failure = (promise: Promise<unknown>) => promise.then(() => { throw new Error('expected a failure'); }, (e: AppError) => e);
-  const channel = (name: string, adServerId = 'gam') => ({ orgId: 'acme', name, adServerId, type: 'Off-site', activationConfiguration: { tagGeneration: true, creativeGeneration: true }, additionalConfigurationJson: JSON.stringify({ k: 'v' }) });
+  const call = <Req, Res>(
+    method: (r: Req, m: Metadata, o: { deadline: Date }, cb: (e: import('@grpc/grpc-js').ServiceError | null, r: Res) => void) => unknown,
+    request: Req,
+    metadata = principalMetadata(principal, principalKey),
+  ) => callUnary(client, method, request, { metadata, deadlineMs: 5_000, target: 'channels-plans' });
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => {
+        throw new Error('expected a failure');
+      },
+      (e: AppError) => e,
+    );
+  const channel = (name: string, adServerId = 'gam') => ({
+    orgId: 'acme',
+    name,
+    adServerId,
+    type: 'Off-site',
+    activationConfiguration: { tagGeneration: true, creativeGeneration: true },
+    additionalConfigurationJson: JSON.stringify({ k: 'v' }),
+  });
 
   beforeAll(async () => {
     module = await startGrpcService(loadChannelsPlansConfig(env), logger, channelsPlansService);
@@ -53,7 +69,10 @@ describe('channels-plans service over gRPC (real MariaDB and NATS)', () => {
 
     it('refuses a principal without the permission, and another org as 404', async () => {
       const weak = principalMetadata({ ...principal, permissions: ['RetailCampaigns_View'] }, principalKey);
-      expect(await failure(call(client.createMediaChannel, channel('x'), weak))).toMatchObject({ status: 403, extensions: { requiredPermission: 'MediaChannel_All' } });
+      expect(await failure(call(client.createMediaChannel, channel('x'), weak))).toMatchObject({
+        status: 403,
+        extensions: { requiredPermission: 'MediaChannel_All' },
+      });
       expect(await failure(call(client.listMediaChannels, { orgId: 'other', page: undefined }))).toMatchObject({ status: 404, code: 'ORG_NOT_FOUND' });
       const outside = await failure(call(client.listRetailCampaigns, { accountId: 8, page: undefined }));
       expect(outside).toMatchObject({ status: 404, code: 'ACCOUNT_NOT_FOUND' });
@@ -70,7 +89,10 @@ describe('channels-plans service over gRPC (real MariaDB and NATS)', () => {
     const deadline = Date.now() + 5_000;
     while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     sub.unsubscribe();
-    expect(received[0]).toEqual({ subject: `${prefix}channels-plans.media-channel.created`, data: expect.objectContaining({ type: 'media-channel.created', orgId: 'acme', idx }) });
+    expect(received[0]).toEqual({
+      subject: `${prefix}channels-plans.media-channel.created`,
+      data: expect.objectContaining({ type: 'media-channel.created', orgId: 'acme', idx }),
+    });
     const { apiKey } = await call(client.getAdServerConnection, { orgId: 'acme', adServerId: 'onsite-rm' });
     expect(JSON.stringify(received)).not.toContain(apiKey as string);
   });
@@ -109,7 +131,12 @@ describe('channels-plans service over gRPC (real MariaDB and NATS)', () => {
     const second = await startGrpcService(loadChannelsPlansConfig(env), logger, channelsPlansService);
     try {
       const secondClient = createGrpcClient(v1.ChannelsPlansServiceClient, `127.0.0.1:${second.grpcPort}`);
-      const listed = await callUnary(secondClient, secondClient.listAdServers, {}, { metadata: principalMetadata(principal, principalKey), deadlineMs: 5_000, target: 'cp' });
+      const listed = await callUnary(
+        secondClient,
+        secondClient.listAdServers,
+        {},
+        { metadata: principalMetadata(principal, principalKey), deadlineMs: 5_000, target: 'cp' },
+      );
       secondClient.close();
       expect(listed.adServers).toHaveLength(9);
       expect(await second.ready()).toBe(true);

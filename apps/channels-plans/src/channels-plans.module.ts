@@ -19,7 +19,12 @@ export const channelsPlansService: GrpcServiceSpec<ChannelsPlansConfig, v1.Chann
   seed: ({ config, db }) => new AdServerService(new AdServerRepository(db.knex)).seedCatalog(config.PUBLIC_BASE_URL),
   definition: v1.ChannelsPlansServiceService,
   implementation: ({ config, logger, guard, db, events }) => {
-    const secretsKey = resolveKey({ configured: config.SECRETS_ENCRYPTION_KEY, nodeEnv: config.NODE_ENV, variable: 'SECRETS_ENCRYPTION_KEY', warn: (message) => logger.warn(message) });
+    const secretsKey = resolveKey({
+      configured: config.SECRETS_ENCRYPTION_KEY,
+      nodeEnv: config.NODE_ENV,
+      variable: 'SECRETS_ENCRYPTION_KEY',
+      warn: (message) => logger.warn(message),
+    });
     const services = createChannelsPlansServices({ db, events, secrets: createSecretBox(secretsKey), onsiteApiBaseUrl: onsiteApiBaseUrl(config) });
     return channelsPlansGrpc({ logger, guard, ...services });
   },

@@ -15,7 +15,12 @@ export interface ChannelsPlansServices {
 }
 
 /** Repositories and services over one database; the gRPC server and the specs build them the same way. */
-export function createChannelsPlansServices(deps: { db: ServiceDatabase; events: EventOutbox; secrets: SecretBox; onsiteApiBaseUrl: string }): ChannelsPlansServices {
+export function createChannelsPlansServices(deps: {
+  db: ServiceDatabase;
+  events: EventOutbox;
+  secrets: SecretBox;
+  onsiteApiBaseUrl: string;
+}): ChannelsPlansServices {
   const { db, events, secrets, onsiteApiBaseUrl } = deps;
   const adServers = new AdServerService(new AdServerRepository(db.knex));
   const retailCampaigns = new RetailCampaignService({ knex: db.knex, campaigns: new RetailCampaignRepository(db) });

@@ -20,7 +20,13 @@ describe(resolveAdminToken.name, () => {
 describe(loadGatewayConfig.name, () => {
   it('defaults to the documented values', () => {
     const config = loadGatewayConfig({});
-    expect(config).toMatchObject({ PORT: 8080, HOST: '127.0.0.1', CHANNELS_PLANS_ADDR: '127.0.0.1:50051', GRPC_DEADLINE_MS: 5000, RATE_LIMIT_PER_MINUTE: 6000 });
+    expect(config).toMatchObject({
+      PORT: 8080,
+      HOST: '127.0.0.1',
+      CHANNELS_PLANS_ADDR: '127.0.0.1:50051',
+      GRPC_DEADLINE_MS: 5000,
+      RATE_LIMIT_PER_MINUTE: 6000,
+    });
     // Unset, so pagination links follow the host the client used.
     expect(config.PUBLIC_BASE_URL).toBeUndefined();
   });
@@ -28,7 +34,12 @@ describe(loadGatewayConfig.name, () => {
 
 describe('principal cache settings', () => {
   it('defaults to a 30 s TTL and reads NATS like the other processes', () => {
-    expect(loadGatewayConfig({})).toMatchObject({ PRINCIPAL_CACHE_TTL_MS: 30_000, PRINCIPAL_CACHE_MAX_ENTRIES: 10_000, NATS_URL: 'nats://127.0.0.1:4222', NATS_PREFIX: '' });
+    expect(loadGatewayConfig({})).toMatchObject({
+      PRINCIPAL_CACHE_TTL_MS: 30_000,
+      PRINCIPAL_CACHE_MAX_ENTRIES: 10_000,
+      NATS_URL: 'nats://127.0.0.1:4222',
+      NATS_PREFIX: '',
+    });
   });
 
   it('accepts 0 to turn the cache off and refuses a negative TTL or an empty bound', () => {

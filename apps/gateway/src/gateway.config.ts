@@ -19,7 +19,11 @@ export const gatewayConfigSchema = z.object({
   /** `host:port` of each gRPC backend (CHANNELS_PLANS_ADDR, ...), one per entry of the backend registry. */
   ...backendAddressFields((defaultAddress) => z.string().default(defaultAddress)),
   GRPC_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   /** Set when a proxy or load balancer sits in front, so req.protocol/host honour X-Forwarded-*. */
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   /**

@@ -35,9 +35,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const identity = await startIdentity({ config, knex: db.knex, permissions, adminToken, logger });
   const addressOf = (key: BackendKey) => (config as Record<string, unknown>)[BACKENDS[key].addressVariable] as string;
   const backends = connectBackends(addressOf, (key, address) => createGrpcClient(BACKENDS[key].Client, address));
-  const backendChecks = Object.fromEntries(
-    (Object.keys(BACKENDS) as BackendKey[]).map((key) => [BACKENDS[key].label, () => checkHealth(addressOf(key))]),
-  );
+  const backendChecks = Object.fromEntries((Object.keys(BACKENDS) as BackendKey[]).map((key) => [BACKENDS[key].label, () => checkHealth(addressOf(key))]));
 
   let accepting = true;
   const metrics = createHttpMetrics();

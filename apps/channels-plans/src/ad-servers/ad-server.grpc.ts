@@ -13,7 +13,15 @@ const toAdServer = (entry: AdServerEntry): v1.AdServer => ({
   logoUrl: entry.logoUrl,
 });
 
-export function adServerGrpc({ logger, guard, adServers }: { logger: Logger; guard: CallGuard; adServers: AdServerService }): Pick<v1.ChannelsPlansServiceServer, 'listAdServers'> {
+export function adServerGrpc({
+  logger,
+  guard,
+  adServers,
+}: {
+  logger: Logger;
+  guard: CallGuard;
+  adServers: AdServerService;
+}): Pick<v1.ChannelsPlansServiceServer, 'listAdServers'> {
   return {
     listAdServers: unary(logger, 'ListAdServers', async (_request, call) => {
       guard.any(call, PERMISSIONS.adServersView);

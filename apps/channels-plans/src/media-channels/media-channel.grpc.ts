@@ -31,7 +31,15 @@ type MediaChannelHandlers = Pick<
   | 'listTemplateCampaignMediaChannels'
 >;
 
-export function mediaChannelGrpc({ logger, guard, mediaChannels }: { logger: Logger; guard: CallGuard; mediaChannels: MediaChannelService }): MediaChannelHandlers {
+export function mediaChannelGrpc({
+  logger,
+  guard,
+  mediaChannels,
+}: {
+  logger: Logger;
+  guard: CallGuard;
+  mediaChannels: MediaChannelService;
+}): MediaChannelHandlers {
   return {
     createMediaChannel: unary(logger, 'CreateMediaChannel', async (request, call) => {
       guard.org(call, PERMISSIONS.mediaChannelAll, request.orgId);

@@ -42,7 +42,8 @@ const CAMPAIGN_VISIBLE = `mc.org_id = ? AND (mc.deleted_seq = 0 OR mc.idx IN (${
 const COUNT_FOR_CAMPAIGN_SQL = `SELECT COUNT(*) AS total FROM media_channels mc WHERE ${CAMPAIGN_VISIBLE}`;
 const LIST_FOR_CAMPAIGN_SQL = `${CHANNEL}, mc.idx IN (${USED_BY_CAMPAIGN}) AS is_utilized, (${COUNT_FOR_CAMPAIGN_SQL}) AS ${TOTAL_COLUMN} ${FROM} WHERE ${CAMPAIGN_VISIBLE} ORDER BY mc.idx LIMIT ? OFFSET ?`;
 
-const SEALED_API_KEY_SQL = 'SELECT api_key_sealed FROM media_channels WHERE org_id = ? AND ad_server_id = ? AND deleted_seq = 0 AND api_key_sealed IS NOT NULL ORDER BY idx LIMIT 1';
+const SEALED_API_KEY_SQL =
+  'SELECT api_key_sealed FROM media_channels WHERE org_id = ? AND ad_server_id = ? AND deleted_seq = 0 AND api_key_sealed IS NOT NULL ORDER BY idx LIMIT 1';
 
 const toRecord = (row: MediaChannelRow): MediaChannelRecord => ({
   idx: Number(row.idx),

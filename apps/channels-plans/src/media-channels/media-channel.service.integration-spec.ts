@@ -55,7 +55,9 @@ describe('MediaChannelService (real MariaDB)', () => {
 
     it('reports every invalid field at once and stores nothing', async () => {
       const org = freshOrg();
-      const refused = await rejectionOf(bed.mediaChannels.create(org, channel(' ', { type: 'Billboard', adServerId: 'nope', additionalConfigurationJson: '[1]' })));
+      const refused = await rejectionOf(
+        bed.mediaChannels.create(org, channel(' ', { type: 'Billboard', adServerId: 'nope', additionalConfigurationJson: '[1]' })),
+      );
       expect(refused).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
       expect((refused.errors as { pointer: string; code: string }[]).map((e) => [e.pointer, e.code])).toEqual([
         ['/name', 'REQUIRED'],
@@ -63,7 +65,9 @@ describe('MediaChannelService (real MariaDB)', () => {
         ['/additionalConfiguration', 'INVALID_TYPE'],
         ['/adServerId', 'UNKNOWN_AD_SERVER'],
       ]);
-      expect(await rejectionOf(bed.mediaChannels.create(org, channel('x'.repeat(201))))).toMatchObject({ errors: [expect.objectContaining({ pointer: '/name', code: 'TOO_LONG' })] });
+      expect(await rejectionOf(bed.mediaChannels.create(org, channel('x'.repeat(201))))).toMatchObject({
+        errors: [expect.objectContaining({ pointer: '/name', code: 'TOO_LONG' })],
+      });
       expect((await bed.mediaChannels.list(org)).total).toBe(0);
       expect(await eventsFor(org)).toEqual([]);
     });
@@ -110,13 +114,16 @@ describe('MediaChannelService (real MariaDB)', () => {
 
   describe('configuration rules', () => {
     const org = 'config-org';
-    const refusalOf = async (json: string) => ((await rejectionOf(bed.mediaChannels.create(org, channel(`c${json.length}`, { additionalConfigurationJson: json })))).errors as unknown[])[0];
+    const refusalOf = async (json: string) =>
+      ((await rejectionOf(bed.mediaChannels.create(org, channel(`c${json.length}`, { additionalConfigurationJson: json })))).errors as unknown[])[0];
     const nested = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
 
     it('takes an object up to the byte cap and refuses one byte more', async () => {
       const padding = (total: number) => JSON.stringify({ p: 'x'.repeat(total - '{"p":""}'.length) });
       expect(Buffer.byteLength(padding(ADDITIONAL_CONFIGURATION_MAX_BYTES))).toBe(ADDITIONAL_CONFIGURATION_MAX_BYTES);
-      await expect(bed.mediaChannels.create(org, channel('At cap', { additionalConfigurationJson: padding(ADDITIONAL_CONFIGURATION_MAX_BYTES) }))).resolves.toEqual(expect.any(Number));
+      await expect(
+        bed.mediaChannels.create(org, channel('At cap', { additionalConfigurationJson: padding(ADDITIONAL_CONFIGURATION_MAX_BYTES) })),
+      ).resolves.toEqual(expect.any(Number));
       expect(await refusalOf(padding(ADDITIONAL_CONFIGURATION_MAX_BYTES + 1))).toMatchObject({ pointer: '/additionalConfiguration', code: 'TOO_LARGE' });
     });
 
@@ -131,7 +138,9 @@ describe('MediaChannelService (real MariaDB)', () => {
     });
 
     it('takes nesting up to the depth cap and refuses one level more', async () => {
-      await expect(bed.mediaChannels.create(org, channel('Deep', { additionalConfigurationJson: nested(FREE_FORM_JSON_MAX_DEPTH) }))).resolves.toEqual(expect.any(Number));
+      await expect(bed.mediaChannels.create(org, channel('Deep', { additionalConfigurationJson: nested(FREE_FORM_JSON_MAX_DEPTH) }))).resolves.toEqual(
+        expect.any(Number),
+      );
       expect(await refusalOf(nested(FREE_FORM_JSON_MAX_DEPTH + 1))).toMatchObject({ code: 'TOO_DEEP' });
     });
 
@@ -159,14 +168,20 @@ describe('MediaChannelService (real MariaDB)', () => {
     it('refuses a status outside Active and Inactive, leaving the channel as it was', async () => {
       const org = freshOrg();
       const idx = await bed.mediaChannels.create(org, channel('Status'));
-      expect(await rejectionOf(bed.mediaChannels.update(org, idx, { status: 'Deleted' }))).toMatchObject({ status: 400, errors: [expect.objectContaining({ pointer: '/status', code: 'NOT_ALLOWED' })] });
+      expect(await rejectionOf(bed.mediaChannels.update(org, idx, { status: 'Deleted' }))).toMatchObject({
+        status: 400,
+        errors: [expect.objectContaining({ pointer: '/status', code: 'NOT_ALLOWED' })],
+      });
       expect((await bed.mediaChannels.get(org, idx)).status).toBe('Active');
     });
 
     it("answers a missing, deleted or another org's channel as not found, recording nothing", async () => {
       const org = freshOrg();
       const idx = await bed.mediaChannels.create(org, channel('Mine'));
-      expect(await rejectionOf(bed.mediaChannels.update(freshOrg(), idx, { status: 'Inactive' }))).toMatchObject({ status: 404, code: 'MEDIA_CHANNEL_NOT_FOUND' });
+      expect(await rejectionOf(bed.mediaChannels.update(freshOrg(), idx, { status: 'Inactive' }))).toMatchObject({
+        status: 404,
+        code: 'MEDIA_CHANNEL_NOT_FOUND',
+      });
       await bed.mediaChannels.remove(org, idx);
       expect(await rejectionOf(bed.mediaChannels.update(org, idx, { tagGeneration: false }))).toMatchObject({ status: 404 });
       expect((await eventsFor(org)).map((event) => event.subject)).toEqual(['channels-plans.media-channel.created', 'channels-plans.media-channel.deleted']);
@@ -188,7 +203,9 @@ describe('MediaChannelService (real MariaDB)', () => {
       expect(again).not.toBe(idx);
       const row = await bed.db.knex('media_channels').where({ idx }).first('deleted_seq', 'deleted_at');
       expect(row).toMatchObject({ deleted_seq: idx, deleted_at: expect.any(Date) });
-      expect((await eventsFor(org)).filter((event) => event.subject.endsWith('.deleted'))).toEqual([expect.objectContaining({ payload: expect.objectContaining({ idx }) })]);
+      expect((await eventsFor(org)).filter((event) => event.subject.endsWith('.deleted'))).toEqual([
+        expect.objectContaining({ payload: expect.objectContaining({ idx }) }),
+      ]);
     });
 
     it('refuses to delete twice, or in another org', async () => {
@@ -230,7 +247,9 @@ describe('MediaChannelService (real MariaDB)', () => {
     const account = 501;
     const retailer = (orgId: string) => ({ orgId, isRetailer: true });
     const plan = (campaignId: number, channelIdx: number) =>
-      bed.db.knex('media_plans').insert({ account_id: account, retail_campaign_id: campaignId, media_channel_idx: channelIdx, media_plan_name: `plan ${channelIdx}` });
+      bed.db
+        .knex('media_plans')
+        .insert({ account_id: account, retail_campaign_id: campaignId, media_channel_idx: channelIdx, media_plan_name: `plan ${channelIdx}` });
 
     it("lists the org's live channels and the deleted ones the campaign uses, marking what it uses", async () => {
       const org = freshOrg();
@@ -274,8 +293,14 @@ describe('MediaChannelService (real MariaDB)', () => {
     it("answers a missing campaign and another account's campaign as not found", async () => {
       const org = freshOrg();
       const campaignId = await bed.retailCampaigns.create(account, { campaignName: 'Mine', isAdGroupCampaign: false, isSbt: false });
-      expect(await rejectionOf(bed.mediaChannels.listForTemplateCampaign(retailer(org), account + 1, campaignId))).toMatchObject({ status: 404, code: 'RETAIL_CAMPAIGN_NOT_FOUND' });
-      expect(await rejectionOf(bed.mediaChannels.listForTemplateCampaign(retailer(org), account, campaignId + 10_000))).toMatchObject({ status: 404, code: 'RETAIL_CAMPAIGN_NOT_FOUND' });
+      expect(await rejectionOf(bed.mediaChannels.listForTemplateCampaign(retailer(org), account + 1, campaignId))).toMatchObject({
+        status: 404,
+        code: 'RETAIL_CAMPAIGN_NOT_FOUND',
+      });
+      expect(await rejectionOf(bed.mediaChannels.listForTemplateCampaign(retailer(org), account, campaignId + 10_000))).toMatchObject({
+        status: 404,
+        code: 'RETAIL_CAMPAIGN_NOT_FOUND',
+      });
     });
   });
 

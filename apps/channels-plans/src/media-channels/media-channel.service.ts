@@ -33,7 +33,8 @@ const UNIQUE_LIVE_NAME = 'uq_media_channels_org_live_name';
 
 export const mediaChannelNotFound = (idx: number) => notFound('MEDIA_CHANNEL_NOT_FOUND', `Media channel ${idx} was not found.`);
 
-const nameTaken = (name: string): AppError => conflict('MEDIA_CHANNEL_NAME_TAKEN', `The organization already has a media channel named ${JSON.stringify(name)}.`);
+const nameTaken = (name: string): AppError =>
+  conflict('MEDIA_CHANNEL_NAME_TAKEN', `The organization already has a media channel named ${JSON.stringify(name)}.`);
 
 const notRetailer = (orgId: string) =>
   new AppError(403, 'ORG_NOT_RETAILER', `Organization ${orgId} is not a retailer; template-campaign media channels are for retailer organizations only.`);
@@ -58,10 +59,18 @@ export class MediaChannelService {
 
   async create(orgId: string, input: CreateMediaChannelInput): Promise<number> {
     const { channels, adServers, secrets, events } = this.deps;
-    const errors = [...nameErrors(input.name), ...enumErrors('/type', input.type, MEDIA_CHANNEL_TYPES), ...configurationErrors(input.additionalConfigurationJson)];
+    const errors = [
+      ...nameErrors(input.name),
+      ...enumErrors('/type', input.type, MEDIA_CHANNEL_TYPES),
+      ...configurationErrors(input.additionalConfigurationJson),
+    ];
     const adServer = await adServers.find(input.adServerId);
     if (!adServer) {
-      errors.push({ pointer: '/adServerId', code: 'UNKNOWN_AD_SERVER', detail: `adServerId ${JSON.stringify(input.adServerId)} is not in the ad-server catalog (GET /v2/ad-servers).` });
+      errors.push({
+        pointer: '/adServerId',
+        code: 'UNKNOWN_AD_SERVER',
+        detail: `adServerId ${JSON.stringify(input.adServerId)} is not in the ad-server catalog (GET /v2/ad-servers).`,
+      });
     }
     if (errors.length > 0) throw validationFailed(errors);
 
@@ -122,7 +131,12 @@ export class MediaChannelService {
    * Operation 1: the channels a template campaign can use. Only retailer organizations run template
    * campaigns; the campaign must be one of the account's.
    */
-  async listForTemplateCampaign(org: CallingOrg, accountId: number, retailCampaignId: number, page?: { offset?: number; limit?: number }): Promise<Page<TemplateCampaignMediaChannel>> {
+  async listForTemplateCampaign(
+    org: CallingOrg,
+    accountId: number,
+    retailCampaignId: number,
+    page?: { offset?: number; limit?: number },
+  ): Promise<Page<TemplateCampaignMediaChannel>> {
     if (!org.isRetailer) throw notRetailer(org.orgId);
     await this.deps.campaigns.get(accountId, retailCampaignId);
     return this.deps.channels.listForCampaign(org.orgId, retailCampaignId, effectivePage(page));
@@ -145,7 +159,8 @@ export class MediaChannelService {
 function nameErrors(name: string): FieldError[] {
   const trimmed = name.trim();
   if (trimmed.length === 0) return [{ pointer: '/name', code: 'REQUIRED', detail: 'name must not be blank.' }];
-  if (trimmed.length > MEDIA_CHANNEL_NAME_MAX) return [{ pointer: '/name', code: 'TOO_LONG', detail: `name must be at most ${MEDIA_CHANNEL_NAME_MAX} characters.` }];
+  if (trimmed.length > MEDIA_CHANNEL_NAME_MAX)
+    return [{ pointer: '/name', code: 'TOO_LONG', detail: `name must be at most ${MEDIA_CHANNEL_NAME_MAX} characters.` }];
   return [];
 }
 
@@ -161,7 +176,9 @@ function configurationErrors(json: string | null): FieldError[] {
   const pointer = '/additionalConfiguration';
   const size = Buffer.byteLength(json);
   if (size > ADDITIONAL_CONFIGURATION_MAX_BYTES) {
-    return [{ pointer, code: 'TOO_LARGE', detail: `additionalConfiguration must serialize to at most ${ADDITIONAL_CONFIGURATION_MAX_BYTES} bytes; got ${size}.` }];
+    return [
+      { pointer, code: 'TOO_LARGE', detail: `additionalConfiguration must serialize to at most ${ADDITIONAL_CONFIGURATION_MAX_BYTES} bytes; got ${size}.` },
+    ];
   }
   let value: unknown;
   try {

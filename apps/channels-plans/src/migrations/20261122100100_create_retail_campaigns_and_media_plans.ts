@@ -20,7 +20,12 @@ export const createRetailCampaignsAndMediaPlans: Migration = {
       t.comment('Media plans of a retail campaign, each on one media channel');
       t.bigIncrements('media_plan_id').primary();
       t.bigInteger('account_id').notNullable();
-      t.bigInteger('retail_campaign_id').unsigned().notNullable().references('retail_campaign_id').inTable('retail_campaigns').withKeyName('fk_media_plans_campaign');
+      t.bigInteger('retail_campaign_id')
+        .unsigned()
+        .notNullable()
+        .references('retail_campaign_id')
+        .inTable('retail_campaigns')
+        .withKeyName('fk_media_plans_campaign');
       t.bigInteger('media_channel_idx').unsigned().notNullable().references('idx').inTable('media_channels').withKeyName('fk_media_plans_channel');
       t.string('media_plan_name', 200).notNullable();
       t.datetime('created_at', { precision: 3 }).notNullable().defaultTo(knex.raw('CURRENT_TIMESTAMP(3)'));

@@ -18,9 +18,20 @@ export const toRetailCampaign = (record: RetailCampaignRecord): v1.RetailCampaig
   updatedTime: record.updatedAt.toISOString(),
 });
 
-type RetailCampaignHandlers = Pick<v1.ChannelsPlansServiceServer, 'createRetailCampaign' | 'listRetailCampaigns' | 'getRetailCampaign' | 'updateRetailCampaign'>;
+type RetailCampaignHandlers = Pick<
+  v1.ChannelsPlansServiceServer,
+  'createRetailCampaign' | 'listRetailCampaigns' | 'getRetailCampaign' | 'updateRetailCampaign'
+>;
 
-export function retailCampaignGrpc({ logger, guard, retailCampaigns }: { logger: Logger; guard: CallGuard; retailCampaigns: RetailCampaignService }): RetailCampaignHandlers {
+export function retailCampaignGrpc({
+  logger,
+  guard,
+  retailCampaigns,
+}: {
+  logger: Logger;
+  guard: CallGuard;
+  retailCampaigns: RetailCampaignService;
+}): RetailCampaignHandlers {
   return {
     createRetailCampaign: unary(logger, 'CreateRetailCampaign', async (request, call) => {
       guard.account(call, PERMISSIONS.retailCampaignsEdit, request.accountId);

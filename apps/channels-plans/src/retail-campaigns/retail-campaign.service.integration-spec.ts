@@ -41,7 +41,10 @@ describe('RetailCampaignService (real MariaDB)', () => {
       const account = freshAccount();
       const blank = await rejectionOf(bed.retailCampaigns.create(account, { ...campaign('   '), templateIdx: 0 }));
       expect(blank).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
-      expect(blank.errors).toEqual([expect.objectContaining({ pointer: '/campaignName', code: 'REQUIRED' }), expect.objectContaining({ pointer: '/templateIdx', code: 'OUT_OF_RANGE' })]);
+      expect(blank.errors).toEqual([
+        expect.objectContaining({ pointer: '/campaignName', code: 'REQUIRED' }),
+        expect.objectContaining({ pointer: '/templateIdx', code: 'OUT_OF_RANGE' }),
+      ]);
       const long = await rejectionOf(bed.retailCampaigns.create(account, campaign('x'.repeat(201))));
       expect(long.errors).toEqual([expect.objectContaining({ pointer: '/campaignName', code: 'TOO_LONG' })]);
       expect((await bed.retailCampaigns.list(account)).total).toBe(0);
@@ -51,7 +54,10 @@ describe('RetailCampaignService (real MariaDB)', () => {
       const owner = freshAccount();
       const id = await bed.retailCampaigns.create(owner, campaign());
       expect(await rejectionOf(bed.retailCampaigns.get(freshAccount(), id))).toMatchObject({ status: 404, code: 'RETAIL_CAMPAIGN_NOT_FOUND' });
-      expect(await rejectionOf(bed.retailCampaigns.get(owner, id + 1000))).toMatchObject({ status: 404, detail: `Retail campaign ${id + 1000} was not found.` });
+      expect(await rejectionOf(bed.retailCampaigns.get(owner, id + 1000))).toMatchObject({
+        status: 404,
+        detail: `Retail campaign ${id + 1000} was not found.`,
+      });
     });
   });
 
@@ -99,7 +105,10 @@ describe('RetailCampaignService (real MariaDB)', () => {
 
     it("answers a missing or another account's campaign as not found", async () => {
       const id = await bed.retailCampaigns.create(freshAccount(), campaign());
-      expect(await rejectionOf(bed.retailCampaigns.update(freshAccount(), id, { status: 'ACTIVE' }))).toMatchObject({ status: 404, code: 'RETAIL_CAMPAIGN_NOT_FOUND' });
+      expect(await rejectionOf(bed.retailCampaigns.update(freshAccount(), id, { status: 'ACTIVE' }))).toMatchObject({
+        status: 404,
+        code: 'RETAIL_CAMPAIGN_NOT_FOUND',
+      });
       expect(await storedStatus(id)).toBe('DRAFT');
     });
   });
@@ -120,7 +129,8 @@ describe('RetailCampaignService (real MariaDB)', () => {
     const isAllowed = (from: string, to: string) => allowed.some(([f, t]) => f === from && t === to);
 
     it('follows the lifecycle the shared transition table declares', () => {
-      for (const [from, to] of moves) expect([from, to, from === to || RETAIL_CAMPAIGN_TRANSITIONS[from].includes(to)]).toEqual([from, to, isAllowed(from, to)]);
+      for (const [from, to] of moves)
+        expect([from, to, from === to || RETAIL_CAMPAIGN_TRANSITIONS[from].includes(to)]).toEqual([from, to, isAllowed(from, to)]);
     });
 
     it.each(moves.filter(([from, to]) => isAllowed(from, to)))('accepts %s -> %s', async (from, to) => {

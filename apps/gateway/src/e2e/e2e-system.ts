@@ -42,7 +42,15 @@ export async function startE2eSystem(tag: string): Promise<E2eSystem> {
       await startProcess({
         name: 'gateway',
         entry: 'apps/gateway/src/main.ts',
-        env: { ...common, PORT: String(httpPort), CHANNELS_PLANS_ADDR: `127.0.0.1:${grpcPort}`, METRICS_PORT: String(metricsPort), ADMIN_TOKEN, BODY_LIMIT_BYTES: '65536', LOG_LEVEL: 'info' },
+        env: {
+          ...common,
+          PORT: String(httpPort),
+          CHANNELS_PLANS_ADDR: `127.0.0.1:${grpcPort}`,
+          METRICS_PORT: String(metricsPort),
+          ADMIN_TOKEN,
+          BODY_LIMIT_BYTES: '65536',
+          LOG_LEVEL: 'info',
+        },
         ready: /gateway listening/,
       }),
     );
@@ -140,8 +148,7 @@ export function admin(http: Http) {
     createKey: async (body: { orgId: string; permissions: string[]; accountIds?: number[] }) =>
       expectCreated(await http<{ keyId: string; apiKey: string }>('POST', '/admin/v1/api-keys', { headers: auth, json: body })),
     revokeKey: (keyId: string) => http('DELETE', `/admin/v1/api-keys/${keyId}`, { headers: auth }),
-    raw: (method: string, path: string, json?: unknown, token = ADMIN_TOKEN) =>
-      http(method, path, { headers: { authorization: `Bearer ${token}` }, json }),
+    raw: (method: string, path: string, json?: unknown, token = ADMIN_TOKEN) => http(method, path, { headers: { authorization: `Bearer ${token}` }, json }),
   };
 }
 
@@ -150,7 +157,14 @@ export function expectProblem(result: HttpResult<object>, status: number, code: 
   expect({ status: result.status, code: (result.body as Record<string, unknown> | undefined)?.code }).toEqual({ status, code });
   expect(result.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   expect(result.body).toEqual(
-    expect.objectContaining({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String), instance: expect.any(String), requestId: expect.any(String) }),
+    expect.objectContaining({
+      type: expect.any(String),
+      title: expect.any(String),
+      status,
+      detail: expect.any(String),
+      instance: expect.any(String),
+      requestId: expect.any(String),
+    }),
   );
   expect(result.text).not.toMatch(/at .*\.ts:\d+/);
 }

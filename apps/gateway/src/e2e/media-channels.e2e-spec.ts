@@ -157,9 +157,24 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
       ['type missing', { ...validChannel('x'), type: undefined }, '/type', 'REQUIRED'],
       ['type outside the enum', validChannel('x', { type: 'Offsite' }), '/type', 'NOT_ALLOWED'],
       ['activationConfiguration missing', { ...validChannel('x'), activationConfiguration: undefined }, '/activationConfiguration', 'REQUIRED'],
-      ['tagGeneration missing', validChannel('x', { activationConfiguration: { creativeGeneration: true } }), '/activationConfiguration/tagGeneration', 'REQUIRED'],
-      ['creativeGeneration missing', validChannel('x', { activationConfiguration: { tagGeneration: true } }), '/activationConfiguration/creativeGeneration', 'REQUIRED'],
-      ['tagGeneration not boolean', validChannel('x', { activationConfiguration: { tagGeneration: 'yes', creativeGeneration: true } }), '/activationConfiguration/tagGeneration', 'INVALID_TYPE'],
+      [
+        'tagGeneration missing',
+        validChannel('x', { activationConfiguration: { creativeGeneration: true } }),
+        '/activationConfiguration/tagGeneration',
+        'REQUIRED',
+      ],
+      [
+        'creativeGeneration missing',
+        validChannel('x', { activationConfiguration: { tagGeneration: true } }),
+        '/activationConfiguration/creativeGeneration',
+        'REQUIRED',
+      ],
+      [
+        'tagGeneration not boolean',
+        validChannel('x', { activationConfiguration: { tagGeneration: 'yes', creativeGeneration: true } }),
+        '/activationConfiguration/tagGeneration',
+        'INVALID_TYPE',
+      ],
       ['additionalConfiguration not an object', validChannel('x', { additionalConfiguration: '{"a":1}' }), '/additionalConfiguration', 'INVALID_TYPE'],
       ['unknown field', validChannel('x', { adServerID: 'gam' }), '/adServerID', 'UNKNOWN_FIELD'],
       ['body not an object', [1, 2], '', 'INVALID_TYPE'],
@@ -203,7 +218,10 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
       const notJson = await http('POST', channelsPath(), { key: fullKey, raw: 'name=x', contentType: 'application/x-www-form-urlencoded' });
       expectProblem(notJson, 415, 'UNSUPPORTED_MEDIA_TYPE');
       expect(notJson.body.errors).toEqual([expect.objectContaining({ header: 'content-type' })]);
-      const huge = await http('POST', channelsPath(), { key: fullKey, raw: JSON.stringify(validChannel('x', { additionalConfiguration: { blob: 'x'.repeat(70_000) } })) });
+      const huge = await http('POST', channelsPath(), {
+        key: fullKey,
+        raw: JSON.stringify(validChannel('x', { additionalConfiguration: { blob: 'x'.repeat(70_000) } })),
+      });
       expectProblem(huge, 413, 'PAYLOAD_TOO_LARGE');
     });
   });
@@ -213,15 +231,24 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
     beforeAll(async () => {
       idx = (await create(validChannel('Updatable', { adServerId: 'meta', type: 'Social' }))).body.idx;
     });
-    const read = async () => (await http<{ mediaChannelInfo: Record<string, unknown> }>('GET', `${channelsPath()}/${idx}`, { key: fullKey })).body.mediaChannelInfo;
+    const read = async () =>
+      (await http<{ mediaChannelInfo: Record<string, unknown> }>('GET', `${channelsPath()}/${idx}`, { key: fullKey })).body.mediaChannelInfo;
 
     it('changes only the fields sent', async () => {
       const before = await read();
-      const result = await http('PUT', `${channelsPath()}/${idx}`, { key: fullKey, json: { status: 'Inactive', activationConfiguration: { creativeGeneration: true } } });
+      const result = await http('PUT', `${channelsPath()}/${idx}`, {
+        key: fullKey,
+        json: { status: 'Inactive', activationConfiguration: { creativeGeneration: true } },
+      });
       expect(result.status).toBe(200);
       expect(result.body).toEqual({ message: expect.any(String) });
       const after = await read();
-      expect(after).toMatchObject({ status: 'Inactive', activationConfiguration: { tagGeneration: true, creativeGeneration: true }, additionalConfiguration: before.additionalConfiguration, name: 'Updatable' });
+      expect(after).toMatchObject({
+        status: 'Inactive',
+        activationConfiguration: { tagGeneration: true, creativeGeneration: true },
+        additionalConfiguration: before.additionalConfiguration,
+        name: 'Updatable',
+      });
       expect(Date.parse(after.updatedTime as string)).toBeGreaterThanOrEqual(Date.parse(before.updatedTime as string));
     });
 
@@ -232,7 +259,10 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
 
     it('refuses an invalid update and changes nothing', async () => {
       const before = await read();
-      const result = await http('PUT', `${channelsPath()}/${idx}`, { key: fullKey, json: { status: 'Paused', activationConfiguration: { tagGeneration: 1 }, name: 'renamed' } });
+      const result = await http('PUT', `${channelsPath()}/${idx}`, {
+        key: fullKey,
+        json: { status: 'Paused', activationConfiguration: { tagGeneration: 1 }, name: 'renamed' },
+      });
       expectProblem(result, 400, 'VALIDATION_FAILED');
       const pointers = (result.body.errors as { pointer: string }[]).map((e) => e.pointer).sort();
       expect(pointers).toEqual(['/activationConfiguration/tagGeneration', '/name', '/status']);
@@ -276,7 +306,9 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
         expect(page.body.mediaChannels.length).toBeLessThanOrEqual(3);
         for (const channel of page.body.mediaChannels) {
           expect(typeof channel.additionalConfiguration === 'string' || channel.additionalConfiguration === null).toBe(true);
-          expect(Object.keys(channel)).toEqual(expect.arrayContaining(['idx', 'name', 'adServerId', 'adServerName', 'status', 'type', 'logoUrl', 'additionalConfiguration']));
+          expect(Object.keys(channel)).toEqual(
+            expect.arrayContaining(['idx', 'name', 'adServerId', 'adServerName', 'status', 'type', 'logoUrl', 'additionalConfiguration']),
+          );
           seen.push(channel.idx as number);
         }
         if (!page.body.next) break;
@@ -340,7 +372,8 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
       expect(again.body).toEqual(result.body);
 
       // The key is a secret of this endpoint only: never in lists or reads.
-      const everything = JSON.stringify((await list('?limit=100')).body) + JSON.stringify((await http('GET', `${channelsPath()}/${onsite.body.idx}`, { key: fullKey })).body);
+      const everything =
+        JSON.stringify((await list('?limit=100')).body) + JSON.stringify((await http('GET', `${channelsPath()}/${onsite.body.idx}`, { key: fullKey })).body);
       expect(everything).not.toContain(result.body.apiKey as string);
     });
 
@@ -371,14 +404,22 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
     let disabledIdx: number;
 
     beforeAll(async () => {
-      const campaign = await http<{ retailCampaignId: number }>('POST', `/v2/accounts/${accountA}/retail-campaigns`, { key: fullKey, json: { campaignName: 'Holiday', templateIdx: 3 } });
+      const campaign = await http<{ retailCampaignId: number }>('POST', `/v2/accounts/${accountA}/retail-campaigns`, {
+        key: fullKey,
+        json: { campaignName: 'Holiday', templateIdx: 3 },
+      });
       expect(campaign.status).toBe(201);
       campaignId = campaign.body.retailCampaignId;
       usedIdx = (await create(validChannel('Used by campaign'))).body.idx;
       disabledIdx = (await create(validChannel('Disabled one'))).body.idx;
       await http('PUT', `${channelsPath()}/${disabledIdx}`, { key: fullKey, json: { status: 'Inactive' } });
       // Media plans have no HTTP operation yet; the campaign's plan on this channel is put in place directly.
-      await system.sql('channels_plans', 'INSERT INTO media_plans (account_id, retail_campaign_id, media_channel_idx, media_plan_name) VALUES (?, ?, ?, ?)', [accountA, campaignId, usedIdx, 'Plan 1']);
+      await system.sql('channels_plans', 'INSERT INTO media_plans (account_id, retail_campaign_id, media_channel_idx, media_plan_name) VALUES (?, ?, ?, ?)', [
+        accountA,
+        campaignId,
+        usedIdx,
+        'Plan 1',
+      ]);
     });
 
     const templateList = (query = '', key = fullKey, account = accountA, campaign = campaignId) =>
@@ -423,7 +464,10 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
     });
 
     it('refuses an org that is not a retailer', async () => {
-      const campaign = await http<{ retailCampaignId: number }>('POST', `/v2/accounts/${otherAccount}/retail-campaigns`, { key: otherOrgKey, json: { campaignName: 'Brand push' } });
+      const campaign = await http<{ retailCampaignId: number }>('POST', `/v2/accounts/${otherAccount}/retail-campaigns`, {
+        key: otherOrgKey,
+        json: { campaignName: 'Brand push' },
+      });
       const result = await templateList('', otherOrgKey, otherAccount, campaign.body.retailCampaignId);
       expectProblem(result, 403, 'ORG_NOT_RETAILER');
     });
@@ -438,7 +482,10 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
     const campaignsPath = (account: number) => `/v2/accounts/${account}/retail-campaigns`;
 
     it('creates in DRAFT, reads, renames and activates a campaign', async () => {
-      const created = await http<{ retailCampaignId: number }>('POST', campaignsPath(accountB), { key: fullKey, json: { campaignName: 'Spring', isAdGroupCampaign: true } });
+      const created = await http<{ retailCampaignId: number }>('POST', campaignsPath(accountB), {
+        key: fullKey,
+        json: { campaignName: 'Spring', isAdGroupCampaign: true },
+      });
       expect(created.status).toBe(201);
       const path = `${campaignsPath(accountB)}/${created.body.retailCampaignId}`;
       const read = await http('GET', path, { key: fullKey });
@@ -488,7 +535,11 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
 
     it("lists an account's campaigns with links followed to the end, and hides other accounts'", async () => {
       for (let i = 0; i < 4; i++) await http('POST', campaignsPath(accountB), { key: fullKey, json: { campaignName: `Listed ${i}` } });
-      let page = await http<{ retailCampaigns: { retailCampaignId: number }[]; total: number; next: string | null }>('GET', `${campaignsPath(accountB)}?limit=2`, { key: fullKey });
+      let page = await http<{ retailCampaigns: { retailCampaignId: number }[]; total: number; next: string | null }>(
+        'GET',
+        `${campaignsPath(accountB)}?limit=2`,
+        { key: fullKey },
+      );
       const total = page.body.total;
       const seen: number[] = [];
       for (;;) {
@@ -582,7 +633,11 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
     it('guards the admin API with the admin token and validates it', async () => {
       const a = admin(http);
       expectProblem(await a.raw('POST', '/admin/v1/orgs', { name: 'x', isRetailer: true }, 'wrong-token'), 401, 'ADMIN_TOKEN_INVALID');
-      expectProblem(await http('POST', '/admin/v1/orgs', { headers: { authorization: `Bearer ${fullKey}` }, json: { name: 'x', isRetailer: true } }), 401, 'ADMIN_TOKEN_INVALID');
+      expectProblem(
+        await http('POST', '/admin/v1/orgs', { headers: { authorization: `Bearer ${fullKey}` }, json: { name: 'x', isRetailer: true } }),
+        401,
+        'ADMIN_TOKEN_INVALID',
+      );
       const invalid = await a.raw('POST', '/admin/v1/orgs', { name: '', isRetailer: 'yes', dimensionWhitelist: ['300by250'] });
       expectProblem(invalid, 400, 'VALIDATION_FAILED');
       expect((invalid.body.errors as { pointer: string }[]).map((e) => e.pointer).sort()).toEqual(['/dimensionWhitelist/0', '/isRetailer', '/name']);
@@ -590,7 +645,10 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
       const badKey = await a.raw('POST', '/admin/v1/api-keys', { orgId, permissions: ['MediaChannel_Al'], accountIds: [otherAccount] });
       expectProblem(badKey, 400, 'VALIDATION_FAILED');
       expect(badKey.body.errors).toEqual(
-        expect.arrayContaining([expect.objectContaining({ pointer: '/permissions/0', code: 'UNKNOWN_PERMISSION' }), expect.objectContaining({ pointer: '/accountIds/0', code: 'UNKNOWN_ACCOUNT' })]),
+        expect.arrayContaining([
+          expect.objectContaining({ pointer: '/permissions/0', code: 'UNKNOWN_PERMISSION' }),
+          expect.objectContaining({ pointer: '/accountIds/0', code: 'UNKNOWN_ACCOUNT' }),
+        ]),
       );
       expectProblem(await a.raw('POST', '/admin/v1/orgs/no-such-org/accounts', { name: 'x' }), 404, 'ORG_NOT_FOUND');
     });
@@ -598,12 +656,16 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
     it('logs each request with its route template and counts it in Prometheus metrics', async () => {
       expect((await list('?limit=2')).status).toBe(200);
       const metrics = await (await fetch(system.metricsUrl)).text();
-      const sample = new RegExp(`http_server_request_duration_seconds_count\\{method="GET",route="/v2/org/:orgId/retail-media-channels",status="200"\\} (\\d+)`);
+      const sample = new RegExp(
+        `http_server_request_duration_seconds_count\\{method="GET",route="/v2/org/:orgId/retail-media-channels",status="200"\\} (\\d+)`,
+      );
       expect(Number(sample.exec(metrics)?.[1] ?? 0)).toBeGreaterThan(0);
       expect(metrics).toMatch(/status="401"/);
       expect(metrics).not.toMatch(new RegExp(`route="[^"]*${orgId}`));
       const gateway = system.processes.find((p) => p.name === 'gateway');
-      expect(gateway?.output()).toMatch(/"method":"GET","route":"\/v2\/org\/:orgId\/retail-media-channels","status":200,"durationMs":[\d.]+,"keyId":"[A-Za-z0-9]{16}"/);
+      expect(gateway?.output()).toMatch(
+        /"method":"GET","route":"\/v2\/org\/:orgId\/retail-media-channels","status":200,"durationMs":[\d.]+,"keyId":"[A-Za-z0-9]{16}"/,
+      );
       expect(gateway?.output()).not.toMatch(/"route":"\/healthz"/);
     });
 

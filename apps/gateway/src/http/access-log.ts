@@ -16,7 +16,14 @@ export function accessLog(access: AccessLogger, metrics: HttpMetrics): RequestHa
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = typeof res.locals.route === 'string' ? res.locals.route : 'unmatched';
       metrics.observe({ method: req.method, route, status: res.statusCode }, seconds);
-      access.log({ requestId: res.locals.requestId, method: req.method, route, status: res.statusCode, durationMs: Math.round(seconds * 1e4) / 10, keyId: res.locals.keyId });
+      access.log({
+        requestId: res.locals.requestId,
+        method: req.method,
+        route,
+        status: res.statusCode,
+        durationMs: Math.round(seconds * 1e4) / 10,
+        keyId: res.locals.keyId,
+      });
     });
     next();
   };

@@ -11,7 +11,10 @@ export const adServerLogo: RequestHandler = (req, res, next) => {
   const match = LOGO_FILE.exec(String(req.params.file));
   if (!match) return next(notFound('LOGO_NOT_FOUND', `No logo named ${String(req.params.file)}.`));
   const id = match[1];
-  const monogram = id.replace(/[^a-z0-9]/g, '').slice(0, 3).toUpperCase();
+  const monogram = id
+    .replace(/[^a-z0-9]/g, '')
+    .slice(0, 3)
+    .toUpperCase();
   const hue = [...id].reduce((sum, ch) => sum + ch.charCodeAt(0), 0) % 360;
   res
     .type('image/svg+xml')

@@ -21,7 +21,10 @@ export function readiness(isAccepting: () => boolean, dependencies: Record<strin
         if (Object.values(checks).every(Boolean)) return res.json({ status: 'ready', checks });
         const detail = checks.accepting ? 'A dependency of the gateway is not reachable.' : 'The gateway is shutting down.';
         const problem = toProblem(unavailable('NOT_READY', detail), { instance: req.originalUrl, requestId: String(res.locals.requestId) });
-        res.status(503).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify({ ...problem, checks }));
+        res
+          .status(503)
+          .type(PROBLEM_CONTENT_TYPE)
+          .send(JSON.stringify({ ...problem, checks }));
       })
       .catch(next);
   };

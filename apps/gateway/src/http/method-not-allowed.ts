@@ -18,6 +18,10 @@ export function methodNotAllowed(routes: KnownRoute[]): RequestHandler {
   return (req, _res, next) => {
     const allowed = [...new Set(patterns.filter((p) => p.regex.test(req.path)).map((p) => p.method))];
     if (allowed.length === 0) return next();
-    next(new AppError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not supported on ${req.path}; use ${allowed.join(', ')}.`, { headers: { Allow: allowed.join(', ') } }));
+    next(
+      new AppError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not supported on ${req.path}; use ${allowed.join(', ')}.`, {
+        headers: { Allow: allowed.join(', ') },
+      }),
+    );
   };
 }

@@ -40,7 +40,11 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
     if (appError.status >= 500) logger.error({ err: error, requestId: res.locals.requestId, path: req.path }, 'request failed');
     const problem = toProblem(appError, { instance: req.originalUrl, requestId: String(res.locals.requestId ?? '') });
     if (appError.status === 429 && !appError.headers?.['Retry-After']) res.set('Retry-After', '1');
-    res.status(appError.status).set(appError.headers ?? {}).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
+    res
+      .status(appError.status)
+      .set(appError.headers ?? {})
+      .type(PROBLEM_CONTENT_TYPE)
+      .send(JSON.stringify(problem));
   };
 }
 
@@ -48,7 +52,11 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
 export const requireJsonBody: RequestHandler = (req, _res, next) => {
   const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
   if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method) && hasBody && !req.is('application/json')) {
-    return next(new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', `Send the body as application/json; got ${req.get('content-type') ?? 'no content type'}.`, { errors: [{ header: 'content-type', code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Content-Type must be application/json.' }] }));
+    return next(
+      new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', `Send the body as application/json; got ${req.get('content-type') ?? 'no content type'}.`, {
+        errors: [{ header: 'content-type', code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Content-Type must be application/json.' }],
+      }),
+    );
   }
   next();
 };

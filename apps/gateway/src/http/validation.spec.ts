@@ -6,7 +6,10 @@ import { compileValidator } from './validation';
 
 describe(compileValidator.name, () => {
   const body = compileValidator(
-    Type.Object({ name: Type.String({ minLength: 2 }), kind: Type.Unsafe({ type: 'string', enum: ['a', 'b'] }), nested: Type.Object({ flag: Type.Boolean() }) }, { additionalProperties: false }),
+    Type.Object(
+      { name: Type.String({ minLength: 2 }), kind: Type.Unsafe({ type: 'string', enum: ['a', 'b'] }), nested: Type.Object({ flag: Type.Boolean() }) },
+      { additionalProperties: false },
+    ),
     'body',
   );
 

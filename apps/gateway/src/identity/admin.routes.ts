@@ -59,7 +59,8 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
     method: 'post',
     path: '/admin/v1/api-keys',
     summary: 'Issue an API key (shown once)',
-    description: 'permissions: "*" or permission names (see x-permissions at the document root). Omitted accountIds means every account of the org, including accounts created later.',
+    description:
+      'permissions: "*" or permission names (see x-permissions at the document root). Omitted accountIds means every account of the org, including accounts created later.',
     body: Type.Object(
       {
         orgId: OrgId,
@@ -76,7 +77,8 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
     method: 'delete',
     path: '/admin/v1/api-keys/:keyId',
     summary: 'Revoke an API key; it stops working at once',
-    description: 'Answers once the revocation has reached every gateway replica, so no replica accepts the key from its principal cache afterwards. 503 REVOCATION_NOT_BROADCAST: the key is revoked, but that could not be confirmed to the other replicas.',
+    description:
+      'Answers once the revocation has reached every gateway replica, so no replica accepts the key from its principal cache afterwards. 503 REVOCATION_NOT_BROADCAST: the key is revoked, but that could not be confirmed to the other replicas.',
     params: Type.Object({ keyId: Type.String({ minLength: 1, maxLength: 32 }) }),
     success: { status: 204, description: 'Revoked' },
     problems: [503],
@@ -97,7 +99,8 @@ export function adminRouter(identity: IdentityService, adminToken: string): Rout
   const router = Router();
   router.use('/admin', (req, _res, next) => {
     const token = bearerToken(req);
-    if (token === undefined || !tokenMatches(token, adminToken)) return next(unauthorized('ADMIN_TOKEN_INVALID', 'The admin API needs "Authorization: Bearer <ADMIN_TOKEN>".'));
+    if (token === undefined || !tokenMatches(token, adminToken))
+      return next(unauthorized('ADMIN_TOKEN_INVALID', 'The admin API needs "Authorization: Bearer <ADMIN_TOKEN>".'));
     next();
   });
   for (const spec of ADMIN_ROUTES) {

@@ -78,7 +78,10 @@ export class IdentityRepository {
 
   /** Returns false when no live key has that id. */
   async revokeApiKey(keyId: string): Promise<boolean> {
-    const count = await this.knex('api_keys').where({ key_id: keyId }).whereNull('revoked_at').update({ revoked_at: this.knex.raw('CURRENT_TIMESTAMP(3)') });
+    const count = await this.knex('api_keys')
+      .where({ key_id: keyId })
+      .whereNull('revoked_at')
+      .update({ revoked_at: this.knex.raw('CURRENT_TIMESTAMP(3)') });
     return count > 0;
   }
 

@@ -56,13 +56,22 @@ export class IdentityService {
     const errors = input.permissions
       .map((permission, i) => ({ permission, i }))
       .filter(({ permission }) => permission !== '*' && !this.knownPermissions.has(permission))
-      .map(({ permission, i }) => ({ pointer: `/permissions/${i}`, code: 'UNKNOWN_PERMISSION', detail: `Unknown permission ${JSON.stringify(permission)}; see GET /openapi.json (x-permissions) for the list.` }));
+      .map(({ permission, i }) => ({
+        pointer: `/permissions/${i}`,
+        code: 'UNKNOWN_PERMISSION',
+        detail: `Unknown permission ${JSON.stringify(permission)}; see GET /openapi.json (x-permissions) for the list.`,
+      }));
     if (!(await this.repository.orgExists(input.orgId))) {
       errors.push({ pointer: '/orgId', code: 'UNKNOWN_ORG', detail: `Organization ${input.orgId} does not exist.` });
     } else if (input.accountIds) {
       const ofOrg = new Set(await this.repository.accountIdsOfOrg(input.orgId));
       input.accountIds.forEach((accountId, i) => {
-        if (!ofOrg.has(accountId)) errors.push({ pointer: `/accountIds/${i}`, code: 'UNKNOWN_ACCOUNT', detail: `Account ${accountId} is not an account of organization ${input.orgId}.` });
+        if (!ofOrg.has(accountId))
+          errors.push({
+            pointer: `/accountIds/${i}`,
+            code: 'UNKNOWN_ACCOUNT',
+            detail: `Account ${accountId} is not an account of organization ${input.orgId}.`,
+          });
       });
     }
     if (errors.length > 0) throw validationFailed(errors);

@@ -53,7 +53,13 @@ describe(PrincipalCache.name, () => {
 
   it('evicts one key, every key of an org, or everything', () => {
     const c = cache();
-    for (const [keyId, orgId] of [['k1', 'org_a'], ['k2', 'org_a'], ['k3', 'org_b'], ['k4', 'org_b']]) c.set(keyId, cachedPrincipal(keyId, orgId), c.ticket());
+    for (const [keyId, orgId] of [
+      ['k1', 'org_a'],
+      ['k2', 'org_a'],
+      ['k3', 'org_b'],
+      ['k4', 'org_b'],
+    ])
+      c.set(keyId, cachedPrincipal(keyId, orgId), c.ticket());
     c.evictKey('k4');
     expect(c.peek('k4')).toBeUndefined();
     c.evictOrg('org_a');

@@ -41,7 +41,13 @@ function withTimeout(promise: Promise<unknown>, ms: number): Promise<boolean> {
   const timeout = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), ms);
   });
-  return Promise.race([promise.then(() => true, () => false), timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    promise.then(
+      () => true,
+      () => false,
+    ),
+    timeout,
+  ]).finally(() => clearTimeout(timer));
 }
 
 function parseInvalidation(data: Uint8Array): PrincipalInvalidation | undefined {
@@ -128,7 +134,8 @@ export class RevocationChannel implements FreshnessGate {
       return false;
     }
     const confirmed = await withTimeout(this.options.nc.flush(), this.confirmTimeoutMs);
-    if (!confirmed) this.log.error({ ...invalidation }, 'NATS did not confirm a principal invalidation; other replicas may serve the old principal until their cache TTL');
+    if (!confirmed)
+      this.log.error({ ...invalidation }, 'NATS did not confirm a principal invalidation; other replicas may serve the old principal until their cache TTL');
     return confirmed;
   }
 

@@ -59,7 +59,10 @@ describe('the route table', () => {
 
 describe(unboundedFields.name, () => {
   it('accepts a schema built from the bounded builders', () => {
-    const schema = Type.Object({ a: Int32({ minimum: 0 }), b: Int64(), c: Type.String({ maxLength: 3 }), d: Type.Array(Type.Boolean(), { maxItems: 2 }), e: FreeFormObject(100, 'x') }, { additionalProperties: false });
+    const schema = Type.Object(
+      { a: Int32({ minimum: 0 }), b: Int64(), c: Type.String({ maxLength: 3 }), d: Type.Array(Type.Boolean(), { maxItems: 2 }), e: FreeFormObject(100, 'x') },
+      { additionalProperties: false },
+    );
     expect(unboundedFields(schema)).toEqual([]);
   });
 

@@ -4,13 +4,16 @@ import { z } from 'zod';
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
 const urlString = (protocols: string[]) =>
-  z.string().refine((value) => {
-    try {
-      return protocols.includes(new URL(value).protocol.replace(':', ''));
-    } catch {
-      return false;
-    }
-  }, `must be a URL with protocol ${protocols.join(' or ')}`);
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol.replace(':', ''));
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL with protocol ${protocols.join(' or ')}`,
+  );
 
 export const url = (fallback: string, protocols: string[]) => urlString(protocols).default(fallback);
 
@@ -55,13 +58,19 @@ export const mysqlFields = {
   /** Password for the per-service DB user; outside production a derived default is used. */
   MYSQL_SERVICE_PASSWORD: z.string().min(12).optional(),
   /** Prefix for schema and user names, so parallel test runs never share a schema. */
-  MYSQL_SCHEMA_PREFIX: z.string().regex(/^[a-z0-9_]*$/, 'lowercase letters, digits and _ only').default(''),
+  MYSQL_SCHEMA_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9_]*$/, 'lowercase letters, digits and _ only')
+    .default(''),
 };
 
 export const natsFields = {
   NATS_URL: url('nats://127.0.0.1:4222', ['nats', 'tls']),
   /** Prefix for stream and subject names, so parallel test runs never share a stream. */
-  NATS_PREFIX: z.string().regex(/^[A-Za-z0-9_]*$/, 'letters, digits and _ only').default(''),
+  NATS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_]*$/, 'letters, digits and _ only')
+    .default(''),
 };
 
 export const s3Fields = {

@@ -1,8 +1,6 @@
 /** Where a field error points: a JSON pointer into the body, a query/path parameter, or a header. */
 export type FieldError =
-  | { pointer: string; code: string; detail: string }
-  | { parameter: string; code: string; detail: string }
-  | { header: string; code: string; detail: string };
+  { pointer: string; code: string; detail: string } | { parameter: string; code: string; detail: string } | { header: string; code: string; detail: string };
 
 export interface AppErrorOptions {
   errors?: FieldError[];
@@ -54,5 +52,4 @@ export const conflict = (code: string, detail: string) => new AppError(409, code
 
 export const unavailable = (code: string, detail: string) => new AppError(503, code, detail);
 
-export const internal = (detail = 'An unexpected error occurred.', cause?: unknown) =>
-  new AppError(500, 'INTERNAL_ERROR', detail, { cause });
+export const internal = (detail = 'An unexpected error occurred.', cause?: unknown) => new AppError(500, 'INTERNAL_ERROR', detail, { cause });

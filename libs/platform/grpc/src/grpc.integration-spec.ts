@@ -7,9 +7,19 @@ import { createGrpcServer, GrpcServerHandle, unary } from './grpc.server';
 // A tiny JSON-coded service so this test exercises the real grpc-js transport without generated code.
 const json = { serialize: (v: unknown) => Buffer.from(JSON.stringify(v)), deserialize: (b: Buffer) => JSON.parse(b.toString()) };
 const definition = {
-  echo: { path: '/test.Echo/Echo', requestStream: false, responseStream: false, requestSerialize: json.serialize, requestDeserialize: json.deserialize, responseSerialize: json.serialize, responseDeserialize: json.deserialize },
+  echo: {
+    path: '/test.Echo/Echo',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: json.serialize,
+    requestDeserialize: json.deserialize,
+    responseSerialize: json.serialize,
+    responseDeserialize: json.deserialize,
+  },
 };
-type EchoClient = Client & { echo: (req: { text: string }, md: Metadata, opts: { deadline: Date }, cb: (e: ServiceError | null, r: { text: string }) => void) => void };
+type EchoClient = Client & {
+  echo: (req: { text: string }, md: Metadata, opts: { deadline: Date }, cb: (e: ServiceError | null, r: { text: string }) => void) => void;
+};
 const EchoClientCtor = makeGenericClientConstructor(definition, 'Echo') as unknown as new (...args: ConstructorParameters<typeof Client>) => EchoClient;
 
 describe('gRPC server and client', () => {

@@ -1,11 +1,4 @@
-import {
-  sendUnaryData,
-  Server,
-  ServerCredentials,
-  ServerUnaryCall,
-  ServiceDefinition,
-  UntypedServiceImplementation,
-} from '@grpc/grpc-js';
+import { sendUnaryData, Server, ServerCredentials, ServerUnaryCall, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { AppError, internal } from '@platform/errors';
 import type { Logger } from '@platform/logging';
@@ -89,10 +82,6 @@ export function unary<Req, Res>(logger: Logger, method: string, fn: UnaryFn<Req,
   };
 }
 
-export function addService<I extends UntypedServiceImplementation>(
-  handle: GrpcServerHandle,
-  definition: ServiceDefinition<I>,
-  implementation: I,
-): void {
+export function addService<I extends UntypedServiceImplementation>(handle: GrpcServerHandle, definition: ServiceDefinition<I>, implementation: I): void {
   handle.server.addService(definition, implementation);
 }

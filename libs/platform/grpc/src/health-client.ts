@@ -6,11 +6,7 @@ export interface HealthCheckResponse {
 }
 
 interface HealthClientShape extends Client {
-  check(
-    request: { service: string },
-    options: { deadline: Date },
-    callback: (error: ServiceError | null, response?: HealthCheckResponse) => void,
-  ): void;
+  check(request: { service: string }, options: { deadline: Date }, callback: (error: ServiceError | null, response?: HealthCheckResponse) => void): void;
   check(
     request: { service: string },
     metadata: Metadata,

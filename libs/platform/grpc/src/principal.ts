@@ -84,9 +84,7 @@ export function readPrincipal(metadata: Metadata, key: Buffer, now = Date.now())
 export function hasPermission(principal: Principal, permission: string): boolean {
   const family = permission.slice(0, permission.indexOf('_'));
   return (
-    principal.permissions.includes('*') ||
-    principal.permissions.includes(permission) ||
-    (family.length > 0 && principal.permissions.includes(`${family}_All`))
+    principal.permissions.includes('*') || principal.permissions.includes(permission) || (family.length > 0 && principal.permissions.includes(`${family}_All`))
   );
 }
 

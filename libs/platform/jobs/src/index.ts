@@ -4,10 +4,5 @@
  */
 export { JOB_PROGRESS_STREAM, jobProgressSubject, jobProgressConsumerSpec } from './job-progress.stream';
 export { encodeJobProgress, decodeJobProgress, JobStatus, type JobProgress } from './job-progress.codec';
-export {
-  createJobProgressPublisher,
-  type JobProgressPublisher,
-  type JobProgressPublisherOptions,
-  type JobProgressReport,
-} from './job-progress.publisher';
+export { createJobProgressPublisher, type JobProgressPublisher, type JobProgressPublisherOptions, type JobProgressReport } from './job-progress.publisher';
 export { applyJobProgress, queueStatusOf, type QueueStatus, type QueueView } from './queue-view.reducer';

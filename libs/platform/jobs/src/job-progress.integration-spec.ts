@@ -1,15 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '@platform/logging';
-import {
-  closeNats,
-  connectNats,
-  DEAD_LETTER_STREAM,
-  ensureStream,
-  naming,
-  publish,
-  runConsumer,
-  type RunningConsumer,
-} from '@platform/nats';
+import { closeNats, connectNats, DEAD_LETTER_STREAM, ensureStream, naming, publish, runConsumer, type RunningConsumer } from '@platform/nats';
 import type { JetStreamClient, JetStreamManager, NatsConnection } from 'nats';
 import { decodeJobProgress, encodeJobProgress, JobStatus } from './job-progress.codec';
 import { createJobProgressPublisher } from './job-progress.publisher';
@@ -72,7 +63,7 @@ describe('job progress through JetStream', () => {
     return views.get(queueId) as QueueView;
   }
 
-  it('folds a job\'s reports into its queue view, from queued to completed', async () => {
+  it("folds a job's reports into its queue view, from queued to completed", async () => {
     const uploads = createJobProgressPublisher({ js, prefix, kind: 'asset-upload' });
 
     const first = await uploads.report('upload-1', 7, { status: JobStatus.JOB_STATUS_QUEUED, totalItems: 0, totalProcessed: 0 });
@@ -123,7 +114,12 @@ describe('job progress through JetStream', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
 
     const successor = createJobProgressPublisher({ js, prefix, kind: 'feed-ingest' });
-    const after = await successor.report('feed-1', 3, { status: JobStatus.JOB_STATUS_FAILED, totalItems: 100, totalProcessed: 41, message: 'feed unreachable' });
+    const after = await successor.report('feed-1', 3, {
+      status: JobStatus.JOB_STATUS_FAILED,
+      totalItems: 100,
+      totalProcessed: 41,
+      message: 'feed unreachable',
+    });
 
     expect(after.sequence).toBeGreaterThan(before.sequence);
     const view = await waitForView('feed-1', (v) => v.status === 'Failed');

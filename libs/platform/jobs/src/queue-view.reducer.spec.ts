@@ -104,7 +104,7 @@ describe(applyJobProgress.name, () => {
     expect(applyJobProgress(undefined, event(1, { status: JobStatus.UNRECOGNIZED })).status).toBe('Queued');
   });
 
-  it('refuses to fold an event of one queue into another queue\'s view', () => {
+  it("refuses to fold an event of one queue into another queue's view", () => {
     expect(() => applyJobProgress(fold([event(1)]), event(2, { queueId: 'q-2' }))).toThrow(/q-2/);
   });
 });

@@ -134,9 +134,7 @@ describe(createLifecycle.name, () => {
 
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(45);
     expect(exitCodes).toEqual([1]);
-    expect(logs).toContainEqual(
-      expect.objectContaining({ level: 'error', msg: 'shutdown timed out; forcing exit', pending: ['drain:stuck-consumer'] }),
-    );
+    expect(logs).toContainEqual(expect.objectContaining({ level: 'error', msg: 'shutdown timed out; forcing exit', pending: ['drain:stuck-consumer'] }));
 
     // If the hung hook finishes afterwards, the already-decided exit code stands.
     unblock();

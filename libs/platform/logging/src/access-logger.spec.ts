@@ -13,7 +13,18 @@ describe(createAccessLogger.name, () => {
     const access = createAccessLogger({ service: 'gateway', destination });
     access.log({ requestId: 'r-1', method: 'GET', route: '/v2/x', status: 200, durationMs: 1.5, keyId: 'k1' });
     expect(lines).toEqual([
-      { level: 'info', time: expect.any(String), service: 'gateway', requestId: 'r-1', method: 'GET', route: '/v2/x', status: 200, durationMs: 1.5, keyId: 'k1', msg: 'request' },
+      {
+        level: 'info',
+        time: expect.any(String),
+        service: 'gateway',
+        requestId: 'r-1',
+        method: 'GET',
+        route: '/v2/x',
+        status: 200,
+        durationMs: 1.5,
+        keyId: 'k1',
+        msg: 'request',
+      },
     ]);
   });
 

@@ -16,7 +16,7 @@ describe(duplicateKeyName.name, () => {
     expect(duplicateKeyName(wrapped)).toBe('PRIMARY');
   });
 
-  it("is not fooled by a quoted key name inside the duplicated value", () => {
+  it('is not fooled by a quoted key name inside the duplicated value', () => {
     expect(duplicateKeyName(duplicate("Duplicate entry 'for key 'evil'' for key 'uq_real'"))).toBe('uq_real');
   });
 
@@ -51,7 +51,9 @@ describe(rethrowDuplicateKey.name, () => {
 
   it('turns a duplicate into the domain error', () => {
     expect(() => rethrowDuplicateKey(mariadb, taken)).toThrow(AppError);
-    expect(() => rethrowDuplicateKey(mariadb, taken, { key: 'uq_media_channels_org_live_name' })).toThrow(expect.objectContaining({ status: 409, code: 'NAME_TAKEN' }));
+    expect(() => rethrowDuplicateKey(mariadb, taken, { key: 'uq_media_channels_org_live_name' })).toThrow(
+      expect.objectContaining({ status: 409, code: 'NAME_TAKEN' }),
+    );
   });
 
   it('rethrows everything else unchanged, including a duplicate on another index', () => {

@@ -55,10 +55,12 @@ describe('ServiceDatabase.execute and the list, duplicate-key and JSON helpers (
     db = await openServiceDatabase(options);
     // One connection, so that session counters describe every statement this test sends.
     single = await openServiceDatabase({ ...options, executePool: { max: 1 } });
-    await db.knex('items').insert([
-      ...Array.from({ length: 7 }, (_, i) => ({ owner: 'ann', name: `item ${i + 1}`, active: i % 2 === 0, settings: writeJsonColumn({ rank: i + 1 }) })),
-      { owner: 'bob', name: 'item 1', active: true, settings: null, created_at: new Date('2026-11-22T09:30:15.250Z') },
-    ]);
+    await db
+      .knex('items')
+      .insert([
+        ...Array.from({ length: 7 }, (_, i) => ({ owner: 'ann', name: `item ${i + 1}`, active: i % 2 === 0, settings: writeJsonColumn({ rank: i + 1 }) })),
+        { owner: 'bob', name: 'item 1', active: true, settings: null, created_at: new Date('2026-11-22T09:30:15.250Z') },
+      ]);
   });
 
   afterAll(async () => {
@@ -127,11 +129,17 @@ describe('ServiceDatabase.execute and the list, duplicate-key and JSON helpers (
 
   it('pages a knex query with the total of the same filter', async () => {
     const active = db.knex('items').select('name').where({ owner: 'ann', active: true }).orderBy('id', 'desc');
-    expect(await listWithTotalQuery<{ name: string }, string>(active, { offset: 1, limit: 2 }, (row) => row.name)).toEqual({ items: ['item 5', 'item 3'], total: 4 });
+    expect(await listWithTotalQuery<{ name: string }, string>(active, { offset: 1, limit: 2 }, (row) => row.name)).toEqual({
+      items: ['item 5', 'item 3'],
+      total: 4,
+    });
   });
 
   it('recognises a duplicate on the named unique index, from knex and from execute', async () => {
-    const fromKnex = await db.knex('items').insert({ owner: 'ann', name: 'item 1' }).catch((e: unknown) => e);
+    const fromKnex = await db
+      .knex('items')
+      .insert({ owner: 'ann', name: 'item 1' })
+      .catch((e: unknown) => e);
     expect(isDuplicateKey(fromKnex, 'uq_items_owner_name')).toBe(true);
     expect(isDuplicateKey(fromKnex, 'PRIMARY')).toBe(false);
     const fromExecute = await db.execute('INSERT INTO items (id, owner, name) VALUES (?, ?, ?)', [1, 'zed', 'new']).catch((e: unknown) => e);
@@ -148,7 +156,14 @@ describe('ServiceDatabase.execute and the list, duplicate-key and JSON helpers (
   });
 
   it('refuses execute once closed', async () => {
-    const other = await openServiceDatabase({ adminUrl: ADMIN_URL, schema: SCHEMA, user: SCHEMA, password: 'exec-password-123', logger, migrations: [createItems] });
+    const other = await openServiceDatabase({
+      adminUrl: ADMIN_URL,
+      schema: SCHEMA,
+      user: SCHEMA,
+      password: 'exec-password-123',
+      logger,
+      migrations: [createItems],
+    });
     await expect(other.execute('SELECT 1 AS one')).resolves.toEqual([{ one: 1 }]);
     await other.close();
     await expect(other.execute('SELECT 1 AS one')).rejects.toThrow(/closed/i);

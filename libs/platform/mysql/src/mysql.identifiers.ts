@@ -12,9 +12,7 @@ export function isValidIdentifier(name: string): boolean {
 /** Throws unless `name` is safe to interpolate as a schema or user name; `role` names it in the error. */
 export function assertIdentifier(role: string, name: string): string {
   if (!isValidIdentifier(name)) {
-    throw new Error(
-      `Invalid MySQL ${role} name ${JSON.stringify(name)}: expected a lowercase letter followed by up to 63 lowercase letters, digits or _`,
-    );
+    throw new Error(`Invalid MySQL ${role} name ${JSON.stringify(name)}: expected a lowercase letter followed by up to 63 lowercase letters, digits or _`);
   }
   return name;
 }

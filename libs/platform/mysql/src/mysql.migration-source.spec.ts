@@ -48,8 +48,6 @@ describe(createMigrationSource.name, () => {
   );
 
   it('rejects duplicate names', () => {
-    expect(() => createMigrationSource([migration('20261122090000_a'), migration('20261122090000_a')])).toThrow(
-      /Duplicate migration name 20261122090000_a/,
-    );
+    expect(() => createMigrationSource([migration('20261122090000_a'), migration('20261122090000_a')])).toThrow(/Duplicate migration name 20261122090000_a/);
   });
 });

@@ -101,9 +101,7 @@ describe(openServiceDatabase.name, () => {
     );
     expect(schemas).toEqual([{ charset: 'utf8mb4', collation: 'utf8mb4_unicode_ci' }]);
 
-    const [users] = await admin.query<RowDataPacket[]>('SELECT Host AS host FROM mysql.user WHERE User = ? ORDER BY Host', [
-      account.user,
-    ]);
+    const [users] = await admin.query<RowDataPacket[]>('SELECT Host AS host FROM mysql.user WHERE User = ? ORDER BY Host', [account.user]);
     expect(users.map((row) => row['host'])).toEqual(['%', '127.0.0.1', 'localhost']);
 
     // Tables made by migrations inherit the schema's collation rather than a connection default.
@@ -224,13 +222,9 @@ describe(openServiceDatabase.name, () => {
 
   it('refuses unsafe names before running any SQL', async () => {
     const base = { adminUrl: ADMIN_URL, password: 'p-123456789012', migrations: [], logger };
-    await expect(openServiceDatabase({ ...base, schema: 'x`; DROP DATABASE mysql; --', user: 'ok_user' })).rejects.toThrow(
-      /Invalid MySQL schema name/,
-    );
+    await expect(openServiceDatabase({ ...base, schema: 'x`; DROP DATABASE mysql; --', user: 'ok_user' })).rejects.toThrow(/Invalid MySQL schema name/);
     await expect(openServiceDatabase({ ...base, schema: `${PREFIX}ok`, user: "bob'@'%" })).rejects.toThrow(/Invalid MySQL user name/);
-    const [rows] = await admin.query<RowDataPacket[]>('SELECT 1 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?', [
-      `${PREFIX}ok`,
-    ]);
+    const [rows] = await admin.query<RowDataPacket[]>('SELECT 1 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?', [`${PREFIX}ok`]);
     expect(rows).toHaveLength(0);
   });
 });

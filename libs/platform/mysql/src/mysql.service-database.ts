@@ -88,10 +88,7 @@ export async function openServiceDatabase(options: OpenServiceDatabaseOptions): 
   try {
     const migrateStartedAt = Date.now();
     const [batch, applied] = (await knex.migrate.latest()) as MigrationRun;
-    logger.info(
-      { batch, applied, ms: Date.now() - migrateStartedAt },
-      applied.length > 0 ? 'migrations applied' : 'schema already up to date',
-    );
+    logger.info({ batch, applied, ms: Date.now() - migrateStartedAt }, applied.length > 0 ? 'migrations applied' : 'schema already up to date');
   } catch (error) {
     await knex.destroy();
     throw error;

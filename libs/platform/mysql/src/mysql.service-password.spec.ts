@@ -18,9 +18,7 @@ describe(servicePassword.name, () => {
   });
 
   it('derives different development passwords for different schemas', () => {
-    expect(servicePassword({ nodeEnv: 'development', schema: 'media' })).not.toBe(
-      servicePassword({ nodeEnv: 'development', schema: 'templates' }),
-    );
+    expect(servicePassword({ nodeEnv: 'development', schema: 'media' })).not.toBe(servicePassword({ nodeEnv: 'development', schema: 'templates' }));
   });
 
   it('prefers an explicit password outside production too', () => {

@@ -42,9 +42,7 @@ export interface DeadLetterFacts {
 const MAX_ERROR_HEADER_LENGTH = 1024;
 
 export function deadLetterHeaders(facts: DeadLetterFacts): Record<string, string> {
-  const carried = Object.fromEntries(
-    Object.entries(facts.originalHeaders).filter(([key]) => !key.toLowerCase().startsWith('nats-')),
-  );
+  const carried = Object.fromEntries(Object.entries(facts.originalHeaders).filter(([key]) => !key.toLowerCase().startsWith('nats-')));
   return {
     ...carried,
     [DeadLetterHeader.OriginalSubject]: facts.subject,
@@ -67,6 +65,9 @@ export function deadLetterMsgId(stream: string, streamSequence: number): string 
 
 /** Header values are one line; an error message with a stack or CRLF would break the protocol. */
 export function toHeaderValue(text: string, maxLength: number): string {
-  const oneLine = text.replace(/[\r\n\t]+/g, ' ').replace(/[^\x20-\x7e]/g, '?').trim();
+  const oneLine = text
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/[^\x20-\x7e]/g, '?')
+    .trim();
   return oneLine.length > maxLength ? `${oneLine.slice(0, maxLength - 3)}...` : oneLine;
 }

@@ -56,29 +56,17 @@ export async function ensureConsumer(jsm: JetStreamManager, spec: ConsumerSpec):
 
 type ManagedConsumerFields = Required<Pick<ConsumerConfig, 'filter_subject' | 'ack_wait' | 'max_deliver'>>;
 
-async function updateIfChanged(
-  jsm: JetStreamManager,
-  spec: ConsumerSpec,
-  existing: ConsumerInfo,
-  managed: ManagedConsumerFields,
-): Promise<ConsumerInfo> {
+async function updateIfChanged(jsm: JetStreamManager, spec: ConsumerSpec, existing: ConsumerInfo, managed: ManagedConsumerFields): Promise<ConsumerInfo> {
   const current = existing.config;
   if (current.ack_policy !== AckPolicy.Explicit) {
     throw new Error(`Consumer ${spec.stream}/${spec.durable} exists with ack policy ${current.ack_policy}; delete it to redeclare`);
   }
-  const unchanged =
-    current.filter_subject === managed.filter_subject &&
-    current.ack_wait === managed.ack_wait &&
-    current.max_deliver === managed.max_deliver;
+  const unchanged = current.filter_subject === managed.filter_subject && current.ack_wait === managed.ack_wait && current.max_deliver === managed.max_deliver;
   if (unchanged) return existing;
   return jsm.consumers.update(spec.stream, spec.durable, managed);
 }
 
-async function consumerInfoOrUndefined(
-  jsm: JetStreamManager,
-  stream: string,
-  durable: string,
-): Promise<ConsumerInfo | undefined> {
+async function consumerInfoOrUndefined(jsm: JetStreamManager, stream: string, durable: string): Promise<ConsumerInfo | undefined> {
   try {
     return await jsm.consumers.info(stream, durable);
   } catch (err) {

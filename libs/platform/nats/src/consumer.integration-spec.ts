@@ -104,7 +104,7 @@ describe(runConsumer.name, () => {
     expect(state.num_pending).toBe(0);
   });
 
-  it('keeps a slow handler\'s delivery alive past ack wait instead of letting it be redelivered', async () => {
+  it("keeps a slow handler's delivery alive past ack wait instead of letting it be redelivered", async () => {
     const deliveryCounts: number[] = [];
     let finished = false;
     const { spec, subject } = await start(async (message) => {

@@ -9,22 +9,9 @@ export { connectNats, pingNats, closeNats, redactUrl, type ConnectNatsOptions } 
 export { naming, type Naming } from './nats.naming';
 export { ensureStream, DEFAULT_DUPLICATE_WINDOW_MS, type StreamSpec } from './stream.declare';
 export { ensureConsumer, DEAD_LETTER_SPARE_DELIVERIES, type ConsumerSpec } from './consumer.declare';
-export {
-  DEAD_LETTER_STREAM,
-  DeadLetterHeader,
-  deadLetterSubjectFor,
-  deadLetterHeaders,
-  deadLetterMsgId,
-  type DeadLetterFacts,
-} from './consumer.dead-letter';
+export { DEAD_LETTER_STREAM, DeadLetterHeader, deadLetterSubjectFor, deadLetterHeaders, deadLetterMsgId, type DeadLetterFacts } from './consumer.dead-letter';
 export { publish, type PublishOptions } from './nats.publish';
-export {
-  runConsumer,
-  type ConsumedMessage,
-  type MessageHandler,
-  type RunConsumerOptions,
-  type RunningConsumer,
-} from './consumer.runner';
+export { runConsumer, type ConsumedMessage, type MessageHandler, type RunConsumerOptions, type RunningConsumer } from './consumer.runner';
 export { backoffDelay, type BackoffOptions } from './nats.backoff';
 export { outboxMigration, OUTBOX_TABLE } from './outbox.migration';
 export { enqueueOutbox, type OutboxMessage } from './outbox.enqueue';

@@ -11,12 +11,7 @@ export interface PublishOptions {
 }
 
 /** Publishes to JetStream and waits for the stream's ack; `ack.duplicate` tells a deduplicated retry. */
-export async function publish(
-  js: JetStreamClient,
-  subject: string,
-  data: Uint8Array,
-  { msgId, headers }: PublishOptions,
-): Promise<PubAck> {
+export async function publish(js: JetStreamClient, subject: string, data: Uint8Array, { msgId, headers }: PublishOptions): Promise<PubAck> {
   if (!msgId) throw new Error(`publish to ${subject}: msgId is required`);
   let hdrs: ReturnType<typeof natsHeaders> | undefined;
   if (headers) {

@@ -57,8 +57,7 @@ describe(startOutboxRelay.name, () => {
     eventCount += 1;
     return { subject: env.names.subject(`events.e${eventCount}`), msgId: `event-${eventCount}`, payload: bytes(`payload-${eventCount}`) };
   };
-  const storedOn = async (subject: string) =>
-    (await env.jsm.streams.info(streamName, { subjects_filter: subject })).state.subjects?.[subject] ?? 0;
+  const storedOn = async (subject: string) => (await env.jsm.streams.info(streamName, { subjects_filter: subject })).state.subjects?.[subject] ?? 0;
   const row = (msgId: string) => knex(OUTBOX_TABLE).where({ msg_id: msgId }).first();
 
   it('relays rows written in a committed transaction, in order, and marks them published', async () => {

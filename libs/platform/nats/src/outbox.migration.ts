@@ -24,11 +24,7 @@ export const outboxMigration = {
       table.string('subject', 255).notNullable().comment('Full JetStream subject, NATS_PREFIX included');
       table.string('msg_id', 255).notNullable().comment('Nats-Msg-Id; JetStream drops a re-relayed duplicate by it');
       table.specificType('payload', 'mediumblob').notNullable().comment('Message body as published (protobuf)');
-      table
-        .datetime('created_at', { precision: 3 })
-        .notNullable()
-        .defaultTo(knex.fn.now(3))
-        .comment('When the producing transaction wrote the event');
+      table.datetime('created_at', { precision: 3 }).notNullable().defaultTo(knex.fn.now(3)).comment('When the producing transaction wrote the event');
       table.datetime('published_at', { precision: 3 }).nullable().comment('When JetStream acknowledged it; NULL while pending');
       table.integer('attempts').unsigned().notNullable().defaultTo(0).comment('Failed relay attempts so far');
       table.datetime('next_attempt_at', { precision: 3 }).nullable().comment('Earliest retry after a failure; NULL means now');

@@ -96,7 +96,9 @@ export function startOutboxRelay({
       }
 
       if (publishedIds.length > 0) {
-        await trx(OUTBOX_TABLE).whereIn('id', publishedIds).update({ published_at: trx.fn.now(3) });
+        await trx(OUTBOX_TABLE)
+          .whereIn('id', publishedIds)
+          .update({ published_at: trx.fn.now(3) });
       }
       if (failure) {
         const { row, error } = failure;
@@ -129,11 +131,7 @@ export function startOutboxRelay({
   const pruneIfDue = async () => {
     if (Date.now() - lastPruneAt < PRUNE_INTERVAL_MS) return;
     lastPruneAt = Date.now();
-    await knex.raw('DELETE FROM ?? WHERE published_at < NOW(3) - INTERVAL ? MICROSECOND LIMIT ?', [
-      OUTBOX_TABLE,
-      retainPublishedMs * 1_000,
-      PRUNE_BATCH,
-    ]);
+    await knex.raw('DELETE FROM ?? WHERE published_at < NOW(3) - INTERVAL ? MICROSECOND LIMIT ?', [OUTBOX_TABLE, retainPublishedMs * 1_000, PRUNE_BATCH]);
   };
 
   const pollLoop = async () => {

@@ -57,17 +57,10 @@ export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Pro
 
 type ManagedStreamFields = Pick<StreamConfig, 'subjects' | 'max_age' | 'duplicate_window'>;
 
-async function updateIfChanged(
-  jsm: JetStreamManager,
-  existing: StreamInfo,
-  name: string,
-  wanted: ManagedStreamFields,
-): Promise<StreamInfo> {
+async function updateIfChanged(jsm: JetStreamManager, existing: StreamInfo, name: string, wanted: ManagedStreamFields): Promise<StreamInfo> {
   const current = existing.config;
   const unchanged =
-    sameSet(current.subjects ?? [], wanted.subjects) &&
-    current.max_age === wanted.max_age &&
-    current.duplicate_window === wanted.duplicate_window;
+    sameSet(current.subjects ?? [], wanted.subjects) && current.max_age === wanted.max_age && current.duplicate_window === wanted.duplicate_window;
   if (unchanged) return existing;
   return jsm.streams.update(name, wanted);
 }

@@ -43,9 +43,9 @@ describe(ensureStream.name, () => {
   });
 
   it('refuses a duplicate window longer than the retention', async () => {
-    await expect(
-      ensureStream(env.jsm, env.names.streamSpec({ name: 'BAD', subjects: ['bad.>'], maxAgeMs: 1_000, duplicateWindowMs: 5_000 })),
-    ).rejects.toThrow(/duplicateWindowMs/);
+    await expect(ensureStream(env.jsm, env.names.streamSpec({ name: 'BAD', subjects: ['bad.>'], maxAgeMs: 1_000, duplicateWindowMs: 5_000 }))).rejects.toThrow(
+      /duplicateWindowMs/,
+    );
   });
 });
 

@@ -72,12 +72,20 @@ describe(judgeAddress.name, () => {
     expect(judgeAddress('example.com')).toEqual({ allowed: false, reason: expect.stringContaining('not an IP address') });
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001::200e', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'])(
-    'allows public unicast %s',
-    (address) => {
-      expect(judgeAddress(address)).toEqual({ allowed: true });
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.216.34',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001::200e',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+  ])('allows public unicast %s', (address) => {
+    expect(judgeAddress(address)).toEqual({ allowed: true });
+  });
 });
 
 describe(isLocalHostname.name, () => {

@@ -46,9 +46,7 @@ function judgeIPv6(address: ipaddr.IPv6): AddressVerdict {
   }
   if (embedded) {
     const embeddedRange = embedded.range();
-    return embeddedRange === 'unicast'
-      ? allowed
-      : refused(`${address.toString()} embeds IPv4 ${embedded.toString()}, which is in the ${embeddedRange} range`);
+    return embeddedRange === 'unicast' ? allowed : refused(`${address.toString()} embeds IPv4 ${embedded.toString()}, which is in the ${embeddedRange} range`);
   }
   if (range !== 'unicast') return refused(`${address.toString()} is in the ${range} range`);
   if (isIPv4Compatible(address)) {

@@ -53,11 +53,7 @@ export const addressNotAllowed = (url: URL, reason: string) =>
   );
 
 export const tooManyRedirects = (url: URL, maxRedirects: number) =>
-  new OutboundFetchError(
-    'OUTBOUND_TOO_MANY_REDIRECTS',
-    `Gave up fetching at ${redactUrl(url)}: more than ${maxRedirects} redirects.`,
-    redactUrl(url),
-  );
+  new OutboundFetchError('OUTBOUND_TOO_MANY_REDIRECTS', `Gave up fetching at ${redactUrl(url)}: more than ${maxRedirects} redirects.`, redactUrl(url));
 
 export const responseTooLarge = (url: URL, maxBytes: number, announcedBytes?: number) =>
   new OutboundFetchError(
@@ -69,27 +65,15 @@ export const responseTooLarge = (url: URL, maxBytes: number, announcedBytes?: nu
   );
 
 export const timedOut = (url: URL, timeoutMs: number) =>
-  new OutboundFetchError(
-    'OUTBOUND_TIMEOUT',
-    `Fetching ${redactUrl(url)} did not finish within ${timeoutMs} ms.`,
-    redactUrl(url),
-  );
+  new OutboundFetchError('OUTBOUND_TIMEOUT', `Fetching ${redactUrl(url)} did not finish within ${timeoutMs} ms.`, redactUrl(url));
 
 export const dnsFailed = (url: URL, hostname: string, cause: unknown) =>
-  new OutboundFetchError(
-    'OUTBOUND_DNS_FAILED',
-    `Could not resolve the host "${hostname}" of ${redactUrl(url)}${describeCause(cause)}.`,
-    redactUrl(url),
-    { cause },
-  );
+  new OutboundFetchError('OUTBOUND_DNS_FAILED', `Could not resolve the host "${hostname}" of ${redactUrl(url)}${describeCause(cause)}.`, redactUrl(url), {
+    cause,
+  });
 
 export const connectionFailed = (url: URL, cause: unknown) =>
-  new OutboundFetchError(
-    'OUTBOUND_CONNECTION_FAILED',
-    `The connection to ${redactUrl(url)} failed${describeCause(cause)}.`,
-    redactUrl(url),
-    { cause },
-  );
+  new OutboundFetchError('OUTBOUND_CONNECTION_FAILED', `The connection to ${redactUrl(url)} failed${describeCause(cause)}.`, redactUrl(url), { cause });
 
 // System errors name the address and the errno ("connect ECONNREFUSED 127.0.0.1:80"), never the
 // URL's userinfo, so their message is safe to quote.

@@ -3,15 +3,7 @@ import { pipeline, Readable, finished } from 'node:stream';
 import { Allowlist } from './allowlist';
 import { createByteLimit } from './byte-limit';
 import { Deadline, onAbort } from './deadline';
-import {
-  connectionFailed,
-  invalidUrl,
-  isOutboundFetchError,
-  responseTooLarge,
-  schemeNotAllowed,
-  timedOut,
-  tooManyRedirects,
-} from './errors';
+import { connectionFailed, invalidUrl, isOutboundFetchError, responseTooLarge, schemeNotAllowed, timedOut, tooManyRedirects } from './errors';
 import { HopRequest, OutboundMethod, sendHop } from './hop-request';
 import { HostResolver, systemResolver } from './host-resolution';
 import { redactUrl } from './redact-url';

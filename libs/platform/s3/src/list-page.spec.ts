@@ -5,20 +5,9 @@ import { collectPage, type FetchListing, type ListingEntry } from './list-page';
 // AWS and MinIO do not run here, so their documented ListObjectsV2 behaviour is played by the
 // embedded server's implementation of it: max-keys counts keys and folders together, and
 // start-after=<folder>/ rolls that folder's keys up into the same folder again.
-const KEYS = [
-  'a',
-  'a-1.png',
-  'a.png',
-  'a/inner.png',
-  'b/1.png',
-  'b/2.png',
-  'b/deep/3.png',
-  'c.png',
-  'd/1.png',
-  'e.png',
-  'f/1.png',
-  'f/2.png',
-].sort(compareKeys);
+const KEYS = ['a', 'a-1.png', 'a.png', 'a/inner.png', 'b/1.png', 'b/2.png', 'b/deep/3.png', 'c.png', 'd/1.png', 'e.png', 'f/1.png', 'f/2.png'].sort(
+  compareKeys,
+);
 
 function s3Semantics(delimiter: string, calls: number[] = []): FetchListing {
   return async (startAfter, maxKeys) => {

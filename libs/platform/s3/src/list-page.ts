@@ -17,11 +17,7 @@ export const MAX_LIST_LIMIT = 1000;
  * leave room for that repeat. Servers differ in whether folders count toward max-keys, so the page is
  * cut here, not by the server, and `nextKey` is null exactly when nothing follows.
  */
-export async function collectPage(
-  fetch: FetchListing,
-  startAfter: string,
-  limit: number,
-): Promise<{ entries: ListingEntry[]; nextKey: string | null }> {
+export async function collectPage(fetch: FetchListing, startAfter: string, limit: number): Promise<{ entries: ListingEntry[]; nextKey: string | null }> {
   const entries: ListingEntry[] = [];
   let cursor = startAfter;
   let more = true;

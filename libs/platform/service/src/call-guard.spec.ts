@@ -5,7 +5,13 @@ import { createCallGuard } from './call-guard';
 describe(createCallGuard.name, () => {
   const key = randomBytes(32);
   const guard = createCallGuard(key);
-  const principal: Principal = { keyId: 'k1', orgId: 'acme', accountIds: [7, 8], permissions: ['Widgets_View'], org: { isRetailer: true, dimensionWhitelist: [] } };
+  const principal: Principal = {
+    keyId: 'k1',
+    orgId: 'acme',
+    accountIds: [7, 8],
+    permissions: ['Widgets_View'],
+    org: { isRetailer: true, dimensionWhitelist: [] },
+  };
   const call = (p: Principal = principal, signingKey = key) => ({ metadata: principalMetadata(p, signingKey) });
 
   it('returns the verified principal when permission and scope hold', () => {
@@ -20,7 +26,9 @@ describe(createCallGuard.name, () => {
   });
 
   it('checks the permission before the scope, naming the permission', () => {
-    expect(() => guard.org(call(), 'Widgets_Edit', 'other')).toThrow(expect.objectContaining({ status: 403, extensions: { requiredPermission: 'Widgets_Edit' } }));
+    expect(() => guard.org(call(), 'Widgets_Edit', 'other')).toThrow(
+      expect.objectContaining({ status: 403, extensions: { requiredPermission: 'Widgets_Edit' } }),
+    );
   });
 
   it('answers another org or account as not found', () => {

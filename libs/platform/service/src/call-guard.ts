@@ -1,4 +1,13 @@
-import { accountNotFound, assertAccountScope, assertOrgScope, assertPermission, orgNotFound, readPrincipal, type Metadata, type Principal } from '@platform/grpc';
+import {
+  accountNotFound,
+  assertAccountScope,
+  assertOrgScope,
+  assertPermission,
+  orgNotFound,
+  readPrincipal,
+  type Metadata,
+  type Principal,
+} from '@platform/grpc';
 
 /** The part of a grpc-js call a guard reads. */
 export interface GuardedCall {

@@ -19,7 +19,14 @@ const ADMIN_URL = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
 describe('gRPC service shape (real MariaDB and NATS)', () => {
   const prefix = uniquePrefix('svc');
   const principalKey = randomBytes(32);
-  const env = { MYSQL_SCHEMA_PREFIX: prefix, NATS_PREFIX: prefix, GRPC_PORT: '0', INTERNAL_AUTH_KEY: principalKey.toString('hex'), NODE_ENV: 'test', LOG_LEVEL: 'silent' };
+  const env = {
+    MYSQL_SCHEMA_PREFIX: prefix,
+    NATS_PREFIX: prefix,
+    GRPC_PORT: '0',
+    INTERNAL_AUTH_KEY: principalKey.toString('hex'),
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+  };
   const principal: Principal = { keyId: 'k', orgId: 'acme', accountIds: [1], permissions: ['Echo_View'], org: { isRetailer: false, dimensionWhitelist: [] } };
   const silent = createLogger({ service: 'platform-service-test', level: 'silent' });
   const EchoClient = makeGenericClientConstructor(echoDefinition, 'EchoService');
@@ -40,7 +47,9 @@ describe('gRPC service shape (real MariaDB and NATS)', () => {
       echo: unary<EchoRequest, EchoResponse>(logger, 'Echo', async (request, call) => {
         guard.org(call, 'Echo_View', request.orgId);
         const [greeting] = await db.execute<{ text: string }>('SELECT text FROM greetings WHERE id = ?', ['default']);
-        await withTransaction(db.knex, (trx) => events.record(trx, { subject: 'echo.echoed', msgId: randomBytes(8).toString('hex'), payload: { text: request.text } }));
+        await withTransaction(db.knex, (trx) =>
+          events.record(trx, { subject: 'echo.echoed', msgId: randomBytes(8).toString('hex'), payload: { text: request.text } }),
+        );
         return { text: request.text, seeded: greeting?.text ?? '' };
       }),
     }),
@@ -48,14 +57,18 @@ describe('gRPC service shape (real MariaDB and NATS)', () => {
 
   const config = (overrides: Record<string, string> = {}) => echoConfigSchema.parse({ ...env, ...overrides });
   const echo = (port: number, request: EchoRequest, metadata = principalMetadata(principal, principalKey)) => {
-    const client = createGrpcClient(EchoClient, `127.0.0.1:${port}`) as unknown as Client & { echo: Parameters<typeof callUnary<EchoRequest, EchoResponse>>[1] };
+    const client = createGrpcClient(EchoClient, `127.0.0.1:${port}`) as unknown as Client & {
+      echo: Parameters<typeof callUnary<EchoRequest, EchoResponse>>[1];
+    };
     return callUnary(client, client.echo, request, { metadata, deadlineMs: 5_000, target: 'echo' }).finally(() => client.close());
   };
   /** Connections the service's DB user holds right now: what a leaked pool would show. */
   const connectionsOfServiceUser = async () => {
     const admin = await createConnection(ADMIN_URL);
     try {
-      const [rows] = await admin.query<import('mysql2').RowDataPacket[]>('SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE USER = ?', [`${prefix}echo`]);
+      const [rows] = await admin.query<import('mysql2').RowDataPacket[]>('SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE USER = ?', [
+        `${prefix}echo`,
+      ]);
       return Number(rows[0]?.['n']);
     } finally {
       await admin.end();

@@ -78,7 +78,12 @@ export async function startGrpcService<C extends GrpcServiceConfig, I extends Un
   logger: Logger,
   spec: GrpcServiceSpec<C, I>,
 ): Promise<RunningGrpcService> {
-  const principalKey = resolveKey({ configured: config.INTERNAL_AUTH_KEY, nodeEnv: config.NODE_ENV, variable: 'INTERNAL_AUTH_KEY', warn: (message) => logger.warn(message) });
+  const principalKey = resolveKey({
+    configured: config.INTERNAL_AUTH_KEY,
+    nodeEnv: config.NODE_ENV,
+    variable: 'INTERNAL_AUTH_KEY',
+    warn: (message) => logger.warn(message),
+  });
   const opened: (() => Promise<void>)[] = [];
   const closeOpened = async () => {
     for (const close of opened.splice(0).reverse()) await close();

@@ -63,9 +63,7 @@ async function listObjects(ctx: S3Context, store: S3rverStore, bucket: string): 
       Delimiter: delimiter ? encode(delimiter) : undefined,
       EncodingType: urlEncoded ? 'url' : undefined,
       IsTruncated: selection.isTruncated,
-      Contents: contents
-        .filter((object) => object !== undefined)
-        .map((object) => ({ ...object, Key: encode(object.Key) })),
+      Contents: contents.filter((object) => object !== undefined).map((object) => ({ ...object, Key: encode(object.Key) })),
       CommonPrefixes: selection.commonPrefixes.map((commonPrefix) => ({ Prefix: encode(commonPrefix) })),
     },
   };

@@ -14,9 +14,7 @@ export interface S3Credentials {
 }
 
 export type AuthOutcome =
-  | { kind: 'anonymous' }
-  | { kind: 'verified'; via: 'header' | 'query' }
-  | { kind: 'rejected'; status: 400 | 403; code: string; message: string };
+  { kind: 'anonymous' } | { kind: 'verified'; via: 'header' | 'query' } | { kind: 'rejected'; status: 400 | 403; code: string; message: string };
 
 const ALGORITHM = 'AWS4-HMAC-SHA256';
 const MAX_CLOCK_SKEW_MS = 15 * 60 * 1000;
@@ -153,10 +151,7 @@ function checkSignature({ request, path, query, credentials }: ParsedRequest, ch
   const scope = scopeParts.join('/');
   const stringToSign = [ALGORITHM, check.amzDate, scope, sha256Hex(canonicalRequest)].join('\n');
   const [date, region, service] = scopeParts;
-  const signingKey = [date, region, service, 'aws4_request'].reduce<Buffer | string>(
-    (key, part) => hmac(key, part),
-    `AWS4${credentials.secretKey}`,
-  );
+  const signingKey = [date, region, service, 'aws4_request'].reduce<Buffer | string>((key, part) => hmac(key, part), `AWS4${credentials.secretKey}`);
   const expected = hmac(signingKey, stringToSign).toString('hex');
 
   if (!sameText(expected, check.signature)) {
