@@ -1,4 +1,4 @@
-import { ChannelCredentials, Client, Metadata, ServiceError } from '@grpc/grpc-js';
+import { ChannelCredentials, Client, Metadata, ServiceError, status } from '@grpc/grpc-js';
 import { HealthClient, HealthCheckResponse } from './health-client';
 import { serviceErrorToAppError } from './problem-metadata';
 
@@ -19,6 +19,10 @@ export function createGrpcClient<C extends Client>(Ctor: ClientConstructor<C>, a
     'grpc.service_config': SERVICE_CONFIG,
     // channelz keeps per-call statistics for an admin service we do not expose; it costs on every call.
     'grpc.enable_channelz': 0,
+    // grpc-js's retry layer wraps and buffers every call (about a tenth of the gateway's CPU per
+    // request). We use none of its configurable retries; the one retry that matters, of a call the
+    // server never saw, callUnary does itself.
+    'grpc.enable_retries': 0,
   });
 }
 
@@ -30,8 +34,21 @@ type UnaryMethod<Req, Res> = (
 ) => unknown;
 
 /**
+ * True when the call never reached the server's handler, so sending it again cannot apply it twice:
+ * the server refused the stream (a connection closing after GOAWAY, e.g. at max connection age) or
+ * the stream could not even be opened.
+ */
+export function neverReachedServer(error: ServiceError): boolean {
+  return (
+    (error.code === status.UNAVAILABLE && error.details === 'Stream refused by server') ||
+    (error.code === status.INTERNAL && error.details.startsWith('Failed to start HTTP/2 stream'))
+  );
+}
+
+/**
  * Calls a unary method with a deadline, always: a slow dependency becomes a 504, never a hung request.
- * Failures come back as AppError so the edge renders them as problems.
+ * A call the server never saw is sent once more within the same deadline (what grpc-js's transparent
+ * retry did). Failures come back as AppError so the edge renders them as problems.
  */
 export function callUnary<Req, Res>(
   client: Client,
@@ -39,11 +56,16 @@ export function callUnary<Req, Res>(
   request: Req,
   options: { metadata?: Metadata; deadlineMs: number; target: string },
 ): Promise<Res> {
+  const metadata = options.metadata ?? new Metadata();
+  const deadline = new Date(Date.now() + options.deadlineMs);
   return new Promise((resolve, reject) => {
-    method.call(client, request, options.metadata ?? new Metadata(), { deadline: new Date(Date.now() + options.deadlineMs) }, (error, response) => {
-      if (error) reject(serviceErrorToAppError(error, options.target));
-      else resolve(response);
-    });
+    const attempt = (retriesLeft: number) =>
+      method.call(client, request, metadata, { deadline }, (error, response) => {
+        if (!error) resolve(response);
+        else if (retriesLeft > 0 && neverReachedServer(error)) attempt(retriesLeft - 1);
+        else reject(serviceErrorToAppError(error, options.target));
+      });
+    attempt(1);
   });
 }
 
