@@ -1,5 +1,6 @@
 import { createConnection } from 'mysql2/promise';
 import { deletePrefixedStreams, dropPrefixedSchemas, freePort, RunningProcess, startProcess, uniquePrefix } from '@platform/testing';
+import { ResponseConformance } from './response-conformance';
 
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 
@@ -101,7 +102,28 @@ export interface HttpResult<T = Record<string, unknown>> {
   text: string;
 }
 
-/** A thin HTTP client over fetch; every test speaks real HTTP to the gateway. */
+/** One checker per gateway origin, built from the document that gateway serves. */
+const conformanceByOrigin = new Map<string, Promise<ResponseConformance>>();
+
+function conformanceFor(origin: string): Promise<ResponseConformance> {
+  let checker = conformanceByOrigin.get(origin);
+  if (!checker) {
+    checker = fetch(`${origin}/openapi.json`).then(async (response) => {
+      if (response.status !== 200) throw new Error(`GET ${origin}/openapi.json answered ${response.status}`);
+      return new ResponseConformance((await response.json()) as Record<string, unknown>);
+    });
+    // A failed fetch is not cached: the next request tries again rather than failing forever.
+    checker.catch(() => conformanceByOrigin.delete(origin));
+    conformanceByOrigin.set(origin, checker);
+  }
+  return checker;
+}
+
+/**
+ * A thin HTTP client over fetch; every test speaks real HTTP to the gateway. Every answer to a
+ * request inside the API is checked against the OpenAPI document the gateway serves (operation,
+ * status, content type, body schema), so a test that passes also proves the document true.
+ */
 export function httpClient(baseUrl: string) {
   return async function request<T = Record<string, unknown>>(
     method: string,
@@ -121,6 +143,15 @@ export function httpClient(baseUrl: string) {
     const url = path.startsWith('http') ? path : `${baseUrl}${path}`;
     const response = await fetch(url, { method, headers, body });
     const text = await response.text();
+    if (!ResponseConformance.isOutsideTheApi(url)) {
+      (await conformanceFor(new URL(url).origin)).check({
+        method,
+        path: url,
+        status: response.status,
+        contentType: response.headers.get('content-type'),
+        text,
+      });
+    }
     let parsed: unknown = undefined;
     try {
       parsed = text ? JSON.parse(text) : undefined;
