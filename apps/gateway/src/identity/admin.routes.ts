@@ -5,7 +5,7 @@ import { unauthorized, validationFailed } from '@platform/errors';
 import { bearerToken } from '../http/authenticate';
 import { compileValidator } from '../http/validation';
 import { AccountId, OrgId } from '../routes/common.schemas';
-import { HttpMethod } from '../routes/route.types';
+import { HttpMethod, RouteExample } from '../routes/route.types';
 import { IdentityService } from './identity.service';
 
 export interface AdminRouteSpec<P extends TObject = TObject, B extends TSchema = TSchema> {
@@ -18,6 +18,7 @@ export interface AdminRouteSpec<P extends TObject = TObject, B extends TSchema =
   body?: B;
   success: { status: number; description: string; schema?: TSchema };
   problems?: number[];
+  example?: RouteExample<Static<P>, Static<B>>;
   handle(ctx: { params: Static<P>; body: Static<B>; identity: IdentityService }): Promise<unknown>;
 }
 
@@ -42,6 +43,10 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
     ),
     success: { status: 201, description: 'Created', schema: Type.Object({ orgId: Type.String() }) },
     problems: [409],
+    example: {
+      request: { orgId: 'acme-retail', name: 'Acme Retail', isRetailer: true, dimensionWhitelist: ['300x250', '728x90'] },
+      response: { orgId: 'acme-retail' },
+    },
     handle: async ({ body, identity }) => ({ orgId: await identity.createOrg(body) }),
   }),
   defineAdminRoute({
@@ -52,6 +57,7 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
     params: Type.Object({ orgId: OrgId }),
     body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
     success: { status: 201, description: 'Created', schema: Type.Object({ accountId: Type.Integer() }) },
+    example: { params: { orgId: 'acme-retail' }, request: { name: 'Acme US' }, response: { accountId: 1001 } },
     handle: async ({ params, body, identity }) => ({ accountId: await identity.createAccount(params.orgId, body.name) }),
   }),
   defineAdminRoute({
@@ -70,6 +76,11 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
       { additionalProperties: false },
     ),
     success: { status: 201, description: 'Created; apiKey is never shown again', schema: Type.Object({ keyId: Type.String(), apiKey: Type.String() }) },
+    example: {
+      request: { orgId: 'acme-retail', accountIds: [1001], permissions: ['MediaChannel_All', 'RetailCampaigns_View'] },
+      // A made-up key of the real shape (rmk_<keyId>_<secret>); it authorizes nothing.
+      response: { keyId: 'Q7mK2xNc9RtB4wLz', apiKey: 'rmk_Q7mK2xNc9RtB4wLz_exampleSecretNotARealKey0000000000000000000' },
+    },
     handle: async ({ body, identity }) => identity.createApiKey(body),
   }),
   defineAdminRoute({
@@ -81,6 +92,7 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
       'Answers once the revocation has reached every gateway replica, so no replica accepts the key from its principal cache afterwards. 503 REVOCATION_NOT_BROADCAST: the key is revoked, but that could not be confirmed to the other replicas.',
     params: Type.Object({ keyId: Type.String({ minLength: 1, maxLength: 32 }) }),
     success: { status: 204, description: 'Revoked' },
+    example: { params: { keyId: 'Q7mK2xNc9RtB4wLz' } },
     problems: [503],
     handle: async ({ params, identity }) => {
       await identity.revokeApiKey(params.keyId);

@@ -1,9 +1,11 @@
 /**
  * Builds the gateway's OpenAPI document from its route table and validates it against the
- * OpenAPI 3.1 schema, so a route whose schema the document cannot express fails `npm test`.
+ * OpenAPI 3.1 schema, so a route whose schema the document cannot express fails `npm test`; then
+ * checks that it covers every route with permissions, schemas, problem answers and valid examples.
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { buildOpenApi } from './openapi.builder';
+import { coverageProblems } from './openapi-coverage';
 import { ADMIN_ROUTES } from '../identity/admin.routes';
 import { knownPermissions, ROUTE_TABLE } from '../routes/route-table';
 
@@ -19,6 +21,11 @@ async function main(): Promise<void> {
   }
   if (operations !== ROUTE_TABLE.length + ADMIN_ROUTES.length) {
     console.error(`openapi: ${operations} operations documented, ${ROUTE_TABLE.length + ADMIN_ROUTES.length} routed`);
+    process.exit(1);
+  }
+  const gaps = coverageProblems(document, ROUTE_TABLE, ADMIN_ROUTES);
+  if (gaps.length > 0) {
+    console.error(`openapi: the document does not cover the gateway:\n${gaps.map((gap) => `  ${gap}`).join('\n')}`);
     process.exit(1);
   }
   console.log(`openapi: valid OpenAPI ${validator.version}, ${operations} operations`);

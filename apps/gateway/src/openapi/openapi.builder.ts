@@ -2,7 +2,7 @@ import type { TObject, TSchema } from '@sinclair/typebox';
 import { STATUS_CODES } from 'node:http';
 import { AdminRouteSpec } from '../identity/admin.routes';
 import { MAX_PAGE_LIMIT } from '../http/pagination';
-import { RouteSpec } from '../routes/route.types';
+import { RouteExample, RouteSpec } from '../routes/route.types';
 
 type JsonObject = Record<string, unknown>;
 
@@ -11,7 +11,10 @@ const plain = (schema: TSchema): JsonObject => JSON.parse(JSON.stringify(schema)
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
-function parameters(schema: TObject | undefined, location: 'path' | 'query'): JsonObject[] {
+/** OpenAPI 3.1 `examples` (the singular `example` is deprecated beside JSON Schema's own `examples`). */
+const examples = (value: unknown, summary: string): JsonObject => (value === undefined ? {} : { examples: { example: { summary, value } } });
+
+function parameters(schema: TObject | undefined, location: 'path' | 'query', example: Record<string, unknown> = {}): JsonObject[] {
   if (!schema) return [];
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties).map(([name, property]) => ({
@@ -20,6 +23,7 @@ function parameters(schema: TObject | undefined, location: 'path' | 'query'): Js
     required: location === 'path' || required.has(name),
     schema: plain(property),
     ...(property.description ? { description: property.description } : {}),
+    ...examples(example[name], `A valid ${name}`),
   }));
 }
 
@@ -43,18 +47,35 @@ interface OperationSource {
   body?: TSchema;
   success: { status: number; description: string; schema?: TSchema };
   problems?: number[];
+  example?: RouteExample;
 }
 
+/** Any operation that reads a body can also be refused for its size (413) or its media type (415). */
+export const BODY_PROBLEMS = [413, 415];
+
+/** What any /v2 operation can answer: validation, identity, scope, method, rate limit, and its backend's failures. */
+export const V2_PROBLEMS = [400, 401, 403, 404, 405, 429, 503, 504];
+/** What any admin operation can answer; admin calls are not rate limited and have no tenant scope to refuse. */
+export const ADMIN_PROBLEMS = [400, 401, 404, 405];
+
 function operation(source: OperationSource, extra: JsonObject, commonProblems: number[]): JsonObject {
+  const example = source.example ?? {};
   const success: JsonObject = { description: source.success.description };
-  if (source.success.schema) success.content = { 'application/json': { schema: plain(source.success.schema) } };
+  if (source.success.schema)
+    success.content = { 'application/json': { schema: plain(source.success.schema), ...examples(example.response, source.success.description) } };
+  const problems = [...new Set([...commonProblems, ...(source.body ? BODY_PROBLEMS : []), ...(source.problems ?? [])])].sort((a, b) => a - b);
   return {
     operationId: source.operationId,
     summary: source.summary,
     ...(source.description ? { description: source.description } : {}),
-    parameters: [...parameters(source.params, 'path'), ...parameters(source.query, 'query')],
-    ...(source.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(source.body) } } } } : {}),
-    responses: { [String(source.success.status)]: success, ...problemResponses([...commonProblems, ...(source.problems ?? [])]) },
+    parameters: [
+      ...parameters(source.params, 'path', example.params as Record<string, unknown> | undefined),
+      ...parameters(source.query, 'query', example.query),
+    ],
+    ...(source.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: plain(source.body), ...examples(example.request, 'A valid request') } } } }
+      : {}),
+    responses: { [String(source.success.status)]: success, ...problemResponses(problems) },
     ...extra,
   };
 }
@@ -77,12 +98,12 @@ export function buildOpenApi(routes: RouteSpec[], adminRoutes: AdminRouteSpec[],
           'x-required-permission': route.permission,
           ...(route.extension ? { 'x-extension': true } : {}),
         },
-        [400, 401, 403, 404, 405, 429, 503, 504],
+        V2_PROBLEMS,
       ),
     );
   }
   for (const route of adminRoutes) {
-    add(route.path, route.method, operation(route, { tags: ['admin'], security: [{ adminToken: [] }], 'x-extension': true }, [400, 401, 404]));
+    add(route.path, route.method, operation(route, { tags: ['admin'], security: [{ adminToken: [] }], 'x-extension': true }, ADMIN_PROBLEMS));
   }
   return {
     openapi: '3.1.0',

@@ -91,6 +91,21 @@ const info = (channel: v1.MediaChannel) => ({
   updatedTime: channel.updatedTime,
 });
 
+// ---- Examples the document shows; openapi-coverage.spec.ts checks each against its schema. ----
+const EXAMPLE_ORG = 'acme-retail';
+const EXAMPLE_CHANNEL = {
+  idx: 42,
+  name: 'Homepage banners',
+  adServerId: 'gam',
+  adServerName: 'Google Ad Manager',
+  status: 'Active',
+  type: 'Off-site',
+  logoUrl: '/static/ad-servers/gam.svg',
+  activationConfiguration: { tagGeneration: true, creativeGeneration: false },
+};
+const EXAMPLE_CONFIGURATION = { networkCode: '1234', sizes: ['300x250', '728x90'] };
+const EXAMPLE_LINKS = { next: 'https://api.example.com/v2/org/acme-retail/retail-media-channels?offset=25&limit=25', previous: null };
+
 const OrgPath = PathParams({ orgId: OrgId });
 const ChannelPath = PathParams({ orgId: OrgId, mediaChannelIdx: Idx });
 
@@ -115,6 +130,16 @@ export const mediaChannelRoutes = [
         count: Type.Integer(),
         ...PageLinksSchema,
       }),
+    },
+    example: {
+      params: { accountId: 1001, templateCampaignIdx: 7 },
+      query: { offset: 0, limit: 25 },
+      response: {
+        mediaChannels: [{ ...EXAMPLE_CHANNEL, status: 'Enabled', additionalConfiguration: JSON.stringify(EXAMPLE_CONFIGURATION), isUtilized: true }],
+        count: 1,
+        next: null,
+        previous: null,
+      },
     },
     async handle({ params, query, backends, links }) {
       const result = await backends.channelsPlans.listTemplateCampaignMediaChannels({
@@ -146,6 +171,17 @@ export const mediaChannelRoutes = [
     body: CreateBody,
     success: { status: 201, description: 'Created', schema: Type.Object({ idx: Type.Integer(), message: Type.String() }) },
     problems: [409],
+    example: {
+      params: { orgId: EXAMPLE_ORG },
+      request: {
+        name: 'Homepage banners',
+        adServerId: 'gam',
+        type: 'Off-site',
+        activationConfiguration: { tagGeneration: true, creativeGeneration: false },
+        additionalConfiguration: EXAMPLE_CONFIGURATION,
+      },
+      response: { idx: 42, message: 'Media channel created successfully.' },
+    },
     async handle({ params, body, backends, req }) {
       const { idx } = await backends.channelsPlans.createMediaChannel({
         orgId: params.orgId,
@@ -174,6 +210,11 @@ export const mediaChannelRoutes = [
     params: ChannelPath,
     body: UpdateBody,
     success: { status: 200, description: 'Updated', schema: Message },
+    example: {
+      params: { orgId: EXAMPLE_ORG, mediaChannelIdx: 42 },
+      request: { status: 'Inactive', activationConfiguration: { creativeGeneration: true } },
+      response: { message: 'Media channel updated successfully.' },
+    },
     async handle({ params, body, backends }) {
       await backends.channelsPlans.updateMediaChannel({
         orgId: params.orgId,
@@ -201,6 +242,11 @@ export const mediaChannelRoutes = [
       description: 'A page of channels',
       schema: Type.Object({ mediaChannels: Type.Array(ListedChannel), total: Type.Integer(), ...PageLinksSchema }),
     },
+    example: {
+      params: { orgId: EXAMPLE_ORG },
+      query: { offset: 0, limit: 25 },
+      response: { mediaChannels: [{ ...EXAMPLE_CHANNEL, additionalConfiguration: JSON.stringify(EXAMPLE_CONFIGURATION) }], total: 26, ...EXAMPLE_LINKS },
+    },
     async handle({ params, query, backends, links }) {
       const result = await backends.channelsPlans.listMediaChannels({ orgId: params.orgId, page: query });
       return { body: { mediaChannels: result.mediaChannels.map(listed), total: result.total, ...links({ ...query, total: result.total }) } };
@@ -217,6 +263,10 @@ export const mediaChannelRoutes = [
     scope: { org: 'orgId' },
     params: ChannelPath,
     success: { status: 200, description: 'The stored configuration', schema: Type.Object({ mediaChannelInfo: ChannelInfo }) },
+    example: {
+      params: { orgId: EXAMPLE_ORG, mediaChannelIdx: 42 },
+      response: { mediaChannelInfo: { ...EXAMPLE_CHANNEL, additionalConfiguration: EXAMPLE_CONFIGURATION, updatedTime: '2026-03-02T09:30:00.000Z' } },
+    },
     async handle({ params, backends }) {
       const { mediaChannel } = await backends.channelsPlans.getMediaChannel({ orgId: params.orgId, idx: params.mediaChannelIdx });
       if (!mediaChannel) throw new Error('channels-plans returned no channel');
@@ -234,6 +284,7 @@ export const mediaChannelRoutes = [
     scope: { org: 'orgId' },
     params: ChannelPath,
     success: { status: 200, description: 'Deleted', schema: Message },
+    example: { params: { orgId: EXAMPLE_ORG, mediaChannelIdx: 42 }, response: { message: 'Media channel deleted successfully.' } },
     async handle({ params, backends }) {
       await backends.channelsPlans.deleteMediaChannel({ orgId: params.orgId, idx: params.mediaChannelIdx });
       return { body: { message: 'Media channel deleted successfully.' } };
@@ -254,6 +305,10 @@ export const mediaChannelRoutes = [
       status: 200,
       description: 'Connection details, or {}',
       schema: Type.Object({ apiEndpoint: Type.Optional(Type.String()), apiKey: Type.Optional(Type.String()) }),
+    },
+    example: {
+      params: { orgId: EXAMPLE_ORG, adServerId: 'onsite-rm' },
+      response: { apiEndpoint: 'https://api.example.com/onsite/v1', apiKey: 'osk_3kq9Zt7WmB2xYc4N8pLr5VhJ' },
     },
     async handle({ params, backends }) {
       const result = await backends.channelsPlans.getAdServerConnection(params);
@@ -280,6 +335,14 @@ export const mediaChannelRoutes = [
       schema: Type.Object({
         adServers: Type.Array(Type.Object({ adServerId: Type.String(), adServerName: Type.String(), kind: Type.String() })),
       }),
+    },
+    example: {
+      response: {
+        adServers: [
+          { adServerId: 'onsite-rm', adServerName: 'On-site Retail Media Ad Server', kind: 'onsite-retail-media' },
+          { adServerId: 'gam', adServerName: 'Google Ad Manager', kind: 'display' },
+        ],
+      },
     },
     async handle({ backends }) {
       const { adServers } = await backends.channelsPlans.listAdServers({});

@@ -30,6 +30,18 @@ const present = (c: v1.RetailCampaign) => ({
   updatedTime: c.updatedTime,
 });
 
+// Examples the document shows; openapi-coverage.spec.ts checks each against its schema.
+const EXAMPLE_CAMPAIGN = {
+  retailCampaignId: 310,
+  campaignName: 'Spring sale',
+  templateIdx: null,
+  isAdGroupCampaign: false,
+  isSbt: false,
+  status: 'ACTIVE',
+  createdTime: '2026-03-01T08:00:00.000Z',
+  updatedTime: '2026-03-02T09:30:00.000Z',
+};
+
 const AccountPath = PathParams({ accountId: AccountId });
 const CampaignPath = PathParams({ accountId: AccountId, retailCampaignIdx: Idx });
 
@@ -55,6 +67,11 @@ export const retailCampaignRoutes = [
       { additionalProperties: false },
     ),
     success: { status: 201, description: 'Created', schema: Type.Object({ retailCampaignId: Type.Integer() }) },
+    example: {
+      params: { accountId: 1001 },
+      request: { campaignName: 'Spring sale', isAdGroupCampaign: false, isSbt: false },
+      response: { retailCampaignId: 310 },
+    },
     async handle({ params, body, backends }) {
       const result = await backends.channelsPlans.createRetailCampaign({
         accountId: params.accountId,
@@ -83,6 +100,11 @@ export const retailCampaignRoutes = [
       description: 'A page of campaigns',
       schema: Type.Object({ retailCampaigns: Type.Array(RetailCampaign), total: Type.Integer(), ...PageLinksSchema }),
     },
+    example: {
+      params: { accountId: 1001 },
+      query: { offset: 0, limit: 25 },
+      response: { retailCampaigns: [EXAMPLE_CAMPAIGN], total: 1, next: null, previous: null },
+    },
     async handle({ params, query, backends, links }) {
       const result = await backends.channelsPlans.listRetailCampaigns({ accountId: params.accountId, page: query });
       return { body: { retailCampaigns: result.retailCampaigns.map(present), total: result.total, ...links({ ...query, total: result.total }) } };
@@ -100,6 +122,7 @@ export const retailCampaignRoutes = [
     extension: true,
     params: CampaignPath,
     success: { status: 200, description: 'The campaign', schema: RetailCampaign },
+    example: { params: { accountId: 1001, retailCampaignIdx: 310 }, response: EXAMPLE_CAMPAIGN },
     async handle({ params, backends }) {
       const { retailCampaign } = await backends.channelsPlans.getRetailCampaign({
         accountId: params.accountId,
@@ -131,6 +154,11 @@ export const retailCampaignRoutes = [
     ),
     success: { status: 200, description: 'Updated', schema: Message },
     problems: [409],
+    example: {
+      params: { accountId: 1001, retailCampaignIdx: 310 },
+      request: { status: 'PAUSED' },
+      response: { message: 'Retail campaign updated successfully.' },
+    },
     async handle({ params, body, backends }) {
       await backends.channelsPlans.updateRetailCampaign({
         accountId: params.accountId,

@@ -30,6 +30,18 @@ export interface RouteResult {
   headers?: Record<string, string>;
 }
 
+/**
+ * Example values the OpenAPI document shows for an operation: path parameters, the request body and
+ * the success body. openapi-coverage.spec.ts validates each against its own schema, so an example
+ * that drifts from the contract fails the tests instead of misleading a reader.
+ */
+export interface RouteExample<P = unknown, B = unknown> {
+  params?: Partial<P>;
+  query?: Record<string, unknown>;
+  request?: B;
+  response?: unknown;
+}
+
 export interface RouteSpec<P extends TObject = TObject, Q extends TObject = TObject, B extends TSchema = TSchema> {
   operationId: string;
   method: HttpMethod;
@@ -49,6 +61,7 @@ export interface RouteSpec<P extends TObject = TObject, Q extends TObject = TObj
   success: { status: number; description: string; schema?: TSchema };
   /** Problem statuses this operation documents beyond the common 400/401/403/404. */
   problems?: number[];
+  example?: RouteExample<Static<P>, Static<B>>;
   handle(ctx: RouteContext<Static<P>, Static<Q>, Static<B>>): Promise<RouteResult>;
 }
 
