@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, internal, notFound, PROBLEM_CONTENT_TYPE, toProblem } from '@platform/errors';
+import { AppError, internal, notFound, PROBLEM_CONTENT_TYPE, toProblem, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
@@ -18,17 +18,32 @@ export const unknownRoute: RequestHandler = (req, _res, next) => {
   next(notFound('ROUTE_NOT_FOUND', `No operation answers ${req.method} ${req.path}.`));
 };
 
-/** body-parser's own errors, translated to our problem codes. */
-function fromBodyParser(error: { type?: string; status?: number; limit?: number }): AppError | undefined {
+/** The router's answer to a path segment that is not valid percent-encoded UTF-8 ("%FF", "%ED%A0%80"). */
+export const PATH_DECODE_FAILED = /^Failed to decode param /;
+
+export const pathEncodingProblem = (parameter: string): AppError =>
+  validationFailed([{ parameter, code: 'INVALID_ENCODING', detail: `${parameter} is not valid percent-encoded UTF-8.` }]);
+
+/** body-parser's and the router's own errors, translated to our problem codes; each 400 names what it refuses. */
+function fromBodyParser(error: { type?: string; status?: number; limit?: number; message?: string; code?: string }): AppError | undefined {
+  // A path the router could not decode, on a route that did not name the parameter itself (see route-binder.ts).
+  if (error instanceof URIError && PATH_DECODE_FAILED.test(error.message)) return pathEncodingProblem('path');
   switch (error.type) {
     case 'entity.parse.failed':
-      return new AppError(400, 'MALFORMED_JSON', 'The request body is not valid JSON.');
+      return new AppError(400, 'MALFORMED_JSON', 'The request body is not valid JSON.', {
+        errors: [{ pointer: '', code: 'MALFORMED_JSON', detail: 'The body is not valid JSON.' }],
+      });
     case 'entity.too.large':
       return new AppError(413, 'PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${error.limit} bytes.`);
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The request body encoding is not supported; send UTF-8 JSON.');
     default:
+      // A body its Content-Encoding does not describe (a gzip header on plain text): zlib's error, untyped.
+      if (error.status === 400 && typeof error.code === 'string' && error.code.startsWith('Z_'))
+        return new AppError(400, 'MALFORMED_BODY', 'The request body could not be decoded.', {
+          errors: [{ header: 'content-encoding', code: 'INVALID_ENCODING', detail: 'The body is not encoded as Content-Encoding says.' }],
+        });
       return undefined;
   }
 }

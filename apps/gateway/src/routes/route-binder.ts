@@ -1,8 +1,9 @@
-import { Router, Request, Response, NextFunction } from 'express';
+import { Router, Request, Response, NextFunction, ErrorRequestHandler } from 'express';
 import { validationFailed } from '@platform/errors';
 import { accountNotFound, assertPermission, orgNotFound, Principal, principalMetadata } from '@platform/grpc';
 import type { BackendConnections } from '../backends/typed-client';
 import { compileValidator, CompiledValidator } from '../http/validation';
+import { PATH_DECODE_FAILED, pathEncodingProblem } from '../http/problem.middleware';
 import { pageLinks } from '../http/pagination';
 import { Authenticator } from '../http/authenticate';
 import { RateLimit } from '../http/rate-limit';
@@ -63,7 +64,34 @@ export function bindRoutes(routes: RouteSpec[], deps: RouteBinderDeps): Router {
       handle(compiled, deps, req, res).catch(next);
     });
   }
+  router.use(undecodableParameter(routes));
   return router;
+}
+
+/**
+ * The router refuses a path segment that is not valid percent-encoded UTF-8 before any route runs;
+ * this names the parameter of the route template that segment fills, as every other 400 does.
+ */
+function undecodableParameter(routes: RouteSpec[]): ErrorRequestHandler {
+  const templates = routes.map((spec) => spec.path.split('/'));
+  return (error: unknown, req, _res, next) => {
+    if (!(error instanceof URIError) || !PATH_DECODE_FAILED.test(error.message)) return next(error);
+    const segments = req.path.split('/');
+    const undecodable = (segment: string) => {
+      try {
+        decodeURIComponent(segment);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    for (const template of templates) {
+      if (template.length !== segments.length || !template.every((part, i) => part.startsWith(':') || part === segments[i])) continue;
+      const index = segments.findIndex((segment, i) => template[i].startsWith(':') && undecodable(segment));
+      if (index >= 0) return next(pathEncodingProblem(template[index].slice(1)));
+    }
+    next(error);
+  };
 }
 
 async function handle({ spec, scope, params, query, body }: CompiledRoute, deps: RouteBinderDeps, req: Request, res: Response): Promise<void> {
