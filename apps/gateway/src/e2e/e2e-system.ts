@@ -1,4 +1,5 @@
 import { createConnection } from 'mysql2/promise';
+import { ApiClient, createApiClient, operations } from '@contracts/api';
 import { deletePrefixedStreams, dropPrefixedSchemas, freePort, RunningProcess, startProcess, uniquePrefix } from '@platform/testing';
 import { ResponseConformance } from './response-conformance';
 
@@ -119,13 +120,28 @@ function conformanceFor(origin: string): Promise<ResponseConformance> {
   return checker;
 }
 
+/** Checks one answer against the document its gateway serves, unless the URL is outside the API. */
+async function checkConformance(method: string, url: string, response: Response, text: string): Promise<void> {
+  if (ResponseConformance.isOutsideTheApi(url)) return;
+  (await conformanceFor(new URL(url).origin)).check({ method, path: url, status: response.status, contentType: response.headers.get('content-type'), text });
+}
+
+function parseBody(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * A thin HTTP client over fetch; every test speaks real HTTP to the gateway. Every answer to a
  * request inside the API is checked against the OpenAPI document the gateway serves (operation,
  * status, content type, body schema), so a test that passes also proves the document true.
+ * Untyped on purpose: for malformed requests and followed links; typed calls go through `apiClient`.
  */
 export function httpClient(baseUrl: string) {
-  return async function request<T = Record<string, unknown>>(
+  const request = async function request<T = Record<string, unknown>>(
     method: string,
     path: string,
     options: { key?: string; headers?: Record<string, string>; json?: unknown; raw?: string; contentType?: string } = {},
@@ -143,42 +159,78 @@ export function httpClient(baseUrl: string) {
     const url = path.startsWith('http') ? path : `${baseUrl}${path}`;
     const response = await fetch(url, { method, headers, body });
     const text = await response.text();
-    if (!ResponseConformance.isOutsideTheApi(url)) {
-      (await conformanceFor(new URL(url).origin)).check({
-        method,
-        path: url,
-        status: response.status,
-        contentType: response.headers.get('content-type'),
-        text,
-      });
-    }
-    let parsed: unknown = undefined;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    return { status: response.status, headers: response.headers, body: parsed as T & ProblemFields, text };
+    await checkConformance(method, url, response, text);
+    return { status: response.status, headers: response.headers, body: parseBody(text) as T & ProblemFields, text };
   };
+  // The origin travels with the helper so admin() and apiClient() reach the same gateway.
+  return Object.assign(request, { baseUrl });
 }
 
 export type Http = ReturnType<typeof httpClient>;
 
-/** Admin helpers over the real admin API. */
+/** Body text of each response the conforming fetch handed out, for HttpResult.text. */
+const responseTexts = new WeakMap<Response, string>();
+
+/** Statuses whose Response may not carry a body, even an empty one. */
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+/**
+ * The fetch the typed client sends through: it reads the answer once, checks it against the served
+ * document exactly as httpClient does, and hands openapi-fetch an unread copy to parse.
+ */
+export async function conformingFetch(request: Request): Promise<Response> {
+  const response = await fetch(request);
+  const text = await response.text();
+  await checkConformance(request.method, request.url, response, text);
+  const copy = new Response(NULL_BODY_STATUSES.has(response.status) ? null : text, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+  responseTexts.set(copy, text);
+  return copy;
+}
+
+/**
+ * A client typed by the gateway's generated OpenAPI types, sending `credential` as the bearer token
+ * (none when empty) and checking every answer against the served document.
+ */
+export function apiClient(http: Http, credential: { apiKey?: string; adminToken?: string } = {}): ApiClient {
+  return createApiClient({ baseUrl: http.baseUrl, apiKey: credential.apiKey || undefined, adminToken: credential.adminToken, fetch: conformingFetch });
+}
+
+/**
+ * A typed call's outcome as an HttpResult, so expectProblem and status checks read it as they read
+ * httpClient's: the body is the typed data on success and the problem otherwise.
+ */
+export async function exchange<D>(call: Promise<{ data?: D; error?: unknown; response: Response }>): Promise<HttpResult<NonNullable<D>>> {
+  const { data, error, response } = await call;
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (data ?? error) as NonNullable<D> & ProblemFields,
+    text: responseTexts.get(response) ?? '',
+  };
+}
+
+/** The JSON request body of a documented operation, as generated. */
+export type JsonBody<Operation extends keyof operations> = operations[Operation] extends { requestBody: { content: { 'application/json': infer B } } }
+  ? B
+  : never;
+
+/** Admin helpers over the real admin API, through the typed client. */
 export function admin(http: Http) {
-  const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  const client = apiClient(http, { adminToken: ADMIN_TOKEN });
   const expectCreated = <T>(result: HttpResult<T>): T => {
     if (result.status !== 201) throw new Error(`admin call failed: ${result.status} ${result.text}`);
     return result.body;
   };
   return {
-    createOrg: async (body: { orgId?: string; name: string; isRetailer: boolean; dimensionWhitelist?: string[] }) =>
-      expectCreated(await http<{ orgId: string }>('POST', '/admin/v1/orgs', { headers: auth, json: body })).orgId,
+    createOrg: async (body: JsonBody<'adminCreateOrg'>) => expectCreated(await exchange(client.POST('/admin/v1/orgs', { body }))).orgId,
     createAccount: async (orgId: string, name: string) =>
-      expectCreated(await http<{ accountId: number }>('POST', `/admin/v1/orgs/${orgId}/accounts`, { headers: auth, json: { name } })).accountId,
-    createKey: async (body: { orgId: string; permissions: string[]; accountIds?: number[] }) =>
-      expectCreated(await http<{ keyId: string; apiKey: string }>('POST', '/admin/v1/api-keys', { headers: auth, json: body })),
-    revokeKey: (keyId: string) => http('DELETE', `/admin/v1/api-keys/${keyId}`, { headers: auth }),
+      expectCreated(await exchange(client.POST('/admin/v1/orgs/{orgId}/accounts', { params: { path: { orgId } }, body: { name } }))).accountId,
+    createKey: async (body: JsonBody<'adminCreateApiKey'>) => expectCreated(await exchange(client.POST('/admin/v1/api-keys', { body }))),
+    revokeKey: (keyId: string) => exchange(client.DELETE('/admin/v1/api-keys/{keyId}', { params: { path: { keyId } } })),
     raw: (method: string, path: string, json?: unknown, token = ADMIN_TOKEN) => http(method, path, { headers: { authorization: `Bearer ${token}` }, json }),
   };
 }
