@@ -1,16 +1,21 @@
 import { FREE_FORM_JSON_MAX_DEPTH } from '@contracts/domain';
-import { admin, E2eSystem, expectProblem, Http, httpClient, startE2eSystem } from './e2e-system';
+import type { paths } from '@contracts/api';
+import { admin, apiClient, E2eSystem, exchange, expectProblem, Http, httpClient, JsonBody, startE2eSystem } from './e2e-system';
 
 jest.setTimeout(120_000);
 
-interface ChannelList {
-  mediaChannels: Record<string, unknown>[];
-  total: number;
-  next: string | null;
-  previous: string | null;
-}
+// Documented operations go through the typed client, so a renamed path or field fails type-checking;
+// the untyped `http` is left for malformed requests, undocumented paths and followed page links.
+type Ok<Path extends keyof paths> = paths[Path]['get'] extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never;
+type ChannelList = Ok<'/v2/org/{orgId}/retail-media-channels'>;
+type CampaignList = Ok<'/v2/accounts/{accountId}/retail-campaigns'>;
+type ChannelBody = JsonBody<'createMediaChannel'>;
+type CampaignStatus = NonNullable<JsonBody<'updateRetailCampaign'>['status']>;
+/** The document lists offset and limit as required, so typed calls send both; the defaults are tested untyped. */
+type PageQuery = { offset?: number; limit?: number };
+const page = (query: PageQuery) => ({ offset: 0, limit: 25, ...query });
 
-const validChannel = (name: string, overrides: Record<string, unknown> = {}) => ({
+const validChannel = (name: string, overrides: Partial<ChannelBody> = {}): ChannelBody => ({
   name,
   adServerId: 'gam',
   type: 'Off-site',
@@ -18,6 +23,8 @@ const validChannel = (name: string, overrides: Record<string, unknown> = {}) => 
   additionalConfiguration: { networkCode: '1234', sizes: ['300x250'] },
   ...overrides,
 });
+/** A channel body with deliberately wrong members, sent untyped. */
+const looseChannel = (name: string, overrides: Record<string, unknown>): unknown => ({ ...validChannel(name), ...overrides });
 
 describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () => {
   let system: E2eSystem;
@@ -34,9 +41,41 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
   let otherOrgKey: string;
 
   const channelsPath = () => `/v2/org/${orgId}/retail-media-channels`;
-  const create = (body: unknown, key = fullKey) => http<{ idx: number; message: string }>('POST', channelsPath(), { key, json: body });
-  const list = (query = '', key = fullKey) => http<ChannelList>('GET', `${channelsPath()}${query}`, { key });
+  const api = (key: string) => apiClient(http, { apiKey: key });
+  const create = (body: ChannelBody, key = fullKey) => exchange(api(key).POST('/v2/org/{orgId}/retail-media-channels', { params: { path: { orgId } }, body }));
+  const createUntyped = (body: unknown, key = fullKey) => http<{ idx: number; message: string }>('POST', channelsPath(), { key, json: body });
+  const list = (query: PageQuery = {}, key = fullKey, org = orgId) =>
+    exchange(api(key).GET('/v2/org/{orgId}/retail-media-channels', { params: { path: { orgId: org }, query: page(query) } }));
+  const getChannel = (idx: number, key = fullKey, org = orgId) =>
+    exchange(api(key).GET('/v2/org/{orgId}/retail-media-channels/{mediaChannelIdx}', { params: { path: { orgId: org, mediaChannelIdx: idx } } }));
+  const updateChannel = (idx: number, body: JsonBody<'updateMediaChannel'>, key = fullKey) =>
+    exchange(api(key).PUT('/v2/org/{orgId}/retail-media-channels/{mediaChannelIdx}', { params: { path: { orgId, mediaChannelIdx: idx } }, body }));
+  const deleteChannel = (idx: number, key = fullKey, org = orgId) =>
+    exchange(api(key).DELETE('/v2/org/{orgId}/retail-media-channels/{mediaChannelIdx}', { params: { path: { orgId: org, mediaChannelIdx: idx } } }));
+  const templateList = (query: PageQuery = {}, key = fullKey, account = accountA, campaign = campaignId) =>
+    exchange(
+      api(key).GET('/v2/accounts/{accountId}/template-campaigns/{templateCampaignIdx}/retail-media-channels', {
+        params: { path: { accountId: account, templateCampaignIdx: campaign }, query: page(query) },
+      }),
+    );
+  const createCampaign = (account: number, body: JsonBody<'createRetailCampaign'>, key = fullKey) =>
+    exchange(api(key).POST('/v2/accounts/{accountId}/retail-campaigns', { params: { path: { accountId: account } }, body }));
+  const getCampaign = (account: number, idx: number, key = fullKey) =>
+    exchange(
+      api(key).GET('/v2/accounts/{accountId}/retail-campaigns/{retailCampaignIdx}', { params: { path: { accountId: account, retailCampaignIdx: idx } } }),
+    );
+  const patchCampaign = (account: number, idx: number, body: JsonBody<'updateRetailCampaign'>, key = fullKey) =>
+    exchange(
+      api(key).PATCH('/v2/accounts/{accountId}/retail-campaigns/{retailCampaignIdx}', {
+        params: { path: { accountId: account, retailCampaignIdx: idx } },
+        body,
+      }),
+    );
+  const adServerConnection = (adServerId: string, key = fullKey, org = orgId) =>
+    exchange(api(key).GET('/v2/org/{orgId}/retail-media-channel/{adServerId}', { params: { path: { orgId: org, adServerId } } }));
   const totalChannels = async () => (await list()).body.total;
+  // Set by the template-campaign tests' beforeAll; templateList defaults to it.
+  let campaignId = 0;
 
   beforeAll(async () => {
     system = await startE2eSystem('mc');
@@ -61,14 +100,14 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
 
   describe('identity', () => {
     it('answers 401 with WWW-Authenticate when no key is sent', async () => {
-      const result = await list('', '');
+      const result = await list({}, '');
       expectProblem(result, 401, 'AUTHENTICATION_REQUIRED');
       expect(result.headers.get('www-authenticate')).toMatch(/^Bearer/);
     });
 
     it('answers 401 for a malformed or unknown key', async () => {
-      expectProblem(await list('', 'not-a-key'), 401, 'API_KEY_INVALID');
-      expectProblem(await list('', fullKey.slice(0, -2) + 'xx'), 401, 'API_KEY_INVALID');
+      expectProblem(await list({}, 'not-a-key'), 401, 'API_KEY_INVALID');
+      expectProblem(await list({}, fullKey.slice(0, -2) + 'xx'), 401, 'API_KEY_INVALID');
     });
 
     it('accepts the key as X-Api-Key too', async () => {
@@ -79,37 +118,37 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
     it('stops a revoked key at once', async () => {
       const a = admin(http);
       const key = await a.createKey({ orgId, permissions: ['*'] });
-      expect((await list('', key.apiKey)).status).toBe(200);
+      expect((await list({}, key.apiKey)).status).toBe(200);
       expect((await a.revokeKey(key.keyId)).status).toBe(204);
-      expectProblem(await list('', key.apiKey), 401, 'API_KEY_INVALID');
+      expectProblem(await list({}, key.apiKey), 401, 'API_KEY_INVALID');
       expectProblem(await a.revokeKey(key.keyId), 404, 'API_KEY_NOT_FOUND');
     });
 
     it('hides another tenant behind the same 404 as a missing org or account', async () => {
-      const foreign = await http('GET', `/v2/org/${otherOrgId}/retail-media-channels`, { key: fullKey });
-      const missing = await http('GET', '/v2/org/no-such-org/retail-media-channels', { key: fullKey });
+      const foreign = await list({}, fullKey, otherOrgId);
+      const missing = await list({}, fullKey, 'no-such-org');
       expectProblem(foreign, 404, 'ORG_NOT_FOUND');
       expect({ ...foreign.body, detail: '', instance: '', requestId: '' }).toEqual({ ...missing.body, detail: '', instance: '', requestId: '' });
 
-      const foreignAccount = await http('GET', `/v2/accounts/${otherAccount}/template-campaigns/1/retail-media-channels`, { key: fullKey });
-      const outOfKeyScope = await http('GET', `/v2/accounts/${accountB}/template-campaigns/1/retail-media-channels`, { key: restrictedKey });
-      const missingAccount = await http('GET', '/v2/accounts/99999999/template-campaigns/1/retail-media-channels', { key: fullKey });
+      const foreignAccount = await templateList({}, fullKey, otherAccount, 1);
+      const outOfKeyScope = await templateList({}, restrictedKey, accountB, 1);
+      const missingAccount = await templateList({}, fullKey, 99999999, 1);
       for (const result of [foreignAccount, outOfKeyScope, missingAccount]) expectProblem(result, 404, 'ACCOUNT_NOT_FOUND');
     });
 
     it("does not reveal another org's channel through the caller's own org", async () => {
       const { body } = await create(validChannel('Private channel'));
-      const result = await http('GET', `/v2/org/${otherOrgId}/retail-media-channels/${body.idx}`, { key: otherOrgKey });
+      const result = await getChannel(body.idx, otherOrgKey, otherOrgId);
       expectProblem(result, 404, 'MEDIA_CHANNEL_NOT_FOUND');
-      expectProblem(await http('DELETE', `/v2/org/${otherOrgId}/retail-media-channels/${body.idx}`, { key: otherOrgKey }), 404, 'MEDIA_CHANNEL_NOT_FOUND');
-      expect((await http('GET', `${channelsPath()}/${body.idx}`, { key: fullKey })).status).toBe(200);
+      expectProblem(await deleteChannel(body.idx, otherOrgKey, otherOrgId), 404, 'MEDIA_CHANNEL_NOT_FOUND');
+      expect((await getChannel(body.idx)).status).toBe(200);
     });
 
     it('answers 403 naming the permission a key lacks', async () => {
       const result = await create(validChannel('Nope'), campaignsOnlyKey);
       expectProblem(result, 403, 'PERMISSION_DENIED');
       expect(result.body.requiredPermission).toBe('MediaChannel_All');
-      const view = await http('GET', `/v2/accounts/${accountA}/template-campaigns/1/retail-media-channels`, { key: campaignsOnlyKey });
+      const view = await templateList({}, campaignsOnlyKey, accountA, 1);
       expectProblem(view, 403, 'PERMISSION_DENIED');
       expect(view.body.requiredPermission).toBe('MediaChannel_View');
     });
@@ -122,7 +161,7 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
       expect(created.body).toEqual({ idx: expect.any(Number), message: expect.any(String) });
       expect(created.headers.get('location')).toBe(`${channelsPath()}/${created.body.idx}`);
 
-      const read = await http<{ mediaChannelInfo: Record<string, unknown> }>('GET', `${channelsPath()}/${created.body.idx}`, { key: channelKey });
+      const read = await getChannel(created.body.idx, channelKey);
       expect(read.status).toBe(200);
       expect(read.body.mediaChannelInfo).toEqual({
         idx: created.body.idx,
@@ -140,11 +179,11 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
 
     it('stores no additionalConfiguration as null', async () => {
       const { body } = await create({ ...validChannel('Bare'), additionalConfiguration: undefined });
-      const read = await http<{ mediaChannelInfo: Record<string, unknown> }>('GET', `${channelsPath()}/${body.idx}`, { key: fullKey });
+      const read = await getChannel(body.idx);
       expect(read.body.mediaChannelInfo.additionalConfiguration).toBeNull();
     });
 
-    it.each(['On-site', 'Off-site', 'Social', 'In-store/DOOH', 'Hybrid'])('accepts type %s', async (type) => {
+    it.each<ChannelBody['type']>(['On-site', 'Off-site', 'Social', 'In-store/DOOH', 'Hybrid'])('accepts type %s', async (type) => {
       expect((await create(validChannel(`Type ${type}`, { type }))).status).toBe(201);
     });
 
@@ -152,44 +191,44 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
       ['name missing', { ...validChannel('x'), name: undefined }, '/name', 'REQUIRED'],
       ['name empty', validChannel(''), '/name', 'TOO_SHORT'],
       ['name too long', validChannel('n'.repeat(201)), '/name', 'TOO_LONG'],
-      ['name not a string', validChannel('x', { name: 42 }), '/name', 'INVALID_TYPE'],
+      ['name not a string', looseChannel('x', { name: 42 }), '/name', 'INVALID_TYPE'],
       ['adServerId missing', { ...validChannel('x'), adServerId: undefined }, '/adServerId', 'REQUIRED'],
       ['type missing', { ...validChannel('x'), type: undefined }, '/type', 'REQUIRED'],
-      ['type outside the enum', validChannel('x', { type: 'Offsite' }), '/type', 'NOT_ALLOWED'],
+      ['type outside the enum', looseChannel('x', { type: 'Offsite' }), '/type', 'NOT_ALLOWED'],
       ['activationConfiguration missing', { ...validChannel('x'), activationConfiguration: undefined }, '/activationConfiguration', 'REQUIRED'],
       [
         'tagGeneration missing',
-        validChannel('x', { activationConfiguration: { creativeGeneration: true } }),
+        looseChannel('x', { activationConfiguration: { creativeGeneration: true } }),
         '/activationConfiguration/tagGeneration',
         'REQUIRED',
       ],
       [
         'creativeGeneration missing',
-        validChannel('x', { activationConfiguration: { tagGeneration: true } }),
+        looseChannel('x', { activationConfiguration: { tagGeneration: true } }),
         '/activationConfiguration/creativeGeneration',
         'REQUIRED',
       ],
       [
         'tagGeneration not boolean',
-        validChannel('x', { activationConfiguration: { tagGeneration: 'yes', creativeGeneration: true } }),
+        looseChannel('x', { activationConfiguration: { tagGeneration: 'yes', creativeGeneration: true } }),
         '/activationConfiguration/tagGeneration',
         'INVALID_TYPE',
       ],
-      ['additionalConfiguration not an object', validChannel('x', { additionalConfiguration: '{"a":1}' }), '/additionalConfiguration', 'INVALID_TYPE'],
-      ['unknown field', validChannel('x', { adServerID: 'gam' }), '/adServerID', 'UNKNOWN_FIELD'],
+      ['additionalConfiguration not an object', looseChannel('x', { additionalConfiguration: '{"a":1}' }), '/additionalConfiguration', 'INVALID_TYPE'],
+      ['unknown field', looseChannel('x', { adServerID: 'gam' }), '/adServerID', 'UNKNOWN_FIELD'],
       ['body not an object', [1, 2], '', 'INVALID_TYPE'],
     ];
 
     it.each(invalidBodies)('refuses %s with a field error and changes nothing', async (_case, body, pointer, code) => {
       const before = await totalChannels();
-      const result = await create(body);
+      const result = await createUntyped(body);
       expectProblem(result, 400, 'VALIDATION_FAILED');
       expect(result.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ pointer, code, detail: expect.any(String) })]));
       expect(await totalChannels()).toBe(before);
     });
 
     it('reports every invalid field at once', async () => {
-      const result = await create({ name: '', type: 'Bad', activationConfiguration: {} });
+      const result = await createUntyped({ name: '', type: 'Bad', activationConfiguration: {} });
       const pointers = (result.body.errors as { pointer: string }[]).map((e) => e.pointer).sort();
       expect(pointers).toEqual(['/activationConfiguration/creativeGeneration', '/activationConfiguration/tagGeneration', '/adServerId', '/name', '/type']);
     });
@@ -231,15 +270,11 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
     beforeAll(async () => {
       idx = (await create(validChannel('Updatable', { adServerId: 'meta', type: 'Social' }))).body.idx;
     });
-    const read = async () =>
-      (await http<{ mediaChannelInfo: Record<string, unknown> }>('GET', `${channelsPath()}/${idx}`, { key: fullKey })).body.mediaChannelInfo;
+    const read = async () => (await getChannel(idx)).body.mediaChannelInfo;
 
     it('changes only the fields sent', async () => {
       const before = await read();
-      const result = await http('PUT', `${channelsPath()}/${idx}`, {
-        key: fullKey,
-        json: { status: 'Inactive', activationConfiguration: { creativeGeneration: true } },
-      });
+      const result = await updateChannel(idx, { status: 'Inactive', activationConfiguration: { creativeGeneration: true } });
       expect(result.status).toBe(200);
       expect(result.body).toEqual({ message: expect.any(String) });
       const after = await read();
@@ -253,7 +288,7 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
     });
 
     it('replaces additionalConfiguration as a whole', async () => {
-      await http('PUT', `${channelsPath()}/${idx}`, { key: fullKey, json: { additionalConfiguration: { pixelId: 'p-1' } } });
+      await updateChannel(idx, { additionalConfiguration: { pixelId: 'p-1' } });
       expect((await read()).additionalConfiguration).toEqual({ pixelId: 'p-1' });
     });
 
@@ -270,7 +305,7 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
     });
 
     it('answers 404 for an unknown idx and 400 for a non-integer one', async () => {
-      expectProblem(await http('PUT', `${channelsPath()}/99999999`, { key: fullKey, json: { status: 'Active' } }), 404, 'MEDIA_CHANNEL_NOT_FOUND');
+      expectProblem(await updateChannel(99999999, { status: 'Active' }), 404, 'MEDIA_CHANNEL_NOT_FOUND');
       const bad = await http('GET', `${channelsPath()}/abc`, { key: fullKey });
       expectProblem(bad, 400, 'VALIDATION_FAILED');
       expect(bad.body.errors).toEqual([expect.objectContaining({ parameter: 'mediaChannelIdx', code: 'INVALID_TYPE' })]);
@@ -278,12 +313,12 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
 
     it('deletes a channel: gone from reads and lists, name free again, second delete 404', async () => {
       const { body } = await create(validChannel('Short lived'));
-      const deleted = await http('DELETE', `${channelsPath()}/${body.idx}`, { key: fullKey });
+      const deleted = await deleteChannel(body.idx);
       expect(deleted.status).toBe(200);
       expect(deleted.body).toEqual({ message: expect.any(String) });
-      expectProblem(await http('GET', `${channelsPath()}/${body.idx}`, { key: fullKey }), 404, 'MEDIA_CHANNEL_NOT_FOUND');
-      expectProblem(await http('DELETE', `${channelsPath()}/${body.idx}`, { key: fullKey }), 404, 'MEDIA_CHANNEL_NOT_FOUND');
-      const all = await list('?limit=100');
+      expectProblem(await getChannel(body.idx), 404, 'MEDIA_CHANNEL_NOT_FOUND');
+      expectProblem(await deleteChannel(body.idx), 404, 'MEDIA_CHANNEL_NOT_FOUND');
+      const all = await list({ limit: 100 });
       expect(all.body.mediaChannels.map((c) => c.idx)).not.toContain(body.idx);
       expect((await create(validChannel('Short lived'))).status).toBe(201);
     });
@@ -292,14 +327,14 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
   describe('org list (operation 4)', () => {
     it('pages with total and absolute next/previous links followed to the end', async () => {
       for (let i = 0; i < 7; i++) expect((await create(validChannel(`Paged ${i}`))).status).toBe(201);
-      const first = await list('?limit=3');
+      const first = await list({ limit: 3 });
       expect(first.status).toBe(200);
       const total = first.body.total;
       expect(total).toBeGreaterThanOrEqual(7);
       expect(first.body.previous).toBeNull();
 
       const seen: number[] = [];
-      let page = first;
+      let page: { status: number; body: ChannelList } = first;
       let pages = 0;
       for (;;) {
         pages++;
@@ -327,7 +362,7 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
 
     it('answers a page past the end with no items, the right total and a previous link', async () => {
       const total = await totalChannels();
-      const result = await list(`?offset=${total + 50}&limit=10`);
+      const result = await list({ offset: total + 50, limit: 10 });
       expect(result.status).toBe(200);
       expect(result.body).toMatchObject({ mediaChannels: [], total, next: null });
       expect(result.body.previous).toMatch(new RegExp(`offset=${total + 40}&limit=10$`));
@@ -335,7 +370,7 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
 
     it('parses the additionalConfiguration string back to the stored object', async () => {
       const { body } = await create(validChannel('Json string', { additionalConfiguration: { nested: { deep: [1, 2] } } }));
-      const all = await list('?limit=100');
+      const all = await list({ limit: 100 });
       const channel = all.body.mediaChannels.find((c) => c.idx === body.idx);
       expect(JSON.parse(channel?.additionalConfiguration as string)).toEqual({ nested: { deep: [1, 2] } });
     });
@@ -347,14 +382,14 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
       ['?limit=ten', 'limit', 'INVALID_TYPE'],
       ['?page=2', 'page', 'UNKNOWN_FIELD'],
     ])('refuses %s naming the parameter', async (query, parameter, code) => {
-      const result = await list(query);
+      const result = await http('GET', `${channelsPath()}${query}`, { key: fullKey });
       expectProblem(result, 400, 'VALIDATION_FAILED');
       expect(result.body.errors).toEqual([expect.objectContaining({ parameter, code })]);
     });
 
     it('defaults to offset 0 and limit 25', async () => {
       for (let i = 0; i < 20; i++) await create(validChannel(`Bulk ${i}`));
-      const result = await list();
+      const result = await http<ChannelList>('GET', channelsPath(), { key: fullKey });
       expect(result.body.mediaChannels).toHaveLength(25);
       expect(result.body.next).toMatch(/offset=25&limit=25/);
     });
@@ -364,33 +399,32 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
     it('returns apiEndpoint and apiKey only for the on-site retail-media server', async () => {
       const onsite = await create(validChannel('On-site server', { adServerId: 'onsite-rm', type: 'On-site' }));
       expect(onsite.status).toBe(201);
-      const result = await http('GET', `/v2/org/${orgId}/retail-media-channel/onsite-rm`, { key: fullKey });
+      const result = await adServerConnection('onsite-rm');
       expect(result.status).toBe(200);
       expect(result.body).toEqual({ apiEndpoint: expect.stringContaining(`/orgs/${orgId}`), apiKey: expect.stringMatching(/^rmo_/) });
       expect(result.headers.get('cache-control')).toBe('no-store');
-      const again = await http('GET', `/v2/org/${orgId}/retail-media-channel/onsite-rm`, { key: fullKey });
+      const again = await adServerConnection('onsite-rm');
       expect(again.body).toEqual(result.body);
 
       // The key is a secret of this endpoint only: never in lists or reads.
-      const everything =
-        JSON.stringify((await list('?limit=100')).body) + JSON.stringify((await http('GET', `${channelsPath()}/${onsite.body.idx}`, { key: fullKey })).body);
+      const everything = JSON.stringify((await list({ limit: 100 })).body) + JSON.stringify((await getChannel(onsite.body.idx)).body);
       expect(everything).not.toContain(result.body.apiKey as string);
     });
 
     it('returns an empty object for every other ad server', async () => {
       for (const adServerId of ['gam', 'meta', 'vistar']) {
-        const result = await http('GET', `/v2/org/${orgId}/retail-media-channel/${adServerId}`, { key: fullKey });
+        const result = await adServerConnection(adServerId);
         expect({ adServerId, status: result.status, body: result.body }).toEqual({ adServerId, status: 200, body: {} });
       }
     });
 
     it('answers 404 for an ad server outside the catalog or an org without an on-site channel', async () => {
-      expectProblem(await http('GET', `/v2/org/${orgId}/retail-media-channel/nope`, { key: fullKey }), 404, 'AD_SERVER_NOT_FOUND');
-      expectProblem(await http('GET', `/v2/org/${otherOrgId}/retail-media-channel/onsite-rm`, { key: otherOrgKey }), 404, 'MEDIA_CHANNEL_NOT_FOUND');
+      expectProblem(await adServerConnection('nope'), 404, 'AD_SERVER_NOT_FOUND');
+      expectProblem(await adServerConnection('onsite-rm', otherOrgKey, otherOrgId), 404, 'MEDIA_CHANNEL_NOT_FOUND');
     });
 
     it('lists the seeded catalog with every kind', async () => {
-      const result = await http<{ adServers: { adServerId: string; kind: string }[] }>('GET', '/v2/ad-servers', { key: fullKey });
+      const result = await exchange(api(fullKey).GET('/v2/ad-servers'));
       expect(result.status).toBe(200);
       expect(new Set(result.body.adServers.map((a) => a.kind))).toEqual(new Set(['onsite-retail-media', 'display', 'video', 'social', 'dooh']));
       const logo = await fetch(`${system.baseUrl}/static/ad-servers/gam.svg`);
@@ -399,20 +433,16 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
   });
 
   describe('template-campaign list (operation 1)', () => {
-    let campaignId: number;
     let usedIdx: number;
     let disabledIdx: number;
 
     beforeAll(async () => {
-      const campaign = await http<{ retailCampaignId: number }>('POST', `/v2/accounts/${accountA}/retail-campaigns`, {
-        key: fullKey,
-        json: { campaignName: 'Holiday', templateIdx: 3 },
-      });
+      const campaign = await createCampaign(accountA, { campaignName: 'Holiday', templateIdx: 3 });
       expect(campaign.status).toBe(201);
       campaignId = campaign.body.retailCampaignId;
       usedIdx = (await create(validChannel('Used by campaign'))).body.idx;
       disabledIdx = (await create(validChannel('Disabled one'))).body.idx;
-      await http('PUT', `${channelsPath()}/${disabledIdx}`, { key: fullKey, json: { status: 'Inactive' } });
+      await updateChannel(disabledIdx, { status: 'Inactive' });
       // Media plans have no HTTP operation yet; the campaign's plan on this channel is put in place directly.
       await system.sql('channels_plans', 'INSERT INTO media_plans (account_id, retail_campaign_id, media_channel_idx, media_plan_name) VALUES (?, ?, ?, ?)', [
         accountA,
@@ -422,15 +452,8 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
       ]);
     });
 
-    const templateList = (query = '', key = fullKey, account = accountA, campaign = campaignId) =>
-      http<{ mediaChannels: Record<string, unknown>[]; count: number; next: string | null; previous: string | null }>(
-        'GET',
-        `/v2/accounts/${account}/template-campaigns/${campaign}/retail-media-channels${query}`,
-        { key },
-      );
-
     it('lists the org channels with count, isUtilized and Enabled/Disabled', async () => {
-      const result = await templateList('?limit=100');
+      const result = await templateList({ limit: 100 });
       expect(result.status).toBe(200);
       expect(result.body.count).toBe(await totalChannels());
       const byIdx = new Map(result.body.mediaChannels.map((c) => [c.idx, c]));
@@ -440,15 +463,15 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
     });
 
     it('keeps a deleted channel the campaign uses, as Deleted', async () => {
-      await http('DELETE', `${channelsPath()}/${usedIdx}`, { key: fullKey });
-      const result = await templateList('?limit=100');
+      await deleteChannel(usedIdx);
+      const result = await templateList({ limit: 100 });
       expect(result.body.mediaChannels.find((c) => c.idx === usedIdx)).toMatchObject({ status: 'Deleted', isUtilized: true });
       expect(result.body.count).toBe((await totalChannels()) + 1);
     });
 
     it('pages with count and links followed to the end', async () => {
-      const first = await templateList('?limit=4');
-      let page = first;
+      const first = await templateList({ limit: 4 });
+      let page: { status: number; body: typeof first.body } = first;
       let seen = 0;
       for (;;) {
         seen += page.body.mediaChannels.length;
@@ -460,37 +483,33 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
     });
 
     it('accepts a key holding MediaChannel_All (the family grant)', async () => {
-      expect((await templateList('', channelKey)).status).toBe(200);
+      expect((await templateList({}, channelKey)).status).toBe(200);
     });
 
     it('refuses an org that is not a retailer', async () => {
-      const campaign = await http<{ retailCampaignId: number }>('POST', `/v2/accounts/${otherAccount}/retail-campaigns`, {
-        key: otherOrgKey,
-        json: { campaignName: 'Brand push' },
-      });
-      const result = await templateList('', otherOrgKey, otherAccount, campaign.body.retailCampaignId);
+      const campaign = await createCampaign(otherAccount, { campaignName: 'Brand push' }, otherOrgKey);
+      const result = await templateList({}, otherOrgKey, otherAccount, campaign.body.retailCampaignId);
       expectProblem(result, 403, 'ORG_NOT_RETAILER');
     });
 
     it("answers 404 for a missing campaign and for another account's campaign", async () => {
-      expectProblem(await templateList('', fullKey, accountA, 99999999), 404, 'RETAIL_CAMPAIGN_NOT_FOUND');
-      expectProblem(await templateList('', fullKey, accountB, campaignId), 404, 'RETAIL_CAMPAIGN_NOT_FOUND');
+      expectProblem(await templateList({}, fullKey, accountA, 99999999), 404, 'RETAIL_CAMPAIGN_NOT_FOUND');
+      expectProblem(await templateList({}, fullKey, accountB, campaignId), 404, 'RETAIL_CAMPAIGN_NOT_FOUND');
     });
   });
 
   describe('retail campaigns (extension)', () => {
     const campaignsPath = (account: number) => `/v2/accounts/${account}/retail-campaigns`;
+    const listCampaigns = (account: number, query: PageQuery = {}) =>
+      exchange(api(fullKey).GET('/v2/accounts/{accountId}/retail-campaigns', { params: { path: { accountId: account }, query: page(query) } }));
 
     it('creates in DRAFT, reads, renames and activates a campaign', async () => {
-      const created = await http<{ retailCampaignId: number }>('POST', campaignsPath(accountB), {
-        key: fullKey,
-        json: { campaignName: 'Spring', isAdGroupCampaign: true },
-      });
+      const created = await createCampaign(accountB, { campaignName: 'Spring', isAdGroupCampaign: true });
       expect(created.status).toBe(201);
-      const path = `${campaignsPath(accountB)}/${created.body.retailCampaignId}`;
-      const read = await http('GET', path, { key: fullKey });
+      const id = created.body.retailCampaignId;
+      const read = await getCampaign(accountB, id);
       expect(read.body).toEqual({
-        retailCampaignId: created.body.retailCampaignId,
+        retailCampaignId: id,
         campaignName: 'Spring',
         templateIdx: null,
         isAdGroupCampaign: true,
@@ -499,60 +518,56 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
         createdTime: expect.any(String),
         updatedTime: expect.any(String),
       });
-      expect((await http('PATCH', path, { key: fullKey, json: { campaignName: 'Spring sale', status: 'ACTIVE' } })).status).toBe(200);
-      expect((await http('GET', path, { key: fullKey })).body).toMatchObject({ campaignName: 'Spring sale', status: 'ACTIVE' });
+      expect((await patchCampaign(accountB, id, { campaignName: 'Spring sale', status: 'ACTIVE' })).status).toBe(200);
+      expect((await getCampaign(accountB, id)).body).toMatchObject({ campaignName: 'Spring sale', status: 'ACTIVE' });
     });
 
     it('refuses bad campaign input and changes nothing', async () => {
-      const { body } = await http<{ retailCampaignId: number }>('POST', campaignsPath(accountB), { key: fullKey, json: { campaignName: 'Steady' } });
+      const { body } = await createCampaign(accountB, { campaignName: 'Steady' });
       const path = `${campaignsPath(accountB)}/${body.retailCampaignId}`;
       const patch = await http('PATCH', path, { key: fullKey, json: { status: 'LIVE' } });
       expectProblem(patch, 400, 'VALIDATION_FAILED');
       expect(patch.body.errors).toEqual([expect.objectContaining({ pointer: '/status', code: 'NOT_ALLOWED' })]);
-      expectProblem(await http('PATCH', path, { key: fullKey, json: {} }), 400, 'VALIDATION_FAILED');
-      const create = await http('POST', campaignsPath(accountB), { key: fullKey, json: { campaignName: '', templateIdx: 0 } });
+      expectProblem(await patchCampaign(accountB, body.retailCampaignId, {}), 400, 'VALIDATION_FAILED');
+      const create = await createCampaign(accountB, { campaignName: '', templateIdx: 0 });
       expect((create.body.errors as { pointer: string }[]).map((e) => e.pointer).sort()).toEqual(['/campaignName', '/templateIdx']);
-      expect((await http('GET', path, { key: fullKey })).body).toMatchObject({ campaignName: 'Steady', status: 'DRAFT' });
+      expect((await getCampaign(accountB, body.retailCampaignId)).body).toMatchObject({ campaignName: 'Steady', status: 'DRAFT' });
     });
 
     it('moves a campaign only along its lifecycle, answering 409 with both statuses otherwise', async () => {
-      const { body } = await http<{ retailCampaignId: number }>('POST', campaignsPath(accountB), { key: fullKey, json: { campaignName: 'Lifecycle' } });
-      const path = `${campaignsPath(accountB)}/${body.retailCampaignId}`;
-      const move = (status: string) => http('PATCH', path, { key: fullKey, json: { status } });
-      const refused = async (status: string, current: string) => {
+      const { body } = await createCampaign(accountB, { campaignName: 'Lifecycle' });
+      const id = body.retailCampaignId;
+      const move = (status: CampaignStatus) => patchCampaign(accountB, id, { status });
+      const refused = async (status: CampaignStatus, current: CampaignStatus) => {
         const result = await move(status);
         expectProblem(result, 409, 'RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED');
         expect(result.body).toMatchObject({ detail: expect.stringContaining(current) });
         expect(result.body).toMatchObject({ detail: expect.stringContaining(status) });
-        expect((await http('GET', path, { key: fullKey })).body).toMatchObject({ status: current });
+        expect((await getCampaign(accountB, id)).body).toMatchObject({ status: current });
       };
       await refused('PAUSED', 'DRAFT');
       await refused('ARCHIVED', 'DRAFT');
-      for (const status of ['ACTIVE', 'PAUSED', 'ACTIVE', 'ARCHIVED']) expect((await move(status)).status).toBe(200);
+      for (const status of ['ACTIVE', 'PAUSED', 'ACTIVE', 'ARCHIVED'] as const) expect((await move(status)).status).toBe(200);
       await refused('ACTIVE', 'ARCHIVED');
       await refused('DRAFT', 'ARCHIVED');
     });
 
     it("lists an account's campaigns with links followed to the end, and hides other accounts'", async () => {
-      for (let i = 0; i < 4; i++) await http('POST', campaignsPath(accountB), { key: fullKey, json: { campaignName: `Listed ${i}` } });
-      let page = await http<{ retailCampaigns: { retailCampaignId: number }[]; total: number; next: string | null }>(
-        'GET',
-        `${campaignsPath(accountB)}?limit=2`,
-        { key: fullKey },
-      );
+      for (let i = 0; i < 4; i++) await createCampaign(accountB, { campaignName: `Listed ${i}` });
+      let page: { body: CampaignList } = await listCampaigns(accountB, { limit: 2 });
       const total = page.body.total;
       const seen: number[] = [];
       for (;;) {
         seen.push(...page.body.retailCampaigns.map((c) => c.retailCampaignId));
         if (!page.body.next) break;
-        page = await http('GET', page.body.next, { key: fullKey });
+        page = await http<CampaignList>('GET', page.body.next, { key: fullKey });
       }
       expect(new Set(seen).size).toBe(total);
       expect(total).toBeGreaterThanOrEqual(6);
       const theirs = seen[0];
-      expectProblem(await http('GET', `${campaignsPath(accountA)}/${theirs}`, { key: fullKey }), 404, 'RETAIL_CAMPAIGN_NOT_FOUND');
-      expectProblem(await http('GET', `${campaignsPath(accountB)}/${theirs}`, { key: restrictedKey }), 404, 'ACCOUNT_NOT_FOUND');
-      const forbidden = await http('POST', campaignsPath(accountB), { key: channelKey, json: { campaignName: 'x' } });
+      expectProblem(await getCampaign(accountA, theirs), 404, 'RETAIL_CAMPAIGN_NOT_FOUND');
+      expectProblem(await getCampaign(accountB, theirs, restrictedKey), 404, 'ACCOUNT_NOT_FOUND');
+      const forbidden = await createCampaign(accountB, { campaignName: 'x' }, channelKey);
       expectProblem(forbidden, 403, 'PERMISSION_DENIED');
       expect(forbidden.body.requiredPermission).toBe('RetailCampaigns_Edit');
     });
@@ -623,7 +638,7 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
       const result = await http('GET', '/v2/unknown', { key: fullKey });
       expectProblem(result, 404, 'ROUTE_NOT_FOUND');
       expect(result.headers.get('x-content-type-options')).toBe('nosniff');
-      const limited = await list('', fullKey);
+      const limited = await list({}, fullKey);
       expect(Number(limited.headers.get('ratelimit-limit'))).toBeGreaterThan(0);
       expect(Number(limited.headers.get('ratelimit-remaining'))).toBeLessThan(Number(limited.headers.get('ratelimit-limit')));
       expect(result.headers.get('x-request-id')).toBeTruthy();
@@ -654,7 +669,7 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
     });
 
     it('logs each request with its route template and counts it in Prometheus metrics', async () => {
-      expect((await list('?limit=2')).status).toBe(200);
+      expect((await list({ limit: 2 })).status).toBe(200);
       const metrics = await (await fetch(system.metricsUrl)).text();
       const sample = new RegExp(
         `http_server_request_duration_seconds_count\\{method="GET",route="/v2/org/:orgId/retail-media-channels",status="200"\\} (\\d+)`,
@@ -670,7 +685,7 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
     });
 
     it('never echoes an API key or admin token in any answer', async () => {
-      const result = await http('GET', '/v2/org/x/retail-media-channels', { key: fullKey });
+      const result = await list({}, fullKey, 'x');
       expect(result.text).not.toContain(fullKey);
       for (const proc of system.processes) expect(proc.output()).not.toContain(fullKey);
     });
