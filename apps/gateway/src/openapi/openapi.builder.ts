@@ -20,7 +20,8 @@ function parameters(schema: TObject | undefined, location: 'path' | 'query', exa
   return Object.entries(schema.properties).map(([name, property]) => ({
     name,
     in: location,
-    required: location === 'path' || required.has(name),
+    // A query parameter with a default (offset, limit) may be left out: the gateway fills it in.
+    required: location === 'path' || (required.has(name) && (property as { default?: unknown }).default === undefined),
     schema: plain(property),
     ...(property.description ? { description: property.description } : {}),
     ...examples(example[name], `A valid ${name}`),

@@ -579,11 +579,11 @@ export interface operations {
   };
   listRetailCampaigns: {
     parameters: {
-      query: {
+      query?: {
         /** @description Page size, at most 100. */
-        limit: number;
+        limit?: number;
         /** @description Items to skip. */
-        offset: number;
+        offset?: number;
       };
       header?: never;
       path: {
@@ -1064,11 +1064,11 @@ export interface operations {
   };
   listTemplateCampaignMediaChannels: {
     parameters: {
-      query: {
+      query?: {
         /** @description Page size, at most 100. */
-        limit: number;
+        limit?: number;
         /** @description Items to skip. */
-        offset: number;
+        offset?: number;
       };
       header?: never;
       path: {
@@ -1384,11 +1384,11 @@ export interface operations {
   };
   listOrgMediaChannels: {
     parameters: {
-      query: {
+      query?: {
         /** @description Page size, at most 100. */
-        limit: number;
+        limit?: number;
         /** @description Items to skip. */
-        offset: number;
+        offset?: number;
       };
       header?: never;
       path: {
