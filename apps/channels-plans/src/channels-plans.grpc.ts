@@ -1,6 +1,7 @@
 import { channelsPlansV1 as v1 } from '@contracts/proto';
 import type { Logger } from '@platform/logging';
 import type { CallGuard } from '@platform/service';
+import { adGroupGrpc } from './ad-groups/ad-group.grpc';
 import { adServerGrpc } from './ad-servers/ad-server.grpc';
 import type { ChannelsPlansServices } from './channels-plans.services';
 import { mediaChannelGrpc } from './media-channels/media-channel.grpc';
@@ -8,5 +9,5 @@ import { retailCampaignGrpc } from './retail-campaigns/retail-campaign.grpc';
 
 /** The whole ChannelsPlansService: each feature brings the handlers of its operations. */
 export function channelsPlansGrpc(deps: ChannelsPlansServices & { logger: Logger; guard: CallGuard }): v1.ChannelsPlansServiceServer {
-  return { ...adServerGrpc(deps), ...mediaChannelGrpc(deps), ...retailCampaignGrpc(deps) };
+  return { ...adServerGrpc(deps), ...mediaChannelGrpc(deps), ...retailCampaignGrpc(deps), ...adGroupGrpc(deps) };
 }

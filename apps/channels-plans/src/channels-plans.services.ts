@@ -1,6 +1,8 @@
 import type { SecretBox } from '@platform/secrets';
 import type { ServiceDatabase } from '@platform/mysql';
 import type { EventOutbox } from '@platform/service';
+import { AdGroupRepository } from './ad-groups/ad-group.repository';
+import { AdGroupService } from './ad-groups/ad-group.service';
 import { AdServerRepository } from './ad-servers/ad-server.repository';
 import { AdServerService } from './ad-servers/ad-server.service';
 import { MediaChannelRepository } from './media-channels/media-channel.repository';
@@ -12,6 +14,7 @@ export interface ChannelsPlansServices {
   adServers: AdServerService;
   mediaChannels: MediaChannelService;
   retailCampaigns: RetailCampaignService;
+  adGroups: AdGroupService;
 }
 
 /** Repositories and services over one database; the gRPC server and the specs build them the same way. */
@@ -33,5 +36,6 @@ export function createChannelsPlansServices(deps: {
     events,
     onsiteApiBaseUrl,
   });
-  return { adServers, mediaChannels, retailCampaigns };
+  const adGroups = new AdGroupService({ adGroups: new AdGroupRepository(db), campaigns: retailCampaigns });
+  return { adServers, mediaChannels, retailCampaigns, adGroups };
 }

@@ -58,3 +58,36 @@ export interface MediaChannelEventPayload {
   idx: number;
   occurredAt: string;
 }
+
+/** Ad groups of an ad-group campaign: names are unique per campaign. */
+export const AD_GROUP_NAME_MAX = 200;
+
+/**
+ * A creative size as `<width>x<height>`, each 1 to 99999 pixels without leading zeros: the same
+ * spelling the admin API accepts for an org's dimension whitelist, so a whitelisted value matches
+ * the request's exactly.
+ */
+export const DIMENSION_PATTERN = '^[1-9][0-9]{0,4}x[1-9][0-9]{0,4}$';
+export const DIMENSION_MAX_LENGTH = 11;
+/** Sizes one auto media plan may ask for; each distinct size becomes one placement. */
+export const AUTO_MEDIA_PLAN_DIMENSIONS_MAX = 50;
+export const MEDIA_PLAN_NAME_MAX = 200;
+
+/** Top-level fields of a media plan read that `fields` may select. */
+export const MEDIA_PLAN_FIELDS = ['mediaPlanId', 'mediaPlanName', 'adServers'] as const;
+export type MediaPlanField = (typeof MEDIA_PLAN_FIELDS)[number];
+/** Length cap of the `fields` query parameter: room for every name twice over, nothing like a body. */
+export const MEDIA_PLAN_FIELDS_PARAM_MAX = 200;
+
+/**
+ * Ad-unit type of the placements an auto media plan creates, by the kind of the channel's ad
+ * server: sized display units everywhere except video (in-stream player slots) and digital out of
+ * home screens.
+ */
+export const AUTO_PLACEMENT_AD_UNIT_TYPE: Readonly<Record<AdServerKind, string>> = {
+  'onsite-retail-media': 'display',
+  display: 'display',
+  video: 'in-stream-video',
+  social: 'display',
+  dooh: 'dooh-screen',
+};

@@ -213,6 +213,82 @@ export interface UpdateRetailCampaignRequest {
 export interface UpdateRetailCampaignResponse {
 }
 
+export interface AdGroup {
+  adGroupId: number;
+  adGroupName: string;
+}
+
+export interface CreateAdGroupRequest {
+  accountId: number;
+  retailCampaignId: number;
+  adGroupName: string;
+}
+
+export interface CreateAdGroupResponse {
+  adGroupId: number;
+}
+
+export interface ListAdGroupsRequest {
+  accountId: number;
+  retailCampaignId: number;
+}
+
+export interface ListAdGroupsResponse {
+  adGroups: AdGroup[];
+}
+
+/** The caller's org and its dimension whitelist come from the signed principal, not the request. */
+export interface CreateAutoMediaPlanRequest {
+  accountId: number;
+  retailCampaignId: number;
+  mediaChannelIdx: number;
+  /** <width>x<height>; duplicates collapse into one placement. */
+  dimensions: string[];
+}
+
+export interface CreateAutoMediaPlanResponse {
+  mediaPlanId: number;
+  /** False when the campaign already had a plan on the channel for the same dimension set. */
+  created: boolean;
+}
+
+export interface GetMediaPlanRequest {
+  accountId: number;
+  mediaPlanId: number;
+  /** Top-level field names to include (mediaPlanId, mediaPlanName, adServers); empty means all. */
+  fields: string[];
+  /** Pages over the plan's placements, in placement id order. */
+  page: PageRequest | undefined;
+}
+
+export interface Placement {
+  placementId: number;
+  placementName: string;
+  siteIdx: number;
+  siteName: string;
+  dimension: string;
+  isTagPresent: boolean;
+  adUnitType: string;
+  dspName: string;
+}
+
+export interface MediaPlanAdServer {
+  adServerId: string;
+  adServerName?:
+    | string
+    | undefined;
+  /** This page's placements on the ad server. */
+  placements: Placement[];
+}
+
+/** Only the selected fields are set; ad_servers_selected tells an unselected list from an empty one. */
+export interface GetMediaPlanResponse {
+  mediaPlanId?: number | undefined;
+  mediaPlanName?: string | undefined;
+  adServersSelected: boolean;
+  adServers: MediaPlanAdServer[];
+}
+
 function createBasePageRequest(): PageRequest {
   return { offset: 0, limit: 0 };
 }
@@ -3333,6 +3409,1260 @@ export const UpdateRetailCampaignResponse: MessageFns<UpdateRetailCampaignRespon
   },
 };
 
+function createBaseAdGroup(): AdGroup {
+  return { adGroupId: 0, adGroupName: "" };
+}
+
+export const AdGroup: MessageFns<AdGroup> = {
+  encode(message: AdGroup, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.adGroupId !== 0) {
+      writer.uint32(8).int64(message.adGroupId);
+    }
+    if (message.adGroupName !== "") {
+      writer.uint32(18).string(message.adGroupName);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdGroup {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdGroup();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.adGroupId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.adGroupName = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdGroup {
+    return {
+      adGroupId: isSet(object.adGroupId)
+        ? globalThis.Number(object.adGroupId)
+        : isSet(object.ad_group_id)
+        ? globalThis.Number(object.ad_group_id)
+        : 0,
+      adGroupName: isSet(object.adGroupName)
+        ? globalThis.String(object.adGroupName)
+        : isSet(object.ad_group_name)
+        ? globalThis.String(object.ad_group_name)
+        : "",
+    };
+  },
+
+  toJSON(message: AdGroup): unknown {
+    const obj: any = {};
+    if (message.adGroupId !== 0) {
+      obj.adGroupId = Math.round(message.adGroupId);
+    }
+    if (message.adGroupName !== "") {
+      obj.adGroupName = message.adGroupName;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AdGroup>, I>>(base?: I): AdGroup {
+    return AdGroup.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AdGroup>, I>>(object: I): AdGroup {
+    const message = createBaseAdGroup();
+    message.adGroupId = object.adGroupId ?? 0;
+    message.adGroupName = object.adGroupName ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateAdGroupRequest(): CreateAdGroupRequest {
+  return { accountId: 0, retailCampaignId: 0, adGroupName: "" };
+}
+
+export const CreateAdGroupRequest: MessageFns<CreateAdGroupRequest> = {
+  encode(message: CreateAdGroupRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      writer.uint32(16).int64(message.retailCampaignId);
+    }
+    if (message.adGroupName !== "") {
+      writer.uint32(26).string(message.adGroupName);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateAdGroupRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateAdGroupRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.retailCampaignId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.adGroupName = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateAdGroupRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      retailCampaignId: isSet(object.retailCampaignId)
+        ? globalThis.Number(object.retailCampaignId)
+        : isSet(object.retail_campaign_id)
+        ? globalThis.Number(object.retail_campaign_id)
+        : 0,
+      adGroupName: isSet(object.adGroupName)
+        ? globalThis.String(object.adGroupName)
+        : isSet(object.ad_group_name)
+        ? globalThis.String(object.ad_group_name)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateAdGroupRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      obj.retailCampaignId = Math.round(message.retailCampaignId);
+    }
+    if (message.adGroupName !== "") {
+      obj.adGroupName = message.adGroupName;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateAdGroupRequest>, I>>(base?: I): CreateAdGroupRequest {
+    return CreateAdGroupRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateAdGroupRequest>, I>>(object: I): CreateAdGroupRequest {
+    const message = createBaseCreateAdGroupRequest();
+    message.accountId = object.accountId ?? 0;
+    message.retailCampaignId = object.retailCampaignId ?? 0;
+    message.adGroupName = object.adGroupName ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateAdGroupResponse(): CreateAdGroupResponse {
+  return { adGroupId: 0 };
+}
+
+export const CreateAdGroupResponse: MessageFns<CreateAdGroupResponse> = {
+  encode(message: CreateAdGroupResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.adGroupId !== 0) {
+      writer.uint32(8).int64(message.adGroupId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateAdGroupResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateAdGroupResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.adGroupId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateAdGroupResponse {
+    return {
+      adGroupId: isSet(object.adGroupId)
+        ? globalThis.Number(object.adGroupId)
+        : isSet(object.ad_group_id)
+        ? globalThis.Number(object.ad_group_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: CreateAdGroupResponse): unknown {
+    const obj: any = {};
+    if (message.adGroupId !== 0) {
+      obj.adGroupId = Math.round(message.adGroupId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateAdGroupResponse>, I>>(base?: I): CreateAdGroupResponse {
+    return CreateAdGroupResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateAdGroupResponse>, I>>(object: I): CreateAdGroupResponse {
+    const message = createBaseCreateAdGroupResponse();
+    message.adGroupId = object.adGroupId ?? 0;
+    return message;
+  },
+};
+
+function createBaseListAdGroupsRequest(): ListAdGroupsRequest {
+  return { accountId: 0, retailCampaignId: 0 };
+}
+
+export const ListAdGroupsRequest: MessageFns<ListAdGroupsRequest> = {
+  encode(message: ListAdGroupsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      writer.uint32(16).int64(message.retailCampaignId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAdGroupsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAdGroupsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.retailCampaignId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAdGroupsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      retailCampaignId: isSet(object.retailCampaignId)
+        ? globalThis.Number(object.retailCampaignId)
+        : isSet(object.retail_campaign_id)
+        ? globalThis.Number(object.retail_campaign_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListAdGroupsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      obj.retailCampaignId = Math.round(message.retailCampaignId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAdGroupsRequest>, I>>(base?: I): ListAdGroupsRequest {
+    return ListAdGroupsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAdGroupsRequest>, I>>(object: I): ListAdGroupsRequest {
+    const message = createBaseListAdGroupsRequest();
+    message.accountId = object.accountId ?? 0;
+    message.retailCampaignId = object.retailCampaignId ?? 0;
+    return message;
+  },
+};
+
+function createBaseListAdGroupsResponse(): ListAdGroupsResponse {
+  return { adGroups: [] };
+}
+
+export const ListAdGroupsResponse: MessageFns<ListAdGroupsResponse> = {
+  encode(message: ListAdGroupsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.adGroups) {
+      AdGroup.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAdGroupsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAdGroupsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.adGroups.push(AdGroup.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAdGroupsResponse {
+    return {
+      adGroups: globalThis.Array.isArray(object?.adGroups)
+        ? object.adGroups.map((e: any) => AdGroup.fromJSON(e))
+        : globalThis.Array.isArray(object?.ad_groups)
+        ? object.ad_groups.map((e: any) => AdGroup.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListAdGroupsResponse): unknown {
+    const obj: any = {};
+    if (message.adGroups?.length) {
+      obj.adGroups = message.adGroups.map((e) => AdGroup.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAdGroupsResponse>, I>>(base?: I): ListAdGroupsResponse {
+    return ListAdGroupsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAdGroupsResponse>, I>>(object: I): ListAdGroupsResponse {
+    const message = createBaseListAdGroupsResponse();
+    message.adGroups = object.adGroups?.map((e) => AdGroup.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCreateAutoMediaPlanRequest(): CreateAutoMediaPlanRequest {
+  return { accountId: 0, retailCampaignId: 0, mediaChannelIdx: 0, dimensions: [] };
+}
+
+export const CreateAutoMediaPlanRequest: MessageFns<CreateAutoMediaPlanRequest> = {
+  encode(message: CreateAutoMediaPlanRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      writer.uint32(16).int64(message.retailCampaignId);
+    }
+    if (message.mediaChannelIdx !== 0) {
+      writer.uint32(24).int64(message.mediaChannelIdx);
+    }
+    for (const v of message.dimensions) {
+      writer.uint32(34).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateAutoMediaPlanRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateAutoMediaPlanRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.retailCampaignId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.mediaChannelIdx = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.dimensions.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateAutoMediaPlanRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      retailCampaignId: isSet(object.retailCampaignId)
+        ? globalThis.Number(object.retailCampaignId)
+        : isSet(object.retail_campaign_id)
+        ? globalThis.Number(object.retail_campaign_id)
+        : 0,
+      mediaChannelIdx: isSet(object.mediaChannelIdx)
+        ? globalThis.Number(object.mediaChannelIdx)
+        : isSet(object.media_channel_idx)
+        ? globalThis.Number(object.media_channel_idx)
+        : 0,
+      dimensions: globalThis.Array.isArray(object?.dimensions)
+        ? object.dimensions.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: CreateAutoMediaPlanRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      obj.retailCampaignId = Math.round(message.retailCampaignId);
+    }
+    if (message.mediaChannelIdx !== 0) {
+      obj.mediaChannelIdx = Math.round(message.mediaChannelIdx);
+    }
+    if (message.dimensions?.length) {
+      obj.dimensions = message.dimensions;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateAutoMediaPlanRequest>, I>>(base?: I): CreateAutoMediaPlanRequest {
+    return CreateAutoMediaPlanRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateAutoMediaPlanRequest>, I>>(object: I): CreateAutoMediaPlanRequest {
+    const message = createBaseCreateAutoMediaPlanRequest();
+    message.accountId = object.accountId ?? 0;
+    message.retailCampaignId = object.retailCampaignId ?? 0;
+    message.mediaChannelIdx = object.mediaChannelIdx ?? 0;
+    message.dimensions = object.dimensions?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseCreateAutoMediaPlanResponse(): CreateAutoMediaPlanResponse {
+  return { mediaPlanId: 0, created: false };
+}
+
+export const CreateAutoMediaPlanResponse: MessageFns<CreateAutoMediaPlanResponse> = {
+  encode(message: CreateAutoMediaPlanResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.mediaPlanId !== 0) {
+      writer.uint32(8).int64(message.mediaPlanId);
+    }
+    if (message.created !== false) {
+      writer.uint32(16).bool(message.created);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateAutoMediaPlanResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateAutoMediaPlanResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.mediaPlanId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.created = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateAutoMediaPlanResponse {
+    return {
+      mediaPlanId: isSet(object.mediaPlanId)
+        ? globalThis.Number(object.mediaPlanId)
+        : isSet(object.media_plan_id)
+        ? globalThis.Number(object.media_plan_id)
+        : 0,
+      created: isSet(object.created) ? globalThis.Boolean(object.created) : false,
+    };
+  },
+
+  toJSON(message: CreateAutoMediaPlanResponse): unknown {
+    const obj: any = {};
+    if (message.mediaPlanId !== 0) {
+      obj.mediaPlanId = Math.round(message.mediaPlanId);
+    }
+    if (message.created !== false) {
+      obj.created = message.created;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateAutoMediaPlanResponse>, I>>(base?: I): CreateAutoMediaPlanResponse {
+    return CreateAutoMediaPlanResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateAutoMediaPlanResponse>, I>>(object: I): CreateAutoMediaPlanResponse {
+    const message = createBaseCreateAutoMediaPlanResponse();
+    message.mediaPlanId = object.mediaPlanId ?? 0;
+    message.created = object.created ?? false;
+    return message;
+  },
+};
+
+function createBaseGetMediaPlanRequest(): GetMediaPlanRequest {
+  return { accountId: 0, mediaPlanId: 0, fields: [], page: undefined };
+}
+
+export const GetMediaPlanRequest: MessageFns<GetMediaPlanRequest> = {
+  encode(message: GetMediaPlanRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      writer.uint32(16).int64(message.mediaPlanId);
+    }
+    for (const v of message.fields) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetMediaPlanRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetMediaPlanRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.mediaPlanId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.fields.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetMediaPlanRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      mediaPlanId: isSet(object.mediaPlanId)
+        ? globalThis.Number(object.mediaPlanId)
+        : isSet(object.media_plan_id)
+        ? globalThis.Number(object.media_plan_id)
+        : 0,
+      fields: globalThis.Array.isArray(object?.fields) ? object.fields.map((e: any) => globalThis.String(e)) : [],
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: GetMediaPlanRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      obj.mediaPlanId = Math.round(message.mediaPlanId);
+    }
+    if (message.fields?.length) {
+      obj.fields = message.fields;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetMediaPlanRequest>, I>>(base?: I): GetMediaPlanRequest {
+    return GetMediaPlanRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetMediaPlanRequest>, I>>(object: I): GetMediaPlanRequest {
+    const message = createBaseGetMediaPlanRequest();
+    message.accountId = object.accountId ?? 0;
+    message.mediaPlanId = object.mediaPlanId ?? 0;
+    message.fields = object.fields?.map((e) => e) || [];
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePlacement(): Placement {
+  return {
+    placementId: 0,
+    placementName: "",
+    siteIdx: 0,
+    siteName: "",
+    dimension: "",
+    isTagPresent: false,
+    adUnitType: "",
+    dspName: "",
+  };
+}
+
+export const Placement: MessageFns<Placement> = {
+  encode(message: Placement, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.placementId !== 0) {
+      writer.uint32(8).int64(message.placementId);
+    }
+    if (message.placementName !== "") {
+      writer.uint32(18).string(message.placementName);
+    }
+    if (message.siteIdx !== 0) {
+      writer.uint32(24).int64(message.siteIdx);
+    }
+    if (message.siteName !== "") {
+      writer.uint32(34).string(message.siteName);
+    }
+    if (message.dimension !== "") {
+      writer.uint32(42).string(message.dimension);
+    }
+    if (message.isTagPresent !== false) {
+      writer.uint32(48).bool(message.isTagPresent);
+    }
+    if (message.adUnitType !== "") {
+      writer.uint32(58).string(message.adUnitType);
+    }
+    if (message.dspName !== "") {
+      writer.uint32(66).string(message.dspName);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Placement {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlacement();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.placementId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.placementName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.siteIdx = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.siteName = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.dimension = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.isTagPresent = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.adUnitType = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.dspName = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Placement {
+    return {
+      placementId: isSet(object.placementId)
+        ? globalThis.Number(object.placementId)
+        : isSet(object.placement_id)
+        ? globalThis.Number(object.placement_id)
+        : 0,
+      placementName: isSet(object.placementName)
+        ? globalThis.String(object.placementName)
+        : isSet(object.placement_name)
+        ? globalThis.String(object.placement_name)
+        : "",
+      siteIdx: isSet(object.siteIdx)
+        ? globalThis.Number(object.siteIdx)
+        : isSet(object.site_idx)
+        ? globalThis.Number(object.site_idx)
+        : 0,
+      siteName: isSet(object.siteName)
+        ? globalThis.String(object.siteName)
+        : isSet(object.site_name)
+        ? globalThis.String(object.site_name)
+        : "",
+      dimension: isSet(object.dimension) ? globalThis.String(object.dimension) : "",
+      isTagPresent: isSet(object.isTagPresent)
+        ? globalThis.Boolean(object.isTagPresent)
+        : isSet(object.is_tag_present)
+        ? globalThis.Boolean(object.is_tag_present)
+        : false,
+      adUnitType: isSet(object.adUnitType)
+        ? globalThis.String(object.adUnitType)
+        : isSet(object.ad_unit_type)
+        ? globalThis.String(object.ad_unit_type)
+        : "",
+      dspName: isSet(object.dspName)
+        ? globalThis.String(object.dspName)
+        : isSet(object.dsp_name)
+        ? globalThis.String(object.dsp_name)
+        : "",
+    };
+  },
+
+  toJSON(message: Placement): unknown {
+    const obj: any = {};
+    if (message.placementId !== 0) {
+      obj.placementId = Math.round(message.placementId);
+    }
+    if (message.placementName !== "") {
+      obj.placementName = message.placementName;
+    }
+    if (message.siteIdx !== 0) {
+      obj.siteIdx = Math.round(message.siteIdx);
+    }
+    if (message.siteName !== "") {
+      obj.siteName = message.siteName;
+    }
+    if (message.dimension !== "") {
+      obj.dimension = message.dimension;
+    }
+    if (message.isTagPresent !== false) {
+      obj.isTagPresent = message.isTagPresent;
+    }
+    if (message.adUnitType !== "") {
+      obj.adUnitType = message.adUnitType;
+    }
+    if (message.dspName !== "") {
+      obj.dspName = message.dspName;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Placement>, I>>(base?: I): Placement {
+    return Placement.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Placement>, I>>(object: I): Placement {
+    const message = createBasePlacement();
+    message.placementId = object.placementId ?? 0;
+    message.placementName = object.placementName ?? "";
+    message.siteIdx = object.siteIdx ?? 0;
+    message.siteName = object.siteName ?? "";
+    message.dimension = object.dimension ?? "";
+    message.isTagPresent = object.isTagPresent ?? false;
+    message.adUnitType = object.adUnitType ?? "";
+    message.dspName = object.dspName ?? "";
+    return message;
+  },
+};
+
+function createBaseMediaPlanAdServer(): MediaPlanAdServer {
+  return { adServerId: "", adServerName: undefined, placements: [] };
+}
+
+export const MediaPlanAdServer: MessageFns<MediaPlanAdServer> = {
+  encode(message: MediaPlanAdServer, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.adServerId !== "") {
+      writer.uint32(10).string(message.adServerId);
+    }
+    if (message.adServerName !== undefined) {
+      writer.uint32(18).string(message.adServerName);
+    }
+    for (const v of message.placements) {
+      Placement.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MediaPlanAdServer {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMediaPlanAdServer();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.adServerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.adServerName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.placements.push(Placement.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MediaPlanAdServer {
+    return {
+      adServerId: isSet(object.adServerId)
+        ? globalThis.String(object.adServerId)
+        : isSet(object.ad_server_id)
+        ? globalThis.String(object.ad_server_id)
+        : "",
+      adServerName: isSet(object.adServerName)
+        ? globalThis.String(object.adServerName)
+        : isSet(object.ad_server_name)
+        ? globalThis.String(object.ad_server_name)
+        : undefined,
+      placements: globalThis.Array.isArray(object?.placements)
+        ? object.placements.map((e: any) => Placement.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: MediaPlanAdServer): unknown {
+    const obj: any = {};
+    if (message.adServerId !== "") {
+      obj.adServerId = message.adServerId;
+    }
+    if (message.adServerName !== undefined) {
+      obj.adServerName = message.adServerName;
+    }
+    if (message.placements?.length) {
+      obj.placements = message.placements.map((e) => Placement.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MediaPlanAdServer>, I>>(base?: I): MediaPlanAdServer {
+    return MediaPlanAdServer.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MediaPlanAdServer>, I>>(object: I): MediaPlanAdServer {
+    const message = createBaseMediaPlanAdServer();
+    message.adServerId = object.adServerId ?? "";
+    message.adServerName = object.adServerName ?? undefined;
+    message.placements = object.placements?.map((e) => Placement.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetMediaPlanResponse(): GetMediaPlanResponse {
+  return { mediaPlanId: undefined, mediaPlanName: undefined, adServersSelected: false, adServers: [] };
+}
+
+export const GetMediaPlanResponse: MessageFns<GetMediaPlanResponse> = {
+  encode(message: GetMediaPlanResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.mediaPlanId !== undefined) {
+      writer.uint32(8).int64(message.mediaPlanId);
+    }
+    if (message.mediaPlanName !== undefined) {
+      writer.uint32(18).string(message.mediaPlanName);
+    }
+    if (message.adServersSelected !== false) {
+      writer.uint32(24).bool(message.adServersSelected);
+    }
+    for (const v of message.adServers) {
+      MediaPlanAdServer.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetMediaPlanResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetMediaPlanResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.mediaPlanId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.mediaPlanName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.adServersSelected = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.adServers.push(MediaPlanAdServer.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetMediaPlanResponse {
+    return {
+      mediaPlanId: isSet(object.mediaPlanId)
+        ? globalThis.Number(object.mediaPlanId)
+        : isSet(object.media_plan_id)
+        ? globalThis.Number(object.media_plan_id)
+        : undefined,
+      mediaPlanName: isSet(object.mediaPlanName)
+        ? globalThis.String(object.mediaPlanName)
+        : isSet(object.media_plan_name)
+        ? globalThis.String(object.media_plan_name)
+        : undefined,
+      adServersSelected: isSet(object.adServersSelected)
+        ? globalThis.Boolean(object.adServersSelected)
+        : isSet(object.ad_servers_selected)
+        ? globalThis.Boolean(object.ad_servers_selected)
+        : false,
+      adServers: globalThis.Array.isArray(object?.adServers)
+        ? object.adServers.map((e: any) => MediaPlanAdServer.fromJSON(e))
+        : globalThis.Array.isArray(object?.ad_servers)
+        ? object.ad_servers.map((e: any) => MediaPlanAdServer.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetMediaPlanResponse): unknown {
+    const obj: any = {};
+    if (message.mediaPlanId !== undefined) {
+      obj.mediaPlanId = Math.round(message.mediaPlanId);
+    }
+    if (message.mediaPlanName !== undefined) {
+      obj.mediaPlanName = message.mediaPlanName;
+    }
+    if (message.adServersSelected !== false) {
+      obj.adServersSelected = message.adServersSelected;
+    }
+    if (message.adServers?.length) {
+      obj.adServers = message.adServers.map((e) => MediaPlanAdServer.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetMediaPlanResponse>, I>>(base?: I): GetMediaPlanResponse {
+    return GetMediaPlanResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetMediaPlanResponse>, I>>(object: I): GetMediaPlanResponse {
+    const message = createBaseGetMediaPlanResponse();
+    message.mediaPlanId = object.mediaPlanId ?? undefined;
+    message.mediaPlanName = object.mediaPlanName ?? undefined;
+    message.adServersSelected = object.adServersSelected ?? false;
+    message.adServers = object.adServers?.map((e) => MediaPlanAdServer.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * Media channels, the ad-server catalog and retail campaigns. The caller's principal travels in
  * call metadata (x-principal, x-principal-sig); the service re-checks scope and permission.
@@ -3472,6 +4802,26 @@ export const ChannelsPlansServiceService = {
       Buffer.from(UpdateRetailCampaignResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): UpdateRetailCampaignResponse => UpdateRetailCampaignResponse.decode(value),
   },
+  createAdGroup: {
+    path: "/channelsplans.v1.ChannelsPlansService/CreateAdGroup" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateAdGroupRequest): Buffer => Buffer.from(CreateAdGroupRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateAdGroupRequest => CreateAdGroupRequest.decode(value),
+    responseSerialize: (value: CreateAdGroupResponse): Buffer =>
+      Buffer.from(CreateAdGroupResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateAdGroupResponse => CreateAdGroupResponse.decode(value),
+  },
+  listAdGroups: {
+    path: "/channelsplans.v1.ChannelsPlansService/ListAdGroups" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListAdGroupsRequest): Buffer => Buffer.from(ListAdGroupsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListAdGroupsRequest => ListAdGroupsRequest.decode(value),
+    responseSerialize: (value: ListAdGroupsResponse): Buffer =>
+      Buffer.from(ListAdGroupsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListAdGroupsResponse => ListAdGroupsResponse.decode(value),
+  },
 } as const;
 
 export interface ChannelsPlansServiceServer extends UntypedServiceImplementation {
@@ -3490,6 +4840,8 @@ export interface ChannelsPlansServiceServer extends UntypedServiceImplementation
   listRetailCampaigns: handleUnaryCall<ListRetailCampaignsRequest, ListRetailCampaignsResponse>;
   getRetailCampaign: handleUnaryCall<GetRetailCampaignRequest, GetRetailCampaignResponse>;
   updateRetailCampaign: handleUnaryCall<UpdateRetailCampaignRequest, UpdateRetailCampaignResponse>;
+  createAdGroup: handleUnaryCall<CreateAdGroupRequest, CreateAdGroupResponse>;
+  listAdGroups: handleUnaryCall<ListAdGroupsRequest, ListAdGroupsResponse>;
 }
 
 export interface ChannelsPlansServiceClient extends Client {
@@ -3672,6 +5024,36 @@ export interface ChannelsPlansServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: UpdateRetailCampaignResponse) => void,
+  ): ClientUnaryCall;
+  createAdGroup(
+    request: CreateAdGroupRequest,
+    callback: (error: ServiceError | null, response: CreateAdGroupResponse) => void,
+  ): ClientUnaryCall;
+  createAdGroup(
+    request: CreateAdGroupRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateAdGroupResponse) => void,
+  ): ClientUnaryCall;
+  createAdGroup(
+    request: CreateAdGroupRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateAdGroupResponse) => void,
+  ): ClientUnaryCall;
+  listAdGroups(
+    request: ListAdGroupsRequest,
+    callback: (error: ServiceError | null, response: ListAdGroupsResponse) => void,
+  ): ClientUnaryCall;
+  listAdGroups(
+    request: ListAdGroupsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListAdGroupsResponse) => void,
+  ): ClientUnaryCall;
+  listAdGroups(
+    request: ListAdGroupsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListAdGroupsResponse) => void,
   ): ClientUnaryCall;
 }
 

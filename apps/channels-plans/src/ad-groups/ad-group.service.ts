@@ -1,0 +1,56 @@
+import { AD_GROUP_NAME_MAX } from '@contracts/domain';
+import { conflict, validationFailed, type FieldError } from '@platform/errors';
+import { rethrowDuplicateKey } from '@platform/mysql';
+import type { RetailCampaignService } from '../retail-campaigns/retail-campaign.service';
+import type { AdGroupRecord } from './ad-group.model';
+import { UNIQUE_AD_GROUP_NAME, type AdGroupRepository } from './ad-group.repository';
+
+export const NOT_AD_GROUP_CAMPAIGN = 'RETAIL_CAMPAIGN_NOT_AD_GROUP_CAMPAIGN';
+export const AD_GROUP_NAME_TAKEN = 'AD_GROUP_NAME_TAKEN';
+
+/**
+ * Ad groups of a retail campaign. Only a campaign created with isAdGroupCampaign holds them; the
+ * campaign must be one of the account's (another account's reads as missing).
+ */
+export class AdGroupService {
+  constructor(private readonly deps: { adGroups: AdGroupRepository; campaigns: RetailCampaignService }) {}
+
+  async create(accountId: number, retailCampaignId: number, adGroupName: string): Promise<number> {
+    const errors = nameErrors(adGroupName);
+    if (errors.length > 0) throw validationFailed(errors);
+    const campaign = await this.deps.campaigns.get(accountId, retailCampaignId);
+    // 409: the request is well formed, but the campaign was not set up to hold ad groups.
+    if (!campaign.isAdGroupCampaign) {
+      throw conflict(
+        NOT_AD_GROUP_CAMPAIGN,
+        `Retail campaign ${retailCampaignId} is not an ad-group campaign (isAdGroupCampaign is false); it has no ad groups.`,
+      );
+    }
+    const name = adGroupName.trim();
+    // No look-up first: two concurrent creates would both pass it. The unique index decides.
+    return this.deps.adGroups.insert({ accountId, retailCampaignId, adGroupName: name }).catch((error: unknown) =>
+      rethrowDuplicateKey(
+        error,
+        () => conflict(AD_GROUP_NAME_TAKEN, `Retail campaign ${retailCampaignId} already has an ad group named ${JSON.stringify(name)}.`),
+        {
+          key: UNIQUE_AD_GROUP_NAME,
+        },
+      ),
+    );
+  }
+
+  /** In creation order; a campaign that is not an ad-group campaign simply has none. */
+  async list(accountId: number, retailCampaignId: number): Promise<AdGroupRecord[]> {
+    await this.deps.campaigns.get(accountId, retailCampaignId);
+    return this.deps.adGroups.list(accountId, retailCampaignId);
+  }
+}
+
+function nameErrors(name: string): FieldError[] {
+  const trimmed = name.trim();
+  if (trimmed.length === 0) return [{ pointer: '/adGroupName', code: 'REQUIRED', detail: 'adGroupName must not be blank.' }];
+  if (trimmed.length > AD_GROUP_NAME_MAX) {
+    return [{ pointer: '/adGroupName', code: 'TOO_LONG', detail: `adGroupName must be at most ${AD_GROUP_NAME_MAX} characters.` }];
+  }
+  return [];
+}
