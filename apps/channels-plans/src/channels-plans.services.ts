@@ -7,6 +7,8 @@ import { AdServerRepository } from './ad-servers/ad-server.repository';
 import { AdServerService } from './ad-servers/ad-server.service';
 import { MediaChannelRepository } from './media-channels/media-channel.repository';
 import { MediaChannelService } from './media-channels/media-channel.service';
+import { MediaPlanRepository } from './media-plans/media-plan.repository';
+import { MediaPlanService } from './media-plans/media-plan.service';
 import { RetailCampaignRepository } from './retail-campaigns/retail-campaign.repository';
 import { RetailCampaignService } from './retail-campaigns/retail-campaign.service';
 
@@ -15,6 +17,7 @@ export interface ChannelsPlansServices {
   mediaChannels: MediaChannelService;
   retailCampaigns: RetailCampaignService;
   adGroups: AdGroupService;
+  mediaPlans: MediaPlanService;
 }
 
 /** Repositories and services over one database; the gRPC server and the specs build them the same way. */
@@ -37,5 +40,6 @@ export function createChannelsPlansServices(deps: {
     onsiteApiBaseUrl,
   });
   const adGroups = new AdGroupService({ adGroups: new AdGroupRepository(db), campaigns: retailCampaigns });
-  return { adServers, mediaChannels, retailCampaigns, adGroups };
+  const mediaPlans = new MediaPlanService({ knex: db.knex, plans: new MediaPlanRepository(db), campaigns: retailCampaigns, mediaChannels });
+  return { adServers, mediaChannels, retailCampaigns, adGroups, mediaPlans };
 }

@@ -11,6 +11,7 @@ describe('ad groups and media plans over HTTP (gateway -> channels-plans -> Mari
   let otherAccount: number;
   let fullKey: string;
   let otherOrgKey: string;
+  let otherOrgId: string;
   /** A key holding every permission except the one named, to prove each operation asks for its own. */
   const keysWithout = new Map<string, string>();
   const keyWithout = (permission: string) => {
@@ -45,6 +46,21 @@ describe('ad groups and media plans over HTTP (gateway -> channels-plans -> Mari
       }),
     );
 
+  const createChannel = async (key = fullKey, adServerId = 'gam', name = `Channel ${adServerId} ${Math.random()}`) => {
+    const result = await exchange(
+      api(key).POST('/v2/org/{orgId}/retail-media-channels', {
+        params: { path: { orgId: key === fullKey ? orgId : otherOrgId } },
+        body: { name, adServerId, type: 'Off-site', activationConfiguration: { tagGeneration: true, creativeGeneration: false } },
+      }),
+    );
+    if (result.status !== 201) throw new Error(result.text);
+    return result.body.idx;
+  };
+  const autoPlan = (account: number, body: { dimensions: string[]; retailCampaignId: number; mediaChannelIdx: number }, key = fullKey) =>
+    exchange(api(key).POST('/v2/accounts/{accountId}/media-plans/auto', { params: { path: { accountId: account } }, body }));
+  const getPlan = (account: number, mediaPlanId: number, query: { fields?: string; offset?: number; limit?: number } = {}, key = fullKey) =>
+    exchange(api(key).GET('/v2/accounts/{accountId}/media-plans/{mediaPlanId}', { params: { path: { accountId: account, mediaPlanId }, query } }));
+
   beforeAll(async () => {
     system = await startE2eSystem('mp');
     http = httpClient(system.baseUrl);
@@ -52,7 +68,7 @@ describe('ad groups and media plans over HTTP (gateway -> channels-plans -> Mari
     orgId = await a.createOrg({ name: 'Plans Retail', isRetailer: true, dimensionWhitelist: ['300x250', '728x90', '160x600'] });
     accountA = await a.createAccount(orgId, 'Plans US');
     accountB = await a.createAccount(orgId, 'Plans EU');
-    const otherOrgId = await a.createOrg({ name: 'Other Retail', isRetailer: true, dimensionWhitelist: ['300x250'] });
+    otherOrgId = await a.createOrg({ name: 'Other Retail', isRetailer: true, dimensionWhitelist: ['300x250'] });
     otherAccount = await a.createAccount(otherOrgId, 'Other US');
     fullKey = (await a.createKey({ orgId, permissions: ['*'] })).apiKey;
     otherOrgKey = (await a.createKey({ orgId: otherOrgId, permissions: ['*'] })).apiKey;
@@ -131,6 +147,135 @@ describe('ad groups and media plans over HTTP (gateway -> channels-plans -> Mari
         expect(result.body.requiredPermission).toBe('MediaPlan_Tags_Create');
       }
       expect((await listAdGroups(accountA, campaign)).body.adGroupDetails).toEqual([]);
+    });
+  });
+
+  describe('auto media plans', () => {
+    it('creates a plan (201) and answers the same campaign, channel and dimension set with the same plan (200)', async () => {
+      const campaign = await createCampaign(accountA, false);
+      const channel = await createChannel();
+      const created = await autoPlan(accountA, { dimensions: ['728x90', '300x250'], retailCampaignId: campaign, mediaChannelIdx: channel });
+      expect(created.status).toBe(201);
+      expect(created.body).toEqual({ mediaPlanId: expect.any(Number), msg: 'Media plan created successfully.' });
+      const again = await autoPlan(accountA, { dimensions: ['300x250', '728x90', '300x250'], retailCampaignId: campaign, mediaChannelIdx: channel });
+      expect(again.status).toBe(200);
+      expect(again.body.mediaPlanId).toBe(created.body.mediaPlanId);
+      const other = await autoPlan(accountA, { dimensions: ['300x250'], retailCampaignId: campaign, mediaChannelIdx: channel });
+      expect(other.status).toBe(201);
+      expect(other.body.mediaPlanId).not.toBe(created.body.mediaPlanId);
+    });
+
+    it('refuses a dimension outside the whitelist, naming it by its pointer', async () => {
+      const campaign = await createCampaign(accountA, false);
+      const channel = await createChannel();
+      const refused = await autoPlan(accountA, { dimensions: ['300x250', '970x250'], retailCampaignId: campaign, mediaChannelIdx: channel });
+      expectProblem(refused, 400, 'VALIDATION_FAILED');
+      expect(refused.body.errors).toEqual([
+        expect.objectContaining({ pointer: '/dimensions/1', code: 'DIMENSION_NOT_WHITELISTED', detail: expect.stringContaining('970x250') }),
+      ]);
+    });
+
+    it('refuses malformed bodies, naming each field', async () => {
+      const path = `/v2/accounts/${accountA}/media-plans/auto`;
+      for (const [body, pointers] of [
+        [{ dimensions: [], retailCampaignId: 1, mediaChannelIdx: 1 }, ['/dimensions']],
+        [{ dimensions: ['300by250'], retailCampaignId: 1, mediaChannelIdx: 1 }, ['/dimensions/0']],
+        [{ dimensions: Array.from({ length: 51 }, () => '300x250'), retailCampaignId: 1, mediaChannelIdx: 1 }, ['/dimensions']],
+        [{ dimensions: ['300x250'], retailCampaignId: 0, mediaChannelIdx: 'x' }, ['/mediaChannelIdx', '/retailCampaignId']],
+        [{ dimensions: ['300x250'] }, ['/mediaChannelIdx', '/retailCampaignId']],
+      ] as const) {
+        const result = await http('POST', path, { key: fullKey, json: body });
+        expect(result.status).toBe(400);
+        expect([...new Set((result.body.errors as { pointer: string }[]).map((e) => e.pointer))].sort()).toEqual(pointers);
+      }
+    });
+
+    it("answers an unknown or another account's campaign, and another org's or a deleted channel, with 404", async () => {
+      const campaign = await createCampaign(accountA, false);
+      const channel = await createChannel();
+      const foreignChannel = await createChannel(otherOrgKey);
+      const body = { dimensions: ['300x250'], retailCampaignId: campaign, mediaChannelIdx: channel };
+      expectProblem(await autoPlan(accountA, { ...body, retailCampaignId: campaign + 1000 }), 404, 'RETAIL_CAMPAIGN_NOT_FOUND');
+      expectProblem(await autoPlan(accountB, body), 404, 'RETAIL_CAMPAIGN_NOT_FOUND');
+      expectProblem(await autoPlan(accountA, { ...body, mediaChannelIdx: foreignChannel }), 404, 'MEDIA_CHANNEL_NOT_FOUND');
+      expectProblem(await autoPlan(accountA, body, otherOrgKey), 404, 'ACCOUNT_NOT_FOUND');
+      expectProblem(await autoPlan(otherAccount, body), 404, 'ACCOUNT_NOT_FOUND');
+      await exchange(api(fullKey).DELETE('/v2/org/{orgId}/retail-media-channels/{mediaChannelIdx}', { params: { path: { orgId, mediaChannelIdx: channel } } }));
+      expectProblem(await autoPlan(accountA, body), 404, 'MEDIA_CHANNEL_NOT_FOUND');
+    });
+
+    it('requires Campaigns_List', async () => {
+      const campaign = await createCampaign(accountA, false);
+      const channel = await createChannel();
+      const result = await autoPlan(accountA, { dimensions: ['300x250'], retailCampaignId: campaign, mediaChannelIdx: channel }, keyWithout('Campaigns_List'));
+      expectProblem(result, 403, 'PERMISSION_DENIED');
+      expect(result.body.requiredPermission).toBe('Campaigns_List');
+    });
+  });
+
+  describe('media plan read', () => {
+    let planId: number;
+    let channelName: string;
+
+    beforeAll(async () => {
+      const campaign = await createCampaign(accountA, false);
+      channelName = 'Read channel';
+      const channel = await createChannel(fullKey, 'gam', channelName);
+      const created = await autoPlan(accountA, { dimensions: ['728x90', '300x250', '160x600'], retailCampaignId: campaign, mediaChannelIdx: channel });
+      planId = created.body.mediaPlanId;
+    });
+
+    it('reads the whole plan as MediaPlanV2', async () => {
+      const result = await getPlan(accountA, planId);
+      expect(result.status).toBe(200);
+      const placement = (dimension: string) => ({
+        placementId: expect.stringMatching(/^[1-9][0-9]*$/),
+        placementName: `${dimension} - ${channelName}`,
+        siteIdx: expect.any(Number),
+        siteName: channelName,
+        dimension,
+        isTagPresent: false,
+        additionalInfo: { adUnitType: 'display', dspName: 'Google Ad Manager', params: {} },
+      });
+      expect(result.body).toEqual({
+        mediaPlanId: planId,
+        mediaPlanName: `Plans campaign - ${channelName}`,
+        adServers: [{ adServerName: 'Google Ad Manager', adServerParams: {}, placements: ['160x600', '300x250', '728x90'].map(placement) }],
+      });
+    });
+
+    it('selects top-level fields and refuses an unknown one, naming the parameter', async () => {
+      expect((await getPlan(accountA, planId, { fields: 'mediaPlanId' })).body).toEqual({ mediaPlanId: planId });
+      expect(Object.keys((await getPlan(accountA, planId, { fields: 'mediaPlanName,adServers' })).body).sort()).toEqual(['adServers', 'mediaPlanName']);
+      const refused = await getPlan(accountA, planId, { fields: 'mediaPlanId,budget' });
+      expectProblem(refused, 400, 'VALIDATION_FAILED');
+      expect(refused.body.errors).toEqual([
+        expect.objectContaining({ parameter: 'fields', code: 'UNKNOWN_FIELD', detail: expect.stringContaining('"budget"') }),
+      ]);
+    });
+
+    it('pages over placements with offset and limit, refusing a limit above the cap', async () => {
+      const page = await getPlan(accountA, planId, { offset: 1, limit: 1 });
+      expect(page.body.adServers?.[0].placements.map((p) => p.dimension)).toEqual(['300x250']);
+      expect((await getPlan(accountA, planId, { offset: 5, limit: 10 })).body.adServers?.[0].placements).toEqual([]);
+      const tooMany = await http('GET', `/v2/accounts/${accountA}/media-plans/${planId}?limit=101`, { key: fullKey });
+      expect(tooMany.status).toBe(400);
+      expect(tooMany.body.errors).toEqual([expect.objectContaining({ parameter: 'limit' })]);
+      const badId = await http('GET', `/v2/accounts/${accountA}/media-plans/1e3`, { key: fullKey });
+      expect(badId.status).toBe(400);
+      expect(badId.body.errors).toEqual([expect.objectContaining({ parameter: 'mediaPlanId' })]);
+    });
+
+    it("answers a missing plan and another account's or org's with 404", async () => {
+      expectProblem(await getPlan(accountA, planId + 1000), 404, 'MEDIA_PLAN_NOT_FOUND');
+      expectProblem(await getPlan(accountB, planId), 404, 'MEDIA_PLAN_NOT_FOUND');
+      expectProblem(await getPlan(accountA, planId, {}, otherOrgKey), 404, 'ACCOUNT_NOT_FOUND');
+    });
+
+    it('requires MediaPlan_View', async () => {
+      const result = await getPlan(accountA, planId, {}, keyWithout('MediaPlan_View'));
+      expectProblem(result, 403, 'PERMISSION_DENIED');
+      expect(result.body.requiredPermission).toBe('MediaPlan_View');
     });
   });
 });

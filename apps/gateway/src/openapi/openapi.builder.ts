@@ -46,7 +46,7 @@ interface OperationSource {
   params?: TObject;
   query?: TObject;
   body?: TSchema;
-  success: { status: number; description: string; schema?: TSchema };
+  success: { status: number; description: string; schema?: TSchema; alternatives?: { status: number; description: string }[] };
   problems?: number[];
   example?: RouteExample;
 }
@@ -76,7 +76,11 @@ function operation(source: OperationSource, extra: JsonObject, commonProblems: n
     ...(source.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: plain(source.body), ...examples(example.request, 'A valid request') } } } }
       : {}),
-    responses: { [String(source.success.status)]: success, ...problemResponses(problems) },
+    responses: {
+      [String(source.success.status)]: success,
+      ...Object.fromEntries((source.success.alternatives ?? []).map((alt) => [String(alt.status), { ...success, description: alt.description }])),
+      ...problemResponses(problems),
+    },
     ...extra,
   };
 }

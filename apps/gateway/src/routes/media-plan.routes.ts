@@ -1,11 +1,94 @@
 import { Type } from '@sinclair/typebox';
-import { AD_GROUP_NAME_MAX, PERMISSIONS } from '@contracts/domain';
-import { PathParams, AccountId, BoundedString, Idx } from './common.schemas';
+import {
+  AD_GROUP_NAME_MAX,
+  AUTO_MEDIA_PLAN_DIMENSIONS_MAX,
+  DIMENSION_MAX_LENGTH,
+  DIMENSION_PATTERN,
+  MEDIA_PLAN_FIELDS,
+  MEDIA_PLAN_FIELDS_PARAM_MAX,
+  PERMISSIONS,
+} from '@contracts/domain';
+import { channelsPlansV1 as v1 } from '@contracts/proto';
+import { PageQuery } from '../http/pagination';
+import { PathParams, AccountId, BoundedString, Idx, Int64, Nullable } from './common.schemas';
 import { defineRoute } from './route.types';
 
 const TAG = 'channels-plans';
 
 const CampaignPath = PathParams({ accountId: AccountId, retailCampaignIdx: Idx });
+
+const AccountPath = PathParams({ accountId: AccountId });
+const PlanPath = PathParams({ accountId: AccountId, mediaPlanId: Int64({ minimum: 1, description: 'Media plan id' }) });
+
+const Placement = Type.Object({
+  placementId: Type.String(),
+  placementName: Type.String(),
+  siteIdx: Type.Integer(),
+  siteName: Type.String(),
+  dimension: Type.String({ description: '<width>x<height>' }),
+  isTagPresent: Type.Boolean({ description: 'Whether a tag has been generated for the placement; false until tags are created.' }),
+  additionalInfo: Type.Object({
+    adUnitType: Type.String({ description: 'display (sized display units), in-stream-video (video ad servers) or dooh-screen (digital out of home).' }),
+    dspName: Type.String({ description: 'The ad server that serves the placement.' }),
+    params: Type.Object({}, { additionalProperties: true, description: 'Ad-server parameters of the placement; empty until they are configured.' }),
+  }),
+});
+
+const MediaPlanV2 = Type.Object({
+  mediaPlanId: Type.Optional(Type.Integer()),
+  mediaPlanName: Type.Optional(Type.String()),
+  adServers: Type.Optional(
+    Type.Array(
+      Type.Object({
+        adServerName: Nullable(Type.String()),
+        adServerParams: Type.Object({}, { additionalProperties: true, description: 'Ad-server parameters of the plan; empty until they are configured.' }),
+        placements: Type.Array(Placement),
+      }),
+    ),
+  ),
+});
+
+const presentPlacement = (p: v1.Placement) => ({
+  placementId: String(p.placementId),
+  placementName: p.placementName,
+  siteIdx: p.siteIdx,
+  siteName: p.siteName,
+  dimension: p.dimension,
+  isTagPresent: p.isTagPresent,
+  additionalInfo: { adUnitType: p.adUnitType, dspName: p.dspName, params: {} },
+});
+
+const presentMediaPlan = (plan: v1.GetMediaPlanResponse) => ({
+  ...(plan.mediaPlanId !== undefined && { mediaPlanId: plan.mediaPlanId }),
+  ...(plan.mediaPlanName !== undefined && { mediaPlanName: plan.mediaPlanName }),
+  ...(plan.adServersSelected && {
+    adServers: plan.adServers.map((a) => ({ adServerName: a.adServerName ?? null, adServerParams: {}, placements: a.placements.map(presentPlacement) })),
+  }),
+});
+
+const EXAMPLE_PLAN = {
+  mediaPlanId: 8801,
+  mediaPlanName: 'Spring sale - Acme GAM',
+  adServers: [
+    {
+      adServerName: 'Google Ad Manager',
+      adServerParams: {},
+      placements: [
+        {
+          placementId: '44010',
+          placementName: '300x250 - Acme GAM',
+          siteIdx: 9120,
+          siteName: 'Acme GAM',
+          dimension: '300x250',
+          isTagPresent: false,
+          additionalInfo: { adUnitType: 'display', dspName: 'Google Ad Manager', params: {} },
+        },
+      ],
+    },
+  ],
+};
+
+const AutoPlanAnswer = Type.Object({ mediaPlanId: Type.Integer(), msg: Type.String() });
 
 const AdGroupInfo = Type.Object({ adGroupId: Type.String(), adGroupName: Type.String() });
 
@@ -56,6 +139,91 @@ export const mediaPlanRoutes = [
     async handle({ params, backends }) {
       const result = await backends.channelsPlans.listAdGroups({ accountId: params.accountId, retailCampaignId: params.retailCampaignIdx });
       return { body: { adGroupDetails: result.adGroups.map((g) => ({ adGroupId: String(g.adGroupId), adGroupName: g.adGroupName })) } };
+    },
+  }),
+
+  defineRoute({
+    operationId: 'createAutoMediaPlan',
+    method: 'post',
+    path: '/v2/accounts/:accountId/media-plans/auto',
+    tag: TAG,
+    summary: 'Create a media plan from a list of dimensions',
+    description:
+      "Builds a plan of the retail campaign on the media channel: one site on the channel's ad server and one placement per distinct dimension. " +
+      "Every dimension must be in the organization's dimension whitelist; one outside it answers 400 DIMENSION_NOT_WHITELISTED pointing at /dimensions/<index>. " +
+      'A campaign outside the account, or a channel that is not a live channel of the organization, answers 404. ' +
+      "Idempotent: a request for the same campaign, channel and set of distinct dimensions (in any order, duplicates ignored) as an existing auto plan answers 200 with that plan's mediaPlanId and creates nothing; " +
+      'a different set creates a new plan (201). The plan, its site and its placements are written together or not at all.',
+    permission: PERMISSIONS.campaignsList,
+    scope: { account: 'accountId' },
+    params: AccountPath,
+    body: Type.Object(
+      {
+        dimensions: Type.Array(BoundedString(DIMENSION_MAX_LENGTH, { pattern: DIMENSION_PATTERN, description: '<width>x<height>' }), {
+          minItems: 1,
+          maxItems: AUTO_MEDIA_PLAN_DIMENSIONS_MAX,
+        }),
+        retailCampaignId: Int64({ minimum: 1 }),
+        mediaChannelIdx: Int64({ minimum: 1 }),
+      },
+      { additionalProperties: false },
+    ),
+    success: {
+      status: 201,
+      description: 'Created',
+      schema: AutoPlanAnswer,
+      alternatives: [{ status: 200, description: 'The campaign already has an auto plan on the channel for these dimensions: its id' }],
+    },
+    example: {
+      params: { accountId: 1001 },
+      request: { dimensions: ['300x250', '728x90'], retailCampaignId: 310, mediaChannelIdx: 42 },
+      response: { mediaPlanId: 8801, msg: 'Media plan created successfully.' },
+    },
+    async handle({ params, body, backends }) {
+      const result = await backends.channelsPlans.createAutoMediaPlan({
+        accountId: params.accountId,
+        retailCampaignId: body.retailCampaignId,
+        mediaChannelIdx: body.mediaChannelIdx,
+        dimensions: body.dimensions,
+      });
+      return result.created
+        ? { status: 201, body: { mediaPlanId: result.mediaPlanId, msg: 'Media plan created successfully.' } }
+        : { status: 200, body: { mediaPlanId: result.mediaPlanId, msg: 'Media plan already exists for this campaign, channel and dimensions.' } };
+    },
+  }),
+
+  defineRoute({
+    operationId: 'getMediaPlan',
+    method: 'get',
+    path: '/v2/accounts/:accountId/media-plans/:mediaPlanId',
+    tag: TAG,
+    summary: 'Read a media plan (MediaPlanV2)',
+    description:
+      `fields: comma-separated top-level names to include (${MEDIA_PLAN_FIELDS.join(', ')}); absent or empty means all, an unknown name answers 400 naming it. ` +
+      "offset/limit page over the plan's placements in id order; every ad server of the plan is listed with the placements of the page that are on it. " +
+      'isTagPresent is false until a tag is generated for the placement; additionalInfo.dspName is the ad server that serves it; params and adServerParams are empty objects until configured.',
+    permission: PERMISSIONS.mediaPlanView,
+    scope: { account: 'accountId' },
+    params: PlanPath,
+    query: Type.Object(
+      {
+        fields: Type.Optional(
+          BoundedString(MEDIA_PLAN_FIELDS_PARAM_MAX, { description: `Comma-separated top-level fields: ${MEDIA_PLAN_FIELDS.join(', ')}.` }),
+        ),
+        ...PageQuery.properties,
+      },
+      { additionalProperties: false },
+    ),
+    success: { status: 200, description: 'The media plan', schema: MediaPlanV2 },
+    example: { params: { accountId: 1001, mediaPlanId: 8801 }, query: { offset: 0, limit: 25 }, response: EXAMPLE_PLAN },
+    async handle({ params, query, backends }) {
+      const plan = await backends.channelsPlans.getMediaPlan({
+        accountId: params.accountId,
+        mediaPlanId: params.mediaPlanId,
+        fields: query.fields === undefined ? [] : query.fields.split(','),
+        page: { offset: query.offset, limit: query.limit },
+      });
+      return { body: presentMediaPlan(plan) };
     },
   }),
 ];

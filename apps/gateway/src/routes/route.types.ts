@@ -58,7 +58,11 @@ export interface RouteSpec<P extends TObject = TObject, Q extends TObject = TObj
   params?: P;
   query?: Q;
   body?: B;
-  success: { status: number; description: string; schema?: TSchema };
+  /**
+   * The usual success answer; `alternatives` are further 2xx statuses the handler may answer with
+   * the same body schema (e.g. 200 when a create finds what it was asked to create already there).
+   */
+  success: { status: number; description: string; schema?: TSchema; alternatives?: { status: number; description: string }[] };
   /** Problem statuses this operation documents beyond the common 400/401/403/404. */
   problems?: number[];
   example?: RouteExample<Static<P>, Static<B>>;

@@ -78,6 +78,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/accounts/{accountId}/media-plans/{mediaPlanId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a media plan (MediaPlanV2)
+     * @description fields: comma-separated top-level names to include (mediaPlanId, mediaPlanName, adServers); absent or empty means all, an unknown name answers 400 naming it. offset/limit page over the plan's placements in id order; every ad server of the plan is listed with the placements of the page that are on it. isTagPresent is false until a tag is generated for the placement; additionalInfo.dspName is the ad server that serves it; params and adServerParams are empty objects until configured.
+     */
+    get: operations['getMediaPlan'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/media-plans/auto': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a media plan from a list of dimensions
+     * @description Builds a plan of the retail campaign on the media channel: one site on the channel's ad server and one placement per distinct dimension. Every dimension must be in the organization's dimension whitelist; one outside it answers 400 DIMENSION_NOT_WHITELISTED pointing at /dimensions/<index>. A campaign outside the account, or a channel that is not a live channel of the organization, answers 404. Idempotent: a request for the same campaign, channel and set of distinct dimensions (in any order, duplicates ignored) as an existing auto plan answers 200 with that plan's mediaPlanId and creates nothing; a different set creates a new plan (201). The plan, its site and its placements are written together or not at all.
+     */
+    post: operations['createAutoMediaPlan'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/accounts/{accountId}/retail-campaigns': {
     parameters: {
       query?: never;
@@ -592,6 +632,278 @@ export interface operations {
       };
       /** @description Unsupported Media Type */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getMediaPlan: {
+    parameters: {
+      query?: {
+        /** @description Comma-separated top-level fields: mediaPlanId, mediaPlanName, adServers. */
+        fields?: string;
+        /** @description Page size, at most 100. */
+        limit?: number;
+        /** @description Items to skip. */
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Media plan id */
+        mediaPlanId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The media plan */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            adServers?: {
+              adServerName: string | null;
+              /** @description Ad-server parameters of the plan; empty until they are configured. */
+              adServerParams: {
+                [key: string]: unknown;
+              };
+              placements: {
+                additionalInfo: {
+                  /** @description display (sized display units), in-stream-video (video ad servers) or dooh-screen (digital out of home). */
+                  adUnitType: string;
+                  /** @description The ad server that serves the placement. */
+                  dspName: string;
+                  /** @description Ad-server parameters of the placement; empty until they are configured. */
+                  params: {
+                    [key: string]: unknown;
+                  };
+                };
+                /** @description <width>x<height> */
+                dimension: string;
+                /** @description Whether a tag has been generated for the placement; false until tags are created. */
+                isTagPresent: boolean;
+                placementId: string;
+                placementName: string;
+                siteIdx: number;
+                siteName: string;
+              }[];
+            }[];
+            mediaPlanId?: number;
+            mediaPlanName?: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createAutoMediaPlan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          dimensions: string[];
+          /** Format: int64 */
+          mediaChannelIdx: number;
+          /** Format: int64 */
+          retailCampaignId: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The campaign already has an auto plan on the channel for these dimensions: its id */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            mediaPlanId: number;
+            msg: string;
+          };
+        };
+      };
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            mediaPlanId: number;
+            msg: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
         headers: {
           [name: string]: unknown;
         };

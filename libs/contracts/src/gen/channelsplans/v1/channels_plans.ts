@@ -4822,6 +4822,27 @@ export const ChannelsPlansServiceService = {
       Buffer.from(ListAdGroupsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListAdGroupsResponse => ListAdGroupsResponse.decode(value),
   },
+  createAutoMediaPlan: {
+    path: "/channelsplans.v1.ChannelsPlansService/CreateAutoMediaPlan" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateAutoMediaPlanRequest): Buffer =>
+      Buffer.from(CreateAutoMediaPlanRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateAutoMediaPlanRequest => CreateAutoMediaPlanRequest.decode(value),
+    responseSerialize: (value: CreateAutoMediaPlanResponse): Buffer =>
+      Buffer.from(CreateAutoMediaPlanResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateAutoMediaPlanResponse => CreateAutoMediaPlanResponse.decode(value),
+  },
+  getMediaPlan: {
+    path: "/channelsplans.v1.ChannelsPlansService/GetMediaPlan" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetMediaPlanRequest): Buffer => Buffer.from(GetMediaPlanRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetMediaPlanRequest => GetMediaPlanRequest.decode(value),
+    responseSerialize: (value: GetMediaPlanResponse): Buffer =>
+      Buffer.from(GetMediaPlanResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetMediaPlanResponse => GetMediaPlanResponse.decode(value),
+  },
 } as const;
 
 export interface ChannelsPlansServiceServer extends UntypedServiceImplementation {
@@ -4842,6 +4863,8 @@ export interface ChannelsPlansServiceServer extends UntypedServiceImplementation
   updateRetailCampaign: handleUnaryCall<UpdateRetailCampaignRequest, UpdateRetailCampaignResponse>;
   createAdGroup: handleUnaryCall<CreateAdGroupRequest, CreateAdGroupResponse>;
   listAdGroups: handleUnaryCall<ListAdGroupsRequest, ListAdGroupsResponse>;
+  createAutoMediaPlan: handleUnaryCall<CreateAutoMediaPlanRequest, CreateAutoMediaPlanResponse>;
+  getMediaPlan: handleUnaryCall<GetMediaPlanRequest, GetMediaPlanResponse>;
 }
 
 export interface ChannelsPlansServiceClient extends Client {
@@ -5054,6 +5077,36 @@ export interface ChannelsPlansServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListAdGroupsResponse) => void,
+  ): ClientUnaryCall;
+  createAutoMediaPlan(
+    request: CreateAutoMediaPlanRequest,
+    callback: (error: ServiceError | null, response: CreateAutoMediaPlanResponse) => void,
+  ): ClientUnaryCall;
+  createAutoMediaPlan(
+    request: CreateAutoMediaPlanRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateAutoMediaPlanResponse) => void,
+  ): ClientUnaryCall;
+  createAutoMediaPlan(
+    request: CreateAutoMediaPlanRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateAutoMediaPlanResponse) => void,
+  ): ClientUnaryCall;
+  getMediaPlan(
+    request: GetMediaPlanRequest,
+    callback: (error: ServiceError | null, response: GetMediaPlanResponse) => void,
+  ): ClientUnaryCall;
+  getMediaPlan(
+    request: GetMediaPlanRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetMediaPlanResponse) => void,
+  ): ClientUnaryCall;
+  getMediaPlan(
+    request: GetMediaPlanRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetMediaPlanResponse) => void,
   ): ClientUnaryCall;
 }
 

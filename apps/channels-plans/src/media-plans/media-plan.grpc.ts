@@ -1,0 +1,51 @@
+import { PERMISSIONS } from '@contracts/domain';
+import { channelsPlansV1 as v1 } from '@contracts/proto';
+import { unary } from '@platform/grpc';
+import type { Logger } from '@platform/logging';
+import type { CallGuard } from '@platform/service';
+import type { MediaPlanView, PlacementRecord } from './media-plan.model';
+import type { MediaPlanService } from './media-plan.service';
+
+const toPlacement = (p: PlacementRecord): v1.Placement => ({
+  placementId: p.placementId,
+  placementName: p.placementName,
+  siteIdx: p.siteIdx,
+  siteName: p.siteName,
+  dimension: p.dimension,
+  // Tags are generated later in a plan's life; a freshly planned placement has none.
+  isTagPresent: false,
+  adUnitType: p.adUnitType,
+  // The DSP that serves the placement is the ad server of its site.
+  dspName: p.adServerName ?? p.adServerId,
+});
+
+const toMediaPlan = (view: MediaPlanView): v1.GetMediaPlanResponse => ({
+  mediaPlanId: view.mediaPlanId,
+  mediaPlanName: view.mediaPlanName,
+  adServersSelected: view.adServers !== undefined,
+  adServers: (view.adServers ?? []).map((a) => ({
+    adServerId: a.adServerId,
+    adServerName: a.adServerName ?? undefined,
+    placements: a.placements.map(toPlacement),
+  })),
+});
+
+type MediaPlanHandlers = Pick<v1.ChannelsPlansServiceServer, 'createAutoMediaPlan' | 'getMediaPlan'>;
+
+export function mediaPlanGrpc({ logger, guard, mediaPlans }: { logger: Logger; guard: CallGuard; mediaPlans: MediaPlanService }): MediaPlanHandlers {
+  return {
+    createAutoMediaPlan: unary(logger, 'CreateAutoMediaPlan', async (request, call) => {
+      const principal = guard.account(call, PERMISSIONS.campaignsList, request.accountId);
+      return mediaPlans.createAuto({ orgId: principal.orgId, dimensionWhitelist: principal.org.dimensionWhitelist }, request.accountId, {
+        retailCampaignId: request.retailCampaignId,
+        mediaChannelIdx: request.mediaChannelIdx,
+        dimensions: request.dimensions,
+      });
+    }),
+
+    getMediaPlan: unary(logger, 'GetMediaPlan', async (request, call) => {
+      guard.account(call, PERMISSIONS.mediaPlanView, request.accountId);
+      return toMediaPlan(await mediaPlans.get(request.accountId, request.mediaPlanId, request.fields, request.page));
+    }),
+  };
+}
