@@ -1,5 +1,6 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import type { Client } from '@grpc/grpc-js';
 import { checkHealth, createGrpcClient } from '@platform/grpc';
 import { createAccessLogger, Logger } from '@platform/logging';
 import { openOwnSchema } from '@platform/mysql';
@@ -34,7 +35,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const permissions = knownPermissions();
   const identity = await startIdentity({ config, knex: db.knex, permissions, adminToken, logger });
   const addressOf = (key: BackendKey) => (config as Record<string, unknown>)[BACKENDS[key].addressVariable] as string;
-  const backends = connectBackends(addressOf, (key, address) => createGrpcClient(BACKENDS[key].Client, address));
+  const backends = connectBackends(addressOf, (key, address) => createGrpcClient<Client>(BACKENDS[key].Client, address));
   const backendChecks = Object.fromEntries((Object.keys(BACKENDS) as BackendKey[]).map((key) => [BACKENDS[key].label, () => checkHealth(addressOf(key))]));
 
   let accepting = true;

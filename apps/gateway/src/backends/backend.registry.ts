@@ -1,5 +1,5 @@
 import type { ChannelCredentials, Client, ServiceDefinition } from '@grpc/grpc-js';
-import { channelsPlansV1 } from '@contracts/proto';
+import { channelsPlansV1, templatesV1 } from '@contracts/proto';
 
 /** One gRPC backend of the gateway: how to reach it and what it serves. */
 export interface BackendEntry<C extends Client = Client> {
@@ -27,6 +27,14 @@ export const BACKENDS = {
     defaultAddress: '127.0.0.1:50051',
     Client: channelsPlansV1.ChannelsPlansServiceClient,
     definition: channelsPlansV1.ChannelsPlansServiceService,
+  }),
+  templates: entry({
+    label: 'templates',
+    addressVariable: 'TEMPLATES_ADDR',
+    // GRPC_PORT_BASE + 5, the templates offset in tools/launcher/apps.registry.ts.
+    defaultAddress: '127.0.0.1:50056',
+    Client: templatesV1.TemplatesServiceClient,
+    definition: templatesV1.TemplatesServiceService,
   }),
 };
 

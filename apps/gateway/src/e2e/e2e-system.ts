@@ -10,7 +10,12 @@ export interface E2eSystem {
   metricsUrl: string;
   prefix: string;
   processes: RunningProcess[];
-  /** Stops every process (SIGTERM), last started first, and cleans up; resolves with their exit codes. */
+  /** The backends besides channels-plans (templates), stopped after the gateway; their output is readable like the others'. */
+  otherBackends: RunningProcess[];
+  /**
+   * Stops every process (SIGTERM), last started first, and cleans up; resolves with the exit codes of
+   * `processes`, and rejects if one of `otherBackends` exits with anything but 0.
+   */
   stop(): Promise<(number | null)[]>;
   /** Runs SQL as root against a service's schema, for facts the API cannot set up yet. */
   sql(schema: string, statement: string, values?: unknown[]): Promise<void>;
@@ -18,17 +23,25 @@ export interface E2eSystem {
   startGatewayReplica(): Promise<string>;
 }
 
-/** Starts the real channels-plans and gateway processes on free ports with a schema prefix of their own. */
+/** Starts the real channels-plans, templates and gateway processes on free ports with a schema prefix of their own. */
 export async function startE2eSystem(tag: string): Promise<E2eSystem> {
   const prefix = uniquePrefix(tag);
   const [grpcPort, httpPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
+  const templatesPort = await freePort();
+  // Every backend of the gateway's registry, so /readyz and every route find theirs.
+  const backendAddresses = { CHANNELS_PLANS_ADDR: `127.0.0.1:${grpcPort}`, TEMPLATES_ADDR: `127.0.0.1:${templatesPort}` };
   const common = { MYSQL_SCHEMA_PREFIX: prefix, NATS_PREFIX: prefix, LOG_LEVEL: 'warn', NODE_ENV: 'test' };
   const processes: RunningProcess[] = [];
+  const otherBackends: RunningProcess[] = [];
   const stop = async () => {
     // Gateway first, as a rollout would: it drains before its backend goes away.
     const codes: (number | null)[] = [];
     for (const proc of [...processes].reverse()) codes.push(await proc.stop());
+    const otherCodes = await Promise.all(otherBackends.map(async (proc) => ({ name: proc.name, code: await proc.stop() })));
     await Promise.all([dropPrefixedSchemas(prefix), deletePrefixedStreams(prefix)]);
+    // Their exit codes are not in the result (specs compare it with the processes they reason about), so a bad exit fails here.
+    const unclean = otherCodes.filter((exit) => exit.code !== 0);
+    if (unclean.length > 0) throw new Error(`Backends did not exit cleanly: ${unclean.map((exit) => `${exit.name} (${String(exit.code)})`).join(', ')}`);
     return codes;
   };
   try {
@@ -40,6 +53,14 @@ export async function startE2eSystem(tag: string): Promise<E2eSystem> {
         ready: /channels-plans ready/,
       }),
     );
+    otherBackends.push(
+      await startProcess({
+        name: 'templates',
+        entry: 'apps/templates/src/main.ts',
+        env: { ...common, GRPC_PORT: String(templatesPort), LOG_LEVEL: 'info' },
+        ready: /templates ready/,
+      }),
+    );
     processes.push(
       await startProcess({
         name: 'gateway',
@@ -47,7 +68,7 @@ export async function startE2eSystem(tag: string): Promise<E2eSystem> {
         env: {
           ...common,
           PORT: String(httpPort),
-          CHANNELS_PLANS_ADDR: `127.0.0.1:${grpcPort}`,
+          ...backendAddresses,
           METRICS_PORT: String(metricsPort),
           ADMIN_TOKEN,
           BODY_LIMIT_BYTES: '65536',
@@ -65,6 +86,7 @@ export async function startE2eSystem(tag: string): Promise<E2eSystem> {
     metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     prefix,
     processes,
+    otherBackends,
     stop,
     startGatewayReplica: async () => {
       const port = await freePort();
@@ -72,7 +94,7 @@ export async function startE2eSystem(tag: string): Promise<E2eSystem> {
         await startProcess({
           name: `gateway-${processes.length}`,
           entry: 'apps/gateway/src/main.ts',
-          env: { ...common, PORT: String(port), CHANNELS_PLANS_ADDR: `127.0.0.1:${grpcPort}`, ADMIN_TOKEN, LOG_LEVEL: 'info' },
+          env: { ...common, PORT: String(port), ...backendAddresses, ADMIN_TOKEN, LOG_LEVEL: 'info' },
           ready: /gateway listening/,
         }),
       );

@@ -697,7 +697,7 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
       expect(await backend?.stop()).toBe(0);
       const ready = await http<{ checks: Record<string, boolean> }>('GET', '/readyz');
       expectProblem(ready, 503, 'NOT_READY');
-      expect(ready.body.checks).toEqual({ accepting: true, mysql: true, nats: true, 'channels-plans': false });
+      expect(ready.body.checks).toEqual({ accepting: true, mysql: true, nats: true, 'channels-plans': false, templates: true });
       expectProblem(await list(), 503, 'SERVICE_UNAVAILABLE');
       expect((await http('GET', '/healthz')).status).toBe(200);
     });

@@ -181,6 +181,84 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/accounts/{accountId}/retail-campaigns/retail-templates': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Search retail templates
+     * @description Every filter is optional and all given filters must hold; an array filter matches a template holding any of its values, and an empty array does not filter. The account sees the System templates and its own Custom templates. Results are ordered by templateIdx ascending; count is the number of matches.
+     */
+    post: operations['searchRetailTemplates'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/retail-campaigns/retail-templates/{templateIdx}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete one of the account Custom templates
+     * @description Only a Custom template of this account can be deleted; a System template answers 409.
+     */
+    delete: operations['deleteRetailTemplate'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/retail-campaigns/retail-templates/{templateIdx}/bookmark': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Bookmark a retail template for the account (idempotent) */
+    put: operations['bookmarkRetailTemplate'];
+    post?: never;
+    /** Remove the account bookmark of a retail template (idempotent) */
+    delete: operations['unbookmarkRetailTemplate'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/retail-campaigns/retail-templates/custom': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a Custom retail template for the account
+     * @description The template is visible to this account only. Its dimensions are those of its layouts; its thumbnail is rendered from the first layout.
+     */
+    post: operations['createRetailTemplate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/accounts/{accountId}/template-campaigns/{templateCampaignIdx}/retail-media-channels': {
     parameters: {
       query?: never;
@@ -1578,6 +1656,943 @@ export interface operations {
       };
       /** @description Conflict */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  searchRetailTemplates: {
+    parameters: {
+      query?: {
+        /** @description Page size, at most 100. */
+        limit?: number;
+        /** @description Items to skip. */
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Exact ad format, compared case-insensitively. */
+          adFormat?: string;
+          /** @description Case-insensitive substring of templateName. */
+          campaignName?: string;
+          /** @description Templates in any of these categories (compared case-insensitively). */
+          category?: string[];
+          /** @description Templates with any of these styles. */
+          creativeStyle?: ('Static Banner' | 'Animated Banner' | 'Animated Carousel' | 'Video' | 'Social' | 'REC')[];
+          /** @enum {string} */
+          inventoryType?: 'offsite' | 'onsite';
+          /** @description true: only templates the account bookmarked; false: only those it did not. */
+          isBookmarked?: boolean;
+          /** @enum {string} */
+          ownership?: 'System' | 'Custom';
+          /** @enum {string} */
+          productSelectionMethod?: 'Fixed Product Selection' | 'Dynamic Product Selection';
+          /** Format: int64 */
+          retailerId?: number;
+          /** @enum {string} */
+          sourceOfProductInformation?: 'Upload Your Own Assets' | 'Retailer Product Feed' | 'Hybrid' | 'Dynamic';
+          /** @description Templates of any of these types. */
+          templateType?: ('Standard' | 'Dynamic' | 'Carousel' | 'Offer Feed' | 'Geo Feed' | 'Custom')[];
+        };
+      };
+    };
+    responses: {
+      /** @description A page of matching templates */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            count: number;
+            next: string | null;
+            previous: string | null;
+            templates: {
+              adFormat: string;
+              category: string[];
+              /** Format: date-time */
+              createdTime: string;
+              creativeStyle: ('Static Banner' | 'Animated Banner' | 'Animated Carousel' | 'Video' | 'Social' | 'REC')[];
+              /** @description Every dimension the template lays out, <width>x<height>. */
+              dimensions: string[];
+              /** @enum {string} */
+              inventoryType: 'offsite' | 'onsite';
+              /** @description Whether the calling account bookmarked it. */
+              isBookmarked: boolean;
+              /** @description One layout per dimension, in the order of dimensions. */
+              layouts: {
+                /** @description #rrggbb */
+                backgroundColor: string;
+                callToAction: {
+                  /** @description #rrggbb */
+                  backgroundColor: string;
+                  /** @description A rectangle on the canvas, in pixels from the top left corner. */
+                  box: {
+                    /**
+                     * Format: int32
+                     * @description Height, px
+                     */
+                    h: number;
+                    /**
+                     * Format: int32
+                     * @description Width, px
+                     */
+                    w: number;
+                    /**
+                     * Format: int32
+                     * @description Left edge, px
+                     */
+                    x: number;
+                    /**
+                     * Format: int32
+                     * @description Top edge, px
+                     */
+                    y: number;
+                  };
+                  /** @description #rrggbb */
+                  color: string;
+                  /**
+                   * Format: int32
+                   * @description Font size, px
+                   */
+                  fontSize: number;
+                  /** @description Placeholder text */
+                  text: string;
+                };
+                /** @description <width>x<height> in pixels */
+                dimension: string;
+                headline: {
+                  /** @description A rectangle on the canvas, in pixels from the top left corner. */
+                  box: {
+                    /**
+                     * Format: int32
+                     * @description Height, px
+                     */
+                    h: number;
+                    /**
+                     * Format: int32
+                     * @description Width, px
+                     */
+                    w: number;
+                    /**
+                     * Format: int32
+                     * @description Left edge, px
+                     */
+                    x: number;
+                    /**
+                     * Format: int32
+                     * @description Top edge, px
+                     */
+                    y: number;
+                  };
+                  /** @description #rrggbb */
+                  color: string;
+                  /**
+                   * Format: int32
+                   * @description Font size, px
+                   */
+                  fontSize: number;
+                  /** @description Placeholder text */
+                  text: string;
+                };
+                /** @description A rectangle on the canvas, in pixels from the top left corner. */
+                logo: {
+                  /**
+                   * Format: int32
+                   * @description Height, px
+                   */
+                  h: number;
+                  /**
+                   * Format: int32
+                   * @description Width, px
+                   */
+                  w: number;
+                  /**
+                   * Format: int32
+                   * @description Left edge, px
+                   */
+                  x: number;
+                  /**
+                   * Format: int32
+                   * @description Top edge, px
+                   */
+                  y: number;
+                };
+                price: {
+                  /** @description A rectangle on the canvas, in pixels from the top left corner. */
+                  box: {
+                    /**
+                     * Format: int32
+                     * @description Height, px
+                     */
+                    h: number;
+                    /**
+                     * Format: int32
+                     * @description Width, px
+                     */
+                    w: number;
+                    /**
+                     * Format: int32
+                     * @description Left edge, px
+                     */
+                    x: number;
+                    /**
+                     * Format: int32
+                     * @description Top edge, px
+                     */
+                    y: number;
+                  };
+                  /** @description #rrggbb */
+                  color: string;
+                  /**
+                   * Format: int32
+                   * @description Font size, px
+                   */
+                  fontSize: number;
+                  /** @description Placeholder text */
+                  text: string;
+                };
+                /** @description A rectangle on the canvas, in pixels from the top left corner. */
+                productImage: {
+                  /**
+                   * Format: int32
+                   * @description Height, px
+                   */
+                  h: number;
+                  /**
+                   * Format: int32
+                   * @description Width, px
+                   */
+                  w: number;
+                  /**
+                   * Format: int32
+                   * @description Left edge, px
+                   */
+                  x: number;
+                  /**
+                   * Format: int32
+                   * @description Top edge, px
+                   */
+                  y: number;
+                };
+              }[];
+              /**
+               * @description System templates are shared by every account; a Custom one belongs to one account.
+               * @enum {string}
+               */
+              ownership: 'System' | 'Custom';
+              /** @enum {string} */
+              productSelectionMethod: 'Fixed Product Selection' | 'Dynamic Product Selection';
+              retailerId: number;
+              /** @enum {string} */
+              sourceOfProductInformation: 'Upload Your Own Assets' | 'Retailer Product Feed' | 'Hybrid' | 'Dynamic';
+              templateIdx: number;
+              templateName: string;
+              templateType: ('Standard' | 'Dynamic' | 'Carousel' | 'Offer Feed' | 'Geo Feed' | 'Custom')[];
+              /**
+               * Format: uri
+               * @description A data: URL of a PNG, at most 240 px on its longest edge, rendered from the first layout when the template was stored.
+               */
+              thumbnailUrl: string;
+              /** Format: date-time */
+              updatedTime: string;
+            }[];
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteRetailTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        templateIdx: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  bookmarkRetailTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        templateIdx: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Bookmarked */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  unbookmarkRetailTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        templateIdx: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Not bookmarked */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createRetailTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          adFormat: string;
+          /** @description Categories. */
+          category: string[];
+          /** @description Creative styles. */
+          creativeStyle: ('Static Banner' | 'Animated Banner' | 'Animated Carousel' | 'Video' | 'Social' | 'REC')[];
+          /** @enum {string} */
+          inventoryType: 'offsite' | 'onsite';
+          layouts: {
+            /** @description #rrggbb */
+            backgroundColor: string;
+            callToAction: {
+              /** @description #rrggbb */
+              backgroundColor: string;
+              /** @description A rectangle on the canvas, in pixels from the top left corner. */
+              box: {
+                /**
+                 * Format: int32
+                 * @description Height, px
+                 */
+                h: number;
+                /**
+                 * Format: int32
+                 * @description Width, px
+                 */
+                w: number;
+                /**
+                 * Format: int32
+                 * @description Left edge, px
+                 */
+                x: number;
+                /**
+                 * Format: int32
+                 * @description Top edge, px
+                 */
+                y: number;
+              };
+              /** @description #rrggbb */
+              color: string;
+              /**
+               * Format: int32
+               * @description Font size, px
+               */
+              fontSize: number;
+              /** @description Placeholder text */
+              text: string;
+            };
+            /** @description <width>x<height> in pixels */
+            dimension: string;
+            headline: {
+              /** @description A rectangle on the canvas, in pixels from the top left corner. */
+              box: {
+                /**
+                 * Format: int32
+                 * @description Height, px
+                 */
+                h: number;
+                /**
+                 * Format: int32
+                 * @description Width, px
+                 */
+                w: number;
+                /**
+                 * Format: int32
+                 * @description Left edge, px
+                 */
+                x: number;
+                /**
+                 * Format: int32
+                 * @description Top edge, px
+                 */
+                y: number;
+              };
+              /** @description #rrggbb */
+              color: string;
+              /**
+               * Format: int32
+               * @description Font size, px
+               */
+              fontSize: number;
+              /** @description Placeholder text */
+              text: string;
+            };
+            /** @description A rectangle on the canvas, in pixels from the top left corner. */
+            logo: {
+              /**
+               * Format: int32
+               * @description Height, px
+               */
+              h: number;
+              /**
+               * Format: int32
+               * @description Width, px
+               */
+              w: number;
+              /**
+               * Format: int32
+               * @description Left edge, px
+               */
+              x: number;
+              /**
+               * Format: int32
+               * @description Top edge, px
+               */
+              y: number;
+            };
+            price: {
+              /** @description A rectangle on the canvas, in pixels from the top left corner. */
+              box: {
+                /**
+                 * Format: int32
+                 * @description Height, px
+                 */
+                h: number;
+                /**
+                 * Format: int32
+                 * @description Width, px
+                 */
+                w: number;
+                /**
+                 * Format: int32
+                 * @description Left edge, px
+                 */
+                x: number;
+                /**
+                 * Format: int32
+                 * @description Top edge, px
+                 */
+                y: number;
+              };
+              /** @description #rrggbb */
+              color: string;
+              /**
+               * Format: int32
+               * @description Font size, px
+               */
+              fontSize: number;
+              /** @description Placeholder text */
+              text: string;
+            };
+            /** @description A rectangle on the canvas, in pixels from the top left corner. */
+            productImage: {
+              /**
+               * Format: int32
+               * @description Height, px
+               */
+              h: number;
+              /**
+               * Format: int32
+               * @description Width, px
+               */
+              w: number;
+              /**
+               * Format: int32
+               * @description Left edge, px
+               */
+              x: number;
+              /**
+               * Format: int32
+               * @description Top edge, px
+               */
+              y: number;
+            };
+          }[];
+          /** @enum {string} */
+          productSelectionMethod: 'Fixed Product Selection' | 'Dynamic Product Selection';
+          /** Format: int64 */
+          retailerId: number;
+          /** @enum {string} */
+          sourceOfProductInformation: 'Upload Your Own Assets' | 'Retailer Product Feed' | 'Hybrid' | 'Dynamic';
+          templateName: string;
+          /** @description Template types. */
+          templateType: ('Standard' | 'Dynamic' | 'Carousel' | 'Offer Feed' | 'Geo Feed' | 'Custom')[];
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            templateIdx: number;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
         headers: {
           [name: string]: unknown;
         };

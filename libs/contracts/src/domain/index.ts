@@ -3,3 +3,4 @@ export * from './paging';
 export * from './permissions';
 export * from './proto-ranges';
 export * from './channels-plans';
+export * from './templates';

@@ -19,6 +19,8 @@ export const PERMISSIONS = {
   adServersView: 'AdServers_View',
   retailCampaignsView: 'RetailCampaigns_View',
   retailCampaignsEdit: 'RetailCampaigns_Edit',
+  templatesView: 'Templates_View',
+  templatesEdit: 'Templates_Edit',
 } as const;
 
 export type Permission = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];

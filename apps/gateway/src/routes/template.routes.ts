@@ -1,0 +1,300 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import {
+  PERMISSIONS,
+  TEMPLATE_AD_FORMAT_MAX,
+  TEMPLATE_CANVAS_MAX,
+  TEMPLATE_CATEGORY_MAX,
+  TEMPLATE_COLOR_PATTERN,
+  TEMPLATE_CREATIVE_STYLES,
+  TEMPLATE_DIMENSION_MAX,
+  TEMPLATE_DIMENSION_PATTERN,
+  TEMPLATE_FONT_SIZE_MAX,
+  TEMPLATE_INVENTORY_TYPES,
+  TEMPLATE_LAYOUTS_MAX,
+  TEMPLATE_LIST_MAX_ITEMS,
+  TEMPLATE_NAME_MAX,
+  TEMPLATE_OWNERSHIPS,
+  TEMPLATE_PRODUCT_INFORMATION_SOURCES,
+  TEMPLATE_PRODUCT_SELECTION_METHODS,
+  TEMPLATE_TEXT_MAX,
+  TEMPLATE_TYPES,
+  type TemplateLayout,
+} from '@contracts/domain';
+import { templatesV1 as v1 } from '@contracts/proto';
+import { PageQuery } from '../http/pagination';
+import { AccountId, BoundedString, Idx, Int32, Int64, Message, PathParams, PageLinksSchema, StringEnum } from './common.schemas';
+import { defineRoute } from './route.types';
+
+const TAG = 'templates';
+
+// --- the layout, as requests carry it (bounded) and as responses show it ------------------------
+
+const Coordinate = (description: string) => Int32({ minimum: 0, maximum: TEMPLATE_CANVAS_MAX, description });
+const BoxSchema = Type.Object(
+  { x: Coordinate('Left edge, px'), y: Coordinate('Top edge, px'), w: Coordinate('Width, px'), h: Coordinate('Height, px') },
+  { additionalProperties: false, description: 'A rectangle on the canvas, in pixels from the top left corner.' },
+);
+const Color = BoundedString(7, { pattern: TEMPLATE_COLOR_PATTERN, description: '#rrggbb' });
+const textMembers = {
+  box: BoxSchema,
+  color: Color,
+  fontSize: Int32({ minimum: 1, maximum: TEMPLATE_FONT_SIZE_MAX, description: 'Font size, px' }),
+  text: BoundedString(TEMPLATE_TEXT_MAX, { description: 'Placeholder text' }),
+};
+const TextElement = Type.Object(textMembers, { additionalProperties: false });
+const ButtonElement = Type.Object({ ...textMembers, backgroundColor: Color }, { additionalProperties: false });
+const Dimension = BoundedString(TEMPLATE_DIMENSION_MAX, { pattern: TEMPLATE_DIMENSION_PATTERN, description: '<width>x<height> in pixels' });
+const LayoutSchema = Type.Object(
+  {
+    dimension: Dimension,
+    backgroundColor: Color,
+    logo: BoxSchema,
+    productImage: BoxSchema,
+    headline: TextElement,
+    price: TextElement,
+    callToAction: ButtonElement,
+  },
+  { additionalProperties: false, description: 'How the template lays out one dimension; every box lies inside the canvas.' },
+);
+
+const Strings = <T extends TSchema>(items: T, description: string) => Type.Array(items, { maxItems: TEMPLATE_LIST_MAX_ITEMS, description });
+const Category = BoundedString(TEMPLATE_CATEGORY_MAX, { minLength: 1 });
+
+const RetailTemplate = Type.Object(
+  {
+    templateIdx: Type.Integer(),
+    templateName: Type.String(),
+    ownership: StringEnum(TEMPLATE_OWNERSHIPS, { description: 'System templates are shared by every account; a Custom one belongs to one account.' }),
+    isBookmarked: Type.Boolean({ description: 'Whether the calling account bookmarked it.' }),
+    retailerId: Type.Integer(),
+    inventoryType: StringEnum(TEMPLATE_INVENTORY_TYPES),
+    adFormat: Type.String(),
+    sourceOfProductInformation: StringEnum(TEMPLATE_PRODUCT_INFORMATION_SOURCES),
+    productSelectionMethod: StringEnum(TEMPLATE_PRODUCT_SELECTION_METHODS),
+    creativeStyle: Type.Array(StringEnum(TEMPLATE_CREATIVE_STYLES)),
+    category: Type.Array(Type.String()),
+    templateType: Type.Array(StringEnum(TEMPLATE_TYPES)),
+    dimensions: Type.Array(Type.String(), { description: 'Every dimension the template lays out, <width>x<height>.' }),
+    thumbnailUrl: Type.String({
+      format: 'uri',
+      description: 'A data: URL of a PNG, at most 240 px on its longest edge, rendered from the first layout when the template was stored.',
+    }),
+    layouts: Type.Array(LayoutSchema, { description: 'One layout per dimension, in the order of dimensions.' }),
+    createdTime: Type.String({ format: 'date-time' }),
+    updatedTime: Type.String({ format: 'date-time' }),
+  },
+  { description: 'A retail template.' },
+);
+
+const present = (t: v1.Template) => ({
+  templateIdx: t.templateIdx,
+  templateName: t.templateName,
+  ownership: t.ownership,
+  isBookmarked: t.isBookmarked,
+  retailerId: t.retailerId,
+  inventoryType: t.inventoryType,
+  adFormat: t.adFormat,
+  sourceOfProductInformation: t.sourceOfProductInformation,
+  productSelectionMethod: t.productSelectionMethod,
+  creativeStyle: t.creativeStyle,
+  category: t.category,
+  templateType: t.templateType,
+  dimensions: t.dimensions,
+  thumbnailUrl: `data:image/png;base64,${Buffer.from(t.thumbnailPng).toString('base64')}`,
+  layouts: t.layouts,
+  createdTime: t.createdTime,
+  updatedTime: t.updatedTime,
+});
+
+// Examples the document shows; openapi-coverage.spec.ts checks each against its schema.
+const EXAMPLE_LAYOUT: TemplateLayout = {
+  dimension: '300x250',
+  backgroundColor: '#0b3d91',
+  logo: { x: 18, y: 18, w: 105, h: 25 },
+  productImage: { x: 18, y: 38, w: 264, h: 113 },
+  headline: { box: { x: 18, y: 155, w: 264, h: 25 }, color: '#ffffff', fontSize: 18, text: 'Fresh deals this week' },
+  price: { box: { x: 18, y: 185, w: 120, h: 20 }, color: '#ffcc00', fontSize: 18, text: '$9.99' },
+  callToAction: { box: { x: 150, y: 210, w: 132, h: 25 }, color: '#0b3d91', backgroundColor: '#ffcc00', fontSize: 15, text: 'Shop now' },
+};
+const EXAMPLE_TEMPLATE = {
+  templateIdx: 1,
+  templateName: 'Northmart Static Banner Display Banner 1',
+  ownership: 'System',
+  isBookmarked: false,
+  retailerId: 101,
+  inventoryType: 'offsite',
+  adFormat: 'Display Banner',
+  sourceOfProductInformation: 'Upload Your Own Assets',
+  productSelectionMethod: 'Fixed Product Selection',
+  creativeStyle: ['Static Banner', 'Animated Carousel'],
+  category: ['Grocery', 'Pets'],
+  templateType: ['Standard', 'Geo Feed'],
+  dimensions: ['300x250'],
+  thumbnailUrl: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  layouts: [EXAMPLE_LAYOUT],
+  createdTime: '2026-03-01T08:00:00.000Z',
+  updatedTime: '2026-03-01T08:00:00.000Z',
+};
+
+const AccountPath = PathParams({ accountId: AccountId });
+const TemplatePath = PathParams({ accountId: AccountId, templateIdx: Idx });
+
+const FiltersBody = Type.Object(
+  {
+    campaignName: Type.Optional(BoundedString(TEMPLATE_NAME_MAX, { description: 'Case-insensitive substring of templateName.' })),
+    ownership: Type.Optional(StringEnum(TEMPLATE_OWNERSHIPS)),
+    isBookmarked: Type.Optional(Type.Boolean({ description: 'true: only templates the account bookmarked; false: only those it did not.' })),
+    retailerId: Type.Optional(Int64({ minimum: 1 })),
+    inventoryType: Type.Optional(StringEnum(TEMPLATE_INVENTORY_TYPES)),
+    adFormat: Type.Optional(BoundedString(TEMPLATE_AD_FORMAT_MAX, { description: 'Exact ad format, compared case-insensitively.' })),
+    sourceOfProductInformation: Type.Optional(StringEnum(TEMPLATE_PRODUCT_INFORMATION_SOURCES)),
+    productSelectionMethod: Type.Optional(StringEnum(TEMPLATE_PRODUCT_SELECTION_METHODS)),
+    creativeStyle: Type.Optional(Strings(StringEnum(TEMPLATE_CREATIVE_STYLES), 'Templates with any of these styles.')),
+    category: Type.Optional(Strings(Category, 'Templates in any of these categories (compared case-insensitively).')),
+    templateType: Type.Optional(Strings(StringEnum(TEMPLATE_TYPES), 'Templates of any of these types.')),
+  },
+  { additionalProperties: false },
+);
+
+/** Retail template search (the System catalog and the account's own Custom templates), custom templates and bookmarks. */
+export const templateRoutes = [
+  defineRoute({
+    operationId: 'searchRetailTemplates',
+    method: 'post',
+    path: '/v2/accounts/:accountId/retail-campaigns/retail-templates',
+    tag: TAG,
+    summary: 'Search retail templates',
+    description:
+      'Every filter is optional and all given filters must hold; an array filter matches a template holding any of its values, and an empty array does not filter. ' +
+      'The account sees the System templates and its own Custom templates. Results are ordered by templateIdx ascending; count is the number of matches.',
+    permission: PERMISSIONS.campaignsList,
+    scope: { account: 'accountId' },
+    params: AccountPath,
+    query: PageQuery,
+    body: FiltersBody,
+    success: {
+      status: 200,
+      description: 'A page of matching templates',
+      schema: Type.Object({ count: Type.Integer(), ...PageLinksSchema, templates: Type.Array(RetailTemplate) }),
+    },
+    example: {
+      params: { accountId: 1001 },
+      query: { offset: 0, limit: 25 },
+      request: { inventoryType: 'offsite', creativeStyle: ['Static Banner', 'Video'], campaignName: 'northmart' },
+      response: { count: 1, next: null, previous: null, templates: [EXAMPLE_TEMPLATE] },
+    },
+    async handle({ params, query, body, backends, links }) {
+      const result = await backends.templates.searchTemplates({
+        accountId: params.accountId,
+        filters: { ...body, creativeStyle: body.creativeStyle ?? [], category: body.category ?? [], templateType: body.templateType ?? [] },
+        page: query,
+      });
+      return { body: { count: result.total, ...links({ ...query, total: result.total }), templates: result.templates.map(present) } };
+    },
+  }),
+
+  defineRoute({
+    operationId: 'createRetailTemplate',
+    method: 'post',
+    path: '/v2/accounts/:accountId/retail-campaigns/retail-templates/custom',
+    tag: TAG,
+    summary: 'Create a Custom retail template for the account',
+    description: 'The template is visible to this account only. Its dimensions are those of its layouts; its thumbnail is rendered from the first layout.',
+    permission: PERMISSIONS.templatesEdit,
+    scope: { account: 'accountId' },
+    extension: true,
+    params: AccountPath,
+    body: Type.Object(
+      {
+        templateName: BoundedString(TEMPLATE_NAME_MAX, { minLength: 1 }),
+        retailerId: Int64({ minimum: 1 }),
+        inventoryType: StringEnum(TEMPLATE_INVENTORY_TYPES),
+        adFormat: BoundedString(TEMPLATE_AD_FORMAT_MAX, { minLength: 1 }),
+        sourceOfProductInformation: StringEnum(TEMPLATE_PRODUCT_INFORMATION_SOURCES),
+        productSelectionMethod: StringEnum(TEMPLATE_PRODUCT_SELECTION_METHODS),
+        creativeStyle: Strings(StringEnum(TEMPLATE_CREATIVE_STYLES), 'Creative styles.'),
+        category: Strings(Category, 'Categories.'),
+        templateType: Strings(StringEnum(TEMPLATE_TYPES), 'Template types.'),
+        layouts: Type.Array(LayoutSchema, { minItems: 1, maxItems: TEMPLATE_LAYOUTS_MAX }),
+      },
+      { additionalProperties: false },
+    ),
+    success: { status: 201, description: 'Created', schema: Type.Object({ templateIdx: Type.Integer() }) },
+    example: {
+      params: { accountId: 1001 },
+      request: {
+        templateName: 'Spring banner',
+        retailerId: 101,
+        inventoryType: 'onsite',
+        adFormat: 'Display Banner',
+        sourceOfProductInformation: 'Hybrid',
+        productSelectionMethod: 'Fixed Product Selection',
+        creativeStyle: ['Static Banner'],
+        category: ['Grocery'],
+        templateType: ['Custom'],
+        layouts: [EXAMPLE_LAYOUT],
+      },
+      response: { templateIdx: 120 },
+    },
+    async handle({ params, body, backends }) {
+      const result = await backends.templates.createTemplate({ accountId: params.accountId, ...body });
+      return { status: 201, body: { templateIdx: result.templateIdx } };
+    },
+  }),
+
+  defineRoute({
+    operationId: 'bookmarkRetailTemplate',
+    method: 'put',
+    path: '/v2/accounts/:accountId/retail-campaigns/retail-templates/:templateIdx/bookmark',
+    tag: TAG,
+    summary: 'Bookmark a retail template for the account (idempotent)',
+    permission: PERMISSIONS.templatesEdit,
+    scope: { account: 'accountId' },
+    extension: true,
+    params: TemplatePath,
+    success: { status: 200, description: 'Bookmarked', schema: Message },
+    example: { params: { accountId: 1001, templateIdx: 1 }, response: { message: 'Template bookmarked.' } },
+    async handle({ params, backends }) {
+      await backends.templates.setBookmark({ accountId: params.accountId, templateIdx: params.templateIdx, bookmarked: true });
+      return { body: { message: 'Template bookmarked.' } };
+    },
+  }),
+
+  defineRoute({
+    operationId: 'unbookmarkRetailTemplate',
+    method: 'delete',
+    path: '/v2/accounts/:accountId/retail-campaigns/retail-templates/:templateIdx/bookmark',
+    tag: TAG,
+    summary: 'Remove the account bookmark of a retail template (idempotent)',
+    permission: PERMISSIONS.templatesEdit,
+    scope: { account: 'accountId' },
+    extension: true,
+    params: TemplatePath,
+    success: { status: 200, description: 'Not bookmarked', schema: Message },
+    example: { params: { accountId: 1001, templateIdx: 1 }, response: { message: 'Template bookmark removed.' } },
+    async handle({ params, backends }) {
+      await backends.templates.setBookmark({ accountId: params.accountId, templateIdx: params.templateIdx, bookmarked: false });
+      return { body: { message: 'Template bookmark removed.' } };
+    },
+  }),
+
+  defineRoute({
+    operationId: 'deleteRetailTemplate',
+    method: 'delete',
+    path: '/v2/accounts/:accountId/retail-campaigns/retail-templates/:templateIdx',
+    tag: TAG,
+    summary: 'Delete one of the account Custom templates',
+    description: 'Only a Custom template of this account can be deleted; a System template answers 409.',
+    permission: PERMISSIONS.templatesEdit,
+    scope: { account: 'accountId' },
+    extension: true,
+    params: TemplatePath,
+    success: { status: 200, description: 'Deleted', schema: Message },
+    problems: [409],
+    example: { params: { accountId: 1001, templateIdx: 120 }, response: { message: 'Template deleted.' } },
+    async handle({ params, backends }) {
+      await backends.templates.deleteTemplate({ accountId: params.accountId, templateIdx: params.templateIdx });
+      return { body: { message: 'Template deleted.' } };
+    },
+  }),
+];

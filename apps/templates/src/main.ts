@@ -1,0 +1,4 @@
+import { runGrpcService } from '@platform/service';
+import { templatesService } from './templates.module';
+
+void runGrpcService(templatesService);

@@ -1,0 +1,5 @@
+import type { Migration } from '@platform/mysql';
+import { createTemplates } from './20261123100000_create_templates';
+
+/** Every schema change of this service, in order; the outbox migration comes from @platform/nats. */
+export const TEMPLATES_MIGRATIONS: Migration[] = [createTemplates];

@@ -1,0 +1,81 @@
+import { PERMISSIONS, type TemplateLayout } from '@contracts/domain';
+import { templatesV1 as v1 } from '@contracts/proto';
+import { unary } from '@platform/grpc';
+import type { Logger } from '@platform/logging';
+import type { CallGuard } from '@platform/service';
+import type { TemplateFilters, TemplateRecord } from './template.model';
+import type { TemplateService } from './template.service';
+
+export const toTemplate = (record: TemplateRecord): v1.Template => ({
+  templateIdx: record.templateIdx,
+  templateName: record.templateName,
+  ownership: record.ownership,
+  isBookmarked: record.isBookmarked,
+  retailerId: record.retailerId,
+  inventoryType: record.inventoryType,
+  adFormat: record.adFormat,
+  sourceOfProductInformation: record.sourceOfProductInformation,
+  productSelectionMethod: record.productSelectionMethod,
+  creativeStyle: record.creativeStyle,
+  category: record.category,
+  templateType: record.templateType,
+  dimensions: record.dimensions,
+  layouts: record.layouts,
+  thumbnailPng: record.thumbnailPng,
+  createdTime: record.createdAt.toISOString(),
+  updatedTime: record.updatedAt.toISOString(),
+});
+
+const toFilters = (f: v1.TemplateFilters | undefined): TemplateFilters => ({
+  campaignName: f?.campaignName,
+  ownership: f?.ownership,
+  isBookmarked: f?.isBookmarked,
+  retailerId: f?.retailerId,
+  inventoryType: f?.inventoryType,
+  adFormat: f?.adFormat,
+  sourceOfProductInformation: f?.sourceOfProductInformation,
+  productSelectionMethod: f?.productSelectionMethod,
+  creativeStyle: f?.creativeStyle,
+  category: f?.category,
+  templateType: f?.templateType,
+});
+
+export function templateGrpc({ logger, guard, templates }: { logger: Logger; guard: CallGuard; templates: TemplateService }): v1.TemplatesServiceServer {
+  return {
+    searchTemplates: unary(logger, 'SearchTemplates', async (request, call) => {
+      guard.account(call, PERMISSIONS.campaignsList, request.accountId);
+      const page = await templates.search(request.accountId, toFilters(request.filters), request.page);
+      return { templates: page.items.map(toTemplate), total: page.total };
+    }),
+
+    createTemplate: unary(logger, 'CreateTemplate', async (request, call) => {
+      guard.account(call, PERMISSIONS.templatesEdit, request.accountId);
+      const templateIdx = await templates.create(request.accountId, {
+        templateName: request.templateName,
+        retailerId: request.retailerId,
+        inventoryType: request.inventoryType,
+        adFormat: request.adFormat,
+        sourceOfProductInformation: request.sourceOfProductInformation,
+        productSelectionMethod: request.productSelectionMethod,
+        creativeStyle: request.creativeStyle,
+        category: request.category,
+        templateType: request.templateType,
+        // Missing members of a layout are refused by the service's layout rules.
+        layouts: request.layouts as TemplateLayout[],
+      });
+      return { templateIdx };
+    }),
+
+    setBookmark: unary(logger, 'SetBookmark', async (request, call) => {
+      guard.account(call, PERMISSIONS.templatesEdit, request.accountId);
+      await templates.setBookmark(request.accountId, request.templateIdx, request.bookmarked);
+      return {};
+    }),
+
+    deleteTemplate: unary(logger, 'DeleteTemplate', async (request, call) => {
+      guard.account(call, PERMISSIONS.templatesEdit, request.accountId);
+      await templates.delete(request.accountId, request.templateIdx);
+      return {};
+    }),
+  };
+}

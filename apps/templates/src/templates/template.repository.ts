@@ -1,0 +1,159 @@
+import type { Knex } from 'knex';
+import type { TemplateLayout, TemplateOwnership } from '@contracts/domain';
+import { listWithTotalQuery, readJsonColumn, withTransaction, writeJsonColumn, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
+import type { NewTemplate, TemplateFilters, TemplateRecord } from './template.model';
+
+interface TemplateRow {
+  template_idx: number;
+  account_id: number | null;
+  ownership: TemplateOwnership;
+  template_name: string;
+  retailer_id: number;
+  inventory_type: string;
+  ad_format: string;
+  source_of_product_information: string;
+  product_selection_method: string;
+  creative_styles: string;
+  categories: string;
+  template_types: string;
+  dimensions: string;
+  layouts: string;
+  thumbnail_png: Buffer;
+  created_at: Date;
+  updated_at: Date;
+  is_bookmarked: number;
+}
+
+/** Array fields whose values are also kept one per row in template_tags, for the any-of filters. */
+const TAG_KINDS = { creativeStyle: 'creativeStyle', category: 'category', templateType: 'templateType' } as const;
+
+const toRecord = (row: TemplateRow): TemplateRecord => ({
+  templateIdx: Number(row.template_idx),
+  templateName: row.template_name,
+  ownership: row.ownership,
+  accountId: row.account_id === null ? null : Number(row.account_id),
+  isBookmarked: Number(row.is_bookmarked) === 1,
+  retailerId: Number(row.retailer_id),
+  inventoryType: row.inventory_type,
+  adFormat: row.ad_format,
+  sourceOfProductInformation: row.source_of_product_information,
+  productSelectionMethod: row.product_selection_method,
+  creativeStyle: readJsonColumn<string[]>(row.creative_styles) ?? [],
+  category: readJsonColumn<string[]>(row.categories) ?? [],
+  templateType: readJsonColumn<string[]>(row.template_types) ?? [],
+  dimensions: readJsonColumn<string[]>(row.dimensions) ?? [],
+  layouts: readJsonColumn<TemplateLayout[]>(row.layouts) ?? [],
+  thumbnailPng: row.thumbnail_png,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const columns = (template: NewTemplate) => ({
+  catalog_key: template.catalogKey,
+  account_id: template.accountId,
+  ownership: template.ownership,
+  template_name: template.templateName,
+  retailer_id: template.retailerId,
+  inventory_type: template.inventoryType,
+  ad_format: template.adFormat,
+  source_of_product_information: template.sourceOfProductInformation,
+  product_selection_method: template.productSelectionMethod,
+  creative_styles: writeJsonColumn(template.creativeStyle),
+  categories: writeJsonColumn(template.category),
+  template_types: writeJsonColumn(template.templateType),
+  dimensions: writeJsonColumn(template.dimensions),
+  layouts: writeJsonColumn(template.layouts),
+  thumbnail_png: template.thumbnailPng,
+});
+
+/** `%` and `_` in a searched name are literal characters, not wildcards. */
+const likeEscape = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
+export class TemplateRepository {
+  constructor(private readonly db: ServiceDatabase) {}
+
+  /**
+   * Templates the account may see (System, and its own Custom ones) matching every given filter, in
+   * template_idx order, with whether the account bookmarked each.
+   */
+  search(accountId: number, filters: TemplateFilters, window: PageWindow): Promise<Page<TemplateRecord>> {
+    const knex = this.db.knex;
+    const bookmarked = (q: Knex.QueryBuilder) =>
+      q.select(knex.raw('1')).from('template_bookmarks as b').where('b.account_id', accountId).andWhereRaw('b.template_idx = t.template_idx');
+    const query = knex('templates as t')
+      .select(
+        't.*',
+        knex.raw('EXISTS (SELECT 1 FROM template_bookmarks b WHERE b.account_id = ? AND b.template_idx = t.template_idx) AS is_bookmarked', [accountId]),
+      )
+      .where((visible) => visible.whereNull('t.account_id').orWhere('t.account_id', accountId))
+      .orderBy('t.template_idx');
+    if (filters.campaignName !== undefined) query.andWhereRaw("t.template_name LIKE CONCAT('%', ?, '%')", [likeEscape(filters.campaignName)]);
+    if (filters.ownership !== undefined) query.andWhere('t.ownership', filters.ownership);
+    if (filters.retailerId !== undefined) query.andWhere('t.retailer_id', filters.retailerId);
+    if (filters.inventoryType !== undefined) query.andWhere('t.inventory_type', filters.inventoryType);
+    if (filters.adFormat !== undefined) query.andWhere('t.ad_format', filters.adFormat);
+    if (filters.sourceOfProductInformation !== undefined) query.andWhere('t.source_of_product_information', filters.sourceOfProductInformation);
+    if (filters.productSelectionMethod !== undefined) query.andWhere('t.product_selection_method', filters.productSelectionMethod);
+    if (filters.isBookmarked === true) query.whereExists(bookmarked);
+    if (filters.isBookmarked === false) query.whereNotExists(bookmarked);
+    for (const [field, kind] of Object.entries(TAG_KINDS) as [keyof typeof TAG_KINDS, string][]) {
+      const values = filters[field];
+      if (values === undefined || values.length === 0) continue;
+      query.whereExists((q) =>
+        q.select(knex.raw('1')).from('template_tags as g').whereRaw('g.template_idx = t.template_idx').andWhere('g.kind', kind).whereIn('g.value', values),
+      );
+    }
+    return listWithTotalQuery(query, window, toRecord);
+  }
+
+  /** Inserts or updates each System template by its catalog key, its tags replaced in the same transaction. */
+  async upsertCatalog(templates: readonly NewTemplate[]): Promise<void> {
+    await withTransaction(this.db.knex, async (trx) => {
+      for (const template of templates) {
+        const row = columns(template);
+        await trx('templates')
+          .insert(row)
+          .onConflict('catalog_key')
+          .merge({ ...row, updated_at: trx.raw('CURRENT_TIMESTAMP(3)') });
+        const stored: { template_idx: number } = await trx('templates').where({ catalog_key: template.catalogKey }).first('template_idx');
+        await this.replaceTags(trx, Number(stored.template_idx), template);
+      }
+    });
+  }
+
+  async insert(template: NewTemplate): Promise<number> {
+    return withTransaction(this.db.knex, async (trx) => {
+      const [id] = await trx('templates').insert(columns(template));
+      await this.replaceTags(trx, Number(id), template);
+      return Number(id);
+    });
+  }
+
+  /** Who owns a template: undefined when missing, null account for System. */
+  async owner(templateIdx: number): Promise<{ accountId: number | null } | undefined> {
+    const row: { account_id: number | null } | undefined = await this.db.knex('templates').where({ template_idx: templateIdx }).first('account_id');
+    return row && { accountId: row.account_id === null ? null : Number(row.account_id) };
+  }
+
+  async setBookmark(accountId: number, templateIdx: number, bookmarked: boolean): Promise<void> {
+    const knex = this.db.knex;
+    if (bookmarked)
+      await knex('template_bookmarks').insert({ account_id: accountId, template_idx: templateIdx }).onConflict(['account_id', 'template_idx']).ignore();
+    else await knex('template_bookmarks').where({ account_id: accountId, template_idx: templateIdx }).delete();
+  }
+
+  /** Deletes an account's own Custom template (tags and bookmarks go with it); false when there was none. */
+  async deleteCustom(accountId: number, templateIdx: number): Promise<boolean> {
+    const deleted = await this.db.knex('templates').where({ template_idx: templateIdx, account_id: accountId, ownership: 'Custom' }).delete();
+    return deleted > 0;
+  }
+
+  private async replaceTags(trx: Knex.Transaction, templateIdx: number, template: NewTemplate): Promise<void> {
+    await trx('template_tags').where({ template_idx: templateIdx }).delete();
+    const rows = (Object.entries(TAG_KINDS) as [keyof typeof TAG_KINDS, string][]).flatMap(([field, kind]) =>
+      // The value column compares case-insensitively, so values differing only in case are one tag.
+      [...new Map(template[field].map((value) => [value.toLowerCase(), value])).values()].map((value) => ({ template_idx: templateIdx, kind, value })),
+    );
+    if (rows.length > 0) await trx('template_tags').insert(rows);
+  }
+}

@@ -1,0 +1,222 @@
+import sharp from 'sharp';
+import {
+  TEMPLATE_CREATIVE_STYLES,
+  TEMPLATE_INVENTORY_TYPES,
+  TEMPLATE_PRODUCT_INFORMATION_SOURCES,
+  TEMPLATE_PRODUCT_SELECTION_METHODS,
+  TEMPLATE_TYPES,
+} from '@contracts/domain';
+import { openTemplatesTestBed, rejectionOf, type TemplatesTestBed } from '../templates.test-support';
+import { layoutFor, TEMPLATE_CATALOG } from './template.catalog';
+import type { TemplateFilters, TemplateInput, TemplateRecord } from './template.model';
+
+jest.setTimeout(60_000);
+
+describe('TemplateService (real MariaDB)', () => {
+  let bed: TemplatesTestBed;
+  let nextAccount = 500;
+  const freshAccount = () => nextAccount++;
+  const ALL = { offset: 0, limit: 100 };
+  const search = async (account: number, filters: TemplateFilters = {}) => (await bed.templates.search(account, filters, ALL)).items;
+  const ids = (items: TemplateRecord[]) => items.map((t) => t.templateIdx);
+  const custom = (name: string, overrides: Partial<TemplateInput> = {}): TemplateInput => ({
+    templateName: name,
+    retailerId: 900,
+    inventoryType: 'onsite',
+    adFormat: 'Display Banner',
+    sourceOfProductInformation: 'Hybrid',
+    productSelectionMethod: 'Fixed Product Selection',
+    creativeStyle: ['Static Banner'],
+    category: ['Toys'],
+    templateType: ['Custom'],
+    layouts: [layoutFor('300x250', { background: '#ffffff', text: '#000000', accent: '#ff0000' }, 'Hello', 'Go')],
+    ...overrides,
+  });
+
+  beforeAll(async () => {
+    bed = await openTemplatesTestBed('tpl');
+  });
+
+  afterAll(async () => {
+    await bed?.close();
+  });
+
+  describe('the seeded catalog', () => {
+    it('holds every System template once, in template_idx order, and seeding again keeps their indices', async () => {
+      const before = await search(freshAccount());
+      expect(before).toHaveLength(TEMPLATE_CATALOG.length);
+      expect(TEMPLATE_CATALOG.length).toBeGreaterThanOrEqual(30);
+      expect(ids(before)).toEqual([...ids(before)].sort((a, b) => a - b));
+      expect(before.every((t) => t.ownership === 'System' && t.accountId === null)).toBe(true);
+      await bed.templates.seedCatalog();
+      expect(ids(await search(freshAccount()))).toEqual(ids(before));
+    });
+
+    it('covers every value of every filter enumeration', async () => {
+      const all = await search(freshAccount());
+      const values = (pick: (t: TemplateRecord) => string[]) => new Set(all.flatMap(pick));
+      expect([...values((t) => [t.inventoryType])].sort()).toEqual([...TEMPLATE_INVENTORY_TYPES].sort());
+      expect([...values((t) => [t.sourceOfProductInformation])].sort()).toEqual([...TEMPLATE_PRODUCT_INFORMATION_SOURCES].sort());
+      expect([...values((t) => [t.productSelectionMethod])].sort()).toEqual([...TEMPLATE_PRODUCT_SELECTION_METHODS].sort());
+      expect([...values((t) => t.creativeStyle)].sort()).toEqual([...TEMPLATE_CREATIVE_STYLES].sort());
+      expect([...values((t) => t.templateType)].sort()).toEqual([...TEMPLATE_TYPES].sort());
+      expect(values((t) => [String(t.retailerId)]).size).toBeGreaterThanOrEqual(3);
+    });
+
+    it('stores a layout per dimension and a PNG thumbnail rendered from the first one', async () => {
+      const [first] = await search(freshAccount());
+      expect(first.layouts.map((l) => l.dimension)).toEqual(first.dimensions);
+      const meta = await sharp(first.thumbnailPng).metadata();
+      expect(meta.format).toBe('png');
+      expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBe(240);
+      // The background colour of the layout is what the corner pixel shows.
+      const { data } = await sharp(first.thumbnailPng).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const hex = `#${[...data.subarray(0, 3)].map((n) => n.toString(16).padStart(2, '0')).join('')}`;
+      expect(hex).toBe(first.layouts[0].backgroundColor.toLowerCase());
+    });
+  });
+
+  describe('filters', () => {
+    const catalog = () => search(freshAccount());
+
+    it.each([
+      ['inventoryType', 'onsite'],
+      ['sourceOfProductInformation', 'Retailer Product Feed'],
+      ['productSelectionMethod', 'Dynamic Product Selection'],
+      ['adFormat', 'Native'],
+      ['ownership', 'System'],
+    ] as const)('%s = %s returns exactly the templates holding it', async (field, value) => {
+      const all = await catalog();
+      const expected = all.filter((t) => t[field] === value);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(ids(await search(freshAccount(), { [field]: value }))).toEqual(ids(expected));
+    });
+
+    it('retailerId returns only that retailer', async () => {
+      const all = await catalog();
+      expect(ids(await search(freshAccount(), { retailerId: 102 }))).toEqual(ids(all.filter((t) => t.retailerId === 102)));
+      expect(await search(freshAccount(), { retailerId: 99999 })).toEqual([]);
+    });
+
+    it.each([
+      ['creativeStyle', ['Video', 'REC']],
+      ['templateType', ['Geo Feed', 'Offer Feed']],
+      ['category', ['Pets', 'Baby']],
+    ] as const)('%s matches a template holding any of the listed values', async (field, wanted) => {
+      const all = await catalog();
+      const expected = all.filter((t) => t[field].some((v) => (wanted as readonly string[]).includes(v)));
+      const single = all.filter((t) => t[field].includes(wanted[0]));
+      expect(expected.length).toBeGreaterThan(single.length);
+      expect(ids(await search(freshAccount(), { [field]: [...wanted] }))).toEqual(ids(expected));
+      expect(ids(await search(freshAccount(), { [field]: [] }))).toEqual(ids(all));
+    });
+
+    it('campaignName is a case-insensitive substring of the name, with % and _ taken literally', async () => {
+      const all = await catalog();
+      expect(ids(await search(freshAccount(), { campaignName: 'fReShCo' }))).toEqual(ids(all.filter((t) => t.templateName.includes('FreshCo'))));
+      expect(await search(freshAccount(), { campaignName: '%' })).toEqual([]);
+      expect(await search(freshAccount(), { campaignName: '_' })).toEqual([]);
+    });
+
+    it('combines filters with AND', async () => {
+      const all = await catalog();
+      const filters: TemplateFilters = { retailerId: 101, inventoryType: 'offsite', creativeStyle: ['Static Banner', 'Video', 'Social'] };
+      const expected = all.filter(
+        (t) => t.retailerId === 101 && t.inventoryType === 'offsite' && t.creativeStyle.some((s) => ['Static Banner', 'Video', 'Social'].includes(s)),
+      );
+      expect(expected.length).toBeGreaterThan(0);
+      expect(ids(await search(freshAccount(), filters))).toEqual(ids(expected));
+    });
+
+    it('refuses values outside the enumerations, naming each field', async () => {
+      const refused = await rejectionOf(
+        bed.templates.search(freshAccount(), { ownership: 'Mine', inventoryType: 'print', creativeStyle: ['Video', 'Hologram'], templateType: ['Nope'] }),
+      );
+      expect(refused).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+      expect((refused.errors as { pointer: string }[]).map((e) => e.pointer)).toEqual(['/ownership', '/inventoryType', '/creativeStyle/1', '/templateType/0']);
+    });
+
+    it('pages in template_idx order with the total', async () => {
+      const account = freshAccount();
+      const all = await search(account);
+      const first = await bed.templates.search(account, {}, { offset: 0, limit: 10 });
+      const last = await bed.templates.search(account, {}, { offset: 30, limit: 10 });
+      expect(first.total).toBe(all.length);
+      expect(ids(first.items)).toEqual(ids(all).slice(0, 10));
+      expect(ids(last.items)).toEqual(ids(all).slice(30, 40));
+    });
+  });
+
+  describe('custom templates', () => {
+    it('are visible to their own account only, and filter by ownership', async () => {
+      const owner = freshAccount();
+      const other = freshAccount();
+      const idx = await bed.templates.create(owner, custom('  My banner  '));
+      const mine = await search(owner, { ownership: 'Custom' });
+      expect(mine).toEqual([
+        expect.objectContaining({ templateIdx: idx, templateName: 'My banner', ownership: 'Custom', accountId: owner, dimensions: ['300x250'] }),
+      ]);
+      expect(await search(other, { ownership: 'Custom' })).toEqual([]);
+      expect(ids(await search(other))).not.toContain(idx);
+      expect(ids(await search(owner, { category: ['toys'] }))).toEqual([idx]);
+    });
+
+    it('refuses bad fields and bad layouts, storing nothing', async () => {
+      const account = freshAccount();
+      const base = custom('x');
+      const layout = base.layouts[0];
+      const refused = await rejectionOf(
+        bed.templates.create(account, {
+          ...base,
+          templateName: ' ',
+          inventoryType: 'tv',
+          templateType: ['Nope'],
+          layouts: [{ ...layout, backgroundColor: 'red', logo: { x: 250, y: 0, w: 100, h: 10 } }],
+        }),
+      );
+      expect((refused.errors as { pointer: string }[]).map((e) => e.pointer)).toEqual([
+        '/templateName',
+        '/inventoryType',
+        '/templateType/0',
+        '/layouts/0/backgroundColor',
+        '/layouts/0/logo',
+      ]);
+      expect(await search(account, { ownership: 'Custom' })).toEqual([]);
+    });
+
+    it("deletes only the account's own Custom templates", async () => {
+      const owner = freshAccount();
+      const idx = await bed.templates.create(owner, custom('Doomed'));
+      expect(await rejectionOf(bed.templates.delete(freshAccount(), idx))).toMatchObject({ status: 404, code: 'TEMPLATE_NOT_FOUND' });
+      const [system] = await search(owner);
+      expect(await rejectionOf(bed.templates.delete(owner, system.templateIdx))).toMatchObject({ status: 409, code: 'TEMPLATE_NOT_DELETABLE' });
+      await bed.templates.delete(owner, idx);
+      expect(await search(owner, { ownership: 'Custom' })).toEqual([]);
+      expect(await rejectionOf(bed.templates.delete(owner, idx))).toMatchObject({ status: 404 });
+    });
+  });
+
+  describe('bookmarks', () => {
+    it('are per account, idempotent, and drive the isBookmarked filter both ways', async () => {
+      const account = freshAccount();
+      const other = freshAccount();
+      const [a, b] = await search(account);
+      await bed.templates.setBookmark(account, a.templateIdx, true);
+      await bed.templates.setBookmark(account, a.templateIdx, true);
+      await bed.templates.setBookmark(account, b.templateIdx, true);
+      expect(ids(await search(account, { isBookmarked: true }))).toEqual([a.templateIdx, b.templateIdx]);
+      expect(ids(await search(account, { isBookmarked: false }))).not.toContain(a.templateIdx);
+      expect((await search(account)).find((t) => t.templateIdx === a.templateIdx)?.isBookmarked).toBe(true);
+      expect(await search(other, { isBookmarked: true })).toEqual([]);
+      await bed.templates.setBookmark(account, a.templateIdx, false);
+      await bed.templates.setBookmark(account, a.templateIdx, false);
+      expect(ids(await search(account, { isBookmarked: true }))).toEqual([b.templateIdx]);
+    });
+
+    it("refuses another account's custom template and a missing one as not found", async () => {
+      const idx = await bed.templates.create(freshAccount(), custom('Private'));
+      expect(await rejectionOf(bed.templates.setBookmark(freshAccount(), idx, true))).toMatchObject({ status: 404, code: 'TEMPLATE_NOT_FOUND' });
+      expect(await rejectionOf(bed.templates.setBookmark(freshAccount(), 10_000_000, true))).toMatchObject({ status: 404 });
+    });
+  });
+});

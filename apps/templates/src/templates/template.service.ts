@@ -1,0 +1,187 @@
+import {
+  effectivePage,
+  parseDimension,
+  TEMPLATE_AD_FORMAT_MAX,
+  TEMPLATE_CATEGORY_MAX,
+  TEMPLATE_COLOR_PATTERN,
+  TEMPLATE_CREATIVE_STYLES,
+  TEMPLATE_FONT_SIZE_MAX,
+  TEMPLATE_INVENTORY_TYPES,
+  TEMPLATE_LAYOUTS_MAX,
+  TEMPLATE_LIST_MAX_ITEMS,
+  TEMPLATE_NAME_MAX,
+  TEMPLATE_OWNERSHIPS,
+  TEMPLATE_PRODUCT_INFORMATION_SOURCES,
+  TEMPLATE_PRODUCT_SELECTION_METHODS,
+  TEMPLATE_TEXT_MAX,
+  TEMPLATE_TYPES,
+  type TemplateBox,
+  type TemplateLayout,
+} from '@contracts/domain';
+import { AppError, notFound, validationFailed, type FieldError } from '@platform/errors';
+import type { Page } from '@platform/mysql';
+import { TEMPLATE_CATALOG, type CatalogTemplate } from './template.catalog';
+import type { NewTemplate, TemplateFilters, TemplateInput, TemplateRecord } from './template.model';
+import type { TemplateRepository } from './template.repository';
+import { renderThumbnail } from './template.thumbnail';
+
+export const templateNotFound = (templateIdx: number) => notFound('TEMPLATE_NOT_FOUND', `Template ${templateIdx} was not found.`);
+
+const oneOf = (pointer: string, allowed: readonly string[], value: string | undefined): FieldError[] =>
+  value === undefined || allowed.includes(value)
+    ? []
+    : [{ pointer, code: 'NOT_ALLOWED', detail: `${pointer.slice(1).replace(/\//g, '.')} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}.` }];
+
+const allOf = (pointer: string, allowed: readonly string[], values: readonly string[] | undefined): FieldError[] =>
+  (values ?? []).flatMap((value, i) => oneOf(`${pointer}/${i}`, allowed, value));
+
+const tooMany = (pointer: string, values: readonly unknown[] | undefined, max: number): FieldError[] =>
+  (values?.length ?? 0) > max ? [{ pointer, code: 'TOO_MANY_ITEMS', detail: `${pointer.slice(1)} may hold at most ${max} items.` }] : [];
+
+const text = (pointer: string, value: string | undefined, max: number, required = true): FieldError[] => {
+  if (value === undefined) return [];
+  if (required && value.trim().length === 0) return [{ pointer, code: 'REQUIRED', detail: `${pointer.slice(1)} must not be blank.` }];
+  return value.length > max ? [{ pointer, code: 'TOO_LONG', detail: `${pointer.slice(1)} must be at most ${max} characters.` }] : [];
+};
+
+/** Filter rules, re-checked here because the gateway is not the service's only caller. */
+export function filterErrors(filters: TemplateFilters): FieldError[] {
+  return [
+    ...text('/campaignName', filters.campaignName, TEMPLATE_NAME_MAX, false),
+    ...oneOf('/ownership', TEMPLATE_OWNERSHIPS, filters.ownership),
+    ...oneOf('/inventoryType', TEMPLATE_INVENTORY_TYPES, filters.inventoryType),
+    ...text('/adFormat', filters.adFormat, TEMPLATE_AD_FORMAT_MAX, false),
+    ...oneOf('/sourceOfProductInformation', TEMPLATE_PRODUCT_INFORMATION_SOURCES, filters.sourceOfProductInformation),
+    ...oneOf('/productSelectionMethod', TEMPLATE_PRODUCT_SELECTION_METHODS, filters.productSelectionMethod),
+    ...tooMany('/creativeStyle', filters.creativeStyle, TEMPLATE_LIST_MAX_ITEMS),
+    ...allOf('/creativeStyle', TEMPLATE_CREATIVE_STYLES, filters.creativeStyle),
+    ...tooMany('/category', filters.category, TEMPLATE_LIST_MAX_ITEMS),
+    ...(filters.category ?? []).flatMap((c, i) => text(`/category/${i}`, c, TEMPLATE_CATEGORY_MAX, false)),
+    ...tooMany('/templateType', filters.templateType, TEMPLATE_LIST_MAX_ITEMS),
+    ...allOf('/templateType', TEMPLATE_TYPES, filters.templateType),
+  ];
+}
+
+function boxErrors(pointer: string, box: TemplateBox | undefined, canvas: { width: number; height: number }): FieldError[] {
+  if (!box) return [{ pointer, code: 'REQUIRED', detail: `${pointer.slice(1)} is required.` }];
+  const inside = [box.x, box.y, box.w, box.h].every((n) => Number.isInteger(n) && n >= 0) && box.w > 0 && box.h > 0;
+  if (inside && box.x + box.w <= canvas.width && box.y + box.h <= canvas.height) return [];
+  return [{ pointer, code: 'OUT_OF_RANGE', detail: `${pointer.slice(1)} must lie inside the ${canvas.width}x${canvas.height} canvas.` }];
+}
+
+function colorErrors(pointer: string, color: string | undefined): FieldError[] {
+  return color !== undefined && new RegExp(TEMPLATE_COLOR_PATTERN).test(color)
+    ? []
+    : [{ pointer, code: 'INVALID_FORMAT', detail: `${pointer.slice(1)} must be a #rrggbb colour.` }];
+}
+
+export function layoutErrors(layouts: readonly TemplateLayout[]): FieldError[] {
+  if (layouts.length === 0) return [{ pointer: '/layouts', code: 'REQUIRED', detail: 'layouts must hold at least one layout.' }];
+  if (layouts.length > TEMPLATE_LAYOUTS_MAX)
+    return [{ pointer: '/layouts', code: 'TOO_MANY_ITEMS', detail: `layouts may hold at most ${TEMPLATE_LAYOUTS_MAX} items.` }];
+  const seen = new Set<string>();
+  return layouts.flatMap((layout, i) => {
+    const at = `/layouts/${i}`;
+    const canvas = parseDimension(layout.dimension);
+    if (!canvas) return [{ pointer: `${at}/dimension`, code: 'INVALID_FORMAT', detail: 'dimension must be <width>x<height> in pixels.' }];
+    if (seen.has(layout.dimension)) return [{ pointer: `${at}/dimension`, code: 'DUPLICATE', detail: `dimension ${layout.dimension} is laid out twice.` }];
+    seen.add(layout.dimension);
+    const element = (name: 'headline' | 'price' | 'callToAction') => {
+      const e = layout[name];
+      if (!e) return [{ pointer: `${at}/${name}`, code: 'REQUIRED', detail: `${name} is required.` }];
+      const fontOk = Number.isInteger(e.fontSize) && e.fontSize >= 1 && e.fontSize <= TEMPLATE_FONT_SIZE_MAX;
+      return [
+        ...boxErrors(`${at}/${name}/box`, e.box, canvas),
+        ...colorErrors(`${at}/${name}/color`, e.color),
+        ...(fontOk ? [] : [{ pointer: `${at}/${name}/fontSize`, code: 'OUT_OF_RANGE', detail: `fontSize must be 1 to ${TEMPLATE_FONT_SIZE_MAX}.` }]),
+        ...text(`${at}/${name}/text`, e.text, TEMPLATE_TEXT_MAX, false),
+      ];
+    };
+    return [
+      ...colorErrors(`${at}/backgroundColor`, layout.backgroundColor),
+      ...boxErrors(`${at}/logo`, layout.logo, canvas),
+      ...boxErrors(`${at}/productImage`, layout.productImage, canvas),
+      ...element('headline'),
+      ...element('price'),
+      ...element('callToAction'),
+      ...(layout.callToAction ? colorErrors(`${at}/callToAction/backgroundColor`, layout.callToAction.backgroundColor) : []),
+    ];
+  });
+}
+
+function inputErrors(input: TemplateInput): FieldError[] {
+  const required = (pointer: string, value: string) => (value.trim() === '' ? [{ pointer, code: 'REQUIRED', detail: `${pointer.slice(1)} is required.` }] : []);
+  return [
+    ...text('/templateName', input.templateName, TEMPLATE_NAME_MAX),
+    ...(Number.isSafeInteger(input.retailerId) && input.retailerId >= 1
+      ? []
+      : [{ pointer: '/retailerId', code: 'OUT_OF_RANGE', detail: 'retailerId must be a positive integer.' }]),
+    ...required('/inventoryType', input.inventoryType),
+    ...oneOf('/inventoryType', TEMPLATE_INVENTORY_TYPES, input.inventoryType || undefined),
+    ...text('/adFormat', input.adFormat, TEMPLATE_AD_FORMAT_MAX),
+    ...required('/sourceOfProductInformation', input.sourceOfProductInformation),
+    ...oneOf('/sourceOfProductInformation', TEMPLATE_PRODUCT_INFORMATION_SOURCES, input.sourceOfProductInformation || undefined),
+    ...required('/productSelectionMethod', input.productSelectionMethod),
+    ...oneOf('/productSelectionMethod', TEMPLATE_PRODUCT_SELECTION_METHODS, input.productSelectionMethod || undefined),
+    ...tooMany('/creativeStyle', input.creativeStyle, TEMPLATE_LIST_MAX_ITEMS),
+    ...allOf('/creativeStyle', TEMPLATE_CREATIVE_STYLES, input.creativeStyle),
+    ...tooMany('/category', input.category, TEMPLATE_LIST_MAX_ITEMS),
+    ...input.category.flatMap((c, i) => text(`/category/${i}`, c, TEMPLATE_CATEGORY_MAX)),
+    ...tooMany('/templateType', input.templateType, TEMPLATE_LIST_MAX_ITEMS),
+    ...allOf('/templateType', TEMPLATE_TYPES, input.templateType),
+    ...layoutErrors(input.layouts),
+  ];
+}
+
+/**
+ * Retail templates: the System catalog every account sees and each account's own Custom ones. The
+ * gateway validates shapes; every rule is re-checked here because other callers may reach the service.
+ */
+export class TemplateService {
+  constructor(private readonly templates: TemplateRepository) {}
+
+  /** Stores the shipped catalog (idempotent: System templates keep their index across starts). */
+  async seedCatalog(catalog: readonly CatalogTemplate[] = TEMPLATE_CATALOG): Promise<void> {
+    const errors = catalog.flatMap((t) => inputErrors(t).map((e) => `${t.catalogKey}: ${e.detail}`));
+    if (errors.length > 0) throw new Error(`The template catalog is invalid: ${errors.join('; ')}`);
+    const rows = await Promise.all(catalog.map(async (t) => this.toNew(t, { catalogKey: t.catalogKey, accountId: null, ownership: 'System' })));
+    await this.templates.upsertCatalog(rows);
+  }
+
+  async search(accountId: number, filters: TemplateFilters, page?: { offset?: number; limit?: number }): Promise<Page<TemplateRecord>> {
+    const errors = filterErrors(filters);
+    if (errors.length > 0) throw validationFailed(errors);
+    return this.templates.search(accountId, filters, effectivePage(page));
+  }
+
+  async create(accountId: number, input: TemplateInput): Promise<number> {
+    const errors = inputErrors(input);
+    if (errors.length > 0) throw validationFailed(errors);
+    return this.templates.insert(await this.toNew({ ...input, templateName: input.templateName.trim() }, { catalogKey: null, accountId, ownership: 'Custom' }));
+  }
+
+  /** Bookmarks (or un-bookmarks) a template the account can see; idempotent either way. */
+  async setBookmark(accountId: number, templateIdx: number, bookmarked: boolean): Promise<void> {
+    const owner = await this.templates.owner(templateIdx);
+    if (!owner || (owner.accountId !== null && owner.accountId !== accountId)) throw templateNotFound(templateIdx);
+    await this.templates.setBookmark(accountId, templateIdx, bookmarked);
+  }
+
+  /** Deletes one of the account's own Custom templates; System templates are not the account's to delete. */
+  async delete(accountId: number, templateIdx: number): Promise<void> {
+    const owner = await this.templates.owner(templateIdx);
+    if (!owner || (owner.accountId !== null && owner.accountId !== accountId)) throw templateNotFound(templateIdx);
+    if (owner.accountId === null)
+      throw new AppError(409, 'TEMPLATE_NOT_DELETABLE', `Template ${templateIdx} is a System template; only Custom templates can be deleted.`);
+    if (!(await this.templates.deleteCustom(accountId, templateIdx))) throw templateNotFound(templateIdx);
+  }
+
+  private async toNew(input: TemplateInput, owner: Pick<NewTemplate, 'catalogKey' | 'accountId' | 'ownership'>): Promise<NewTemplate> {
+    return {
+      ...input,
+      ...owner,
+      dimensions: input.layouts.map((l) => l.dimension),
+      thumbnailPng: await renderThumbnail(input.layouts[0] as TemplateLayout),
+    };
+  }
+}
