@@ -37,6 +37,7 @@ describe('retail templates over HTTP (gateway -> templates -> MariaDB)', () => {
   let accountB: number;
   let fullKey: string;
   let searchOnlyKey: string;
+  let campaignsOnlyKey: string;
 
   const searchPath = (account: number) => `/v2/accounts/${account}/retail-campaigns/retail-templates`;
   const search = (body: Filters = {}, query: { offset?: number; limit?: number } = {}, account = accountA, key = fullKey) =>
@@ -92,7 +93,9 @@ describe('retail templates over HTTP (gateway -> templates -> MariaDB)', () => {
     accountA = await a.createAccount(orgId, 'Templates A');
     accountB = await a.createAccount(orgId, 'Templates B');
     fullKey = (await a.createKey({ orgId, permissions: ['*'] })).apiKey;
-    searchOnlyKey = (await a.createKey({ orgId, permissions: ['Campaigns_List'] })).apiKey;
+    searchOnlyKey = (await a.createKey({ orgId, permissions: ['Templates_View'] })).apiKey;
+    // The permissions the interface names gate only their own operations: Campaigns_List is not enough to search.
+    campaignsOnlyKey = (await a.createKey({ orgId, permissions: ['Campaigns_List'] })).apiKey;
   });
 
   afterAll(async () => {
@@ -197,6 +200,9 @@ describe('retail templates over HTTP (gateway -> templates -> MariaDB)', () => {
     const denied = await createCustom(customTemplate('Not allowed'), accountA, searchOnlyKey);
     expectProblem(denied, 403, 'PERMISSION_DENIED');
     expect(denied.body.requiredPermission).toBe('Templates_Edit');
+    const searchDenied = await search({}, { limit: 1 }, accountA, campaignsOnlyKey);
+    expectProblem(searchDenied, 403, 'PERMISSION_DENIED');
+    expect(searchDenied.body.requiredPermission).toBe('Templates_View');
   });
 
   it('refuses a custom template whose layout leaves its canvas', async () => {

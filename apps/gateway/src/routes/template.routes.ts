@@ -167,7 +167,7 @@ export const templateRoutes = [
     description:
       'Every filter is optional and all given filters must hold; an array filter matches a template holding any of its values, and an empty array does not filter. ' +
       'The account sees the System templates and its own Custom templates. Results are ordered by templateIdx ascending; count is the number of matches.',
-    permission: PERMISSIONS.campaignsList,
+    permission: PERMISSIONS.templatesView,
     scope: { account: 'accountId' },
     params: AccountPath,
     query: PageQuery,

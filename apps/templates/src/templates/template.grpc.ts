@@ -43,7 +43,7 @@ const toFilters = (f: v1.TemplateFilters | undefined): TemplateFilters => ({
 export function templateGrpc({ logger, guard, templates }: { logger: Logger; guard: CallGuard; templates: TemplateService }): v1.TemplatesServiceServer {
   return {
     searchTemplates: unary(logger, 'SearchTemplates', async (request, call) => {
-      guard.account(call, PERMISSIONS.campaignsList, request.accountId);
+      guard.account(call, PERMISSIONS.templatesView, request.accountId);
       const page = await templates.search(request.accountId, toFilters(request.filters), request.page);
       return { templates: page.items.map(toTemplate), total: page.total };
     }),
