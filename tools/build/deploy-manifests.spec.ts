@@ -474,8 +474,8 @@ describeRendered('rendered overlays (kubectl kustomize)', () => {
       for (const ref of refs) expect(ref.name).toBe('retail-media-secrets');
     });
 
-    it('runs the base apps from pinned registry images, hardened, with the gateway autoscaled', () => {
-      expect(names(docs, 'Deployment').sort()).toEqual(['channels-plans', 'gateway']);
+    it('runs the base apps and templates from pinned registry images, hardened, with the gateway autoscaled', () => {
+      expect(names(docs, 'Deployment').sort()).toEqual(['channels-plans', 'gateway', 'templates']);
       for (const doc of docs.filter(isWorkload)) {
         expect(hardeningProblems(doc)).toEqual([]);
         expect(podSpec(doc).containers[0].image).toMatch(/^[\w.-]+\.[a-z]+\/retail-media\/[a-z-]+:(?!latest$)[\w.-]+$/);
