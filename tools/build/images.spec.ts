@@ -123,10 +123,10 @@ describe('deploy/compose/compose.yaml', () => {
   const compose = parse(readFileSync(file, 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
 
   it('runs the infrastructure and the two apps that exist', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['channels-plans', 'gateway', 'mariadb', 'minio', 'nats']);
+    expect(Object.keys(compose.services).sort()).toEqual(['channels-plans', 'gateway', 'mariadb', 'minio', 'nats', 'templates']);
   });
 
-  it.each(['gateway', 'channels-plans'])('builds %s from its Dockerfile and runs it as locked down as in Kubernetes', (name) => {
+  it.each(['gateway', 'channels-plans', 'templates'])('builds %s from its Dockerfile and runs it as locked down as in Kubernetes', (name) => {
     const service = compose.services[name];
     const context = resolve(dirname(file), service.build?.context ?? '');
     expect(context).toBe(WORKSPACE_ROOT);
@@ -142,6 +142,12 @@ describe('deploy/compose/compose.yaml', () => {
     const published = Object.entries(compose.services).filter(([, service]) => (service.ports ?? []).length > 0);
     expect(published.map(([name]) => name)).toEqual(['gateway']);
     for (const port of compose.services.gateway.ports ?? []) expect(port).toMatch(/^127\.0\.0\.1:/);
+  });
+
+  it('gives the gateway the address templates listens on', () => {
+    const { gateway, templates } = compose.services;
+    expect(gateway.environment?.TEMPLATES_ADDR).toBe(`templates:${templates.environment?.GRPC_PORT}`);
+    expect(gateway.depends_on?.templates).toEqual({ condition: 'service_healthy' });
   });
 
   it('gives the gateway the address channels-plans listens on', () => {
