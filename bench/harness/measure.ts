@@ -6,7 +6,11 @@ import type { LoadSettings } from './settings';
 export interface MeasureOptions extends LoadSettings {
   name: string;
   url: string;
+  /** GET unless set; a POST search sends `body` with every request. */
+  method?: 'GET' | 'POST';
   headers?: Record<string, string>;
+  /** Request body sent with every request (set a content-type in `headers`). */
+  body?: string;
   /** When set, every response body is compared with it, so a fast wrong answer counts as a failure. */
   expectBody?: string;
   /** Processes (label -> pid) whose CPU time per request to report for the measured run. */
@@ -39,7 +43,15 @@ function fire(options: MeasureOptions, durationSec: number): Promise<Run> {
   return new Promise((done, fail) => {
     const latencies: number[] = [];
     const instance = autocannon(
-      { url: options.url, method: 'GET', headers: options.headers, connections: options.connections, duration: durationSec, expectBody: options.expectBody },
+      {
+        url: options.url,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        body: options.body,
+        connections: options.connections,
+        duration: durationSec,
+        expectBody: options.expectBody,
+      },
       (error, result) => (error ? fail(error) : done({ result, latenciesMs: Float64Array.from(latencies).sort() })),
     );
     // autocannon records whole milliseconds; a bare server answers in well under one.

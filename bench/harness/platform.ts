@@ -1,16 +1,21 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { deletePrefixedStreams, dropPrefixedSchemas, freePort, startProcess, uniquePrefix } from '@platform/testing';
+import { deletePrefixedStreams, dropPrefixedSchemas, freePort, startProcess, uniquePrefix, type RunningProcess } from '@platform/testing';
 
 import type { Defer } from './teardown';
+
+export interface PlatformOptions {
+  /** Also start the templates service and point the gateway at it (TEMPLATES_ADDR). */
+  templates?: boolean;
+}
 
 export interface RunningPlatform {
   gatewayUrl: string;
   prefix: string;
   /** Process ids by service name, for CPU accounting. */
   pids: Record<string, number>;
-  /** Bytes both services have written to stdout/stderr so far; see LOG_LEVEL. */
+  /** Bytes the services have written to stdout/stderr so far; see LOG_LEVEL. */
   logBytes(): number;
 }
 
@@ -43,7 +48,7 @@ function pidsOf(candidates: Record<string, number | undefined>): Record<string, 
  * their own, with dev defaults (admin token `dev-admin-token`). Stopping them and dropping the
  * prefixed schemas and streams is deferred, so it happens even if the second process never comes up.
  */
-export async function startPlatform(tag: string, defer: Defer): Promise<RunningPlatform> {
+export async function startPlatform(tag: string, defer: Defer, options: PlatformOptions = {}): Promise<RunningPlatform> {
   const prefix = uniquePrefix(tag);
   defer('drop prefixed schemas', () => dropPrefixedSchemas(prefix));
   defer('delete prefixed NATS streams', () => deletePrefixedStreams(prefix));
@@ -64,11 +69,29 @@ export async function startPlatform(tag: string, defer: Defer): Promise<RunningP
   });
   defer('stop channels-plans', () => channelsPlans.stop());
 
+  // Started before the gateway, which otherwise would come up with no templates backend to call.
+  const backendAddresses: Record<string, string> = {};
+  let templates: RunningProcess | undefined;
+  if (options.templates) {
+    const templatesPort = await freePort();
+    templates = await startProcess({
+      name: 'templates',
+      entry: 'apps/templates/src/main.ts',
+      env: { ...common, GRPC_PORT: String(templatesPort) },
+      ready: /templates ready/,
+      nodeArgs: benchNodeArgs(),
+      logFile: logFile('templates'),
+    });
+    const started = templates;
+    defer('stop templates', () => started.stop());
+    backendAddresses.TEMPLATES_ADDR = `127.0.0.1:${templatesPort}`;
+  }
+
   const gateway = await startProcess({
     name: 'gateway',
     entry: 'apps/gateway/src/main.ts',
     // The limiter stays in the measured path, with a budget one benchmark key cannot exhaust.
-    env: { ...common, PORT: String(httpPort), CHANNELS_PLANS_ADDR: `127.0.0.1:${grpcPort}`, RATE_LIMIT_PER_MINUTE: '100000000' },
+    env: { ...common, PORT: String(httpPort), CHANNELS_PLANS_ADDR: `127.0.0.1:${grpcPort}`, ...backendAddresses, RATE_LIMIT_PER_MINUTE: '100000000' },
     ready: /gateway listening/,
     nodeArgs: benchNodeArgs(),
     logFile: logFile('gateway'),
@@ -78,7 +101,7 @@ export async function startPlatform(tag: string, defer: Defer): Promise<RunningP
   return {
     gatewayUrl: `http://127.0.0.1:${httpPort}`,
     prefix,
-    pids: pidsOf({ gateway: gateway.child.pid, 'channels-plans': channelsPlans.child.pid }),
-    logBytes: () => sizeOf(logFile('channels-plans')) + sizeOf(logFile('gateway')),
+    pids: pidsOf({ gateway: gateway.child.pid, 'channels-plans': channelsPlans.child.pid, ...(templates ? { templates: templates.child.pid } : {}) }),
+    logBytes: () => sizeOf(logFile('channels-plans')) + sizeOf(logFile('gateway')) + (templates ? sizeOf(logFile('templates')) : 0),
   };
 }

@@ -7,6 +7,8 @@ export const DEV_ADMIN_TOKEN = 'dev-admin-token';
 export interface SeededOrg {
   orgId: string;
   apiKey: string;
+  /** The org's one account, for account-scoped routes. */
+  accountId: number;
 }
 
 /** A retailer org with one account and an all-permissions key, through the admin API. */
@@ -18,7 +20,7 @@ export async function seedRetailerOrg(api: Api, orgId: string): Promise<SeededOr
     'create org',
   );
   // An account makes the key's principal carry account ids, as a real retailer's would.
-  expectJson<{ accountId: number }>(
+  const { accountId } = expectJson<{ accountId: number }>(
     await api('POST', `/admin/v1/orgs/${orgId}/accounts`, { ...admin, json: { name: 'Bench account' } }),
     201,
     'create account',
@@ -28,5 +30,5 @@ export async function seedRetailerOrg(api: Api, orgId: string): Promise<SeededOr
     201,
     'create API key',
   );
-  return { orgId, apiKey };
+  return { orgId, apiKey, accountId };
 }
