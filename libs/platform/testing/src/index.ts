@@ -1,3 +1,4 @@
 export * from './processes';
 export * from './mysql-cleanup';
 export * from './nats-cleanup';
+export * from './service-schema';
