@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import {
   ADDITIONAL_CONFIGURATION_MAX_BYTES,
   effectivePage,
+  exceedsDepth,
   FREE_FORM_JSON_MAX_DEPTH,
   MEDIA_CHANNEL_NAME_MAX,
   MEDIA_CHANNEL_STATUSES,
@@ -189,22 +190,8 @@ function configurationErrors(json: string | null): FieldError[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return [{ pointer, code: 'INVALID_TYPE', detail: 'additionalConfiguration must be a JSON object.' }];
   }
-  if (nestingDepth(value) > FREE_FORM_JSON_MAX_DEPTH) {
+  if (exceedsDepth(value, FREE_FORM_JSON_MAX_DEPTH)) {
     return [{ pointer, code: 'TOO_DEEP', detail: `additionalConfiguration must not nest objects or arrays more than ${FREE_FORM_JSON_MAX_DEPTH} deep.` }];
   }
   return [];
-}
-
-/** Iterative, so a value nested deeper than the stack allows is measured without recursion. */
-function nestingDepth(value: object): number {
-  let deepest = 0;
-  const pending: [unknown, number][] = [[value, 1]];
-  while (pending.length > 0) {
-    const [current, depth] = pending.pop() as [object, number];
-    deepest = Math.max(deepest, depth);
-    for (const child of Object.values(current)) {
-      if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
-    }
-  }
-  return deepest;
 }

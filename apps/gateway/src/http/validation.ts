@@ -1,6 +1,7 @@
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { TObject, TSchema } from '@sinclair/typebox';
+import { exceedsDepth } from '@contracts/domain';
 import { FieldError } from '@platform/errors';
 
 /**
@@ -20,19 +21,6 @@ export interface CompiledValidator {
 
 /** Deepest nesting the size check will serialize; beyond it the depth check has already refused. */
 const SERIALIZABLE_DEPTH = 256;
-
-/** Iterative, so a value nested far deeper than any stack allows is measured without recursion. */
-export function exceedsDepth(value: unknown, maxDepth: number): boolean {
-  const pending: [unknown, number][] = [[value, 1]];
-  while (pending.length > 0) {
-    const [current, depth] = pending.pop() as [unknown, number];
-    if (depth > maxDepth) return true;
-    for (const child of Object.values(current as object)) {
-      if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
-    }
-  }
-  return false;
-}
 
 /** `x-maxDepth` and `x-maxBytes` bound the free-form objects that common.schemas.ts builds. */
 function withFreeFormKeywords(ajv: Ajv): Ajv {

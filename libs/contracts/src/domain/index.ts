@@ -4,3 +4,4 @@ export * from './permissions';
 export * from './proto-ranges';
 export * from './channels-plans';
 export * from './templates';
+export * from './json-depth';
