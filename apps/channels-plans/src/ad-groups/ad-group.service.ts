@@ -1,5 +1,5 @@
 import { AD_GROUP_NAME_MAX } from '@contracts/domain';
-import { conflict, validationFailed, type FieldError } from '@platform/errors';
+import { blankOrTooLong, conflict, validationFailed } from '@platform/errors';
 import { rethrowDuplicateKey } from '@platform/mysql';
 import type { RetailCampaignService } from '../retail-campaigns/retail-campaign.service';
 import type { AdGroupRecord } from './ad-group.model';
@@ -16,7 +16,7 @@ export class AdGroupService {
   constructor(private readonly deps: { adGroups: AdGroupRepository; campaigns: RetailCampaignService }) {}
 
   async create(accountId: number, retailCampaignId: number, adGroupName: string): Promise<number> {
-    const errors = nameErrors(adGroupName);
+    const errors = blankOrTooLong('/adGroupName', adGroupName, AD_GROUP_NAME_MAX);
     if (errors.length > 0) throw validationFailed(errors);
     const campaign = await this.deps.campaigns.get(accountId, retailCampaignId);
     // 409: the request is well formed, but the campaign was not set up to hold ad groups.
@@ -44,13 +44,4 @@ export class AdGroupService {
     await this.deps.campaigns.get(accountId, retailCampaignId);
     return this.deps.adGroups.list(accountId, retailCampaignId);
   }
-}
-
-function nameErrors(name: string): FieldError[] {
-  const trimmed = name.trim();
-  if (trimmed.length === 0) return [{ pointer: '/adGroupName', code: 'REQUIRED', detail: 'adGroupName must not be blank.' }];
-  if (trimmed.length > AD_GROUP_NAME_MAX) {
-    return [{ pointer: '/adGroupName', code: 'TOO_LONG', detail: `adGroupName must be at most ${AD_GROUP_NAME_MAX} characters.` }];
-  }
-  return [];
 }

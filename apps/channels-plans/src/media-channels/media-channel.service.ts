@@ -12,7 +12,7 @@ import {
   type MediaChannelStatus,
   type MediaChannelType,
 } from '@contracts/domain';
-import { AppError, conflict, notFound, validationFailed, type FieldError } from '@platform/errors';
+import { AppError, blankOrTooLong, conflict, notFound, notOneOf, validationFailed, type FieldError } from '@platform/errors';
 import { rethrowDuplicateKey, withTransaction, type Page } from '@platform/mysql';
 import type { SecretBox } from '@platform/secrets';
 import type { EventOutbox } from '@platform/service';
@@ -61,8 +61,8 @@ export class MediaChannelService {
   async create(orgId: string, input: CreateMediaChannelInput): Promise<number> {
     const { channels, adServers, secrets, events } = this.deps;
     const errors = [
-      ...nameErrors(input.name),
-      ...enumErrors('/type', input.type, MEDIA_CHANNEL_TYPES),
+      ...blankOrTooLong('/name', input.name, MEDIA_CHANNEL_NAME_MAX),
+      ...notOneOf('/type', input.type, MEDIA_CHANNEL_TYPES),
       ...configurationErrors(input.additionalConfigurationJson),
     ];
     const adServer = await adServers.find(input.adServerId);
@@ -98,10 +98,7 @@ export class MediaChannelService {
   }
 
   async update(orgId: string, idx: number, input: UpdateMediaChannelInput): Promise<void> {
-    const errors = [
-      ...(input.status === undefined ? [] : enumErrors('/status', input.status, MEDIA_CHANNEL_STATUSES)),
-      ...configurationErrors(input.additionalConfigurationJson ?? null),
-    ];
+    const errors = [...notOneOf('/status', input.status, MEDIA_CHANNEL_STATUSES), ...configurationErrors(input.additionalConfigurationJson ?? null)];
     if (errors.length > 0) throw validationFailed(errors);
     await withTransaction(this.deps.knex, async (trx) => {
       const patch = { ...input, status: input.status as MediaChannelStatus | undefined };
@@ -155,20 +152,6 @@ export class MediaChannelService {
       apiKey: this.deps.secrets.open(sealed),
     };
   }
-}
-
-function nameErrors(name: string): FieldError[] {
-  const trimmed = name.trim();
-  if (trimmed.length === 0) return [{ pointer: '/name', code: 'REQUIRED', detail: 'name must not be blank.' }];
-  if (trimmed.length > MEDIA_CHANNEL_NAME_MAX)
-    return [{ pointer: '/name', code: 'TOO_LONG', detail: `name must be at most ${MEDIA_CHANNEL_NAME_MAX} characters.` }];
-  return [];
-}
-
-function enumErrors(pointer: string, value: string, allowed: readonly string[]): FieldError[] {
-  return allowed.includes(value)
-    ? []
-    : [{ pointer, code: 'NOT_ALLOWED', detail: `${pointer.slice(1)} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}.` }];
 }
 
 /** additionalConfiguration: a JSON object, bounded in size (it rides along in every list) and in depth. */

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { effectivePage, RETAIL_CAMPAIGN_NAME_MAX, RETAIL_CAMPAIGN_STATUSES, RETAIL_CAMPAIGN_TRANSITIONS, type RetailCampaignStatus } from '@contracts/domain';
-import { AppError, notFound, validationFailed, type FieldError } from '@platform/errors';
+import { AppError, blankOrTooLong, notFound, notOneOf, validationFailed, type FieldError } from '@platform/errors';
 import { withTransaction, type Page } from '@platform/mysql';
 import type { CreateRetailCampaignInput, RetailCampaignChanges, RetailCampaignRecord, UpdateRetailCampaignInput } from './retail-campaign.model';
 import type { RetailCampaignRepository } from './retail-campaign.repository';
@@ -34,7 +34,7 @@ export class RetailCampaignService {
   constructor(private readonly deps: { knex: Knex; campaigns: RetailCampaignRepository }) {}
 
   async create(accountId: number, input: CreateRetailCampaignInput): Promise<number> {
-    const errors = [...nameErrors(input.campaignName), ...templateIdxErrors(input.templateIdx)];
+    const errors = [...blankOrTooLong('/campaignName', input.campaignName, RETAIL_CAMPAIGN_NAME_MAX), ...templateIdxErrors(input.templateIdx)];
     if (errors.length > 0) throw validationFailed(errors);
     return this.deps.campaigns.insert({
       accountId,
@@ -61,7 +61,10 @@ export class RetailCampaignService {
    * other left (ACTIVE -> ARCHIVED racing ACTIVE -> PAUSED cannot end PAUSED after ARCHIVED).
    */
   async update(accountId: number, retailCampaignId: number, input: UpdateRetailCampaignInput): Promise<void> {
-    const errors = [...(input.campaignName === undefined ? [] : nameErrors(input.campaignName)), ...statusErrors(input.status)];
+    const errors = [
+      ...(input.campaignName === undefined ? [] : blankOrTooLong('/campaignName', input.campaignName, RETAIL_CAMPAIGN_NAME_MAX)),
+      ...notOneOf('/status', input.status, RETAIL_CAMPAIGN_STATUSES),
+    ];
     if (errors.length > 0) throw validationFailed(errors);
     const requested = input.status as RetailCampaignStatus | undefined;
 
@@ -81,21 +84,7 @@ export class RetailCampaignService {
   }
 }
 
-function nameErrors(name: string): FieldError[] {
-  const trimmed = name.trim();
-  if (trimmed.length === 0) return [{ pointer: '/campaignName', code: 'REQUIRED', detail: 'campaignName must not be blank.' }];
-  if (trimmed.length > RETAIL_CAMPAIGN_NAME_MAX) {
-    return [{ pointer: '/campaignName', code: 'TOO_LONG', detail: `campaignName must be at most ${RETAIL_CAMPAIGN_NAME_MAX} characters.` }];
-  }
-  return [];
-}
-
 function templateIdxErrors(templateIdx: number | undefined): FieldError[] {
   if (templateIdx === undefined || (Number.isSafeInteger(templateIdx) && templateIdx >= 1)) return [];
   return [{ pointer: '/templateIdx', code: 'OUT_OF_RANGE', detail: 'templateIdx must be a positive integer.' }];
-}
-
-function statusErrors(status: string | undefined): FieldError[] {
-  if (status === undefined || (RETAIL_CAMPAIGN_STATUSES as readonly string[]).includes(status)) return [];
-  return [{ pointer: '/status', code: 'NOT_ALLOWED', detail: `status must be one of ${RETAIL_CAMPAIGN_STATUSES.join(', ')}; got ${JSON.stringify(status)}.` }];
 }

@@ -18,7 +18,7 @@ import {
   type TemplateBox,
   type TemplateLayout,
 } from '@contracts/domain';
-import { AppError, notFound, validationFailed, type FieldError } from '@platform/errors';
+import { AppError, notFound, notOneOf, validationFailed, type FieldError } from '@platform/errors';
 import type { Page } from '@platform/mysql';
 import { TEMPLATE_CATALOG, type CatalogTemplate } from './template.catalog';
 import type { NewTemplate, TemplateFilters, TemplateInput, TemplateRecord } from './template.model';
@@ -27,13 +27,8 @@ import { renderThumbnail } from './template.thumbnail';
 
 export const templateNotFound = (templateIdx: number) => notFound('TEMPLATE_NOT_FOUND', `Template ${templateIdx} was not found.`);
 
-const oneOf = (pointer: string, allowed: readonly string[], value: string | undefined): FieldError[] =>
-  value === undefined || allowed.includes(value)
-    ? []
-    : [{ pointer, code: 'NOT_ALLOWED', detail: `${pointer.slice(1).replace(/\//g, '.')} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}.` }];
-
 const allOf = (pointer: string, allowed: readonly string[], values: readonly string[] | undefined): FieldError[] =>
-  (values ?? []).flatMap((value, i) => oneOf(`${pointer}/${i}`, allowed, value));
+  (values ?? []).flatMap((value, i) => notOneOf(`${pointer}/${i}`, value, allowed));
 
 const tooMany = (pointer: string, values: readonly unknown[] | undefined, max: number): FieldError[] =>
   (values?.length ?? 0) > max ? [{ pointer, code: 'TOO_MANY_ITEMS', detail: `${pointer.slice(1)} may hold at most ${max} items.` }] : [];
@@ -48,11 +43,11 @@ const text = (pointer: string, value: string | undefined, max: number, required 
 export function filterErrors(filters: TemplateFilters): FieldError[] {
   return [
     ...text('/campaignName', filters.campaignName, TEMPLATE_NAME_MAX, false),
-    ...oneOf('/ownership', TEMPLATE_OWNERSHIPS, filters.ownership),
-    ...oneOf('/inventoryType', TEMPLATE_INVENTORY_TYPES, filters.inventoryType),
+    ...notOneOf('/ownership', filters.ownership, TEMPLATE_OWNERSHIPS),
+    ...notOneOf('/inventoryType', filters.inventoryType, TEMPLATE_INVENTORY_TYPES),
     ...text('/adFormat', filters.adFormat, TEMPLATE_AD_FORMAT_MAX, false),
-    ...oneOf('/sourceOfProductInformation', TEMPLATE_PRODUCT_INFORMATION_SOURCES, filters.sourceOfProductInformation),
-    ...oneOf('/productSelectionMethod', TEMPLATE_PRODUCT_SELECTION_METHODS, filters.productSelectionMethod),
+    ...notOneOf('/sourceOfProductInformation', filters.sourceOfProductInformation, TEMPLATE_PRODUCT_INFORMATION_SOURCES),
+    ...notOneOf('/productSelectionMethod', filters.productSelectionMethod, TEMPLATE_PRODUCT_SELECTION_METHODS),
     ...tooMany('/creativeStyle', filters.creativeStyle, TEMPLATE_LIST_MAX_ITEMS),
     ...allOf('/creativeStyle', TEMPLATE_CREATIVE_STYLES, filters.creativeStyle),
     ...tooMany('/category', filters.category, TEMPLATE_LIST_MAX_ITEMS),
@@ -117,12 +112,12 @@ function inputErrors(input: TemplateInput): FieldError[] {
       ? []
       : [{ pointer: '/retailerId', code: 'OUT_OF_RANGE', detail: 'retailerId must be a positive integer.' }]),
     ...required('/inventoryType', input.inventoryType),
-    ...oneOf('/inventoryType', TEMPLATE_INVENTORY_TYPES, input.inventoryType || undefined),
+    ...notOneOf('/inventoryType', input.inventoryType || undefined, TEMPLATE_INVENTORY_TYPES),
     ...text('/adFormat', input.adFormat, TEMPLATE_AD_FORMAT_MAX),
     ...required('/sourceOfProductInformation', input.sourceOfProductInformation),
-    ...oneOf('/sourceOfProductInformation', TEMPLATE_PRODUCT_INFORMATION_SOURCES, input.sourceOfProductInformation || undefined),
+    ...notOneOf('/sourceOfProductInformation', input.sourceOfProductInformation || undefined, TEMPLATE_PRODUCT_INFORMATION_SOURCES),
     ...required('/productSelectionMethod', input.productSelectionMethod),
-    ...oneOf('/productSelectionMethod', TEMPLATE_PRODUCT_SELECTION_METHODS, input.productSelectionMethod || undefined),
+    ...notOneOf('/productSelectionMethod', input.productSelectionMethod || undefined, TEMPLATE_PRODUCT_SELECTION_METHODS),
     ...tooMany('/creativeStyle', input.creativeStyle, TEMPLATE_LIST_MAX_ITEMS),
     ...allOf('/creativeStyle', TEMPLATE_CREATIVE_STYLES, input.creativeStyle),
     ...tooMany('/category', input.category, TEMPLATE_LIST_MAX_ITEMS),

@@ -1,3 +1,4 @@
 export * from './app-error';
 export * from './problem';
 export * from './status-mapping';
+export * from './field-rules';
