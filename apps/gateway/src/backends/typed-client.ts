@@ -1,22 +1,6 @@
-import type { Client, Metadata, ServiceError } from '@grpc/grpc-js';
-import { callUnary } from '@platform/grpc';
+import type { Client, Metadata } from '@grpc/grpc-js';
+import { callUnary, type PromiseClient } from '@platform/grpc';
 import { BACKENDS, BackendClientOf, BackendKey } from './backend.registry';
-
-/**
- * ts-proto's clients declare each unary method with overloads; the last, (request, metadata,
- * options, callback), is the one these types read the request and response from.
- */
-type UnaryCallback<Res> = (error: ServiceError | null, response: Res) => void;
-type LastOverload<F> = F extends {
-  (request: infer Req, metadata: Metadata, options: never, callback: UnaryCallback<infer Res>): unknown;
-}
-  ? [Req, Res]
-  : never;
-
-/** A backend's unary methods as promises, with the caller's principal and the deadline bound in. */
-export type PromiseClient<C> = {
-  [K in keyof C as LastOverload<C[K]> extends never ? never : K]: (request: LastOverload<C[K]>[0]) => Promise<LastOverload<C[K]>[1]>;
-};
 
 export type TypedBackends = { [K in BackendKey]: PromiseClient<BackendClientOf<K>> };
 

@@ -1,6 +1,9 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { ApiClient, createApiClient, operations } from '@contracts/api';
 import { deletePrefixedStreams, dropPrefixedSchemas, freePort, RunningProcess, startProcess, uniquePrefix } from '@platform/testing';
+import { BACKENDS } from '../backends/backend.registry';
 import { ResponseConformance } from './response-conformance';
 
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
@@ -10,7 +13,7 @@ export interface E2eSystem {
   metricsUrl: string;
   prefix: string;
   processes: RunningProcess[];
-  /** The backends besides channels-plans (templates), stopped after the gateway; their output is readable like the others'. */
+  /** The backends besides channels-plans, and the workers, stopped after the gateway; their output is readable like the others'. */
   otherBackends: RunningProcess[];
   /**
    * Stops every process (SIGTERM), last started first, and cleans up; resolves with the exit codes of
@@ -23,14 +26,29 @@ export interface E2eSystem {
   startGatewayReplica(): Promise<string>;
 }
 
-/** Starts the real channels-plans, templates and gateway processes on free ports with a schema prefix of their own. */
-export async function startE2eSystem(tag: string): Promise<E2eSystem> {
+export interface E2eOptions {
+  /** Workers to run beside the services (e.g. `storage-worker`), each logging `<name> ready`. */
+  workers?: string[];
+  /** Extra environment for every process (e.g. the object store's endpoint). */
+  env?: Record<string, string>;
+}
+
+const repositoryRoot = resolve(__dirname, '../../../..');
+
+/**
+ * Starts the real processes on free ports with a schema prefix of their own: every gRPC service of the
+ * gateway's registry whose app exists (so /readyz and every route find theirs), the workers asked for,
+ * and the gateway.
+ */
+export async function startE2eSystem(tag: string, options: E2eOptions = {}): Promise<E2eSystem> {
   const prefix = uniquePrefix(tag);
-  const [grpcPort, httpPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
-  const templatesPort = await freePort();
-  // Every backend of the gateway's registry, so /readyz and every route find theirs.
-  const backendAddresses = { CHANNELS_PLANS_ADDR: `127.0.0.1:${grpcPort}`, TEMPLATES_ADDR: `127.0.0.1:${templatesPort}` };
-  const common = { MYSQL_SCHEMA_PREFIX: prefix, NATS_PREFIX: prefix, LOG_LEVEL: 'warn', NODE_ENV: 'test' };
+  const [httpPort, metricsPort] = [await freePort(), await freePort()];
+  const services = Object.values(BACKENDS).filter((backend) => existsSync(resolve(repositoryRoot, `apps/${backend.label}/src/main.ts`)));
+  const ports = new Map<string, number>();
+  for (const backend of Object.values(BACKENDS)) ports.set(backend.label, await freePort());
+  const backendAddresses = Object.fromEntries(Object.values(BACKENDS).map((backend) => [backend.addressVariable, `127.0.0.1:${ports.get(backend.label)}`]));
+  // Services reach their peers at the same addresses the gateway does.
+  const common = { MYSQL_SCHEMA_PREFIX: prefix, NATS_PREFIX: prefix, LOG_LEVEL: 'warn', NODE_ENV: 'test', ...backendAddresses, ...options.env };
   const processes: RunningProcess[] = [];
   const otherBackends: RunningProcess[] = [];
   const stop = async () => {
@@ -45,22 +63,30 @@ export async function startE2eSystem(tag: string): Promise<E2eSystem> {
     return codes;
   };
   try {
-    processes.push(
-      await startProcess({
-        name: 'channels-plans',
-        entry: 'apps/channels-plans/src/main.ts',
-        env: { ...common, GRPC_PORT: String(grpcPort), LOG_LEVEL: 'info' },
-        ready: /channels-plans ready/,
-      }),
-    );
-    otherBackends.push(
-      await startProcess({
-        name: 'templates',
-        entry: 'apps/templates/src/main.ts',
-        env: { ...common, GRPC_PORT: String(templatesPort), LOG_LEVEL: 'info' },
-        ready: /templates ready/,
-      }),
-    );
+    // channels-plans is in `processes` (specs reason about its exit code and output); the rest start side by side.
+    const started = await Promise.allSettled([
+      ...services.map((backend) =>
+        startProcess({
+          name: backend.label,
+          entry: `apps/${backend.label}/src/main.ts`,
+          env: { ...common, GRPC_PORT: String(ports.get(backend.label)), LOG_LEVEL: 'info' },
+          ready: new RegExp(`${backend.label} ready`),
+        }),
+      ),
+      ...(options.workers ?? []).map(async (name) =>
+        startProcess({
+          name,
+          entry: `apps/${name}/src/main.ts`,
+          env: { ...common, HEALTH_PORT: String(await freePort()), LOG_LEVEL: 'info' },
+          ready: new RegExp(`${name} ready`),
+        }),
+      ),
+    ]);
+    started.forEach((outcome, index) => {
+      if (outcome.status === 'fulfilled') (index === 0 ? processes : otherBackends).push(outcome.value);
+    });
+    const failed = started.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
     processes.push(
       await startProcess({
         name: 'gateway',
@@ -68,7 +94,6 @@ export async function startE2eSystem(tag: string): Promise<E2eSystem> {
         env: {
           ...common,
           PORT: String(httpPort),
-          ...backendAddresses,
           METRICS_PORT: String(metricsPort),
           ADMIN_TOKEN,
           BODY_LIMIT_BYTES: '65536',
@@ -94,7 +119,7 @@ export async function startE2eSystem(tag: string): Promise<E2eSystem> {
         await startProcess({
           name: `gateway-${processes.length}`,
           entry: 'apps/gateway/src/main.ts',
-          env: { ...common, PORT: String(port), ...backendAddresses, ADMIN_TOKEN, LOG_LEVEL: 'info' },
+          env: { ...common, PORT: String(port), ADMIN_TOKEN, LOG_LEVEL: 'info' },
           ready: /gateway listening/,
         }),
       );

@@ -77,5 +77,11 @@ export function templateGrpc({ logger, guard, templates }: { logger: Logger; gua
       await templates.delete(request.accountId, request.templateIdx);
       return {};
     }),
+
+    getTemplateVisibility: unary(logger, 'GetTemplateVisibility', async (request, call) => {
+      guard.peer(call, request.accountId);
+      const visible = await templates.visibleTo(request.accountId, request.templateIdx);
+      return { visible: visible !== undefined, templateName: visible?.templateName };
+    }),
   };
 }

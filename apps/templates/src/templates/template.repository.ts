@@ -130,9 +130,12 @@ export class TemplateRepository {
   }
 
   /** Who owns a template: undefined when missing, null account for System. */
-  async owner(templateIdx: number): Promise<{ accountId: number | null } | undefined> {
-    const row: { account_id: number | null } | undefined = await this.db.knex('templates').where({ template_idx: templateIdx }).first('account_id');
-    return row && { accountId: row.account_id === null ? null : Number(row.account_id) };
+  async owner(templateIdx: number): Promise<{ accountId: number | null; templateName: string } | undefined> {
+    const row: { account_id: number | null; template_name: string } | undefined = await this.db
+      .knex('templates')
+      .where({ template_idx: templateIdx })
+      .first('account_id', 'template_name');
+    return row && { accountId: row.account_id === null ? null : Number(row.account_id), templateName: row.template_name };
   }
 
   async setBookmark(accountId: number, templateIdx: number, bookmarked: boolean): Promise<void> {

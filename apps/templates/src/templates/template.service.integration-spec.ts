@@ -161,6 +161,16 @@ describe('TemplateService (real MariaDB)', () => {
       expect(ids(await search(owner, { category: ['toys'] }))).toEqual([idx]);
     });
 
+    it('are visible (for peers checking a reference) to their account only; System templates to every account', async () => {
+      const owner = freshAccount();
+      const idx = await bed.templates.create(owner, custom('Referenced'));
+      const [system] = await search(freshAccount());
+      expect(await bed.templates.visibleTo(owner, idx)).toEqual({ templateName: 'Referenced' });
+      expect(await bed.templates.visibleTo(freshAccount(), idx)).toBeUndefined();
+      expect(await bed.templates.visibleTo(freshAccount(), system.templateIdx)).toEqual({ templateName: system.templateName });
+      expect(await bed.templates.visibleTo(owner, 2 ** 31)).toBeUndefined();
+    });
+
     it('refuses bad fields and bad layouts, storing nothing', async () => {
       const account = freshAccount();
       const base = custom('x');

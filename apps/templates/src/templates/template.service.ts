@@ -155,6 +155,13 @@ export class TemplateService {
     return this.templates.insert(await this.toNew({ ...input, templateName: input.templateName.trim() }, { catalogKey: null, accountId, ownership: 'Custom' }));
   }
 
+  /** The template's name when the account can see it (a System template or one of its own Custom ones), else undefined. */
+  async visibleTo(accountId: number, templateIdx: number): Promise<{ templateName: string } | undefined> {
+    const owner = await this.templates.owner(templateIdx);
+    if (!owner || (owner.accountId !== null && owner.accountId !== accountId)) return undefined;
+    return { templateName: owner.templateName };
+  }
+
   /** Bookmarks (or un-bookmarks) a template the account can see; idempotent either way. */
   async setBookmark(accountId: number, templateIdx: number, bookmarked: boolean): Promise<void> {
     const owner = await this.templates.owner(templateIdx);

@@ -36,6 +36,12 @@ describe(createCallGuard.name, () => {
     expect(() => guard.account(call(), 'Widgets_View', 9)).toThrow(expect.objectContaining({ status: 404, code: 'ACCOUNT_NOT_FOUND' }));
   });
 
+  it('lets a peer call through on scope alone, still refusing another account and an unsigned call', () => {
+    expect(guard.peer(call({ ...principal, permissions: [] }), 7).keyId).toBe('k1');
+    expect(() => guard.peer(call(), 9)).toThrow(expect.objectContaining({ status: 404, code: 'ACCOUNT_NOT_FOUND' }));
+    expect(() => guard.peer({ metadata: new Metadata() }, 7)).toThrow(expect.objectContaining({ status: 401, code: 'PRINCIPAL_MISSING' }));
+  });
+
   it('refuses a principal signed too long ago', () => {
     const later = createCallGuard(key, () => Date.now() + 10 * 60_000);
     expect(() => later.any(call(), 'Widgets_View')).toThrow(expect.objectContaining({ status: 401, code: 'PRINCIPAL_EXPIRED' }));

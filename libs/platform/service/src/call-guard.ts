@@ -24,6 +24,12 @@ export interface CallGuard {
   any(call: GuardedCall, permission: string): Principal;
   org(call: GuardedCall, permission: string, orgId: string): Principal;
   account(call: GuardedCall, permission: string, accountId: number): Principal;
+  /**
+   * For peer methods, called by another service on behalf of the same caller: the signed principal
+   * and the account scope are checked, not an operation permission (the calling service checked
+   * the permission of the operation it serves).
+   */
+  peer(call: GuardedCall, accountId: number): Principal;
 }
 
 export function createCallGuard(principalKey: Buffer, now: () => number = Date.now): CallGuard {
@@ -41,6 +47,11 @@ export function createCallGuard(principalKey: Buffer, now: () => number = Date.n
     },
     account: (call, permission, accountId) => {
       const principal = any(call, permission);
+      assertAccountScope(principal, accountId, () => accountNotFound(accountId));
+      return principal;
+    },
+    peer: (call, accountId) => {
+      const principal = readPrincipal(call.metadata, principalKey, now());
       assertAccountScope(principal, accountId, () => accountNotFound(accountId));
       return principal;
     },

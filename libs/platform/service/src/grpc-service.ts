@@ -1,6 +1,6 @@
-import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
+import type { Client, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { NatsConnection } from 'nats';
-import { addService, createGrpcServer } from '@platform/grpc';
+import { addService, connectPeer, createGrpcServer, type PeerClient, type ServiceEndpoint } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
 import { openOwnSchema, type Migration, type ServiceDatabase } from '@platform/mysql';
 import { closeNats, connectNats, ensureStream, naming, outboxMigration, pingNats, startOutboxRelay, type Naming, type StreamSpec } from '@platform/nats';
@@ -26,6 +26,11 @@ export interface GrpcServiceDeps<C extends GrpcServiceConfig> extends SeedDeps<C
   nats: NatsConnection;
   /** NATS_PREFIX applied to stream names and subjects. */
   names: Naming;
+  /**
+   * Connects to a peer service at the address the service's config holds (declare it with
+   * peerAddressFields); the connection closes with the service.
+   */
+  connectPeer<P extends Client>(endpoint: ServiceEndpoint<P>): PeerClient<P>;
 }
 
 /**
@@ -105,7 +110,21 @@ export async function startGrpcService<C extends GrpcServiceConfig, I extends Un
     opened.push(() => relay.stop());
 
     const grpc = createGrpcServer({ logger, serviceNames: [grpcServiceName(spec.definition)] });
-    const deps: GrpcServiceDeps<C> = { config, logger, db, guard: createCallGuard(principalKey), events: createEventOutbox(names), nats, names };
+    const peerAddresses = config as unknown as Record<string, string | undefined>;
+    const deps: GrpcServiceDeps<C> = {
+      config,
+      logger,
+      db,
+      guard: createCallGuard(principalKey),
+      events: createEventOutbox(names),
+      nats,
+      names,
+      connectPeer: (endpoint) => {
+        const peer = connectPeer(endpoint, peerAddresses[endpoint.addressVariable] ?? endpoint.defaultAddress);
+        opened.push(async () => peer.close());
+        return peer;
+      },
+    };
     addService(grpc, spec.definition, spec.implementation(deps));
     const grpcPort = await grpc.listen(config.GRPC_HOST, config.GRPC_PORT);
     grpc.setServing(true);

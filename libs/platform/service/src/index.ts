@@ -2,7 +2,7 @@
  * The one shape of a gRPC service: a spec says what is particular to the service (config schema,
  * schema migrations, streams, seed, handlers); runGrpcService does the rest the same way for all.
  */
-export { grpcServiceFields, type GrpcServiceConfig } from './service.config';
+export { grpcServiceFields, peerAddressFields, type GrpcServiceConfig } from './service.config';
 export { createCallGuard, type CallGuard, type GuardedCall } from './call-guard';
 export { createEventOutbox, type DomainEvent, type EventOutbox } from './event-outbox';
 export { grpcServiceName, startGrpcService, type GrpcServiceDeps, type GrpcServiceSpec, type RunningGrpcService, type SeedDeps } from './grpc-service';

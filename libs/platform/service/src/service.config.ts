@@ -16,3 +16,19 @@ export const grpcServiceFields = {
 };
 
 export type GrpcServiceConfig = z.infer<z.ZodObject<typeof grpcServiceFields>>;
+
+/**
+ * The config fields holding the addresses of the peers a service calls (`<NAME>_ADDR`, defaulting
+ * to the `npm start` port): `z.object({ ...grpcServiceFields, ...peerAddressFields([SERVICE_ENDPOINTS.templates]) })`.
+ */
+export function peerAddressFields(endpoints: readonly { addressVariable: string; defaultAddress: string }[]): Record<string, z.ZodDefault<z.ZodString>> {
+  return Object.fromEntries(
+    endpoints.map((endpoint) => [
+      endpoint.addressVariable,
+      z
+        .string()
+        .regex(/^[^\s:]+:\d+$/, 'host:port')
+        .default(endpoint.defaultAddress),
+    ]),
+  );
+}

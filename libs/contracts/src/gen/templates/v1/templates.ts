@@ -149,6 +149,16 @@ export interface DeleteTemplateRequest {
 export interface DeleteTemplateResponse {
 }
 
+export interface GetTemplateVisibilityRequest {
+  accountId: number;
+  templateIdx: number;
+}
+
+export interface GetTemplateVisibilityResponse {
+  visible: boolean;
+  templateName?: string | undefined;
+}
+
 function createBasePageRequest(): PageRequest {
   return { offset: 0, limit: 0 };
 }
@@ -2342,6 +2352,190 @@ export const DeleteTemplateResponse: MessageFns<DeleteTemplateResponse> = {
   },
 };
 
+function createBaseGetTemplateVisibilityRequest(): GetTemplateVisibilityRequest {
+  return { accountId: 0, templateIdx: 0 };
+}
+
+export const GetTemplateVisibilityRequest: MessageFns<GetTemplateVisibilityRequest> = {
+  encode(message: GetTemplateVisibilityRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.templateIdx !== 0) {
+      writer.uint32(16).int64(message.templateIdx);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTemplateVisibilityRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTemplateVisibilityRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.templateIdx = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTemplateVisibilityRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      templateIdx: isSet(object.templateIdx)
+        ? globalThis.Number(object.templateIdx)
+        : isSet(object.template_idx)
+        ? globalThis.Number(object.template_idx)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetTemplateVisibilityRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.templateIdx !== 0) {
+      obj.templateIdx = Math.round(message.templateIdx);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTemplateVisibilityRequest>, I>>(base?: I): GetTemplateVisibilityRequest {
+    return GetTemplateVisibilityRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTemplateVisibilityRequest>, I>>(object: I): GetTemplateVisibilityRequest {
+    const message = createBaseGetTemplateVisibilityRequest();
+    message.accountId = object.accountId ?? 0;
+    message.templateIdx = object.templateIdx ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetTemplateVisibilityResponse(): GetTemplateVisibilityResponse {
+  return { visible: false, templateName: undefined };
+}
+
+export const GetTemplateVisibilityResponse: MessageFns<GetTemplateVisibilityResponse> = {
+  encode(message: GetTemplateVisibilityResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.visible !== false) {
+      writer.uint32(8).bool(message.visible);
+    }
+    if (message.templateName !== undefined) {
+      writer.uint32(18).string(message.templateName);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTemplateVisibilityResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTemplateVisibilityResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.visible = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.templateName = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTemplateVisibilityResponse {
+    return {
+      visible: isSet(object.visible) ? globalThis.Boolean(object.visible) : false,
+      templateName: isSet(object.templateName)
+        ? globalThis.String(object.templateName)
+        : isSet(object.template_name)
+        ? globalThis.String(object.template_name)
+        : undefined,
+    };
+  },
+
+  toJSON(message: GetTemplateVisibilityResponse): unknown {
+    const obj: any = {};
+    if (message.visible !== false) {
+      obj.visible = message.visible;
+    }
+    if (message.templateName !== undefined) {
+      obj.templateName = message.templateName;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTemplateVisibilityResponse>, I>>(base?: I): GetTemplateVisibilityResponse {
+    return GetTemplateVisibilityResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTemplateVisibilityResponse>, I>>(
+    object: I,
+  ): GetTemplateVisibilityResponse {
+    const message = createBaseGetTemplateVisibilityResponse();
+    message.visible = object.visible ?? false;
+    message.templateName = object.templateName ?? undefined;
+    return message;
+  },
+};
+
 /**
  * Retail templates: the seeded System catalog, accounts' Custom templates, bookmarks and search.
  * The caller's principal travels in call metadata (x-principal, x-principal-sig); the service
@@ -2391,6 +2585,21 @@ export const TemplatesServiceService = {
       Buffer.from(DeleteTemplateResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteTemplateResponse => DeleteTemplateResponse.decode(value),
   },
+  /**
+   * Peer: whether a template is visible to an account (a System template, or a Custom one of that
+   * account), for services that reference templates. Checks the account scope only.
+   */
+  getTemplateVisibility: {
+    path: "/templates.v1.TemplatesService/GetTemplateVisibility" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTemplateVisibilityRequest): Buffer =>
+      Buffer.from(GetTemplateVisibilityRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTemplateVisibilityRequest => GetTemplateVisibilityRequest.decode(value),
+    responseSerialize: (value: GetTemplateVisibilityResponse): Buffer =>
+      Buffer.from(GetTemplateVisibilityResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetTemplateVisibilityResponse => GetTemplateVisibilityResponse.decode(value),
+  },
 } as const;
 
 export interface TemplatesServiceServer extends UntypedServiceImplementation {
@@ -2398,6 +2607,11 @@ export interface TemplatesServiceServer extends UntypedServiceImplementation {
   createTemplate: handleUnaryCall<CreateTemplateRequest, CreateTemplateResponse>;
   setBookmark: handleUnaryCall<SetBookmarkRequest, SetBookmarkResponse>;
   deleteTemplate: handleUnaryCall<DeleteTemplateRequest, DeleteTemplateResponse>;
+  /**
+   * Peer: whether a template is visible to an account (a System template, or a Custom one of that
+   * account), for services that reference templates. Checks the account scope only.
+   */
+  getTemplateVisibility: handleUnaryCall<GetTemplateVisibilityRequest, GetTemplateVisibilityResponse>;
 }
 
 export interface TemplatesServiceClient extends Client {
@@ -2460,6 +2674,25 @@ export interface TemplatesServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteTemplateResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Peer: whether a template is visible to an account (a System template, or a Custom one of that
+   * account), for services that reference templates. Checks the account scope only.
+   */
+  getTemplateVisibility(
+    request: GetTemplateVisibilityRequest,
+    callback: (error: ServiceError | null, response: GetTemplateVisibilityResponse) => void,
+  ): ClientUnaryCall;
+  getTemplateVisibility(
+    request: GetTemplateVisibilityRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetTemplateVisibilityResponse) => void,
+  ): ClientUnaryCall;
+  getTemplateVisibility(
+    request: GetTemplateVisibilityRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetTemplateVisibilityResponse) => void,
   ): ClientUnaryCall;
 }
 
