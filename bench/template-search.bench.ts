@@ -80,9 +80,10 @@ interface FormatShape {
  * which would take longer than the benchmark). Each ad format reuses the dimensions, layouts and
  * rendered thumbnail of a shipped System template, so rows and responses have the real sizes.
  */
-async function seedCatalog(pool: Pool, accountId: number): Promise<{ rows: number; tags: number; bookmarks: number }> {
+export async function seedCatalog(pool: Pool, accountId: number): Promise<{ rows: number; tags: number; bookmarks: number }> {
   const [shipped] = await pool.query<RowDataPacket[]>(
-    'SELECT ad_format, dimensions, layouts, thumbnail_png, MAX(template_idx) OVER () AS last_idx, COUNT(*) OVER () AS shipped FROM templates ORDER BY template_idx',
+    `SELECT t.ad_format, t.dimensions, a.layouts, a.thumbnail_png, MAX(t.template_idx) OVER () AS last_idx, COUNT(*) OVER () AS shipped
+       FROM templates t JOIN template_assets a ON a.template_idx = t.template_idx ORDER BY t.template_idx`,
   );
   if (shipped.length === 0) throw new Error('the templates service seeded no System catalog to copy shapes from');
   const formats = [...new Map(shipped.map((row) => [String(row.ad_format), row])).values()].map((row): FormatShape => ({
@@ -101,6 +102,7 @@ async function seedCatalog(pool: Pool, accountId: number): Promise<{ rows: numbe
   let bookmarks = 0;
   for (let start = 0; start < toSeed; start += TEMPLATE_BATCH) {
     const templates: unknown[][] = [];
+    const assets: unknown[][] = [];
     const tagRows: unknown[][] = [];
     const bookmarkRows: unknown[][] = [];
     for (let i = start; i < Math.min(toSeed, start + TEMPLATE_BATCH); i++) {
@@ -127,11 +129,10 @@ async function seedCatalog(pool: Pool, accountId: number): Promise<{ rows: numbe
         JSON.stringify(categories),
         JSON.stringify(types),
         format.dimensions,
-        format.layouts,
-        format.thumbnail,
         stamp,
         stamp,
       ]);
+      assets.push([idx, format.layouts, format.thumbnail]);
       for (const value of styles) tagRows.push([idx, 'creativeStyle', value]);
       for (const value of categories) tagRows.push([idx, 'category', value]);
       for (const value of types) tagRows.push([idx, 'templateType', value]);
@@ -140,9 +141,10 @@ async function seedCatalog(pool: Pool, accountId: number): Promise<{ rows: numbe
     await pool.query(
       `INSERT INTO templates (template_idx, account_id, ownership, template_name, retailer_id, inventory_type, ad_format,
          source_of_product_information, product_selection_method, creative_styles, categories, template_types, dimensions,
-         layouts, thumbnail_png, created_at, updated_at) VALUES ?`,
+         created_at, updated_at) VALUES ?`,
       [templates],
     );
+    await pool.query('INSERT INTO template_assets (template_idx, layouts, thumbnail_png) VALUES ?', [assets]);
     for (let at = 0; at < tagRows.length; at += TAG_BATCH)
       await pool.query('INSERT INTO template_tags (template_idx, kind, value) VALUES ?', [tagRows.slice(at, at + TAG_BATCH)]);
     if (bookmarkRows.length > 0) await pool.query('INSERT INTO template_bookmarks (account_id, template_idx, created_at) VALUES ?', [bookmarkRows]);
@@ -150,7 +152,7 @@ async function seedCatalog(pool: Pool, accountId: number): Promise<{ rows: numbe
     bookmarks += bookmarkRows.length;
   }
   // Fresh statistics, so the service and the baseline get the same plan rather than whatever the background recalculation has reached.
-  await pool.query('ANALYZE TABLE templates, template_tags, template_bookmarks');
+  await pool.query('ANALYZE TABLE templates, template_assets, template_tags, template_bookmarks');
   return { rows: toSeed, tags, bookmarks };
 }
 
@@ -174,10 +176,13 @@ function searchStatements(accountId: number): SearchStatements {
   const where = whereOf(accountId);
   return {
     page: {
-      sql: `select \`t\`.*, EXISTS (SELECT 1 FROM template_bookmarks b WHERE b.account_id = ? AND b.template_idx = t.template_idx) AS is_bookmarked from \`templates\` as \`t\` ${where.sql} order by \`t\`.\`template_idx\` asc limit ?`,
+      sql: `select \`t\`.*, \`a\`.\`layouts\`, \`a\`.\`thumbnail_png\`, EXISTS (SELECT 1 FROM template_bookmarks b WHERE b.account_id = ? AND b.template_idx = t.template_idx) AS is_bookmarked from \`templates\` as \`t\` left join \`template_assets\` as \`a\` on \`a\`.\`template_idx\` = \`t\`.\`template_idx\` ${where.sql} order by \`t\`.\`template_idx\` asc limit ?`,
       values: [accountId, ...where.values, PAGE],
     },
-    count: { sql: `select count(*) as \`total\` from \`templates\` as \`t\` ${where.sql}`, values: where.values },
+    count: {
+      sql: `select count(*) as \`total\` from \`templates\` as \`t\` left join \`template_assets\` as \`a\` on \`a\`.\`template_idx\` = \`t\`.\`template_idx\` ${where.sql}`,
+      values: where.values,
+    },
   };
 }
 
@@ -353,7 +358,8 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exitCode = 1;
-});
+if (require.main === module)
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exitCode = 1;
+  });

@@ -33,6 +33,12 @@ export interface E2eOptions {
   env?: Record<string, string>;
 }
 
+/**
+ * E2E_SERVICES=channels-plans,templates,... limits the services started to those named (while one
+ * of the others is being written and does not start); unset, every service present starts.
+ */
+const onlyServices = process.env.E2E_SERVICES?.split(',').map((name) => name.trim());
+
 const repositoryRoot = resolve(__dirname, '../../../..');
 
 /**
@@ -43,7 +49,9 @@ const repositoryRoot = resolve(__dirname, '../../../..');
 export async function startE2eSystem(tag: string, options: E2eOptions = {}): Promise<E2eSystem> {
   const prefix = uniquePrefix(tag);
   const [httpPort, metricsPort] = [await freePort(), await freePort()];
-  const services = Object.values(BACKENDS).filter((backend) => existsSync(resolve(repositoryRoot, `apps/${backend.label}/src/main.ts`)));
+  const services = Object.values(BACKENDS).filter(
+    (backend) => existsSync(resolve(repositoryRoot, `apps/${backend.label}/src/main.ts`)) && (!onlyServices || onlyServices.includes(backend.label)),
+  );
   const ports = new Map<string, number>();
   for (const backend of Object.values(BACKENDS)) ports.set(backend.label, await freePort());
   const backendAddresses = Object.fromEntries(Object.values(BACKENDS).map((backend) => [backend.addressVariable, `127.0.0.1:${ports.get(backend.label)}`]));

@@ -48,6 +48,7 @@ const toRecord = (row: TemplateRow): TemplateRecord => ({
   updatedAt: row.updated_at,
 });
 
+/** The narrow row every filter and count reads; layouts and thumbnail live in template_assets. */
 const columns = (template: NewTemplate) => ({
   catalog_key: template.catalogKey,
   account_id: template.accountId,
@@ -62,6 +63,10 @@ const columns = (template: NewTemplate) => ({
   categories: writeJsonColumn(template.category),
   template_types: writeJsonColumn(template.templateType),
   dimensions: writeJsonColumn(template.dimensions),
+});
+
+const assetColumns = (templateIdx: number, template: NewTemplate) => ({
+  template_idx: templateIdx,
   layouts: writeJsonColumn(template.layouts),
   thumbnail_png: template.thumbnailPng,
 });
@@ -80,9 +85,14 @@ export class TemplateRepository {
     const knex = this.db.knex;
     const bookmarked = (q: Knex.QueryBuilder) =>
       q.select(knex.raw('1')).from('template_bookmarks as b').where('b.account_id', accountId).andWhereRaw('b.template_idx = t.template_idx');
+    // A LEFT JOIN on the assets' primary key: the count (which selects none of its columns) drops it
+    // altogether (MariaDB's table elimination), so only the page's rows read the wide columns.
     const query = knex('templates as t')
+      .leftJoin('template_assets as a', 'a.template_idx', 't.template_idx')
       .select(
         't.*',
+        'a.layouts',
+        'a.thumbnail_png',
         knex.raw('EXISTS (SELECT 1 FROM template_bookmarks b WHERE b.account_id = ? AND b.template_idx = t.template_idx) AS is_bookmarked', [accountId]),
       )
       .where((visible) => visible.whereNull('t.account_id').orWhere('t.account_id', accountId))
@@ -116,6 +126,8 @@ export class TemplateRepository {
           .onConflict('catalog_key')
           .merge({ ...row, updated_at: trx.raw('CURRENT_TIMESTAMP(3)') });
         const stored: { template_idx: number } = await trx('templates').where({ catalog_key: template.catalogKey }).first('template_idx');
+        const assets = assetColumns(Number(stored.template_idx), template);
+        await trx('template_assets').insert(assets).onConflict('template_idx').merge(assets);
         await this.replaceTags(trx, Number(stored.template_idx), template);
       }
     });
@@ -124,6 +136,7 @@ export class TemplateRepository {
   async insert(template: NewTemplate): Promise<number> {
     return withTransaction(this.db.knex, async (trx) => {
       const [id] = await trx('templates').insert(columns(template));
+      await trx('template_assets').insert(assetColumns(Number(id), template));
       await this.replaceTags(trx, Number(id), template);
       return Number(id);
     });
