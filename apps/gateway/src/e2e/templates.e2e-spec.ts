@@ -63,6 +63,13 @@ describe('retail templates over HTTP (gateway -> templates -> MariaDB)', () => {
         : client.DELETE('/v2/accounts/{accountId}/retail-campaigns/retail-templates/{templateIdx}/bookmark', params),
     );
   };
+  const update = (templateIdx: number, body: CustomTemplate, account = accountA, key = fullKey) =>
+    exchange(
+      apiClient(http, { apiKey: key }).PUT('/v2/accounts/{accountId}/retail-campaigns/retail-templates/{templateIdx}', {
+        params: { path: { accountId: account, templateIdx } },
+        body,
+      }),
+    );
   const remove = (templateIdx: number, account = accountA) =>
     exchange(
       apiClient(http, { apiKey: fullKey }).DELETE('/v2/accounts/{accountId}/retail-campaigns/retail-templates/{templateIdx}', {
@@ -181,6 +188,41 @@ describe('retail templates over HTTP (gateway -> templates -> MariaDB)', () => {
     expectProblem(await remove(templateIdx, accountB), 404, 'TEMPLATE_NOT_FOUND');
     expect((await remove(templateIdx)).status).toBe(200);
     expect((await search({ ownership: 'Custom' })).body.count).toBe(0);
+  });
+
+  it('replaces a custom template of the account (fields, tags, dimensions, thumbnail); not a System one, not another account', async () => {
+    const { templateIdx } = (await createCustom(customTemplate('Before Update'))).body;
+    const [before] = (await search({ campaignName: 'Before Update' })).body.templates;
+    const changed = customTemplate('After Update');
+    changed.category = ['Pets'];
+    changed.layouts = [
+      {
+        ...changed.layouts[0],
+        dimension: '320x50',
+        backgroundColor: '#123456',
+        logo: { x: 2, y: 2, w: 40, h: 20 },
+        productImage: { x: 44, y: 2, w: 40, h: 40 },
+        headline: { ...changed.layouts[0].headline, box: { x: 90, y: 2, w: 100, h: 20 } },
+        price: { ...changed.layouts[0].price, box: { x: 90, y: 24, w: 60, h: 20 } },
+        callToAction: { ...changed.layouts[0].callToAction, box: { x: 200, y: 5, w: 100, h: 30 } },
+      },
+    ];
+    expect(await update(templateIdx, changed)).toMatchObject({ status: 200, body: { message: 'Template updated.' } });
+    const [after] = (await search({ category: ['Pets'], ownership: 'Custom' })).body.templates;
+    expect(after).toMatchObject({ templateIdx, templateName: 'After Update', category: ['Pets'], dimensions: ['320x50'] });
+    expect(after.thumbnailUrl).not.toBe(before.thumbnailUrl);
+    expect((await search({ campaignName: 'Before Update' })).body.count).toBe(0);
+
+    const [systemTemplate] = (await search({ ownership: 'System' }, { limit: 1 })).body.templates;
+    expectProblem(await update(systemTemplate.templateIdx, changed), 409, 'TEMPLATE_NOT_EDITABLE');
+    expectProblem(await update(templateIdx, customTemplate('Hijack'), accountB), 404, 'TEMPLATE_NOT_FOUND');
+    const denied = await update(templateIdx, customTemplate('Denied'), accountA, searchOnlyKey);
+    expectProblem(denied, 403, 'PERMISSION_DENIED');
+    const invalid = customTemplate('Invalid');
+    invalid.layouts[0].logo = { x: 250, y: 0, w: 100, h: 20 };
+    expectProblem(await update(templateIdx, invalid), 400, 'VALIDATION_FAILED');
+    expect((await search({ ownership: 'Custom', category: ['Pets'] })).body.templates.map((t) => t.templateName)).toEqual(['After Update']);
+    expect((await remove(templateIdx)).status).toBe(200);
   });
 
   it('bookmarks per account and filters on them', async () => {

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
   PERMISSIONS,
   TEMPLATE_AD_FORMAT_MAX,
@@ -156,6 +156,38 @@ const FiltersBody = Type.Object(
   { additionalProperties: false },
 );
 
+const CustomTemplateBody = Type.Object(
+  {
+    templateName: BoundedString(TEMPLATE_NAME_MAX, { minLength: 1 }),
+    retailerId: Int64({ minimum: 1 }),
+    inventoryType: StringEnum(TEMPLATE_INVENTORY_TYPES),
+    adFormat: BoundedString(TEMPLATE_AD_FORMAT_MAX, { minLength: 1 }),
+    sourceOfProductInformation: StringEnum(TEMPLATE_PRODUCT_INFORMATION_SOURCES),
+    productSelectionMethod: StringEnum(TEMPLATE_PRODUCT_SELECTION_METHODS),
+    creativeStyle: Strings(StringEnum(TEMPLATE_CREATIVE_STYLES), 'Creative styles.'),
+    category: Strings(Category, 'Categories.'),
+    templateType: Strings(StringEnum(TEMPLATE_TYPES), 'Template types.'),
+    layouts: Type.Array(LayoutSchema, { minItems: 1, maxItems: TEMPLATE_LAYOUTS_MAX }),
+  },
+  {
+    additionalProperties: false,
+    description: 'A Custom template: every field of the record except those the service derives (dimensions, thumbnail, ownership).',
+  },
+);
+
+const EXAMPLE_CUSTOM_TEMPLATE: Static<typeof CustomTemplateBody> = {
+  templateName: 'Spring banner',
+  retailerId: 101,
+  inventoryType: 'onsite',
+  adFormat: 'Display Banner',
+  sourceOfProductInformation: 'Hybrid',
+  productSelectionMethod: 'Fixed Product Selection',
+  creativeStyle: ['Static Banner'],
+  category: ['Grocery'],
+  templateType: ['Custom'],
+  layouts: [EXAMPLE_LAYOUT],
+};
+
 /** Retail template search (the System catalog and the account's own Custom templates), custom templates and bookmarks. */
 export const templateRoutes = [
   defineRoute({
@@ -204,41 +236,38 @@ export const templateRoutes = [
     scope: { account: 'accountId' },
     extension: true,
     params: AccountPath,
-    body: Type.Object(
-      {
-        templateName: BoundedString(TEMPLATE_NAME_MAX, { minLength: 1 }),
-        retailerId: Int64({ minimum: 1 }),
-        inventoryType: StringEnum(TEMPLATE_INVENTORY_TYPES),
-        adFormat: BoundedString(TEMPLATE_AD_FORMAT_MAX, { minLength: 1 }),
-        sourceOfProductInformation: StringEnum(TEMPLATE_PRODUCT_INFORMATION_SOURCES),
-        productSelectionMethod: StringEnum(TEMPLATE_PRODUCT_SELECTION_METHODS),
-        creativeStyle: Strings(StringEnum(TEMPLATE_CREATIVE_STYLES), 'Creative styles.'),
-        category: Strings(Category, 'Categories.'),
-        templateType: Strings(StringEnum(TEMPLATE_TYPES), 'Template types.'),
-        layouts: Type.Array(LayoutSchema, { minItems: 1, maxItems: TEMPLATE_LAYOUTS_MAX }),
-      },
-      { additionalProperties: false },
-    ),
+    body: CustomTemplateBody,
     success: { status: 201, description: 'Created', schema: Type.Object({ templateIdx: Type.Integer() }) },
     example: {
       params: { accountId: 1001 },
-      request: {
-        templateName: 'Spring banner',
-        retailerId: 101,
-        inventoryType: 'onsite',
-        adFormat: 'Display Banner',
-        sourceOfProductInformation: 'Hybrid',
-        productSelectionMethod: 'Fixed Product Selection',
-        creativeStyle: ['Static Banner'],
-        category: ['Grocery'],
-        templateType: ['Custom'],
-        layouts: [EXAMPLE_LAYOUT],
-      },
+      request: EXAMPLE_CUSTOM_TEMPLATE,
       response: { templateIdx: 120 },
     },
     async handle({ params, body, backends }) {
       const result = await backends.templates.createTemplate({ accountId: params.accountId, ...body });
       return { status: 201, body: { templateIdx: result.templateIdx } };
+    },
+  }),
+
+  defineRoute({
+    operationId: 'updateRetailTemplate',
+    method: 'put',
+    path: '/v2/accounts/:accountId/retail-campaigns/retail-templates/:templateIdx',
+    tag: TAG,
+    summary: 'Replace one of the account Custom templates',
+    description:
+      'Every field is replaced, as on create; dimensions follow the layouts and the thumbnail is rendered again. Only a Custom template of this account can be changed; a System template answers 409.',
+    permission: PERMISSIONS.templatesEdit,
+    scope: { account: 'accountId' },
+    extension: true,
+    params: TemplatePath,
+    body: CustomTemplateBody,
+    success: { status: 200, description: 'Replaced', schema: Message },
+    problems: [409],
+    example: { params: { accountId: 1001, templateIdx: 120 }, request: EXAMPLE_CUSTOM_TEMPLATE, response: { message: 'Template updated.' } },
+    async handle({ params, body, backends }) {
+      await backends.templates.updateTemplate({ accountId: params.accountId, templateIdx: params.templateIdx, ...body });
+      return { body: { message: 'Template updated.' } };
     },
   }),
 

@@ -3,7 +3,7 @@ import { templatesV1 as v1 } from '@contracts/proto';
 import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
 import type { CallGuard } from '@platform/service';
-import type { TemplateFilters, TemplateRecord } from './template.model';
+import type { TemplateFilters, TemplateInput, TemplateRecord } from './template.model';
 import type { TemplateService } from './template.service';
 
 export const toTemplate = (record: TemplateRecord): v1.Template => ({
@@ -40,6 +40,20 @@ const toFilters = (f: v1.TemplateFilters | undefined): TemplateFilters => ({
   templateType: f?.templateType,
 });
 
+const toInput = (request: v1.CreateTemplateRequest | v1.UpdateTemplateRequest): TemplateInput => ({
+  templateName: request.templateName,
+  retailerId: request.retailerId,
+  inventoryType: request.inventoryType,
+  adFormat: request.adFormat,
+  sourceOfProductInformation: request.sourceOfProductInformation,
+  productSelectionMethod: request.productSelectionMethod,
+  creativeStyle: request.creativeStyle,
+  category: request.category,
+  templateType: request.templateType,
+  // Missing members of a layout are refused by the service's layout rules.
+  layouts: request.layouts as TemplateLayout[],
+});
+
 export function templateGrpc({ logger, guard, templates }: { logger: Logger; guard: CallGuard; templates: TemplateService }): v1.TemplatesServiceServer {
   return {
     searchTemplates: unary(logger, 'SearchTemplates', async (request, call) => {
@@ -50,20 +64,13 @@ export function templateGrpc({ logger, guard, templates }: { logger: Logger; gua
 
     createTemplate: unary(logger, 'CreateTemplate', async (request, call) => {
       guard.account(call, PERMISSIONS.templatesEdit, request.accountId);
-      const templateIdx = await templates.create(request.accountId, {
-        templateName: request.templateName,
-        retailerId: request.retailerId,
-        inventoryType: request.inventoryType,
-        adFormat: request.adFormat,
-        sourceOfProductInformation: request.sourceOfProductInformation,
-        productSelectionMethod: request.productSelectionMethod,
-        creativeStyle: request.creativeStyle,
-        category: request.category,
-        templateType: request.templateType,
-        // Missing members of a layout are refused by the service's layout rules.
-        layouts: request.layouts as TemplateLayout[],
-      });
-      return { templateIdx };
+      return { templateIdx: await templates.create(request.accountId, toInput(request)) };
+    }),
+
+    updateTemplate: unary(logger, 'UpdateTemplate', async (request, call) => {
+      guard.account(call, PERMISSIONS.templatesEdit, request.accountId);
+      await templates.update(request.accountId, request.templateIdx, toInput(request));
+      return {};
     }),
 
     setBookmark: unary(logger, 'SetBookmark', async (request, call) => {

@@ -142,6 +142,20 @@ export class TemplateRepository {
     });
   }
 
+  /** Replaces an account's own Custom template, tags and assets in one transaction; false when there was none. */
+  async updateCustom(accountId: number, templateIdx: number, template: NewTemplate): Promise<boolean> {
+    return withTransaction(this.db.knex, async (trx) => {
+      const updated = await trx('templates')
+        .where({ template_idx: templateIdx, account_id: accountId, ownership: 'Custom' })
+        .update({ ...columns(template), updated_at: trx.raw('CURRENT_TIMESTAMP(3)') });
+      if (updated === 0) return false;
+      const assets = assetColumns(templateIdx, template);
+      await trx('template_assets').insert(assets).onConflict('template_idx').merge(assets);
+      await this.replaceTags(trx, templateIdx, template);
+      return true;
+    });
+  }
+
   /** Who owns a template: undefined when missing, null account for System. */
   async owner(templateIdx: number): Promise<{ accountId: number | null; templateName: string } | undefined> {
     const row: { account_id: number | null; template_name: string } | undefined = await this.db

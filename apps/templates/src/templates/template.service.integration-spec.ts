@@ -194,6 +194,23 @@ describe('TemplateService (real MariaDB)', () => {
       expect(await search(account, { ownership: 'Custom' })).toEqual([]);
     });
 
+    it("replaces only the account's own Custom templates, tags and thumbnail included, and refuses bad input changing nothing", async () => {
+      const owner = freshAccount();
+      const idx = await bed.templates.create(owner, custom('Old name'));
+      const [before] = await search(owner, { ownership: 'Custom' });
+      await bed.templates.update(owner, idx, { ...custom(' New name '), category: ['garden'], templateType: ['Standard'] });
+      const [after] = await search(owner, { ownership: 'Custom' });
+      expect(after).toMatchObject({ templateIdx: idx, templateName: 'New name', category: ['garden'], templateType: ['Standard'] });
+      expect(after.updatedAt.getTime()).toBeGreaterThanOrEqual(before.updatedAt.getTime());
+      expect(ids(await search(owner, { category: ['toys'] }))).toEqual([]);
+      expect(ids(await search(owner, { category: ['garden'] }))).toEqual([idx]);
+      expect(await rejectionOf(bed.templates.update(freshAccount(), idx, custom('x')))).toMatchObject({ status: 404, code: 'TEMPLATE_NOT_FOUND' });
+      const [system] = await search(owner, { ownership: 'System' });
+      expect(await rejectionOf(bed.templates.update(owner, system.templateIdx, custom('x')))).toMatchObject({ status: 409, code: 'TEMPLATE_NOT_EDITABLE' });
+      expect(await rejectionOf(bed.templates.update(owner, idx, { ...custom('x'), inventoryType: 'tv' }))).toMatchObject({ status: 400 });
+      expect((await search(owner, { ownership: 'Custom' }))[0]).toMatchObject({ templateName: 'New name' });
+    });
+
     it("deletes only the account's own Custom templates", async () => {
       const owner = freshAccount();
       const idx = await bed.templates.create(owner, custom('Doomed'));

@@ -155,6 +155,18 @@ export class TemplateService {
     return this.templates.insert(await this.toNew({ ...input, templateName: input.templateName.trim() }, { catalogKey: null, accountId, ownership: 'Custom' }));
   }
 
+  /** Replaces one of the account's own Custom templates; the rules are those of create, and System templates are not the account's to change. */
+  async update(accountId: number, templateIdx: number, input: TemplateInput): Promise<void> {
+    const errors = inputErrors(input);
+    if (errors.length > 0) throw validationFailed(errors);
+    const owner = await this.templates.owner(templateIdx);
+    if (!owner || (owner.accountId !== null && owner.accountId !== accountId)) throw templateNotFound(templateIdx);
+    if (owner.accountId === null)
+      throw new AppError(409, 'TEMPLATE_NOT_EDITABLE', `Template ${templateIdx} is a System template; only Custom templates can be changed.`);
+    const template = await this.toNew({ ...input, templateName: input.templateName.trim() }, { catalogKey: null, accountId, ownership: 'Custom' });
+    if (!(await this.templates.updateCustom(accountId, templateIdx, template))) throw templateNotFound(templateIdx);
+  }
+
   /** The template's name when the account can see it (a System template or one of its own Custom ones), else undefined. */
   async visibleTo(accountId: number, templateIdx: number): Promise<{ templateName: string } | undefined> {
     const owner = await this.templates.owner(templateIdx);

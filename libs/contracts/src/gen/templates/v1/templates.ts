@@ -132,6 +132,24 @@ export interface CreateTemplateResponse {
   templateIdx: number;
 }
 
+export interface UpdateTemplateRequest {
+  accountId: number;
+  templateIdx: number;
+  templateName: string;
+  retailerId: number;
+  inventoryType: string;
+  adFormat: string;
+  sourceOfProductInformation: string;
+  productSelectionMethod: string;
+  creativeStyle: string[];
+  category: string[];
+  templateType: string[];
+  layouts: TemplateLayout[];
+}
+
+export interface UpdateTemplateResponse {
+}
+
 export interface SetBookmarkRequest {
   accountId: number;
   templateIdx: number;
@@ -2046,6 +2064,360 @@ export const CreateTemplateResponse: MessageFns<CreateTemplateResponse> = {
   },
 };
 
+function createBaseUpdateTemplateRequest(): UpdateTemplateRequest {
+  return {
+    accountId: 0,
+    templateIdx: 0,
+    templateName: "",
+    retailerId: 0,
+    inventoryType: "",
+    adFormat: "",
+    sourceOfProductInformation: "",
+    productSelectionMethod: "",
+    creativeStyle: [],
+    category: [],
+    templateType: [],
+    layouts: [],
+  };
+}
+
+export const UpdateTemplateRequest: MessageFns<UpdateTemplateRequest> = {
+  encode(message: UpdateTemplateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.templateIdx !== 0) {
+      writer.uint32(16).int64(message.templateIdx);
+    }
+    if (message.templateName !== "") {
+      writer.uint32(26).string(message.templateName);
+    }
+    if (message.retailerId !== 0) {
+      writer.uint32(32).int64(message.retailerId);
+    }
+    if (message.inventoryType !== "") {
+      writer.uint32(42).string(message.inventoryType);
+    }
+    if (message.adFormat !== "") {
+      writer.uint32(50).string(message.adFormat);
+    }
+    if (message.sourceOfProductInformation !== "") {
+      writer.uint32(58).string(message.sourceOfProductInformation);
+    }
+    if (message.productSelectionMethod !== "") {
+      writer.uint32(66).string(message.productSelectionMethod);
+    }
+    for (const v of message.creativeStyle) {
+      writer.uint32(74).string(v!);
+    }
+    for (const v of message.category) {
+      writer.uint32(82).string(v!);
+    }
+    for (const v of message.templateType) {
+      writer.uint32(90).string(v!);
+    }
+    for (const v of message.layouts) {
+      TemplateLayout.encode(v!, writer.uint32(98).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateTemplateRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateTemplateRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.templateIdx = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.templateName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.retailerId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.inventoryType = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.adFormat = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.sourceOfProductInformation = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.productSelectionMethod = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.creativeStyle.push(reader.string());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.category.push(reader.string());
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.templateType.push(reader.string());
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.layouts.push(TemplateLayout.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateTemplateRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      templateIdx: isSet(object.templateIdx)
+        ? globalThis.Number(object.templateIdx)
+        : isSet(object.template_idx)
+        ? globalThis.Number(object.template_idx)
+        : 0,
+      templateName: isSet(object.templateName)
+        ? globalThis.String(object.templateName)
+        : isSet(object.template_name)
+        ? globalThis.String(object.template_name)
+        : "",
+      retailerId: isSet(object.retailerId)
+        ? globalThis.Number(object.retailerId)
+        : isSet(object.retailer_id)
+        ? globalThis.Number(object.retailer_id)
+        : 0,
+      inventoryType: isSet(object.inventoryType)
+        ? globalThis.String(object.inventoryType)
+        : isSet(object.inventory_type)
+        ? globalThis.String(object.inventory_type)
+        : "",
+      adFormat: isSet(object.adFormat)
+        ? globalThis.String(object.adFormat)
+        : isSet(object.ad_format)
+        ? globalThis.String(object.ad_format)
+        : "",
+      sourceOfProductInformation: isSet(object.sourceOfProductInformation)
+        ? globalThis.String(object.sourceOfProductInformation)
+        : isSet(object.source_of_product_information)
+        ? globalThis.String(object.source_of_product_information)
+        : "",
+      productSelectionMethod: isSet(object.productSelectionMethod)
+        ? globalThis.String(object.productSelectionMethod)
+        : isSet(object.product_selection_method)
+        ? globalThis.String(object.product_selection_method)
+        : "",
+      creativeStyle: globalThis.Array.isArray(object?.creativeStyle)
+        ? object.creativeStyle.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.creative_style)
+        ? object.creative_style.map((e: any) => globalThis.String(e))
+        : [],
+      category: globalThis.Array.isArray(object?.category)
+        ? object.category.map((e: any) => globalThis.String(e))
+        : [],
+      templateType: globalThis.Array.isArray(object?.templateType)
+        ? object.templateType.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.template_type)
+        ? object.template_type.map((e: any) => globalThis.String(e))
+        : [],
+      layouts: globalThis.Array.isArray(object?.layouts)
+        ? object.layouts.map((e: any) => TemplateLayout.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: UpdateTemplateRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.templateIdx !== 0) {
+      obj.templateIdx = Math.round(message.templateIdx);
+    }
+    if (message.templateName !== "") {
+      obj.templateName = message.templateName;
+    }
+    if (message.retailerId !== 0) {
+      obj.retailerId = Math.round(message.retailerId);
+    }
+    if (message.inventoryType !== "") {
+      obj.inventoryType = message.inventoryType;
+    }
+    if (message.adFormat !== "") {
+      obj.adFormat = message.adFormat;
+    }
+    if (message.sourceOfProductInformation !== "") {
+      obj.sourceOfProductInformation = message.sourceOfProductInformation;
+    }
+    if (message.productSelectionMethod !== "") {
+      obj.productSelectionMethod = message.productSelectionMethod;
+    }
+    if (message.creativeStyle?.length) {
+      obj.creativeStyle = message.creativeStyle;
+    }
+    if (message.category?.length) {
+      obj.category = message.category;
+    }
+    if (message.templateType?.length) {
+      obj.templateType = message.templateType;
+    }
+    if (message.layouts?.length) {
+      obj.layouts = message.layouts.map((e) => TemplateLayout.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateTemplateRequest>, I>>(base?: I): UpdateTemplateRequest {
+    return UpdateTemplateRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateTemplateRequest>, I>>(object: I): UpdateTemplateRequest {
+    const message = createBaseUpdateTemplateRequest();
+    message.accountId = object.accountId ?? 0;
+    message.templateIdx = object.templateIdx ?? 0;
+    message.templateName = object.templateName ?? "";
+    message.retailerId = object.retailerId ?? 0;
+    message.inventoryType = object.inventoryType ?? "";
+    message.adFormat = object.adFormat ?? "";
+    message.sourceOfProductInformation = object.sourceOfProductInformation ?? "";
+    message.productSelectionMethod = object.productSelectionMethod ?? "";
+    message.creativeStyle = object.creativeStyle?.map((e) => e) || [];
+    message.category = object.category?.map((e) => e) || [];
+    message.templateType = object.templateType?.map((e) => e) || [];
+    message.layouts = object.layouts?.map((e) => TemplateLayout.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseUpdateTemplateResponse(): UpdateTemplateResponse {
+  return {};
+}
+
+export const UpdateTemplateResponse: MessageFns<UpdateTemplateResponse> = {
+  encode(_: UpdateTemplateResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateTemplateResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateTemplateResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): UpdateTemplateResponse {
+    return {};
+  },
+
+  toJSON(_: UpdateTemplateResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateTemplateResponse>, I>>(base?: I): UpdateTemplateResponse {
+    return UpdateTemplateResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateTemplateResponse>, I>>(_: I): UpdateTemplateResponse {
+    const message = createBaseUpdateTemplateResponse();
+    return message;
+  },
+};
+
 function createBaseSetBookmarkRequest(): SetBookmarkRequest {
   return { accountId: 0, templateIdx: 0, bookmarked: false };
 }
@@ -2565,6 +2937,18 @@ export const TemplatesServiceService = {
       Buffer.from(CreateTemplateResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateTemplateResponse => CreateTemplateResponse.decode(value),
   },
+  /** Replaces every field of one of the account's own Custom templates (thumbnail re-rendered). */
+  updateTemplate: {
+    path: "/templates.v1.TemplatesService/UpdateTemplate" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateTemplateRequest): Buffer =>
+      Buffer.from(UpdateTemplateRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateTemplateRequest => UpdateTemplateRequest.decode(value),
+    responseSerialize: (value: UpdateTemplateResponse): Buffer =>
+      Buffer.from(UpdateTemplateResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateTemplateResponse => UpdateTemplateResponse.decode(value),
+  },
   setBookmark: {
     path: "/templates.v1.TemplatesService/SetBookmark" as const,
     requestStream: false as const,
@@ -2605,6 +2989,8 @@ export const TemplatesServiceService = {
 export interface TemplatesServiceServer extends UntypedServiceImplementation {
   searchTemplates: handleUnaryCall<SearchTemplatesRequest, SearchTemplatesResponse>;
   createTemplate: handleUnaryCall<CreateTemplateRequest, CreateTemplateResponse>;
+  /** Replaces every field of one of the account's own Custom templates (thumbnail re-rendered). */
+  updateTemplate: handleUnaryCall<UpdateTemplateRequest, UpdateTemplateResponse>;
   setBookmark: handleUnaryCall<SetBookmarkRequest, SetBookmarkResponse>;
   deleteTemplate: handleUnaryCall<DeleteTemplateRequest, DeleteTemplateResponse>;
   /**
@@ -2644,6 +3030,22 @@ export interface TemplatesServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateTemplateResponse) => void,
+  ): ClientUnaryCall;
+  /** Replaces every field of one of the account's own Custom templates (thumbnail re-rendered). */
+  updateTemplate(
+    request: UpdateTemplateRequest,
+    callback: (error: ServiceError | null, response: UpdateTemplateResponse) => void,
+  ): ClientUnaryCall;
+  updateTemplate(
+    request: UpdateTemplateRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateTemplateResponse) => void,
+  ): ClientUnaryCall;
+  updateTemplate(
+    request: UpdateTemplateRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateTemplateResponse) => void,
   ): ClientUnaryCall;
   setBookmark(
     request: SetBookmarkRequest,
