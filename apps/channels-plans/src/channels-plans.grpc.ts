@@ -6,9 +6,17 @@ import { adServerGrpc } from './ad-servers/ad-server.grpc';
 import type { ChannelsPlansServices } from './channels-plans.services';
 import { mediaPlanGrpc } from './media-plans/media-plan.grpc';
 import { mediaChannelGrpc } from './media-channels/media-channel.grpc';
+import { placementGrpc } from './placements/placement.grpc';
 import { retailCampaignGrpc } from './retail-campaigns/retail-campaign.grpc';
 
 /** The whole ChannelsPlansService: each feature brings the handlers of its operations. */
 export function channelsPlansGrpc(deps: ChannelsPlansServices & { logger: Logger; guard: CallGuard }): v1.ChannelsPlansServiceServer {
-  return { ...adServerGrpc(deps), ...mediaChannelGrpc(deps), ...retailCampaignGrpc(deps), ...adGroupGrpc(deps), ...mediaPlanGrpc(deps) };
+  return {
+    ...adServerGrpc(deps),
+    ...mediaChannelGrpc(deps),
+    ...retailCampaignGrpc(deps),
+    ...adGroupGrpc(deps),
+    ...mediaPlanGrpc(deps),
+    ...placementGrpc(deps),
+  };
 }

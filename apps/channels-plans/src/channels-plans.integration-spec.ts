@@ -79,6 +79,78 @@ describe('channels-plans service over gRPC (real MariaDB and NATS)', () => {
     });
   });
 
+  describe('peer methods: the signed principal and the account scope, no operation permission', () => {
+    const planner = principalMetadata({ ...principal, accountIds: [7, 9], org: { isRetailer: true, dimensionWhitelist: ['300x250', '728x90'] } }, principalKey);
+    /** A peer acting for a caller whose key holds no permission at all: the calling service checked its own. */
+    const peer = (accountIds = [7, 9]) => principalMetadata({ ...principal, accountIds, permissions: [] }, principalKey);
+    let retailCampaignId: number;
+    let mediaPlanId: number;
+
+    beforeAll(async () => {
+      ({ retailCampaignId } = await call(client.createRetailCampaign, { accountId: 7, campaignName: 'Peers', isAdGroupCampaign: true, isSbt: true }, planner));
+      await call(client.createAdGroup, { accountId: 7, retailCampaignId, adGroupName: 'Snacks' }, planner);
+      const { idx } = await call(client.createMediaChannel, channel('Peer channel'), planner);
+      ({ mediaPlanId } = await call(
+        client.createAutoMediaPlan,
+        { accountId: 7, retailCampaignId, mediaChannelIdx: idx, dimensions: ['728x90', '300x250'] },
+        planner,
+      ));
+    });
+
+    it('GetCampaignFacts answers the facts within the scope, and 404 outside the account or the scope', async () => {
+      const facts = await call(client.getCampaignFacts, { accountId: 7, retailCampaignId }, peer());
+      expect(facts).toEqual({
+        retailCampaignId,
+        campaignName: 'Peers',
+        status: 'DRAFT',
+        isAdGroupCampaign: true,
+        isSbt: true,
+        templateIdx: undefined,
+        adGroups: [{ adGroupId: expect.any(Number), adGroupName: 'Snacks' }],
+      });
+      expect(await failure(call(client.getCampaignFacts, { accountId: 9, retailCampaignId }, peer()))).toMatchObject({
+        status: 404,
+        code: 'RETAIL_CAMPAIGN_NOT_FOUND',
+      });
+      expect(await failure(call(client.getCampaignFacts, { accountId: 7, retailCampaignId }, peer([9])))).toMatchObject({
+        status: 404,
+        code: 'ACCOUNT_NOT_FOUND',
+      });
+      expect(await failure(call(client.getCampaignFacts, { accountId: 7, retailCampaignId }, new Metadata()))).toMatchObject({ status: 401 });
+    });
+
+    it('ListPlanPlacements answers every placement with its ad server, and 404 for another account', async () => {
+      const listed = await call(client.listPlanPlacements, { accountId: 7, mediaPlanId }, peer());
+      expect(listed).toMatchObject({ mediaPlanId, retailCampaignId, mediaPlanName: 'Peers - Peer channel' });
+      expect(listed.placements.map((p) => [p.dimension, p.adServerId, p.adServerName, p.adServerKind, p.adUnitType, p.paramsJson, p.isTagPresent])).toEqual([
+        ['300x250', 'gam', 'Google Ad Manager', 'display', 'display', '{}', false],
+        ['728x90', 'gam', 'Google Ad Manager', 'display', 'display', '{}', false],
+      ]);
+      expect(await failure(call(client.listPlanPlacements, { accountId: 9, mediaPlanId }, peer()))).toMatchObject({
+        status: 404,
+        code: 'MEDIA_PLAN_NOT_FOUND',
+      });
+      expect(await failure(call(client.listPlanPlacements, { accountId: 8, mediaPlanId }, peer()))).toMatchObject({ status: 404, code: 'ACCOUNT_NOT_FOUND' });
+    });
+
+    it('MarkTagsPresent marks idempotently, refuses an unknown id without marking anything, and shows in the plan read', async () => {
+      const [first, second] = (await call(client.listPlanPlacements, { accountId: 7, mediaPlanId }, peer())).placements.map((p) => p.placementId);
+      const unknown = await failure(call(client.markTagsPresent, { accountId: 7, mediaPlanId, placementIds: [first, second + 1000] }, peer()));
+      expect(unknown).toMatchObject({ status: 404, code: 'PLACEMENT_NOT_FOUND' });
+      expect(await failure(call(client.markTagsPresent, { accountId: 9, mediaPlanId, placementIds: [first] }, peer()))).toMatchObject({
+        status: 404,
+        code: 'MEDIA_PLAN_NOT_FOUND',
+      });
+      const tagged = async () => (await call(client.listPlanPlacements, { accountId: 7, mediaPlanId }, peer())).placements.map((p) => p.isTagPresent);
+      expect(await tagged()).toEqual([false, false]);
+      expect(await call(client.markTagsPresent, { accountId: 7, mediaPlanId, placementIds: [second] }, peer())).toEqual({ marked: 1 });
+      expect(await call(client.markTagsPresent, { accountId: 7, mediaPlanId, placementIds: [second, second] }, peer())).toEqual({ marked: 1 });
+      expect(await tagged()).toEqual([false, true]);
+      const plan = await call(client.getMediaPlan, { accountId: 7, mediaPlanId, fields: [], page: undefined }, planner);
+      expect(plan.adServers[0].placements.map((p) => p.isTagPresent)).toEqual([false, true]);
+    });
+  });
+
   it('relays a media-channel event through the outbox to JetStream, without secrets', async () => {
     const sc = StringCodec();
     const received: { subject: string; data: Record<string, unknown> }[] = [];

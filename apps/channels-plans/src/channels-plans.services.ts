@@ -9,6 +9,8 @@ import { MediaChannelRepository } from './media-channels/media-channel.repositor
 import { MediaChannelService } from './media-channels/media-channel.service';
 import { MediaPlanRepository } from './media-plans/media-plan.repository';
 import { MediaPlanService } from './media-plans/media-plan.service';
+import { PlacementRepository } from './placements/placement.repository';
+import { PlacementService } from './placements/placement.service';
 import { RetailCampaignRepository } from './retail-campaigns/retail-campaign.repository';
 import { RetailCampaignService } from './retail-campaigns/retail-campaign.service';
 
@@ -18,6 +20,7 @@ export interface ChannelsPlansServices {
   retailCampaigns: RetailCampaignService;
   adGroups: AdGroupService;
   mediaPlans: MediaPlanService;
+  placements: PlacementService;
 }
 
 /** Repositories and services over one database; the gRPC server and the specs build them the same way. */
@@ -29,7 +32,8 @@ export function createChannelsPlansServices(deps: {
 }): ChannelsPlansServices {
   const { db, events, secrets, onsiteApiBaseUrl } = deps;
   const adServers = new AdServerService(new AdServerRepository(db.knex));
-  const retailCampaigns = new RetailCampaignService({ knex: db.knex, campaigns: new RetailCampaignRepository(db) });
+  const adGroupRepository = new AdGroupRepository(db);
+  const retailCampaigns = new RetailCampaignService({ knex: db.knex, campaigns: new RetailCampaignRepository(db), adGroups: adGroupRepository });
   const mediaChannels = new MediaChannelService({
     knex: db.knex,
     channels: new MediaChannelRepository(db),
@@ -39,7 +43,8 @@ export function createChannelsPlansServices(deps: {
     events,
     onsiteApiBaseUrl,
   });
-  const adGroups = new AdGroupService({ adGroups: new AdGroupRepository(db), campaigns: retailCampaigns });
+  const adGroups = new AdGroupService({ adGroups: adGroupRepository, campaigns: retailCampaigns });
   const mediaPlans = new MediaPlanService({ knex: db.knex, plans: new MediaPlanRepository(db), campaigns: retailCampaigns, mediaChannels });
-  return { adServers, mediaChannels, retailCampaigns, adGroups, mediaPlans };
+  const placements = new PlacementService({ knex: db.knex, placements: new PlacementRepository(db) });
+  return { adServers, mediaChannels, retailCampaigns, adGroups, mediaPlans, placements };
 }

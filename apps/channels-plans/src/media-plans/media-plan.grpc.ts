@@ -12,11 +12,11 @@ const toPlacement = (p: PlacementRecord): v1.Placement => ({
   siteIdx: p.siteIdx,
   siteName: p.siteName,
   dimension: p.dimension,
-  // Tags are generated later in a plan's life; a freshly planned placement has none.
-  isTagPresent: false,
+  isTagPresent: p.isTagPresent,
   adUnitType: p.adUnitType,
   // The DSP that serves the placement is the ad server of its site.
   dspName: p.adServerName ?? p.adServerId,
+  paramsJson: p.paramsJson,
 });
 
 const toMediaPlan = (view: MediaPlanView): v1.GetMediaPlanResponse => ({

@@ -50,6 +50,9 @@ export interface PlacementRecord {
   adUnitType: string;
   adServerId: string;
   adServerName: string | null;
+  isTagPresent: boolean;
+  /** The stored params as JSON text (`{}` when none is set): handed on unparsed. */
+  paramsJson: string;
 }
 
 /** A media plan read: only the selected top-level fields are present. */

@@ -24,13 +24,16 @@ interface PlacementRow {
   ad_unit_type: string;
   ad_server_id: string;
   ad_server_name: string | null;
+  is_tag_present: boolean;
+  params: string | null;
 }
 
 // The plan read runs these three on every call: constant statements, prepared once.
 const FIND_SQL = 'SELECT media_plan_id, media_plan_name FROM media_plans WHERE account_id = ? AND media_plan_id = ?';
 const AD_SERVERS_SQL = `SELECT s.ad_server_id, a.ad_server_name FROM media_plan_sites s LEFT JOIN ad_servers a ON a.ad_server_id = s.ad_server_id
   WHERE s.media_plan_id = ? GROUP BY s.ad_server_id, a.ad_server_name ORDER BY MIN(s.site_idx)`;
-const PLACEMENTS_SQL = `SELECT p.placement_id, p.placement_name, p.site_idx, s.site_name, p.dimension, p.ad_unit_type, s.ad_server_id, a.ad_server_name
+const PLACEMENTS_SQL = `SELECT p.placement_id, p.placement_name, p.site_idx, s.site_name, p.dimension, p.ad_unit_type, s.ad_server_id, a.ad_server_name,
+  p.is_tag_present, p.params
   FROM placements p JOIN media_plan_sites s ON s.site_idx = p.site_idx LEFT JOIN ad_servers a ON a.ad_server_id = s.ad_server_id
   WHERE p.media_plan_id = ? ORDER BY p.placement_id LIMIT ? OFFSET ?`;
 
@@ -97,6 +100,9 @@ export class MediaPlanRepository {
       adUnitType: row.ad_unit_type,
       adServerId: row.ad_server_id,
       adServerName: row.ad_server_name,
+      isTagPresent: Boolean(row.is_tag_present),
+      // JSON columns read as text (jsonStrings): handed on as stored, `{}` for none.
+      paramsJson: row.params ?? '{}',
     }));
   }
 }

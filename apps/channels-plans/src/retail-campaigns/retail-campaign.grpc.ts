@@ -20,7 +20,7 @@ export const toRetailCampaign = (record: RetailCampaignRecord): v1.RetailCampaig
 
 type RetailCampaignHandlers = Pick<
   v1.ChannelsPlansServiceServer,
-  'createRetailCampaign' | 'listRetailCampaigns' | 'getRetailCampaign' | 'updateRetailCampaign'
+  'createRetailCampaign' | 'listRetailCampaigns' | 'getRetailCampaign' | 'updateRetailCampaign' | 'getCampaignFacts'
 >;
 
 export function retailCampaignGrpc({
@@ -60,6 +60,21 @@ export function retailCampaignGrpc({
       guard.account(call, PERMISSIONS.retailCampaignsEdit, request.accountId);
       await retailCampaigns.update(request.accountId, request.retailCampaignId, { campaignName: request.campaignName, status: request.status });
       return {};
+    }),
+
+    // Peer method: the calling service checked its operation's permission; the scope is checked here.
+    getCampaignFacts: unary(logger, 'GetCampaignFacts', async (request, call) => {
+      guard.peer(call, request.accountId);
+      const facts = await retailCampaigns.facts(request.accountId, request.retailCampaignId);
+      return {
+        retailCampaignId: facts.retailCampaignId,
+        campaignName: facts.campaignName,
+        status: facts.status,
+        isAdGroupCampaign: facts.isAdGroupCampaign,
+        isSbt: facts.isSbt,
+        templateIdx: facts.templateIdx ?? undefined,
+        adGroups: facts.adGroups.map((g) => ({ adGroupId: g.adGroupId, adGroupName: g.adGroupName })),
+      };
     }),
   };
 }

@@ -1,4 +1,5 @@
 import type { RetailCampaignStatus } from '@contracts/domain';
+import type { AdGroupRecord } from '../ad-groups/ad-group.model';
 
 export interface RetailCampaignRecord {
   retailCampaignId: number;
@@ -38,4 +39,9 @@ export interface NewRetailCampaign {
 export interface RetailCampaignChanges {
   campaignName?: string;
   status?: RetailCampaignStatus;
+}
+
+/** A campaign with its ad groups, as peers read it. */
+export interface CampaignFacts extends RetailCampaignRecord {
+  adGroups: AdGroupRecord[];
 }

@@ -61,6 +61,47 @@ describe('RetailCampaignService (real MariaDB)', () => {
     });
   });
 
+  describe('facts (peer GetCampaignFacts)', () => {
+    it('answers status, flags, template and the ad groups of an ad-group campaign in id order', async () => {
+      const account = freshAccount();
+      const id = await bed.retailCampaigns.create(account, { campaignName: 'Facts', templateIdx: 4, isAdGroupCampaign: true, isSbt: true });
+      const second = await bed.adGroups.create(account, id, 'Second');
+      const first = await bed.adGroups.create(account, id, 'First');
+      await putInStatus(id, 'ACTIVE');
+      expect(await bed.retailCampaigns.facts(account, id)).toMatchObject({
+        retailCampaignId: id,
+        campaignName: 'Facts',
+        status: 'ACTIVE',
+        isAdGroupCampaign: true,
+        isSbt: true,
+        templateIdx: 4,
+        adGroups: [
+          { adGroupId: second, adGroupName: 'Second' },
+          { adGroupId: first, adGroupName: 'First' },
+        ],
+      });
+    });
+
+    it('answers no ad groups for a campaign that is not an ad-group campaign', async () => {
+      const account = freshAccount();
+      const id = await bed.retailCampaigns.create(account, campaign('Plain'));
+      expect(await bed.retailCampaigns.facts(account, id)).toMatchObject({
+        status: 'DRAFT',
+        isAdGroupCampaign: false,
+        isSbt: false,
+        templateIdx: null,
+        adGroups: [],
+      });
+    });
+
+    it("answers another account's campaign and a missing one with 404", async () => {
+      const owner = freshAccount();
+      const id = await bed.retailCampaigns.create(owner, campaign());
+      expect(await rejectionOf(bed.retailCampaigns.facts(freshAccount(), id))).toMatchObject({ status: 404, code: 'RETAIL_CAMPAIGN_NOT_FOUND' });
+      expect(await rejectionOf(bed.retailCampaigns.facts(owner, id + 1000))).toMatchObject({ status: 404, code: 'RETAIL_CAMPAIGN_NOT_FOUND' });
+    });
+  });
+
   describe('list', () => {
     it("pages an account's campaigns in id order with the total, and only that account's", async () => {
       const account = freshAccount();

@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { effectivePage, RETAIL_CAMPAIGN_NAME_MAX, RETAIL_CAMPAIGN_STATUSES, RETAIL_CAMPAIGN_TRANSITIONS, type RetailCampaignStatus } from '@contracts/domain';
 import { AppError, blankOrTooLong, notFound, notOneOf, validationFailed, type FieldError } from '@platform/errors';
 import { withTransaction, type Page } from '@platform/mysql';
-import type { CreateRetailCampaignInput, RetailCampaignChanges, RetailCampaignRecord, UpdateRetailCampaignInput } from './retail-campaign.model';
+import type { AdGroupRepository } from '../ad-groups/ad-group.repository';
+import type { CampaignFacts, CreateRetailCampaignInput, RetailCampaignChanges, RetailCampaignRecord, UpdateRetailCampaignInput } from './retail-campaign.model';
 import type { RetailCampaignRepository } from './retail-campaign.repository';
 
 export const retailCampaignNotFound = (id: number) => notFound('RETAIL_CAMPAIGN_NOT_FOUND', `Retail campaign ${id} was not found.`);
@@ -31,7 +32,7 @@ export function assertStatusMove(retailCampaignId: number, from: RetailCampaignS
  * every rule is re-checked here because other callers may reach the service.
  */
 export class RetailCampaignService {
-  constructor(private readonly deps: { knex: Knex; campaigns: RetailCampaignRepository }) {}
+  constructor(private readonly deps: { knex: Knex; campaigns: RetailCampaignRepository; adGroups: AdGroupRepository }) {}
 
   async create(accountId: number, input: CreateRetailCampaignInput): Promise<number> {
     const errors = [...blankOrTooLong('/campaignName', input.campaignName, RETAIL_CAMPAIGN_NAME_MAX), ...templateIdxErrors(input.templateIdx)];
@@ -49,6 +50,16 @@ export class RetailCampaignService {
     const campaign = await this.deps.campaigns.find(accountId, retailCampaignId);
     if (!campaign) throw retailCampaignNotFound(retailCampaignId);
     return campaign;
+  }
+
+  /**
+   * What other services decide by (status, the ad-group and SBT flags) with the campaign's ad
+   * groups; a campaign that is not an ad-group campaign has none.
+   */
+  async facts(accountId: number, retailCampaignId: number): Promise<CampaignFacts> {
+    const campaign = await this.get(accountId, retailCampaignId);
+    const adGroups = campaign.isAdGroupCampaign ? await this.deps.adGroups.list(accountId, retailCampaignId) : [];
+    return { ...campaign, adGroups };
   }
 
   list(accountId: number, page?: { offset?: number; limit?: number }): Promise<Page<RetailCampaignRecord>> {

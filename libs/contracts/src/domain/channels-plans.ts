@@ -91,3 +91,52 @@ export const AUTO_PLACEMENT_AD_UNIT_TYPE: Readonly<Record<AdServerKind, string>>
   social: 'display',
   dooh: 'dooh-screen',
 };
+
+// ---- Placements of a media plan and the ad-unit catalog behind their ad-unit details (shared with the tagging service's tag bodies). ----
+
+/** Names of the placements and sites of a media plan (trimmed, unique per site and per plan and ad server). */
+export const MEDIA_PLAN_PLACEMENT_NAME_MAX = 200;
+export const MEDIA_PLAN_SITE_NAME_MAX = 200;
+
+/**
+ * A placement id as the API spells it: a string of decimal digits without a leading zero, at most
+ * 15 of them, so every accepted id is an exact JS number on its way to the int64 field it feeds.
+ */
+export const PLACEMENT_ID_PATTERN = '^[1-9][0-9]{0,14}$';
+export const PLACEMENT_ID_MAX_LENGTH = 15;
+
+/** The boolean ad-server parameters of a placement (interface.md, Placement `params`). */
+export const PLACEMENT_PARAM_BOOLEANS = ['adChoices', 'ccpa', 'embeddable', 'gdprMacro', 'mraid', 'noScriptTag', 'privacy'] as const;
+export type PlacementParamBoolean = (typeof PLACEMENT_PARAM_BOOLEANS)[number];
+/** The string ad-server parameters of a placement. */
+export const PLACEMENT_PARAM_STRINGS = ['expansionUnit', 'gdprConsentMacro', 'tagType'] as const;
+export type PlacementParamString = (typeof PLACEMENT_PARAM_STRINGS)[number];
+/** Length cap of each string parameter (a macro such as `${GDPR_CONSENT_755}` fits many times over). */
+export const PLACEMENT_PARAM_STRING_MAX = 200;
+
+/** A placement's ad-server parameters as stored and returned: only the ones ever set are present. */
+export type PlacementParams = Partial<Record<PlacementParamBoolean, boolean> & Record<PlacementParamString, string>>;
+
+/** Placement ids one MarkTagsPresent call may name. */
+export const MARK_TAGS_PRESENT_MAX = 5000;
+
+/** The groups of the ad-unit catalog; a placement's dimension decides which of them it offers. */
+export const AD_UNIT_GROUPS = ['in-banner', 'in-stream', 'mobile', 'native'] as const;
+export type AdUnitGroup = (typeof AD_UNIT_GROUPS)[number];
+
+/** In-banner units on a mobile dimension: the banner kinds a mobile-responsive rich-media tag may ask for (`bannerType`). */
+export const MOBILE_BANNER_TYPES = ['Standard', 'Sticky', 'Interstitial', 'Expandable'] as const;
+/** Flex creative unit types of a mobile-responsive rich-media tag (`mobileFlexCreativeUnitType`), name to code. */
+export const MOBILE_FLEX_CREATIVE_UNIT_TYPES: Readonly<Record<string, number>> = { 'Flex Banner': 1, 'Flex Interstitial': 2, 'Flex Scroller': 3 };
+/** VAST versions an in-stream tag can be served as. */
+export const IN_STREAM_AD_TAG_TYPES = ['VAST 4.2', 'VAST 4.1', 'VAST 4.0', 'VAST 3.0'] as const;
+/** Players an in-stream tag is built for (`playerType` of the in-stream tag body). */
+export const VIDEO_PLAYER_TYPES: readonly { name: string; version: string }[] = [
+  { name: 'Google IMA HTML5', version: '3' },
+  { name: 'Video.js', version: '8' },
+  { name: 'JW Player', version: '8' },
+];
+/** How an in-stream tag is delivered (`tagType` of the in-stream tag body): a VAST URL or the VAST XML itself. */
+export const VIDEO_TAG_TYPES = ['url', 'xml'] as const;
+/** Response formats of a native tag (`additionalParams.responseFormat`), numeric code to name. */
+export const NATIVE_RESPONSE_FORMATS: Readonly<Record<string, string>> = { '1': 'JSON', '2': 'OpenRTB Native 1.2', '3': 'HTML' };

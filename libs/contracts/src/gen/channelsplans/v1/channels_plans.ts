@@ -267,9 +267,12 @@ export interface Placement {
   siteIdx: number;
   siteName: string;
   dimension: string;
+  /** True once the tagging service has told that a tag exists for the placement (MarkTagsPresent). */
   isTagPresent: boolean;
   adUnitType: string;
   dspName: string;
+  /** The placement's ad-server params (adChoices, ccpa, ..., tagType) as a JSON object of the ones set. */
+  paramsJson: string;
 }
 
 export interface MediaPlanAdServer {
@@ -287,6 +290,65 @@ export interface GetMediaPlanResponse {
   mediaPlanName?: string | undefined;
   adServersSelected: boolean;
   adServers: MediaPlanAdServer[];
+}
+
+export interface GetCampaignFactsRequest {
+  accountId: number;
+  retailCampaignId: number;
+}
+
+export interface GetCampaignFactsResponse {
+  retailCampaignId: number;
+  campaignName: string;
+  /** DRAFT, ACTIVE, PAUSED or ARCHIVED. */
+  status: string;
+  isAdGroupCampaign: boolean;
+  isSbt: boolean;
+  templateIdx?:
+    | number
+    | undefined;
+  /** The campaign's ad groups (empty unless it is an ad-group campaign), in id order. */
+  adGroups: AdGroup[];
+}
+
+export interface ListPlanPlacementsRequest {
+  accountId: number;
+  mediaPlanId: number;
+}
+
+export interface PlanPlacement {
+  placementId: number;
+  placementName: string;
+  siteIdx: number;
+  siteName: string;
+  dimension: string;
+  isTagPresent: boolean;
+  adServerId: string;
+  adServerName: string;
+  /** onsite-retail-media, display, video, social or dooh. */
+  adServerKind: string;
+  /** The placement's ad-server params (adChoices, ccpa, ..., tagType) as a JSON object. */
+  paramsJson: string;
+  adUnitType: string;
+}
+
+export interface ListPlanPlacementsResponse {
+  mediaPlanId: number;
+  mediaPlanName: string;
+  retailCampaignId: number;
+  placements: PlanPlacement[];
+}
+
+export interface MarkTagsPresentRequest {
+  accountId: number;
+  mediaPlanId: number;
+  /** At most 5000 (MARK_TAGS_PRESENT_MAX); an empty list marks nothing. */
+  placementIds: number[];
+}
+
+export interface MarkTagsPresentResponse {
+  /** The number of distinct placements the request named; every one of them is marked afterwards. */
+  marked: number;
 }
 
 function createBasePageRequest(): PageRequest {
@@ -4211,6 +4273,7 @@ function createBasePlacement(): Placement {
     isTagPresent: false,
     adUnitType: "",
     dspName: "",
+    paramsJson: "",
   };
 }
 
@@ -4239,6 +4302,9 @@ export const Placement: MessageFns<Placement> = {
     }
     if (message.dspName !== "") {
       writer.uint32(66).string(message.dspName);
+    }
+    if (message.paramsJson !== "") {
+      writer.uint32(74).string(message.paramsJson);
     }
     return writer;
   },
@@ -4320,6 +4386,14 @@ export const Placement: MessageFns<Placement> = {
             message.dspName = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.paramsJson = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4370,6 +4444,11 @@ export const Placement: MessageFns<Placement> = {
         : isSet(object.dsp_name)
         ? globalThis.String(object.dsp_name)
         : "",
+      paramsJson: isSet(object.paramsJson)
+        ? globalThis.String(object.paramsJson)
+        : isSet(object.params_json)
+        ? globalThis.String(object.params_json)
+        : "",
     };
   },
 
@@ -4399,6 +4478,9 @@ export const Placement: MessageFns<Placement> = {
     if (message.dspName !== "") {
       obj.dspName = message.dspName;
     }
+    if (message.paramsJson !== "") {
+      obj.paramsJson = message.paramsJson;
+    }
     return obj;
   },
 
@@ -4415,6 +4497,7 @@ export const Placement: MessageFns<Placement> = {
     message.isTagPresent = object.isTagPresent ?? false;
     message.adUnitType = object.adUnitType ?? "";
     message.dspName = object.dspName ?? "";
+    message.paramsJson = object.paramsJson ?? "";
     return message;
   },
 };
@@ -4663,6 +4746,995 @@ export const GetMediaPlanResponse: MessageFns<GetMediaPlanResponse> = {
   },
 };
 
+function createBaseGetCampaignFactsRequest(): GetCampaignFactsRequest {
+  return { accountId: 0, retailCampaignId: 0 };
+}
+
+export const GetCampaignFactsRequest: MessageFns<GetCampaignFactsRequest> = {
+  encode(message: GetCampaignFactsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      writer.uint32(16).int64(message.retailCampaignId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCampaignFactsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCampaignFactsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.retailCampaignId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCampaignFactsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      retailCampaignId: isSet(object.retailCampaignId)
+        ? globalThis.Number(object.retailCampaignId)
+        : isSet(object.retail_campaign_id)
+        ? globalThis.Number(object.retail_campaign_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetCampaignFactsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      obj.retailCampaignId = Math.round(message.retailCampaignId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCampaignFactsRequest>, I>>(base?: I): GetCampaignFactsRequest {
+    return GetCampaignFactsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCampaignFactsRequest>, I>>(object: I): GetCampaignFactsRequest {
+    const message = createBaseGetCampaignFactsRequest();
+    message.accountId = object.accountId ?? 0;
+    message.retailCampaignId = object.retailCampaignId ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetCampaignFactsResponse(): GetCampaignFactsResponse {
+  return {
+    retailCampaignId: 0,
+    campaignName: "",
+    status: "",
+    isAdGroupCampaign: false,
+    isSbt: false,
+    templateIdx: undefined,
+    adGroups: [],
+  };
+}
+
+export const GetCampaignFactsResponse: MessageFns<GetCampaignFactsResponse> = {
+  encode(message: GetCampaignFactsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.retailCampaignId !== 0) {
+      writer.uint32(8).int64(message.retailCampaignId);
+    }
+    if (message.campaignName !== "") {
+      writer.uint32(18).string(message.campaignName);
+    }
+    if (message.status !== "") {
+      writer.uint32(26).string(message.status);
+    }
+    if (message.isAdGroupCampaign !== false) {
+      writer.uint32(32).bool(message.isAdGroupCampaign);
+    }
+    if (message.isSbt !== false) {
+      writer.uint32(40).bool(message.isSbt);
+    }
+    if (message.templateIdx !== undefined) {
+      writer.uint32(48).int64(message.templateIdx);
+    }
+    for (const v of message.adGroups) {
+      AdGroup.encode(v!, writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCampaignFactsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCampaignFactsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.retailCampaignId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.campaignName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.isAdGroupCampaign = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.isSbt = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.templateIdx = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.adGroups.push(AdGroup.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCampaignFactsResponse {
+    return {
+      retailCampaignId: isSet(object.retailCampaignId)
+        ? globalThis.Number(object.retailCampaignId)
+        : isSet(object.retail_campaign_id)
+        ? globalThis.Number(object.retail_campaign_id)
+        : 0,
+      campaignName: isSet(object.campaignName)
+        ? globalThis.String(object.campaignName)
+        : isSet(object.campaign_name)
+        ? globalThis.String(object.campaign_name)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      isAdGroupCampaign: isSet(object.isAdGroupCampaign)
+        ? globalThis.Boolean(object.isAdGroupCampaign)
+        : isSet(object.is_ad_group_campaign)
+        ? globalThis.Boolean(object.is_ad_group_campaign)
+        : false,
+      isSbt: isSet(object.isSbt)
+        ? globalThis.Boolean(object.isSbt)
+        : isSet(object.is_sbt)
+        ? globalThis.Boolean(object.is_sbt)
+        : false,
+      templateIdx: isSet(object.templateIdx)
+        ? globalThis.Number(object.templateIdx)
+        : isSet(object.template_idx)
+        ? globalThis.Number(object.template_idx)
+        : undefined,
+      adGroups: globalThis.Array.isArray(object?.adGroups)
+        ? object.adGroups.map((e: any) => AdGroup.fromJSON(e))
+        : globalThis.Array.isArray(object?.ad_groups)
+        ? object.ad_groups.map((e: any) => AdGroup.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetCampaignFactsResponse): unknown {
+    const obj: any = {};
+    if (message.retailCampaignId !== 0) {
+      obj.retailCampaignId = Math.round(message.retailCampaignId);
+    }
+    if (message.campaignName !== "") {
+      obj.campaignName = message.campaignName;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.isAdGroupCampaign !== false) {
+      obj.isAdGroupCampaign = message.isAdGroupCampaign;
+    }
+    if (message.isSbt !== false) {
+      obj.isSbt = message.isSbt;
+    }
+    if (message.templateIdx !== undefined) {
+      obj.templateIdx = Math.round(message.templateIdx);
+    }
+    if (message.adGroups?.length) {
+      obj.adGroups = message.adGroups.map((e) => AdGroup.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCampaignFactsResponse>, I>>(base?: I): GetCampaignFactsResponse {
+    return GetCampaignFactsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCampaignFactsResponse>, I>>(object: I): GetCampaignFactsResponse {
+    const message = createBaseGetCampaignFactsResponse();
+    message.retailCampaignId = object.retailCampaignId ?? 0;
+    message.campaignName = object.campaignName ?? "";
+    message.status = object.status ?? "";
+    message.isAdGroupCampaign = object.isAdGroupCampaign ?? false;
+    message.isSbt = object.isSbt ?? false;
+    message.templateIdx = object.templateIdx ?? undefined;
+    message.adGroups = object.adGroups?.map((e) => AdGroup.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseListPlanPlacementsRequest(): ListPlanPlacementsRequest {
+  return { accountId: 0, mediaPlanId: 0 };
+}
+
+export const ListPlanPlacementsRequest: MessageFns<ListPlanPlacementsRequest> = {
+  encode(message: ListPlanPlacementsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      writer.uint32(16).int64(message.mediaPlanId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPlanPlacementsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPlanPlacementsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.mediaPlanId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPlanPlacementsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      mediaPlanId: isSet(object.mediaPlanId)
+        ? globalThis.Number(object.mediaPlanId)
+        : isSet(object.media_plan_id)
+        ? globalThis.Number(object.media_plan_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListPlanPlacementsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      obj.mediaPlanId = Math.round(message.mediaPlanId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPlanPlacementsRequest>, I>>(base?: I): ListPlanPlacementsRequest {
+    return ListPlanPlacementsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPlanPlacementsRequest>, I>>(object: I): ListPlanPlacementsRequest {
+    const message = createBaseListPlanPlacementsRequest();
+    message.accountId = object.accountId ?? 0;
+    message.mediaPlanId = object.mediaPlanId ?? 0;
+    return message;
+  },
+};
+
+function createBasePlanPlacement(): PlanPlacement {
+  return {
+    placementId: 0,
+    placementName: "",
+    siteIdx: 0,
+    siteName: "",
+    dimension: "",
+    isTagPresent: false,
+    adServerId: "",
+    adServerName: "",
+    adServerKind: "",
+    paramsJson: "",
+    adUnitType: "",
+  };
+}
+
+export const PlanPlacement: MessageFns<PlanPlacement> = {
+  encode(message: PlanPlacement, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.placementId !== 0) {
+      writer.uint32(8).int64(message.placementId);
+    }
+    if (message.placementName !== "") {
+      writer.uint32(18).string(message.placementName);
+    }
+    if (message.siteIdx !== 0) {
+      writer.uint32(24).int64(message.siteIdx);
+    }
+    if (message.siteName !== "") {
+      writer.uint32(34).string(message.siteName);
+    }
+    if (message.dimension !== "") {
+      writer.uint32(42).string(message.dimension);
+    }
+    if (message.isTagPresent !== false) {
+      writer.uint32(48).bool(message.isTagPresent);
+    }
+    if (message.adServerId !== "") {
+      writer.uint32(58).string(message.adServerId);
+    }
+    if (message.adServerName !== "") {
+      writer.uint32(66).string(message.adServerName);
+    }
+    if (message.adServerKind !== "") {
+      writer.uint32(74).string(message.adServerKind);
+    }
+    if (message.paramsJson !== "") {
+      writer.uint32(82).string(message.paramsJson);
+    }
+    if (message.adUnitType !== "") {
+      writer.uint32(90).string(message.adUnitType);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlanPlacement {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlanPlacement();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.placementId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.placementName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.siteIdx = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.siteName = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.dimension = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.isTagPresent = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.adServerId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.adServerName = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.adServerKind = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.paramsJson = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.adUnitType = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlanPlacement {
+    return {
+      placementId: isSet(object.placementId)
+        ? globalThis.Number(object.placementId)
+        : isSet(object.placement_id)
+        ? globalThis.Number(object.placement_id)
+        : 0,
+      placementName: isSet(object.placementName)
+        ? globalThis.String(object.placementName)
+        : isSet(object.placement_name)
+        ? globalThis.String(object.placement_name)
+        : "",
+      siteIdx: isSet(object.siteIdx)
+        ? globalThis.Number(object.siteIdx)
+        : isSet(object.site_idx)
+        ? globalThis.Number(object.site_idx)
+        : 0,
+      siteName: isSet(object.siteName)
+        ? globalThis.String(object.siteName)
+        : isSet(object.site_name)
+        ? globalThis.String(object.site_name)
+        : "",
+      dimension: isSet(object.dimension) ? globalThis.String(object.dimension) : "",
+      isTagPresent: isSet(object.isTagPresent)
+        ? globalThis.Boolean(object.isTagPresent)
+        : isSet(object.is_tag_present)
+        ? globalThis.Boolean(object.is_tag_present)
+        : false,
+      adServerId: isSet(object.adServerId)
+        ? globalThis.String(object.adServerId)
+        : isSet(object.ad_server_id)
+        ? globalThis.String(object.ad_server_id)
+        : "",
+      adServerName: isSet(object.adServerName)
+        ? globalThis.String(object.adServerName)
+        : isSet(object.ad_server_name)
+        ? globalThis.String(object.ad_server_name)
+        : "",
+      adServerKind: isSet(object.adServerKind)
+        ? globalThis.String(object.adServerKind)
+        : isSet(object.ad_server_kind)
+        ? globalThis.String(object.ad_server_kind)
+        : "",
+      paramsJson: isSet(object.paramsJson)
+        ? globalThis.String(object.paramsJson)
+        : isSet(object.params_json)
+        ? globalThis.String(object.params_json)
+        : "",
+      adUnitType: isSet(object.adUnitType)
+        ? globalThis.String(object.adUnitType)
+        : isSet(object.ad_unit_type)
+        ? globalThis.String(object.ad_unit_type)
+        : "",
+    };
+  },
+
+  toJSON(message: PlanPlacement): unknown {
+    const obj: any = {};
+    if (message.placementId !== 0) {
+      obj.placementId = Math.round(message.placementId);
+    }
+    if (message.placementName !== "") {
+      obj.placementName = message.placementName;
+    }
+    if (message.siteIdx !== 0) {
+      obj.siteIdx = Math.round(message.siteIdx);
+    }
+    if (message.siteName !== "") {
+      obj.siteName = message.siteName;
+    }
+    if (message.dimension !== "") {
+      obj.dimension = message.dimension;
+    }
+    if (message.isTagPresent !== false) {
+      obj.isTagPresent = message.isTagPresent;
+    }
+    if (message.adServerId !== "") {
+      obj.adServerId = message.adServerId;
+    }
+    if (message.adServerName !== "") {
+      obj.adServerName = message.adServerName;
+    }
+    if (message.adServerKind !== "") {
+      obj.adServerKind = message.adServerKind;
+    }
+    if (message.paramsJson !== "") {
+      obj.paramsJson = message.paramsJson;
+    }
+    if (message.adUnitType !== "") {
+      obj.adUnitType = message.adUnitType;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PlanPlacement>, I>>(base?: I): PlanPlacement {
+    return PlanPlacement.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PlanPlacement>, I>>(object: I): PlanPlacement {
+    const message = createBasePlanPlacement();
+    message.placementId = object.placementId ?? 0;
+    message.placementName = object.placementName ?? "";
+    message.siteIdx = object.siteIdx ?? 0;
+    message.siteName = object.siteName ?? "";
+    message.dimension = object.dimension ?? "";
+    message.isTagPresent = object.isTagPresent ?? false;
+    message.adServerId = object.adServerId ?? "";
+    message.adServerName = object.adServerName ?? "";
+    message.adServerKind = object.adServerKind ?? "";
+    message.paramsJson = object.paramsJson ?? "";
+    message.adUnitType = object.adUnitType ?? "";
+    return message;
+  },
+};
+
+function createBaseListPlanPlacementsResponse(): ListPlanPlacementsResponse {
+  return { mediaPlanId: 0, mediaPlanName: "", retailCampaignId: 0, placements: [] };
+}
+
+export const ListPlanPlacementsResponse: MessageFns<ListPlanPlacementsResponse> = {
+  encode(message: ListPlanPlacementsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.mediaPlanId !== 0) {
+      writer.uint32(8).int64(message.mediaPlanId);
+    }
+    if (message.mediaPlanName !== "") {
+      writer.uint32(18).string(message.mediaPlanName);
+    }
+    if (message.retailCampaignId !== 0) {
+      writer.uint32(24).int64(message.retailCampaignId);
+    }
+    for (const v of message.placements) {
+      PlanPlacement.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPlanPlacementsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPlanPlacementsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.mediaPlanId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.mediaPlanName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.retailCampaignId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.placements.push(PlanPlacement.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPlanPlacementsResponse {
+    return {
+      mediaPlanId: isSet(object.mediaPlanId)
+        ? globalThis.Number(object.mediaPlanId)
+        : isSet(object.media_plan_id)
+        ? globalThis.Number(object.media_plan_id)
+        : 0,
+      mediaPlanName: isSet(object.mediaPlanName)
+        ? globalThis.String(object.mediaPlanName)
+        : isSet(object.media_plan_name)
+        ? globalThis.String(object.media_plan_name)
+        : "",
+      retailCampaignId: isSet(object.retailCampaignId)
+        ? globalThis.Number(object.retailCampaignId)
+        : isSet(object.retail_campaign_id)
+        ? globalThis.Number(object.retail_campaign_id)
+        : 0,
+      placements: globalThis.Array.isArray(object?.placements)
+        ? object.placements.map((e: any) => PlanPlacement.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListPlanPlacementsResponse): unknown {
+    const obj: any = {};
+    if (message.mediaPlanId !== 0) {
+      obj.mediaPlanId = Math.round(message.mediaPlanId);
+    }
+    if (message.mediaPlanName !== "") {
+      obj.mediaPlanName = message.mediaPlanName;
+    }
+    if (message.retailCampaignId !== 0) {
+      obj.retailCampaignId = Math.round(message.retailCampaignId);
+    }
+    if (message.placements?.length) {
+      obj.placements = message.placements.map((e) => PlanPlacement.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPlanPlacementsResponse>, I>>(base?: I): ListPlanPlacementsResponse {
+    return ListPlanPlacementsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPlanPlacementsResponse>, I>>(object: I): ListPlanPlacementsResponse {
+    const message = createBaseListPlanPlacementsResponse();
+    message.mediaPlanId = object.mediaPlanId ?? 0;
+    message.mediaPlanName = object.mediaPlanName ?? "";
+    message.retailCampaignId = object.retailCampaignId ?? 0;
+    message.placements = object.placements?.map((e) => PlanPlacement.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseMarkTagsPresentRequest(): MarkTagsPresentRequest {
+  return { accountId: 0, mediaPlanId: 0, placementIds: [] };
+}
+
+export const MarkTagsPresentRequest: MessageFns<MarkTagsPresentRequest> = {
+  encode(message: MarkTagsPresentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      writer.uint32(16).int64(message.mediaPlanId);
+    }
+    if (message.placementIds.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.placementIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarkTagsPresentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarkTagsPresentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.mediaPlanId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag === 24) {
+              message.placementIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.placementIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MarkTagsPresentRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      mediaPlanId: isSet(object.mediaPlanId)
+        ? globalThis.Number(object.mediaPlanId)
+        : isSet(object.media_plan_id)
+        ? globalThis.Number(object.media_plan_id)
+        : 0,
+      placementIds: globalThis.Array.isArray(object?.placementIds)
+        ? object.placementIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.placement_ids)
+        ? object.placement_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: MarkTagsPresentRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      obj.mediaPlanId = Math.round(message.mediaPlanId);
+    }
+    if (message.placementIds?.length) {
+      obj.placementIds = message.placementIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MarkTagsPresentRequest>, I>>(base?: I): MarkTagsPresentRequest {
+    return MarkTagsPresentRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MarkTagsPresentRequest>, I>>(object: I): MarkTagsPresentRequest {
+    const message = createBaseMarkTagsPresentRequest();
+    message.accountId = object.accountId ?? 0;
+    message.mediaPlanId = object.mediaPlanId ?? 0;
+    message.placementIds = object.placementIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseMarkTagsPresentResponse(): MarkTagsPresentResponse {
+  return { marked: 0 };
+}
+
+export const MarkTagsPresentResponse: MessageFns<MarkTagsPresentResponse> = {
+  encode(message: MarkTagsPresentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.marked !== 0) {
+      writer.uint32(8).int32(message.marked);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarkTagsPresentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarkTagsPresentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.marked = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MarkTagsPresentResponse {
+    return { marked: isSet(object.marked) ? globalThis.Number(object.marked) : 0 };
+  },
+
+  toJSON(message: MarkTagsPresentResponse): unknown {
+    const obj: any = {};
+    if (message.marked !== 0) {
+      obj.marked = Math.round(message.marked);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MarkTagsPresentResponse>, I>>(base?: I): MarkTagsPresentResponse {
+    return MarkTagsPresentResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MarkTagsPresentResponse>, I>>(object: I): MarkTagsPresentResponse {
+    const message = createBaseMarkTagsPresentResponse();
+    message.marked = object.marked ?? 0;
+    return message;
+  },
+};
+
 /**
  * Media channels, the ad-server catalog and retail campaigns. The caller's principal travels in
  * call metadata (x-principal, x-principal-sig); the service re-checks scope and permission.
@@ -4843,6 +5915,50 @@ export const ChannelsPlansServiceService = {
       Buffer.from(GetMediaPlanResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetMediaPlanResponse => GetMediaPlanResponse.decode(value),
   },
+  /**
+   * Peer methods, called by other services on behalf of the same caller: they check the account
+   * scope, not an operation permission (the calling service checked the operation's).
+   * A retail campaign's facts other services decide by: status (export and tag download need
+   * ACTIVE), the ad-group and SBT flags (content maps). NOT_FOUND when missing or out of scope.
+   */
+  getCampaignFacts: {
+    path: "/channelsplans.v1.ChannelsPlansService/GetCampaignFacts" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCampaignFactsRequest): Buffer =>
+      Buffer.from(GetCampaignFactsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCampaignFactsRequest => GetCampaignFactsRequest.decode(value),
+    responseSerialize: (value: GetCampaignFactsResponse): Buffer =>
+      Buffer.from(GetCampaignFactsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetCampaignFactsResponse => GetCampaignFactsResponse.decode(value),
+  },
+  /** Every placement of a media plan with its site and ad server (kind included), in placement id order. */
+  listPlanPlacements: {
+    path: "/channelsplans.v1.ChannelsPlansService/ListPlanPlacements" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListPlanPlacementsRequest): Buffer =>
+      Buffer.from(ListPlanPlacementsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListPlanPlacementsRequest => ListPlanPlacementsRequest.decode(value),
+    responseSerialize: (value: ListPlanPlacementsResponse): Buffer =>
+      Buffer.from(ListPlanPlacementsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListPlanPlacementsResponse => ListPlanPlacementsResponse.decode(value),
+  },
+  /**
+   * Marks placements as having a tag (isTagPresent); idempotent. Unknown placement ids are NOT_FOUND
+   * and nothing is marked (all or nothing).
+   */
+  markTagsPresent: {
+    path: "/channelsplans.v1.ChannelsPlansService/MarkTagsPresent" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: MarkTagsPresentRequest): Buffer =>
+      Buffer.from(MarkTagsPresentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): MarkTagsPresentRequest => MarkTagsPresentRequest.decode(value),
+    responseSerialize: (value: MarkTagsPresentResponse): Buffer =>
+      Buffer.from(MarkTagsPresentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MarkTagsPresentResponse => MarkTagsPresentResponse.decode(value),
+  },
 } as const;
 
 export interface ChannelsPlansServiceServer extends UntypedServiceImplementation {
@@ -4865,6 +5981,20 @@ export interface ChannelsPlansServiceServer extends UntypedServiceImplementation
   listAdGroups: handleUnaryCall<ListAdGroupsRequest, ListAdGroupsResponse>;
   createAutoMediaPlan: handleUnaryCall<CreateAutoMediaPlanRequest, CreateAutoMediaPlanResponse>;
   getMediaPlan: handleUnaryCall<GetMediaPlanRequest, GetMediaPlanResponse>;
+  /**
+   * Peer methods, called by other services on behalf of the same caller: they check the account
+   * scope, not an operation permission (the calling service checked the operation's).
+   * A retail campaign's facts other services decide by: status (export and tag download need
+   * ACTIVE), the ad-group and SBT flags (content maps). NOT_FOUND when missing or out of scope.
+   */
+  getCampaignFacts: handleUnaryCall<GetCampaignFactsRequest, GetCampaignFactsResponse>;
+  /** Every placement of a media plan with its site and ad server (kind included), in placement id order. */
+  listPlanPlacements: handleUnaryCall<ListPlanPlacementsRequest, ListPlanPlacementsResponse>;
+  /**
+   * Marks placements as having a tag (isTagPresent); idempotent. Unknown placement ids are NOT_FOUND
+   * and nothing is marked (all or nothing).
+   */
+  markTagsPresent: handleUnaryCall<MarkTagsPresentRequest, MarkTagsPresentResponse>;
 }
 
 export interface ChannelsPlansServiceClient extends Client {
@@ -5107,6 +6237,62 @@ export interface ChannelsPlansServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetMediaPlanResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Peer methods, called by other services on behalf of the same caller: they check the account
+   * scope, not an operation permission (the calling service checked the operation's).
+   * A retail campaign's facts other services decide by: status (export and tag download need
+   * ACTIVE), the ad-group and SBT flags (content maps). NOT_FOUND when missing or out of scope.
+   */
+  getCampaignFacts(
+    request: GetCampaignFactsRequest,
+    callback: (error: ServiceError | null, response: GetCampaignFactsResponse) => void,
+  ): ClientUnaryCall;
+  getCampaignFacts(
+    request: GetCampaignFactsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetCampaignFactsResponse) => void,
+  ): ClientUnaryCall;
+  getCampaignFacts(
+    request: GetCampaignFactsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetCampaignFactsResponse) => void,
+  ): ClientUnaryCall;
+  /** Every placement of a media plan with its site and ad server (kind included), in placement id order. */
+  listPlanPlacements(
+    request: ListPlanPlacementsRequest,
+    callback: (error: ServiceError | null, response: ListPlanPlacementsResponse) => void,
+  ): ClientUnaryCall;
+  listPlanPlacements(
+    request: ListPlanPlacementsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListPlanPlacementsResponse) => void,
+  ): ClientUnaryCall;
+  listPlanPlacements(
+    request: ListPlanPlacementsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListPlanPlacementsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Marks placements as having a tag (isTagPresent); idempotent. Unknown placement ids are NOT_FOUND
+   * and nothing is marked (all or nothing).
+   */
+  markTagsPresent(
+    request: MarkTagsPresentRequest,
+    callback: (error: ServiceError | null, response: MarkTagsPresentResponse) => void,
+  ): ClientUnaryCall;
+  markTagsPresent(
+    request: MarkTagsPresentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MarkTagsPresentResponse) => void,
+  ): ClientUnaryCall;
+  markTagsPresent(
+    request: MarkTagsPresentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MarkTagsPresentResponse) => void,
   ): ClientUnaryCall;
 }
 
