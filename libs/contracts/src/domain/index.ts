@@ -3,5 +3,6 @@ export * from './paging';
 export * from './permissions';
 export * from './proto-ranges';
 export * from './channels-plans';
+export * from './tagging';
 export * from './templates';
 export * from './json-depth';

@@ -21,6 +21,10 @@ export const PERMISSIONS = {
   retailCampaignsEdit: 'RetailCampaigns_Edit',
   templatesView: 'Templates_View',
   templatesEdit: 'Templates_Edit',
+  tagsView: 'Tags_View',
+  tagsEdit: 'Tags_Edit',
+  trackersView: 'Trackers_View',
+  trackersEdit: 'Trackers_Edit',
 } as const;
 
 export type Permission = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];

@@ -37,6 +37,117 @@ export interface ListTagVariableMapsResponse {
   entries: TagVariableMap[];
 }
 
+export interface CreateTagVariableMapRequest {
+  accountId: number;
+  campaignId: number;
+  adServerId: string;
+  dataSignal: string;
+  macroName: string;
+  /** JSON object; empty means {}. */
+  adServerParamsJson: string;
+}
+
+export interface UpdateTagVariableMapRequest {
+  accountId: number;
+  campaignId: number;
+  idx: number;
+  adServerId: string;
+  dataSignal: string;
+  macroName: string;
+  /** JSON object; empty means {}. */
+  adServerParamsJson: string;
+}
+
+export interface CreateTagVariableMapResponse {
+  idx: number;
+}
+
+export interface UpdateTagVariableMapResponse {
+  idx: number;
+}
+
+export interface PrivacyEntry {
+  include: boolean;
+  /** GDPRv2, ccpa or gpp. */
+  type: string;
+  /** ${GDPR_CONSENT_<vendor id>} for GDPRv2, ${GPP_STRING_<id>} for gpp. */
+  consentMacro?: string | undefined;
+}
+
+export interface MobileResponsiveOptions {
+  include: boolean;
+  mobileFlexCreativeUnitType?: number | undefined;
+  bannerType?: string | undefined;
+}
+
+export interface PlayerType {
+  name: string;
+  version: string;
+}
+
+export interface GenerateTagRequest {
+  accountId: number;
+  mediaPlanId: number;
+  placementId: number;
+  /** rich-media, video/in-stream, video/in-banner, video/mobile/in-web or native. */
+  kind: string;
+  campaignId: number;
+  adServerId: string;
+  includeAdChoices: boolean;
+  /** JSON object; empty means {}. */
+  additionalParamsJson: string;
+  privacy: PrivacyEntry[];
+  secureTags: boolean;
+  /** Data signal name to a macro of the ad server; the campaign's tag variable maps fill the rest. */
+  dataSignalMap: { [key: string]: string };
+  adUnitId?: number | undefined;
+  enableNoScriptTag: boolean;
+  enableForMobileApp: boolean;
+  thirdPartyTrackingScript?: string | undefined;
+  mobileResponsiveOptions?: MobileResponsiveOptions | undefined;
+  tagType?: string | undefined;
+  playerType?: PlayerType | undefined;
+  isDynamicPriVideo: boolean;
+  baseAdUnitId?: number | undefined;
+  behaviourAdUnitTypeId?: number | undefined;
+  useCustomLayout: boolean;
+}
+
+export interface GenerateTagRequest_DataSignalMapEntry {
+  key: string;
+  value: string;
+}
+
+export interface GenerateTagResponse {
+  message: string;
+  tagMetadataId: number;
+  tagValue: string;
+}
+
+export interface ListCampaignTagsRequest {
+  accountId: number;
+  retailCampaignId: number;
+  /** Keyset: rows after this tag metadata id (0 for the first page). */
+  afterTagMetadataId: number;
+  limit: number;
+}
+
+export interface CampaignTagRow {
+  tagMetadataId: number;
+  siteName: string;
+  placementId: number;
+  placementName: string;
+  dimension: string;
+  adServerId: string;
+  kind: string;
+  tagValue: string;
+}
+
+export interface ListCampaignTagsResponse {
+  campaignName: string;
+  rows: CampaignTagRow[];
+}
+
 function createBaseTagVariableMap(): TagVariableMap {
   return { idx: 0, adServerId: "", dataSignal: "", macroName: "", adServerParamsJson: "" };
 }
@@ -350,6 +461,1985 @@ export const ListTagVariableMapsResponse: MessageFns<ListTagVariableMapsResponse
   },
 };
 
+function createBaseCreateTagVariableMapRequest(): CreateTagVariableMapRequest {
+  return { accountId: 0, campaignId: 0, adServerId: "", dataSignal: "", macroName: "", adServerParamsJson: "" };
+}
+
+export const CreateTagVariableMapRequest: MessageFns<CreateTagVariableMapRequest> = {
+  encode(message: CreateTagVariableMapRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.campaignId !== 0) {
+      writer.uint32(16).int64(message.campaignId);
+    }
+    if (message.adServerId !== "") {
+      writer.uint32(26).string(message.adServerId);
+    }
+    if (message.dataSignal !== "") {
+      writer.uint32(34).string(message.dataSignal);
+    }
+    if (message.macroName !== "") {
+      writer.uint32(42).string(message.macroName);
+    }
+    if (message.adServerParamsJson !== "") {
+      writer.uint32(50).string(message.adServerParamsJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateTagVariableMapRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateTagVariableMapRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.campaignId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.adServerId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.dataSignal = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.macroName = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.adServerParamsJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateTagVariableMapRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      campaignId: isSet(object.campaignId)
+        ? globalThis.Number(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.Number(object.campaign_id)
+        : 0,
+      adServerId: isSet(object.adServerId)
+        ? globalThis.String(object.adServerId)
+        : isSet(object.ad_server_id)
+        ? globalThis.String(object.ad_server_id)
+        : "",
+      dataSignal: isSet(object.dataSignal)
+        ? globalThis.String(object.dataSignal)
+        : isSet(object.data_signal)
+        ? globalThis.String(object.data_signal)
+        : "",
+      macroName: isSet(object.macroName)
+        ? globalThis.String(object.macroName)
+        : isSet(object.macro_name)
+        ? globalThis.String(object.macro_name)
+        : "",
+      adServerParamsJson: isSet(object.adServerParamsJson)
+        ? globalThis.String(object.adServerParamsJson)
+        : isSet(object.ad_server_params_json)
+        ? globalThis.String(object.ad_server_params_json)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateTagVariableMapRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.campaignId !== 0) {
+      obj.campaignId = Math.round(message.campaignId);
+    }
+    if (message.adServerId !== "") {
+      obj.adServerId = message.adServerId;
+    }
+    if (message.dataSignal !== "") {
+      obj.dataSignal = message.dataSignal;
+    }
+    if (message.macroName !== "") {
+      obj.macroName = message.macroName;
+    }
+    if (message.adServerParamsJson !== "") {
+      obj.adServerParamsJson = message.adServerParamsJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateTagVariableMapRequest>, I>>(base?: I): CreateTagVariableMapRequest {
+    return CreateTagVariableMapRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateTagVariableMapRequest>, I>>(object: I): CreateTagVariableMapRequest {
+    const message = createBaseCreateTagVariableMapRequest();
+    message.accountId = object.accountId ?? 0;
+    message.campaignId = object.campaignId ?? 0;
+    message.adServerId = object.adServerId ?? "";
+    message.dataSignal = object.dataSignal ?? "";
+    message.macroName = object.macroName ?? "";
+    message.adServerParamsJson = object.adServerParamsJson ?? "";
+    return message;
+  },
+};
+
+function createBaseUpdateTagVariableMapRequest(): UpdateTagVariableMapRequest {
+  return { accountId: 0, campaignId: 0, idx: 0, adServerId: "", dataSignal: "", macroName: "", adServerParamsJson: "" };
+}
+
+export const UpdateTagVariableMapRequest: MessageFns<UpdateTagVariableMapRequest> = {
+  encode(message: UpdateTagVariableMapRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.campaignId !== 0) {
+      writer.uint32(16).int64(message.campaignId);
+    }
+    if (message.idx !== 0) {
+      writer.uint32(24).int64(message.idx);
+    }
+    if (message.adServerId !== "") {
+      writer.uint32(34).string(message.adServerId);
+    }
+    if (message.dataSignal !== "") {
+      writer.uint32(42).string(message.dataSignal);
+    }
+    if (message.macroName !== "") {
+      writer.uint32(50).string(message.macroName);
+    }
+    if (message.adServerParamsJson !== "") {
+      writer.uint32(58).string(message.adServerParamsJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateTagVariableMapRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateTagVariableMapRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.campaignId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.idx = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.adServerId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.dataSignal = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.macroName = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.adServerParamsJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateTagVariableMapRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      campaignId: isSet(object.campaignId)
+        ? globalThis.Number(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.Number(object.campaign_id)
+        : 0,
+      idx: isSet(object.idx) ? globalThis.Number(object.idx) : 0,
+      adServerId: isSet(object.adServerId)
+        ? globalThis.String(object.adServerId)
+        : isSet(object.ad_server_id)
+        ? globalThis.String(object.ad_server_id)
+        : "",
+      dataSignal: isSet(object.dataSignal)
+        ? globalThis.String(object.dataSignal)
+        : isSet(object.data_signal)
+        ? globalThis.String(object.data_signal)
+        : "",
+      macroName: isSet(object.macroName)
+        ? globalThis.String(object.macroName)
+        : isSet(object.macro_name)
+        ? globalThis.String(object.macro_name)
+        : "",
+      adServerParamsJson: isSet(object.adServerParamsJson)
+        ? globalThis.String(object.adServerParamsJson)
+        : isSet(object.ad_server_params_json)
+        ? globalThis.String(object.ad_server_params_json)
+        : "",
+    };
+  },
+
+  toJSON(message: UpdateTagVariableMapRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.campaignId !== 0) {
+      obj.campaignId = Math.round(message.campaignId);
+    }
+    if (message.idx !== 0) {
+      obj.idx = Math.round(message.idx);
+    }
+    if (message.adServerId !== "") {
+      obj.adServerId = message.adServerId;
+    }
+    if (message.dataSignal !== "") {
+      obj.dataSignal = message.dataSignal;
+    }
+    if (message.macroName !== "") {
+      obj.macroName = message.macroName;
+    }
+    if (message.adServerParamsJson !== "") {
+      obj.adServerParamsJson = message.adServerParamsJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateTagVariableMapRequest>, I>>(base?: I): UpdateTagVariableMapRequest {
+    return UpdateTagVariableMapRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateTagVariableMapRequest>, I>>(object: I): UpdateTagVariableMapRequest {
+    const message = createBaseUpdateTagVariableMapRequest();
+    message.accountId = object.accountId ?? 0;
+    message.campaignId = object.campaignId ?? 0;
+    message.idx = object.idx ?? 0;
+    message.adServerId = object.adServerId ?? "";
+    message.dataSignal = object.dataSignal ?? "";
+    message.macroName = object.macroName ?? "";
+    message.adServerParamsJson = object.adServerParamsJson ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateTagVariableMapResponse(): CreateTagVariableMapResponse {
+  return { idx: 0 };
+}
+
+export const CreateTagVariableMapResponse: MessageFns<CreateTagVariableMapResponse> = {
+  encode(message: CreateTagVariableMapResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.idx !== 0) {
+      writer.uint32(8).int64(message.idx);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateTagVariableMapResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateTagVariableMapResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.idx = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateTagVariableMapResponse {
+    return { idx: isSet(object.idx) ? globalThis.Number(object.idx) : 0 };
+  },
+
+  toJSON(message: CreateTagVariableMapResponse): unknown {
+    const obj: any = {};
+    if (message.idx !== 0) {
+      obj.idx = Math.round(message.idx);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateTagVariableMapResponse>, I>>(base?: I): CreateTagVariableMapResponse {
+    return CreateTagVariableMapResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateTagVariableMapResponse>, I>>(object: I): CreateTagVariableMapResponse {
+    const message = createBaseCreateTagVariableMapResponse();
+    message.idx = object.idx ?? 0;
+    return message;
+  },
+};
+
+function createBaseUpdateTagVariableMapResponse(): UpdateTagVariableMapResponse {
+  return { idx: 0 };
+}
+
+export const UpdateTagVariableMapResponse: MessageFns<UpdateTagVariableMapResponse> = {
+  encode(message: UpdateTagVariableMapResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.idx !== 0) {
+      writer.uint32(8).int64(message.idx);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateTagVariableMapResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateTagVariableMapResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.idx = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateTagVariableMapResponse {
+    return { idx: isSet(object.idx) ? globalThis.Number(object.idx) : 0 };
+  },
+
+  toJSON(message: UpdateTagVariableMapResponse): unknown {
+    const obj: any = {};
+    if (message.idx !== 0) {
+      obj.idx = Math.round(message.idx);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateTagVariableMapResponse>, I>>(base?: I): UpdateTagVariableMapResponse {
+    return UpdateTagVariableMapResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateTagVariableMapResponse>, I>>(object: I): UpdateTagVariableMapResponse {
+    const message = createBaseUpdateTagVariableMapResponse();
+    message.idx = object.idx ?? 0;
+    return message;
+  },
+};
+
+function createBasePrivacyEntry(): PrivacyEntry {
+  return { include: false, type: "", consentMacro: undefined };
+}
+
+export const PrivacyEntry: MessageFns<PrivacyEntry> = {
+  encode(message: PrivacyEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.include !== false) {
+      writer.uint32(8).bool(message.include);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.consentMacro !== undefined) {
+      writer.uint32(26).string(message.consentMacro);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PrivacyEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePrivacyEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.include = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.consentMacro = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PrivacyEntry {
+    return {
+      include: isSet(object.include) ? globalThis.Boolean(object.include) : false,
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      consentMacro: isSet(object.consentMacro)
+        ? globalThis.String(object.consentMacro)
+        : isSet(object.consent_macro)
+        ? globalThis.String(object.consent_macro)
+        : undefined,
+    };
+  },
+
+  toJSON(message: PrivacyEntry): unknown {
+    const obj: any = {};
+    if (message.include !== false) {
+      obj.include = message.include;
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.consentMacro !== undefined) {
+      obj.consentMacro = message.consentMacro;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PrivacyEntry>, I>>(base?: I): PrivacyEntry {
+    return PrivacyEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PrivacyEntry>, I>>(object: I): PrivacyEntry {
+    const message = createBasePrivacyEntry();
+    message.include = object.include ?? false;
+    message.type = object.type ?? "";
+    message.consentMacro = object.consentMacro ?? undefined;
+    return message;
+  },
+};
+
+function createBaseMobileResponsiveOptions(): MobileResponsiveOptions {
+  return { include: false, mobileFlexCreativeUnitType: undefined, bannerType: undefined };
+}
+
+export const MobileResponsiveOptions: MessageFns<MobileResponsiveOptions> = {
+  encode(message: MobileResponsiveOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.include !== false) {
+      writer.uint32(8).bool(message.include);
+    }
+    if (message.mobileFlexCreativeUnitType !== undefined) {
+      writer.uint32(16).int32(message.mobileFlexCreativeUnitType);
+    }
+    if (message.bannerType !== undefined) {
+      writer.uint32(26).string(message.bannerType);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MobileResponsiveOptions {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMobileResponsiveOptions();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.include = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.mobileFlexCreativeUnitType = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.bannerType = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MobileResponsiveOptions {
+    return {
+      include: isSet(object.include) ? globalThis.Boolean(object.include) : false,
+      mobileFlexCreativeUnitType: isSet(object.mobileFlexCreativeUnitType)
+        ? globalThis.Number(object.mobileFlexCreativeUnitType)
+        : isSet(object.mobile_flex_creative_unit_type)
+        ? globalThis.Number(object.mobile_flex_creative_unit_type)
+        : undefined,
+      bannerType: isSet(object.bannerType)
+        ? globalThis.String(object.bannerType)
+        : isSet(object.banner_type)
+        ? globalThis.String(object.banner_type)
+        : undefined,
+    };
+  },
+
+  toJSON(message: MobileResponsiveOptions): unknown {
+    const obj: any = {};
+    if (message.include !== false) {
+      obj.include = message.include;
+    }
+    if (message.mobileFlexCreativeUnitType !== undefined) {
+      obj.mobileFlexCreativeUnitType = Math.round(message.mobileFlexCreativeUnitType);
+    }
+    if (message.bannerType !== undefined) {
+      obj.bannerType = message.bannerType;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MobileResponsiveOptions>, I>>(base?: I): MobileResponsiveOptions {
+    return MobileResponsiveOptions.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MobileResponsiveOptions>, I>>(object: I): MobileResponsiveOptions {
+    const message = createBaseMobileResponsiveOptions();
+    message.include = object.include ?? false;
+    message.mobileFlexCreativeUnitType = object.mobileFlexCreativeUnitType ?? undefined;
+    message.bannerType = object.bannerType ?? undefined;
+    return message;
+  },
+};
+
+function createBasePlayerType(): PlayerType {
+  return { name: "", version: "" };
+}
+
+export const PlayerType: MessageFns<PlayerType> = {
+  encode(message: PlayerType, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.version !== "") {
+      writer.uint32(18).string(message.version);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlayerType {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlayerType();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.version = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlayerType {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      version: isSet(object.version) ? globalThis.String(object.version) : "",
+    };
+  },
+
+  toJSON(message: PlayerType): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.version !== "") {
+      obj.version = message.version;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PlayerType>, I>>(base?: I): PlayerType {
+    return PlayerType.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PlayerType>, I>>(object: I): PlayerType {
+    const message = createBasePlayerType();
+    message.name = object.name ?? "";
+    message.version = object.version ?? "";
+    return message;
+  },
+};
+
+function createBaseGenerateTagRequest(): GenerateTagRequest {
+  return {
+    accountId: 0,
+    mediaPlanId: 0,
+    placementId: 0,
+    kind: "",
+    campaignId: 0,
+    adServerId: "",
+    includeAdChoices: false,
+    additionalParamsJson: "",
+    privacy: [],
+    secureTags: false,
+    dataSignalMap: {},
+    adUnitId: undefined,
+    enableNoScriptTag: false,
+    enableForMobileApp: false,
+    thirdPartyTrackingScript: undefined,
+    mobileResponsiveOptions: undefined,
+    tagType: undefined,
+    playerType: undefined,
+    isDynamicPriVideo: false,
+    baseAdUnitId: undefined,
+    behaviourAdUnitTypeId: undefined,
+    useCustomLayout: false,
+  };
+}
+
+export const GenerateTagRequest: MessageFns<GenerateTagRequest> = {
+  encode(message: GenerateTagRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      writer.uint32(16).int64(message.mediaPlanId);
+    }
+    if (message.placementId !== 0) {
+      writer.uint32(24).int64(message.placementId);
+    }
+    if (message.kind !== "") {
+      writer.uint32(34).string(message.kind);
+    }
+    if (message.campaignId !== 0) {
+      writer.uint32(40).int64(message.campaignId);
+    }
+    if (message.adServerId !== "") {
+      writer.uint32(50).string(message.adServerId);
+    }
+    if (message.includeAdChoices !== false) {
+      writer.uint32(56).bool(message.includeAdChoices);
+    }
+    if (message.additionalParamsJson !== "") {
+      writer.uint32(66).string(message.additionalParamsJson);
+    }
+    for (const v of message.privacy) {
+      PrivacyEntry.encode(v!, writer.uint32(74).fork()).join();
+    }
+    if (message.secureTags !== false) {
+      writer.uint32(80).bool(message.secureTags);
+    }
+    globalThis.Object.entries(message.dataSignalMap).forEach(([key, value]: [string, string]) => {
+      GenerateTagRequest_DataSignalMapEntry.encode({ key: key as any, value }, writer.uint32(90).fork()).join();
+    });
+    if (message.adUnitId !== undefined) {
+      writer.uint32(96).int64(message.adUnitId);
+    }
+    if (message.enableNoScriptTag !== false) {
+      writer.uint32(104).bool(message.enableNoScriptTag);
+    }
+    if (message.enableForMobileApp !== false) {
+      writer.uint32(112).bool(message.enableForMobileApp);
+    }
+    if (message.thirdPartyTrackingScript !== undefined) {
+      writer.uint32(122).string(message.thirdPartyTrackingScript);
+    }
+    if (message.mobileResponsiveOptions !== undefined) {
+      MobileResponsiveOptions.encode(message.mobileResponsiveOptions, writer.uint32(130).fork()).join();
+    }
+    if (message.tagType !== undefined) {
+      writer.uint32(138).string(message.tagType);
+    }
+    if (message.playerType !== undefined) {
+      PlayerType.encode(message.playerType, writer.uint32(146).fork()).join();
+    }
+    if (message.isDynamicPriVideo !== false) {
+      writer.uint32(152).bool(message.isDynamicPriVideo);
+    }
+    if (message.baseAdUnitId !== undefined) {
+      writer.uint32(160).int64(message.baseAdUnitId);
+    }
+    if (message.behaviourAdUnitTypeId !== undefined) {
+      writer.uint32(168).int64(message.behaviourAdUnitTypeId);
+    }
+    if (message.useCustomLayout !== false) {
+      writer.uint32(176).bool(message.useCustomLayout);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GenerateTagRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGenerateTagRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.mediaPlanId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.placementId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.campaignId = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.adServerId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.includeAdChoices = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.additionalParamsJson = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.privacy.push(PrivacyEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.secureTags = reader.bool();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            const entry11 = GenerateTagRequest_DataSignalMapEntry.decode(reader, reader.uint32());
+            if (entry11.value !== undefined) {
+              message.dataSignalMap[entry11.key] = entry11.value;
+            }
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.adUnitId = longToNumber(reader.int64());
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.enableNoScriptTag = reader.bool();
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.enableForMobileApp = reader.bool();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.thirdPartyTrackingScript = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.mobileResponsiveOptions = MobileResponsiveOptions.decode(reader, reader.uint32());
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.tagType = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.playerType = PlayerType.decode(reader, reader.uint32());
+            continue;
+          }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.isDynamicPriVideo = reader.bool();
+            continue;
+          }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.baseAdUnitId = longToNumber(reader.int64());
+            continue;
+          }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.behaviourAdUnitTypeId = longToNumber(reader.int64());
+            continue;
+          }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.useCustomLayout = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GenerateTagRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      mediaPlanId: isSet(object.mediaPlanId)
+        ? globalThis.Number(object.mediaPlanId)
+        : isSet(object.media_plan_id)
+        ? globalThis.Number(object.media_plan_id)
+        : 0,
+      placementId: isSet(object.placementId)
+        ? globalThis.Number(object.placementId)
+        : isSet(object.placement_id)
+        ? globalThis.Number(object.placement_id)
+        : 0,
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      campaignId: isSet(object.campaignId)
+        ? globalThis.Number(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.Number(object.campaign_id)
+        : 0,
+      adServerId: isSet(object.adServerId)
+        ? globalThis.String(object.adServerId)
+        : isSet(object.ad_server_id)
+        ? globalThis.String(object.ad_server_id)
+        : "",
+      includeAdChoices: isSet(object.includeAdChoices)
+        ? globalThis.Boolean(object.includeAdChoices)
+        : isSet(object.include_ad_choices)
+        ? globalThis.Boolean(object.include_ad_choices)
+        : false,
+      additionalParamsJson: isSet(object.additionalParamsJson)
+        ? globalThis.String(object.additionalParamsJson)
+        : isSet(object.additional_params_json)
+        ? globalThis.String(object.additional_params_json)
+        : "",
+      privacy: globalThis.Array.isArray(object?.privacy)
+        ? object.privacy.map((e: any) => PrivacyEntry.fromJSON(e))
+        : [],
+      secureTags: isSet(object.secureTags)
+        ? globalThis.Boolean(object.secureTags)
+        : isSet(object.secure_tags)
+        ? globalThis.Boolean(object.secure_tags)
+        : false,
+      dataSignalMap: isObject(object.dataSignalMap)
+        ? (globalThis.Object.entries(object.dataSignalMap) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.data_signal_map)
+        ? (globalThis.Object.entries(object.data_signal_map) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      adUnitId: isSet(object.adUnitId)
+        ? globalThis.Number(object.adUnitId)
+        : isSet(object.ad_unit_id)
+        ? globalThis.Number(object.ad_unit_id)
+        : undefined,
+      enableNoScriptTag: isSet(object.enableNoScriptTag)
+        ? globalThis.Boolean(object.enableNoScriptTag)
+        : isSet(object.enable_no_script_tag)
+        ? globalThis.Boolean(object.enable_no_script_tag)
+        : false,
+      enableForMobileApp: isSet(object.enableForMobileApp)
+        ? globalThis.Boolean(object.enableForMobileApp)
+        : isSet(object.enable_for_mobile_app)
+        ? globalThis.Boolean(object.enable_for_mobile_app)
+        : false,
+      thirdPartyTrackingScript: isSet(object.thirdPartyTrackingScript)
+        ? globalThis.String(object.thirdPartyTrackingScript)
+        : isSet(object.third_party_tracking_script)
+        ? globalThis.String(object.third_party_tracking_script)
+        : undefined,
+      mobileResponsiveOptions: isSet(object.mobileResponsiveOptions)
+        ? MobileResponsiveOptions.fromJSON(object.mobileResponsiveOptions)
+        : isSet(object.mobile_responsive_options)
+        ? MobileResponsiveOptions.fromJSON(object.mobile_responsive_options)
+        : undefined,
+      tagType: isSet(object.tagType)
+        ? globalThis.String(object.tagType)
+        : isSet(object.tag_type)
+        ? globalThis.String(object.tag_type)
+        : undefined,
+      playerType: isSet(object.playerType)
+        ? PlayerType.fromJSON(object.playerType)
+        : isSet(object.player_type)
+        ? PlayerType.fromJSON(object.player_type)
+        : undefined,
+      isDynamicPriVideo: isSet(object.isDynamicPriVideo)
+        ? globalThis.Boolean(object.isDynamicPriVideo)
+        : isSet(object.is_dynamic_pri_video)
+        ? globalThis.Boolean(object.is_dynamic_pri_video)
+        : false,
+      baseAdUnitId: isSet(object.baseAdUnitId)
+        ? globalThis.Number(object.baseAdUnitId)
+        : isSet(object.base_ad_unit_id)
+        ? globalThis.Number(object.base_ad_unit_id)
+        : undefined,
+      behaviourAdUnitTypeId: isSet(object.behaviourAdUnitTypeId)
+        ? globalThis.Number(object.behaviourAdUnitTypeId)
+        : isSet(object.behaviour_ad_unit_type_id)
+        ? globalThis.Number(object.behaviour_ad_unit_type_id)
+        : undefined,
+      useCustomLayout: isSet(object.useCustomLayout)
+        ? globalThis.Boolean(object.useCustomLayout)
+        : isSet(object.use_custom_layout)
+        ? globalThis.Boolean(object.use_custom_layout)
+        : false,
+    };
+  },
+
+  toJSON(message: GenerateTagRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      obj.mediaPlanId = Math.round(message.mediaPlanId);
+    }
+    if (message.placementId !== 0) {
+      obj.placementId = Math.round(message.placementId);
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.campaignId !== 0) {
+      obj.campaignId = Math.round(message.campaignId);
+    }
+    if (message.adServerId !== "") {
+      obj.adServerId = message.adServerId;
+    }
+    if (message.includeAdChoices !== false) {
+      obj.includeAdChoices = message.includeAdChoices;
+    }
+    if (message.additionalParamsJson !== "") {
+      obj.additionalParamsJson = message.additionalParamsJson;
+    }
+    if (message.privacy?.length) {
+      obj.privacy = message.privacy.map((e) => PrivacyEntry.toJSON(e));
+    }
+    if (message.secureTags !== false) {
+      obj.secureTags = message.secureTags;
+    }
+    if (message.dataSignalMap) {
+      const entries = globalThis.Object.entries(message.dataSignalMap) as [string, string][];
+      if (entries.length > 0) {
+        obj.dataSignalMap = {};
+        entries.forEach(([k, v]) => {
+          obj.dataSignalMap[k] = v;
+        });
+      }
+    }
+    if (message.adUnitId !== undefined) {
+      obj.adUnitId = Math.round(message.adUnitId);
+    }
+    if (message.enableNoScriptTag !== false) {
+      obj.enableNoScriptTag = message.enableNoScriptTag;
+    }
+    if (message.enableForMobileApp !== false) {
+      obj.enableForMobileApp = message.enableForMobileApp;
+    }
+    if (message.thirdPartyTrackingScript !== undefined) {
+      obj.thirdPartyTrackingScript = message.thirdPartyTrackingScript;
+    }
+    if (message.mobileResponsiveOptions !== undefined) {
+      obj.mobileResponsiveOptions = MobileResponsiveOptions.toJSON(message.mobileResponsiveOptions);
+    }
+    if (message.tagType !== undefined) {
+      obj.tagType = message.tagType;
+    }
+    if (message.playerType !== undefined) {
+      obj.playerType = PlayerType.toJSON(message.playerType);
+    }
+    if (message.isDynamicPriVideo !== false) {
+      obj.isDynamicPriVideo = message.isDynamicPriVideo;
+    }
+    if (message.baseAdUnitId !== undefined) {
+      obj.baseAdUnitId = Math.round(message.baseAdUnitId);
+    }
+    if (message.behaviourAdUnitTypeId !== undefined) {
+      obj.behaviourAdUnitTypeId = Math.round(message.behaviourAdUnitTypeId);
+    }
+    if (message.useCustomLayout !== false) {
+      obj.useCustomLayout = message.useCustomLayout;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GenerateTagRequest>, I>>(base?: I): GenerateTagRequest {
+    return GenerateTagRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GenerateTagRequest>, I>>(object: I): GenerateTagRequest {
+    const message = createBaseGenerateTagRequest();
+    message.accountId = object.accountId ?? 0;
+    message.mediaPlanId = object.mediaPlanId ?? 0;
+    message.placementId = object.placementId ?? 0;
+    message.kind = object.kind ?? "";
+    message.campaignId = object.campaignId ?? 0;
+    message.adServerId = object.adServerId ?? "";
+    message.includeAdChoices = object.includeAdChoices ?? false;
+    message.additionalParamsJson = object.additionalParamsJson ?? "";
+    message.privacy = object.privacy?.map((e) => PrivacyEntry.fromPartial(e)) || [];
+    message.secureTags = object.secureTags ?? false;
+    message.dataSignalMap = (globalThis.Object.entries(object.dataSignalMap ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.adUnitId = object.adUnitId ?? undefined;
+    message.enableNoScriptTag = object.enableNoScriptTag ?? false;
+    message.enableForMobileApp = object.enableForMobileApp ?? false;
+    message.thirdPartyTrackingScript = object.thirdPartyTrackingScript ?? undefined;
+    message.mobileResponsiveOptions =
+      (object.mobileResponsiveOptions !== undefined && object.mobileResponsiveOptions !== null)
+        ? MobileResponsiveOptions.fromPartial(object.mobileResponsiveOptions)
+        : undefined;
+    message.tagType = object.tagType ?? undefined;
+    message.playerType = (object.playerType !== undefined && object.playerType !== null)
+      ? PlayerType.fromPartial(object.playerType)
+      : undefined;
+    message.isDynamicPriVideo = object.isDynamicPriVideo ?? false;
+    message.baseAdUnitId = object.baseAdUnitId ?? undefined;
+    message.behaviourAdUnitTypeId = object.behaviourAdUnitTypeId ?? undefined;
+    message.useCustomLayout = object.useCustomLayout ?? false;
+    return message;
+  },
+};
+
+function createBaseGenerateTagRequest_DataSignalMapEntry(): GenerateTagRequest_DataSignalMapEntry {
+  return { key: "", value: "" };
+}
+
+export const GenerateTagRequest_DataSignalMapEntry: MessageFns<GenerateTagRequest_DataSignalMapEntry> = {
+  encode(message: GenerateTagRequest_DataSignalMapEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GenerateTagRequest_DataSignalMapEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGenerateTagRequest_DataSignalMapEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GenerateTagRequest_DataSignalMapEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: GenerateTagRequest_DataSignalMapEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GenerateTagRequest_DataSignalMapEntry>, I>>(
+    base?: I,
+  ): GenerateTagRequest_DataSignalMapEntry {
+    return GenerateTagRequest_DataSignalMapEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GenerateTagRequest_DataSignalMapEntry>, I>>(
+    object: I,
+  ): GenerateTagRequest_DataSignalMapEntry {
+    const message = createBaseGenerateTagRequest_DataSignalMapEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseGenerateTagResponse(): GenerateTagResponse {
+  return { message: "", tagMetadataId: 0, tagValue: "" };
+}
+
+export const GenerateTagResponse: MessageFns<GenerateTagResponse> = {
+  encode(message: GenerateTagResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.message !== "") {
+      writer.uint32(10).string(message.message);
+    }
+    if (message.tagMetadataId !== 0) {
+      writer.uint32(16).int64(message.tagMetadataId);
+    }
+    if (message.tagValue !== "") {
+      writer.uint32(26).string(message.tagValue);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GenerateTagResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGenerateTagResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.tagMetadataId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.tagValue = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GenerateTagResponse {
+    return {
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      tagMetadataId: isSet(object.tagMetadataId)
+        ? globalThis.Number(object.tagMetadataId)
+        : isSet(object.tag_metadata_id)
+        ? globalThis.Number(object.tag_metadata_id)
+        : 0,
+      tagValue: isSet(object.tagValue)
+        ? globalThis.String(object.tagValue)
+        : isSet(object.tag_value)
+        ? globalThis.String(object.tag_value)
+        : "",
+    };
+  },
+
+  toJSON(message: GenerateTagResponse): unknown {
+    const obj: any = {};
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    if (message.tagMetadataId !== 0) {
+      obj.tagMetadataId = Math.round(message.tagMetadataId);
+    }
+    if (message.tagValue !== "") {
+      obj.tagValue = message.tagValue;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GenerateTagResponse>, I>>(base?: I): GenerateTagResponse {
+    return GenerateTagResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GenerateTagResponse>, I>>(object: I): GenerateTagResponse {
+    const message = createBaseGenerateTagResponse();
+    message.message = object.message ?? "";
+    message.tagMetadataId = object.tagMetadataId ?? 0;
+    message.tagValue = object.tagValue ?? "";
+    return message;
+  },
+};
+
+function createBaseListCampaignTagsRequest(): ListCampaignTagsRequest {
+  return { accountId: 0, retailCampaignId: 0, afterTagMetadataId: 0, limit: 0 };
+}
+
+export const ListCampaignTagsRequest: MessageFns<ListCampaignTagsRequest> = {
+  encode(message: ListCampaignTagsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      writer.uint32(16).int64(message.retailCampaignId);
+    }
+    if (message.afterTagMetadataId !== 0) {
+      writer.uint32(24).int64(message.afterTagMetadataId);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(32).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCampaignTagsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCampaignTagsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.retailCampaignId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.afterTagMetadataId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCampaignTagsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      retailCampaignId: isSet(object.retailCampaignId)
+        ? globalThis.Number(object.retailCampaignId)
+        : isSet(object.retail_campaign_id)
+        ? globalThis.Number(object.retail_campaign_id)
+        : 0,
+      afterTagMetadataId: isSet(object.afterTagMetadataId)
+        ? globalThis.Number(object.afterTagMetadataId)
+        : isSet(object.after_tag_metadata_id)
+        ? globalThis.Number(object.after_tag_metadata_id)
+        : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListCampaignTagsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      obj.retailCampaignId = Math.round(message.retailCampaignId);
+    }
+    if (message.afterTagMetadataId !== 0) {
+      obj.afterTagMetadataId = Math.round(message.afterTagMetadataId);
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCampaignTagsRequest>, I>>(base?: I): ListCampaignTagsRequest {
+    return ListCampaignTagsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCampaignTagsRequest>, I>>(object: I): ListCampaignTagsRequest {
+    const message = createBaseListCampaignTagsRequest();
+    message.accountId = object.accountId ?? 0;
+    message.retailCampaignId = object.retailCampaignId ?? 0;
+    message.afterTagMetadataId = object.afterTagMetadataId ?? 0;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseCampaignTagRow(): CampaignTagRow {
+  return {
+    tagMetadataId: 0,
+    siteName: "",
+    placementId: 0,
+    placementName: "",
+    dimension: "",
+    adServerId: "",
+    kind: "",
+    tagValue: "",
+  };
+}
+
+export const CampaignTagRow: MessageFns<CampaignTagRow> = {
+  encode(message: CampaignTagRow, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.tagMetadataId !== 0) {
+      writer.uint32(8).int64(message.tagMetadataId);
+    }
+    if (message.siteName !== "") {
+      writer.uint32(18).string(message.siteName);
+    }
+    if (message.placementId !== 0) {
+      writer.uint32(24).int64(message.placementId);
+    }
+    if (message.placementName !== "") {
+      writer.uint32(34).string(message.placementName);
+    }
+    if (message.dimension !== "") {
+      writer.uint32(42).string(message.dimension);
+    }
+    if (message.adServerId !== "") {
+      writer.uint32(50).string(message.adServerId);
+    }
+    if (message.kind !== "") {
+      writer.uint32(58).string(message.kind);
+    }
+    if (message.tagValue !== "") {
+      writer.uint32(66).string(message.tagValue);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CampaignTagRow {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCampaignTagRow();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.tagMetadataId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.siteName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.placementId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.placementName = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.dimension = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.adServerId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.tagValue = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CampaignTagRow {
+    return {
+      tagMetadataId: isSet(object.tagMetadataId)
+        ? globalThis.Number(object.tagMetadataId)
+        : isSet(object.tag_metadata_id)
+        ? globalThis.Number(object.tag_metadata_id)
+        : 0,
+      siteName: isSet(object.siteName)
+        ? globalThis.String(object.siteName)
+        : isSet(object.site_name)
+        ? globalThis.String(object.site_name)
+        : "",
+      placementId: isSet(object.placementId)
+        ? globalThis.Number(object.placementId)
+        : isSet(object.placement_id)
+        ? globalThis.Number(object.placement_id)
+        : 0,
+      placementName: isSet(object.placementName)
+        ? globalThis.String(object.placementName)
+        : isSet(object.placement_name)
+        ? globalThis.String(object.placement_name)
+        : "",
+      dimension: isSet(object.dimension) ? globalThis.String(object.dimension) : "",
+      adServerId: isSet(object.adServerId)
+        ? globalThis.String(object.adServerId)
+        : isSet(object.ad_server_id)
+        ? globalThis.String(object.ad_server_id)
+        : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      tagValue: isSet(object.tagValue)
+        ? globalThis.String(object.tagValue)
+        : isSet(object.tag_value)
+        ? globalThis.String(object.tag_value)
+        : "",
+    };
+  },
+
+  toJSON(message: CampaignTagRow): unknown {
+    const obj: any = {};
+    if (message.tagMetadataId !== 0) {
+      obj.tagMetadataId = Math.round(message.tagMetadataId);
+    }
+    if (message.siteName !== "") {
+      obj.siteName = message.siteName;
+    }
+    if (message.placementId !== 0) {
+      obj.placementId = Math.round(message.placementId);
+    }
+    if (message.placementName !== "") {
+      obj.placementName = message.placementName;
+    }
+    if (message.dimension !== "") {
+      obj.dimension = message.dimension;
+    }
+    if (message.adServerId !== "") {
+      obj.adServerId = message.adServerId;
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.tagValue !== "") {
+      obj.tagValue = message.tagValue;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CampaignTagRow>, I>>(base?: I): CampaignTagRow {
+    return CampaignTagRow.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CampaignTagRow>, I>>(object: I): CampaignTagRow {
+    const message = createBaseCampaignTagRow();
+    message.tagMetadataId = object.tagMetadataId ?? 0;
+    message.siteName = object.siteName ?? "";
+    message.placementId = object.placementId ?? 0;
+    message.placementName = object.placementName ?? "";
+    message.dimension = object.dimension ?? "";
+    message.adServerId = object.adServerId ?? "";
+    message.kind = object.kind ?? "";
+    message.tagValue = object.tagValue ?? "";
+    return message;
+  },
+};
+
+function createBaseListCampaignTagsResponse(): ListCampaignTagsResponse {
+  return { campaignName: "", rows: [] };
+}
+
+export const ListCampaignTagsResponse: MessageFns<ListCampaignTagsResponse> = {
+  encode(message: ListCampaignTagsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.campaignName !== "") {
+      writer.uint32(10).string(message.campaignName);
+    }
+    for (const v of message.rows) {
+      CampaignTagRow.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCampaignTagsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCampaignTagsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.campaignName = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rows.push(CampaignTagRow.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCampaignTagsResponse {
+    return {
+      campaignName: isSet(object.campaignName)
+        ? globalThis.String(object.campaignName)
+        : isSet(object.campaign_name)
+        ? globalThis.String(object.campaign_name)
+        : "",
+      rows: globalThis.Array.isArray(object?.rows) ? object.rows.map((e: any) => CampaignTagRow.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListCampaignTagsResponse): unknown {
+    const obj: any = {};
+    if (message.campaignName !== "") {
+      obj.campaignName = message.campaignName;
+    }
+    if (message.rows?.length) {
+      obj.rows = message.rows.map((e) => CampaignTagRow.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCampaignTagsResponse>, I>>(base?: I): ListCampaignTagsResponse {
+    return ListCampaignTagsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCampaignTagsResponse>, I>>(object: I): ListCampaignTagsResponse {
+    const message = createBaseListCampaignTagsResponse();
+    message.campaignName = object.campaignName ?? "";
+    message.rows = object.rows?.map((e) => CampaignTagRow.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * Single tags, the tag CSV, trackers and tag variable maps. The caller's principal travels in call
  * metadata (x-principal, x-principal-sig); the service re-checks scope and permission.
@@ -367,10 +2457,60 @@ export const TaggingTrackersServiceService = {
       Buffer.from(ListTagVariableMapsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListTagVariableMapsResponse => ListTagVariableMapsResponse.decode(value),
   },
+  createTagVariableMap: {
+    path: "/taggingtrackers.v1.TaggingTrackersService/CreateTagVariableMap" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateTagVariableMapRequest): Buffer =>
+      Buffer.from(CreateTagVariableMapRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateTagVariableMapRequest => CreateTagVariableMapRequest.decode(value),
+    responseSerialize: (value: CreateTagVariableMapResponse): Buffer =>
+      Buffer.from(CreateTagVariableMapResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateTagVariableMapResponse => CreateTagVariableMapResponse.decode(value),
+  },
+  updateTagVariableMap: {
+    path: "/taggingtrackers.v1.TaggingTrackersService/UpdateTagVariableMap" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateTagVariableMapRequest): Buffer =>
+      Buffer.from(UpdateTagVariableMapRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateTagVariableMapRequest => UpdateTagVariableMapRequest.decode(value),
+    responseSerialize: (value: UpdateTagVariableMapResponse): Buffer =>
+      Buffer.from(UpdateTagVariableMapResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateTagVariableMapResponse => UpdateTagVariableMapResponse.decode(value),
+  },
+  /** One tag for one placement of a media plan; stores its metadata and marks the placement tagged. */
+  generateTag: {
+    path: "/taggingtrackers.v1.TaggingTrackersService/GenerateTag" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GenerateTagRequest): Buffer => Buffer.from(GenerateTagRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GenerateTagRequest => GenerateTagRequest.decode(value),
+    responseSerialize: (value: GenerateTagResponse): Buffer => Buffer.from(GenerateTagResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GenerateTagResponse => GenerateTagResponse.decode(value),
+  },
+  /** A page of the campaign's stored ad-unit tags, for the tag CSV; the campaign must be ACTIVE. */
+  listCampaignTags: {
+    path: "/taggingtrackers.v1.TaggingTrackersService/ListCampaignTags" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListCampaignTagsRequest): Buffer =>
+      Buffer.from(ListCampaignTagsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListCampaignTagsRequest => ListCampaignTagsRequest.decode(value),
+    responseSerialize: (value: ListCampaignTagsResponse): Buffer =>
+      Buffer.from(ListCampaignTagsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListCampaignTagsResponse => ListCampaignTagsResponse.decode(value),
+  },
 } as const;
 
 export interface TaggingTrackersServiceServer extends UntypedServiceImplementation {
   listTagVariableMaps: handleUnaryCall<ListTagVariableMapsRequest, ListTagVariableMapsResponse>;
+  createTagVariableMap: handleUnaryCall<CreateTagVariableMapRequest, CreateTagVariableMapResponse>;
+  updateTagVariableMap: handleUnaryCall<UpdateTagVariableMapRequest, UpdateTagVariableMapResponse>;
+  /** One tag for one placement of a media plan; stores its metadata and marks the placement tagged. */
+  generateTag: handleUnaryCall<GenerateTagRequest, GenerateTagResponse>;
+  /** A page of the campaign's stored ad-unit tags, for the tag CSV; the campaign must be ACTIVE. */
+  listCampaignTags: handleUnaryCall<ListCampaignTagsRequest, ListCampaignTagsResponse>;
 }
 
 export interface TaggingTrackersServiceClient extends Client {
@@ -388,6 +2528,68 @@ export interface TaggingTrackersServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListTagVariableMapsResponse) => void,
+  ): ClientUnaryCall;
+  createTagVariableMap(
+    request: CreateTagVariableMapRequest,
+    callback: (error: ServiceError | null, response: CreateTagVariableMapResponse) => void,
+  ): ClientUnaryCall;
+  createTagVariableMap(
+    request: CreateTagVariableMapRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateTagVariableMapResponse) => void,
+  ): ClientUnaryCall;
+  createTagVariableMap(
+    request: CreateTagVariableMapRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateTagVariableMapResponse) => void,
+  ): ClientUnaryCall;
+  updateTagVariableMap(
+    request: UpdateTagVariableMapRequest,
+    callback: (error: ServiceError | null, response: UpdateTagVariableMapResponse) => void,
+  ): ClientUnaryCall;
+  updateTagVariableMap(
+    request: UpdateTagVariableMapRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateTagVariableMapResponse) => void,
+  ): ClientUnaryCall;
+  updateTagVariableMap(
+    request: UpdateTagVariableMapRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateTagVariableMapResponse) => void,
+  ): ClientUnaryCall;
+  /** One tag for one placement of a media plan; stores its metadata and marks the placement tagged. */
+  generateTag(
+    request: GenerateTagRequest,
+    callback: (error: ServiceError | null, response: GenerateTagResponse) => void,
+  ): ClientUnaryCall;
+  generateTag(
+    request: GenerateTagRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GenerateTagResponse) => void,
+  ): ClientUnaryCall;
+  generateTag(
+    request: GenerateTagRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GenerateTagResponse) => void,
+  ): ClientUnaryCall;
+  /** A page of the campaign's stored ad-unit tags, for the tag CSV; the campaign must be ACTIVE. */
+  listCampaignTags(
+    request: ListCampaignTagsRequest,
+    callback: (error: ServiceError | null, response: ListCampaignTagsResponse) => void,
+  ): ClientUnaryCall;
+  listCampaignTags(
+    request: ListCampaignTagsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListCampaignTagsResponse) => void,
+  ): ClientUnaryCall;
+  listCampaignTags(
+    request: ListCampaignTagsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListCampaignTagsResponse) => void,
   ): ClientUnaryCall;
 }
 
@@ -426,6 +2628,10 @@ function longToNumber(int64: { toString(): string }): number {
     throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
+}
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

@@ -1,0 +1,6 @@
+module.exports = {
+  displayName: 'tagging-trackers',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+  testTimeout: 30000,
+};

@@ -1,0 +1,4 @@
+import { runGrpcService } from '@platform/service';
+import { taggingTrackersService } from './tagging-trackers.module';
+
+void runGrpcService(taggingTrackersService);

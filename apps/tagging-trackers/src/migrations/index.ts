@@ -1,0 +1,5 @@
+import type { Migration } from '@platform/mysql';
+import { createTagVariableMapsAndTagMetadata } from './20261123160000_create_tag_variable_maps_and_tag_metadata';
+
+/** Every schema change of this service, in order; the outbox migration comes from @platform/nats. */
+export const TAGGING_TRACKERS_MIGRATIONS: Migration[] = [createTagVariableMapsAndTagMetadata];

@@ -1,0 +1,16 @@
+import type { ServiceDatabase } from '@platform/mysql';
+import { TagVariableMapRepository } from './tag-variable-maps/tag-variable-map.repository';
+import { TagVariableMapService } from './tag-variable-maps/tag-variable-map.service';
+import { TagRepository } from './tags/tag.repository';
+import { TagService } from './tags/tag.service';
+
+export interface TaggingTrackersServices {
+  tagVariableMaps: TagVariableMapService;
+  tags: TagService;
+}
+
+/** Repositories and services over one database; the gRPC server and the specs build them the same way. */
+export function createTaggingTrackersServices(deps: { db: ServiceDatabase; publicBaseUrl: string }): TaggingTrackersServices {
+  const tagVariableMaps = new TagVariableMapService(new TagVariableMapRepository(deps.db));
+  return { tagVariableMaps, tags: new TagService(new TagRepository(deps.db), tagVariableMaps, deps.publicBaseUrl) };
+}

@@ -1,0 +1,56 @@
+import { PERMISSIONS, type SingleTagKind } from '@contracts/domain';
+import { taggingTrackersV1 as v1 } from '@contracts/proto';
+import { unary } from '@platform/grpc';
+import type { Logger } from '@platform/logging';
+import type { CallGuard } from '@platform/service';
+import type { PeerOf } from '../peers/peer-of';
+import type { SingleTagOptions } from './tag.model';
+import type { TagService } from './tag.service';
+
+export const toOptions = (r: v1.GenerateTagRequest): SingleTagOptions => ({
+  // An unknown kind is refused by the service's rules.
+  kind: r.kind as SingleTagKind,
+  campaignId: r.campaignId,
+  adServerId: r.adServerId,
+  includeAdChoices: r.includeAdChoices,
+  additionalParamsJson: r.additionalParamsJson,
+  privacy: r.privacy.map((p) => ({ include: p.include, type: p.type, consentMacro: p.consentMacro })),
+  secureTags: r.secureTags,
+  dataSignalMap: r.dataSignalMap,
+  adUnitId: r.adUnitId,
+  enableNoScriptTag: r.enableNoScriptTag,
+  enableForMobileApp: r.enableForMobileApp,
+  thirdPartyTrackingScript: r.thirdPartyTrackingScript,
+  mobileResponsiveOptions: r.mobileResponsiveOptions,
+  tagType: r.tagType,
+  playerType: r.playerType,
+  isDynamicPriVideo: r.isDynamicPriVideo,
+  baseAdUnitId: r.baseAdUnitId,
+  behaviourAdUnitTypeId: r.behaviourAdUnitTypeId,
+  useCustomLayout: r.useCustomLayout,
+});
+
+export function tagGrpc({
+  logger,
+  guard,
+  peerOf,
+  tags,
+}: {
+  logger: Logger;
+  guard: CallGuard;
+  peerOf: PeerOf;
+  tags: TagService;
+}): Pick<v1.TaggingTrackersServiceServer, 'generateTag' | 'listCampaignTags'> {
+  return {
+    generateTag: unary(logger, 'GenerateTag', async (request, call) => {
+      guard.account(call, PERMISSIONS.tagsEdit, request.accountId);
+      return tags.generate(peerOf(call), request.accountId, request.mediaPlanId, request.placementId, toOptions(request));
+    }),
+
+    listCampaignTags: unary(logger, 'ListCampaignTags', async (request, call) => {
+      guard.account(call, PERMISSIONS.mediaPlanTagsDownload, request.accountId);
+      const page = await tags.campaignTags(peerOf(call), request.accountId, request.retailCampaignId, request.afterTagMetadataId, request.limit);
+      return { campaignName: page.campaignName, rows: page.rows };
+    }),
+  };
+}
