@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { TemplateLayout, TemplateOwnership } from '@contracts/domain';
-import { listWithTotalQuery, readJsonColumn, withTransaction, writeJsonColumn, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
+import { readJsonColumn, withTransaction, writeJsonColumn, type PageWindow, type ServiceDatabase } from '@platform/mysql';
 import type { NewTemplate, TemplateFilters, TemplateRecord } from './template.model';
 
 interface TemplateRow {
@@ -74,14 +74,42 @@ const assetColumns = (templateIdx: number, template: NewTemplate) => ({
 /** `%` and `_` in a searched name are literal characters, not wildcards. */
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
+/** Every write that can change a search's matches bumps the version in its own transaction (see the count cache). */
+const bumpCatalogVersion = (trx: Knex.Transaction) => trx('template_catalog_version').where({ id: 1 }).increment('version', 1);
+
 export class TemplateRepository {
   constructor(private readonly db: ServiceDatabase) {}
 
   /**
-   * Templates the account may see (System, and its own Custom ones) matching every given filter, in
-   * template_idx order, with whether the account bookmarked each.
+   * One page of the templates the account may see (System, and its own Custom ones) matching every
+   * given filter, in template_idx order, with whether the account bookmarked each, and the catalog
+   * version read in the same statement (so in the same snapshot as the rows).
    */
-  search(accountId: number, filters: TemplateFilters, window: PageWindow): Promise<Page<TemplateRecord>> {
+  async searchPage(accountId: number, filters: TemplateFilters, window: PageWindow): Promise<{ items: TemplateRecord[]; catalogVersion: number }> {
+    const rows: (TemplateRow & { catalog_version: number | string })[] = await this.searchQuery(accountId, filters)
+      .select(this.db.knex.raw('(SELECT version FROM template_catalog_version WHERE id = 1) AS catalog_version'))
+      .offset(window.offset)
+      .limit(window.limit);
+    if (rows.length > 0) return { items: rows.map(toRecord), catalogVersion: Number(rows[0].catalog_version) };
+    return { items: [], catalogVersion: await this.catalogVersion() };
+  }
+
+  /** How many templates the account may see match the filters, with the catalog version it counted at. */
+  async searchCount(accountId: number, filters: TemplateFilters): Promise<{ total: number; catalogVersion: number }> {
+    const [row]: { total: number | string; catalog_version: number | string }[] = await this.searchQuery(accountId, filters)
+      .clearSelect()
+      .clearOrder()
+      .count({ total: '*' })
+      .select(this.db.knex.raw('(SELECT version FROM template_catalog_version WHERE id = 1) AS catalog_version'));
+    return { total: Number(row?.total ?? 0), catalogVersion: Number(row?.catalog_version ?? 0) };
+  }
+
+  async catalogVersion(): Promise<number> {
+    const row: { version: number | string } | undefined = await this.db.knex('template_catalog_version').where({ id: 1 }).first('version');
+    return Number(row?.version ?? 0);
+  }
+
+  private searchQuery(accountId: number, filters: TemplateFilters): Knex.QueryBuilder {
     const knex = this.db.knex;
     const bookmarked = (q: Knex.QueryBuilder) =>
       q.select(knex.raw('1')).from('template_bookmarks as b').where('b.account_id', accountId).andWhereRaw('b.template_idx = t.template_idx');
@@ -113,7 +141,7 @@ export class TemplateRepository {
         q.select(knex.raw('1')).from('template_tags as g').whereRaw('g.template_idx = t.template_idx').andWhere('g.kind', kind).whereIn('g.value', values),
       );
     }
-    return listWithTotalQuery(query, window, toRecord);
+    return query;
   }
 
   /** Inserts or updates each System template by its catalog key, its tags replaced in the same transaction. */
@@ -130,6 +158,7 @@ export class TemplateRepository {
         await trx('template_assets').insert(assets).onConflict('template_idx').merge(assets);
         await this.replaceTags(trx, Number(stored.template_idx), template);
       }
+      await bumpCatalogVersion(trx);
     });
   }
 
@@ -138,6 +167,7 @@ export class TemplateRepository {
       const [id] = await trx('templates').insert(columns(template));
       await trx('template_assets').insert(assetColumns(Number(id), template));
       await this.replaceTags(trx, Number(id), template);
+      await bumpCatalogVersion(trx);
       return Number(id);
     });
   }
@@ -152,6 +182,7 @@ export class TemplateRepository {
       const assets = assetColumns(templateIdx, template);
       await trx('template_assets').insert(assets).onConflict('template_idx').merge(assets);
       await this.replaceTags(trx, templateIdx, template);
+      await bumpCatalogVersion(trx);
       return true;
     });
   }
@@ -166,16 +197,22 @@ export class TemplateRepository {
   }
 
   async setBookmark(accountId: number, templateIdx: number, bookmarked: boolean): Promise<void> {
-    const knex = this.db.knex;
-    if (bookmarked)
-      await knex('template_bookmarks').insert({ account_id: accountId, template_idx: templateIdx }).onConflict(['account_id', 'template_idx']).ignore();
-    else await knex('template_bookmarks').where({ account_id: accountId, template_idx: templateIdx }).delete();
+    await withTransaction(this.db.knex, async (trx) => {
+      const changed = bookmarked
+        ? (await trx.raw('INSERT IGNORE INTO template_bookmarks (account_id, template_idx) VALUES (?, ?)', [accountId, templateIdx]))[0].affectedRows
+        : await trx('template_bookmarks').where({ account_id: accountId, template_idx: templateIdx }).delete();
+      // isBookmarked filters on bookmarks, so a change moves counts; a repeated call changes nothing.
+      if (changed > 0) await bumpCatalogVersion(trx);
+    });
   }
 
   /** Deletes an account's own Custom template (tags and bookmarks go with it); false when there was none. */
   async deleteCustom(accountId: number, templateIdx: number): Promise<boolean> {
-    const deleted = await this.db.knex('templates').where({ template_idx: templateIdx, account_id: accountId, ownership: 'Custom' }).delete();
-    return deleted > 0;
+    return withTransaction(this.db.knex, async (trx) => {
+      const deleted = await trx('templates').where({ template_idx: templateIdx, account_id: accountId, ownership: 'Custom' }).delete();
+      if (deleted > 0) await bumpCatalogVersion(trx);
+      return deleted > 0;
+    });
   }
 
   private async replaceTags(trx: Knex.Transaction, templateIdx: number, template: NewTemplate): Promise<void> {

@@ -6,6 +6,7 @@ import {
   TEMPLATE_PRODUCT_SELECTION_METHODS,
   TEMPLATE_TYPES,
 } from '@contracts/domain';
+import { createTemplatesServices } from '../templates.services';
 import { openTemplatesTestBed, rejectionOf, type TemplatesTestBed } from '../templates.test-support';
 import { layoutFor, TEMPLATE_CATALOG } from './template.catalog';
 import type { TemplateFilters, TemplateInput, TemplateRecord } from './template.model';
@@ -220,6 +221,30 @@ describe('TemplateService (real MariaDB)', () => {
       await bed.templates.delete(owner, idx);
       expect(await search(owner, { ownership: 'Custom' })).toEqual([]);
       expect(await rejectionOf(bed.templates.delete(owner, idx))).toMatchObject({ status: 404 });
+    });
+  });
+
+  describe('counts', () => {
+    it('are reused while the catalog is unchanged and follow every write, also one made by another replica', async () => {
+      const account = freshAccount();
+      const replica = createTemplatesServices({ db: bed.db }).templates;
+      const filters: TemplateFilters = { category: ['counted'] };
+      const total = async () => (await bed.templates.search(account, filters, { offset: 0, limit: 1 })).total;
+      expect(await total()).toBe(0);
+      const first = await replica.create(account, custom('Counted one', { category: ['counted'] }));
+      expect(await total()).toBe(1);
+      const second = await replica.create(account, custom('Counted two', { category: ['counted'] }));
+      expect(await total()).toBe(2);
+      // A page past the end still reports the total.
+      expect((await bed.templates.search(account, filters, { offset: 5, limit: 1 })).total).toBe(2);
+      await replica.setBookmark(account, first, true);
+      expect((await bed.templates.search(account, { ...filters, isBookmarked: true }, ALL)).total).toBe(1);
+      await replica.setBookmark(account, first, false);
+      expect((await bed.templates.search(account, { ...filters, isBookmarked: true }, ALL)).total).toBe(0);
+      await replica.update(account, second, custom('Counted two', { category: ['elsewhere'] }));
+      expect(await total()).toBe(1);
+      await replica.delete(account, first);
+      expect(await total()).toBe(0);
     });
   });
 

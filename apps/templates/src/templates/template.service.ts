@@ -22,6 +22,7 @@ import { AppError, notFound, notOneOf, validationFailed, type FieldError } from 
 import type { Page } from '@platform/mysql';
 import { TEMPLATE_CATALOG, type CatalogTemplate } from './template.catalog';
 import type { NewTemplate, TemplateFilters, TemplateInput, TemplateRecord } from './template.model';
+import { TemplateCountCache } from './template.count-cache';
 import type { TemplateRepository } from './template.repository';
 import { renderThumbnail } from './template.thumbnail';
 
@@ -133,6 +134,8 @@ function inputErrors(input: TemplateInput): FieldError[] {
  * gateway validates shapes; every rule is re-checked here because other callers may reach the service.
  */
 export class TemplateService {
+  private readonly counts = new TemplateCountCache();
+
   constructor(private readonly templates: TemplateRepository) {}
 
   /** Stores the shipped catalog (idempotent: System templates keep their index across starts). */
@@ -146,7 +149,25 @@ export class TemplateService {
   async search(accountId: number, filters: TemplateFilters, page?: { offset?: number; limit?: number }): Promise<Page<TemplateRecord>> {
     const errors = filterErrors(filters);
     if (errors.length > 0) throw validationFailed(errors);
-    return this.templates.search(accountId, filters, effectivePage(page));
+    const window = effectivePage(page);
+    const key = TemplateCountCache.key(accountId, filters);
+    if (!this.counts.has(key)) {
+      // Never counted here: page and count side by side, as fast as the slower of the two.
+      const [found, counted] = await Promise.all([this.templates.searchPage(accountId, filters, window), this.templates.searchCount(accountId, filters)]);
+      this.remember(key, counted);
+      return { items: found.items, total: counted.total };
+    }
+    const found = await this.templates.searchPage(accountId, filters, window);
+    const cached = this.counts.get(key, found.catalogVersion);
+    if (cached !== undefined) return { items: found.items, total: cached };
+    const counted = await this.templates.searchCount(accountId, filters);
+    this.remember(key, counted);
+    return { items: found.items, total: counted.total };
+  }
+
+  /** Each count is kept under the version it read in its own statement, so it is reused only while nothing changed. */
+  private remember(key: string, counted: { total: number; catalogVersion: number }): void {
+    this.counts.set(key, counted.catalogVersion, counted.total);
   }
 
   async create(accountId: number, input: TemplateInput): Promise<number> {
