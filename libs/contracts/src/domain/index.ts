@@ -5,4 +5,5 @@ export * from './proto-ranges';
 export * from './channels-plans';
 export * from './tagging';
 export * from './templates';
+export * from './asset-sources';
 export * from './json-depth';

@@ -21,6 +21,8 @@ export const PERMISSIONS = {
   retailCampaignsEdit: 'RetailCampaigns_Edit',
   templatesView: 'Templates_View',
   templatesEdit: 'Templates_Edit',
+  assetSourcesView: 'AssetSources_View',
+  assetSourcesEdit: 'AssetSources_Edit',
   tagsView: 'Tags_View',
   tagsEdit: 'Tags_Edit',
   trackersView: 'Trackers_View',

@@ -19,6 +19,11 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 
+export interface PageRequest {
+  offset: number;
+  limit: number;
+}
+
 export interface AssetSourceColumns {
   assetSourceId: number;
   assetSourceName: string;
@@ -54,6 +59,346 @@ export interface FoundAssetRow {
 export interface FindAssetRowsResponse {
   rows: FoundAssetRow[];
 }
+
+export interface AssetSourceSummary {
+  assetSourceId: number;
+  assetSourceName: string;
+  assetSourceType: string;
+}
+
+export interface ListAssetSourcesRequest {
+  accountId: number;
+  page: PageRequest | undefined;
+}
+
+export interface ListAssetSourcesResponse {
+  assetSources: AssetSourceSummary[];
+  total: number;
+}
+
+/** The special columns of a source; each, when set, is one of its column names. */
+export interface SourceColumns {
+  assetKeyColumn?: string | undefined;
+  assetVariantColumn?: string | undefined;
+  assetGroupColumn?: string | undefined;
+  reportingColumn?: string | undefined;
+  rotationWeightColumn?: string | undefined;
+}
+
+export interface RemoteSettings {
+  url: string;
+  /** GET or POST. */
+  httpMethod: string;
+  /** Query string (GET) or form body (POST) sent with every fetch. */
+  additionalParams: string;
+  /** Seconds a fetched copy is served before the URL is fetched again. */
+  cacheTime: number;
+}
+
+export interface RecommendationMapEntry {
+  assetSourceColumn: string;
+  /** string or numeric. */
+  dataType: string;
+  priority?: number | undefined;
+  acceptedRange?: number | undefined;
+}
+
+export interface RecommendationMap {
+  entries: RecommendationMapEntry[];
+}
+
+export interface RecommendationConfig {
+  /** content, collaborative or hybrid. */
+  type: string;
+  maxRecommendations: number;
+  cookieGroup?:
+    | string
+    | undefined;
+  /** Absent and empty are different: the rules say when a map may be given at all. */
+  recommendationMap?: RecommendationMap | undefined;
+}
+
+export interface RecommendationSettings {
+  sourceAssetSourceId: number;
+  updateFrequency: number;
+  config:
+    | RecommendationConfig
+    | undefined;
+  /** ISO time of the last computation; absent before the first. */
+  computedTime?:
+    | string
+    | undefined;
+  /** computed, or awaiting-events (collaborative and hybrid before any interaction is recorded). */
+  status: string;
+  statusDetail: string;
+}
+
+export interface AssetSourceDetail {
+  assetSourceId: number;
+  assetSourceName: string;
+  assetSourceType: string;
+  columnNames: string[];
+  columns: SourceColumns | undefined;
+  contentType?: string | undefined;
+  rowCount: number;
+  remote?: RemoteSettings | undefined;
+  recommendation?: RecommendationSettings | undefined;
+  createdTime: string;
+  updatedTime: string;
+}
+
+export interface GetAssetSourceRequest {
+  accountId: number;
+  assetSourceId: number;
+}
+
+export interface GetAssetSourceResponse {
+  source: AssetSourceDetail | undefined;
+}
+
+export interface ReadAssetSourceDataRequest {
+  accountId: number;
+  assetSourceId: number;
+  page: PageRequest | undefined;
+}
+
+export interface ReadAssetSourceDataResponse {
+  source:
+    | AssetSourceDetail
+    | undefined;
+  /** JSON array of the page's rows, each an object keyed by column name. */
+  rowsJson: string;
+  total: number;
+}
+
+export interface InlineSourceFields {
+  assetSourceName: string;
+  columnNames: string[];
+  columns: SourceColumns | undefined;
+  contentType?:
+    | string
+    | undefined;
+  /** JSON array of row objects. */
+  rowsJson: string;
+}
+
+export interface CreateInlineSourceResponse {
+  assetSourceId: number;
+}
+
+export interface ReplaceInlineSourceResponse {
+  assetSourceId: number;
+}
+
+export interface PatchInlineSourceResponse {
+  assetSourceId: number;
+}
+
+export interface CreateRemoteSourceResponse {
+  assetSourceId: number;
+}
+
+export interface ReplaceRemoteSourceResponse {
+  assetSourceId: number;
+}
+
+export interface CreateRecommendationSourceResponse {
+  assetSourceId: number;
+}
+
+export interface ReplaceRecommendationSourceResponse {
+  assetSourceId: number;
+}
+
+export interface CreateInlineSourceRequest {
+  accountId: number;
+  fields: InlineSourceFields | undefined;
+}
+
+export interface ReplaceInlineSourceRequest {
+  accountId: number;
+  assetSourceId: number;
+  fields: InlineSourceFields | undefined;
+}
+
+export interface PatchInlineSourceRequest {
+  accountId: number;
+  assetSourceId: number;
+  fields:
+    | InlineSourceFields
+    | undefined;
+  /**
+   * The body members the caller named (assetSourceName, columnNames, data, assetKeyColumn, ...);
+   * only these change. A named special column that is absent from `fields.columns` is cleared.
+   */
+  presentFields: string[];
+}
+
+export interface RemoteSourceFields {
+  assetSourceName: string;
+  columnNames: string[];
+  columns:
+    | SourceColumns
+    | undefined;
+  /** csv, json or xml: how the fetched body is parsed. */
+  contentType: string;
+  remote: RemoteSettings | undefined;
+}
+
+export interface CreateRemoteSourceRequest {
+  accountId: number;
+  fields: RemoteSourceFields | undefined;
+}
+
+export interface ReplaceRemoteSourceRequest {
+  accountId: number;
+  assetSourceId: number;
+  fields: RemoteSourceFields | undefined;
+}
+
+export interface CreateRecommendationSourceRequest {
+  accountId: number;
+  sourceAssetSourceId: number;
+  updateFrequency: number;
+  config: RecommendationConfig | undefined;
+}
+
+export interface ReplaceRecommendationSourceRequest {
+  accountId: number;
+  sourceAssetSourceId: number;
+  assetSourceId: number;
+  updateFrequency: number;
+  config: RecommendationConfig | undefined;
+}
+
+export interface RecordRecommendationEventRequest {
+  accountId: number;
+  /** The recommendation source whose cookieGroup the event belongs to. */
+  assetSourceId: number;
+  cookieId: string;
+  /** The asset key of the item the cookie interacted with. */
+  itemKey: string;
+  eventType: string;
+}
+
+export interface RecordRecommendationEventResponse {
+}
+
+export interface AddLabelRequest {
+  accountId: number;
+  assetSourceId: number;
+  label: string;
+}
+
+export interface DeleteLabelRequest {
+  accountId: number;
+  assetSourceId: number;
+  label: string;
+}
+
+export interface AddLabelResponse {
+  /** False when the source already had the label. */
+  added: boolean;
+}
+
+export interface ListLabelsRequest {
+  accountId: number;
+  assetSourceId: number;
+  page: PageRequest | undefined;
+}
+
+export interface ListLabelsResponse {
+  labels: string[];
+  total: number;
+}
+
+export interface DeleteLabelResponse {
+}
+
+function createBasePageRequest(): PageRequest {
+  return { offset: 0, limit: 0 };
+}
+
+export const PageRequest: MessageFns<PageRequest> = {
+  encode(message: PageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.offset !== 0) {
+      writer.uint32(8).int32(message.offset);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PageRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePageRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.offset = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PageRequest {
+    return {
+      offset: isSet(object.offset) ? globalThis.Number(object.offset) : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: PageRequest): unknown {
+    const obj: any = {};
+    if (message.offset !== 0) {
+      obj.offset = Math.round(message.offset);
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PageRequest>, I>>(base?: I): PageRequest {
+    return PageRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PageRequest>, I>>(object: I): PageRequest {
+    const message = createBasePageRequest();
+    message.offset = object.offset ?? 0;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
 
 function createBaseAssetSourceColumns(): AssetSourceColumns {
   return { assetSourceId: 0, assetSourceName: "", assetSourceType: "", columnNames: [], assetKeyColumn: undefined };
@@ -669,6 +1014,4141 @@ export const FindAssetRowsResponse: MessageFns<FindAssetRowsResponse> = {
   },
 };
 
+function createBaseAssetSourceSummary(): AssetSourceSummary {
+  return { assetSourceId: 0, assetSourceName: "", assetSourceType: "" };
+}
+
+export const AssetSourceSummary: MessageFns<AssetSourceSummary> = {
+  encode(message: AssetSourceSummary, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assetSourceId !== 0) {
+      writer.uint32(8).int64(message.assetSourceId);
+    }
+    if (message.assetSourceName !== "") {
+      writer.uint32(18).string(message.assetSourceName);
+    }
+    if (message.assetSourceType !== "") {
+      writer.uint32(26).string(message.assetSourceType);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AssetSourceSummary {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAssetSourceSummary();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.assetSourceName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.assetSourceType = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AssetSourceSummary {
+    return {
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+      assetSourceName: isSet(object.assetSourceName)
+        ? globalThis.String(object.assetSourceName)
+        : isSet(object.asset_source_name)
+        ? globalThis.String(object.asset_source_name)
+        : "",
+      assetSourceType: isSet(object.assetSourceType)
+        ? globalThis.String(object.assetSourceType)
+        : isSet(object.asset_source_type)
+        ? globalThis.String(object.asset_source_type)
+        : "",
+    };
+  },
+
+  toJSON(message: AssetSourceSummary): unknown {
+    const obj: any = {};
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    if (message.assetSourceName !== "") {
+      obj.assetSourceName = message.assetSourceName;
+    }
+    if (message.assetSourceType !== "") {
+      obj.assetSourceType = message.assetSourceType;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AssetSourceSummary>, I>>(base?: I): AssetSourceSummary {
+    return AssetSourceSummary.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AssetSourceSummary>, I>>(object: I): AssetSourceSummary {
+    const message = createBaseAssetSourceSummary();
+    message.assetSourceId = object.assetSourceId ?? 0;
+    message.assetSourceName = object.assetSourceName ?? "";
+    message.assetSourceType = object.assetSourceType ?? "";
+    return message;
+  },
+};
+
+function createBaseListAssetSourcesRequest(): ListAssetSourcesRequest {
+  return { accountId: 0, page: undefined };
+}
+
+export const ListAssetSourcesRequest: MessageFns<ListAssetSourcesRequest> = {
+  encode(message: ListAssetSourcesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAssetSourcesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAssetSourcesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAssetSourcesRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListAssetSourcesRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAssetSourcesRequest>, I>>(base?: I): ListAssetSourcesRequest {
+    return ListAssetSourcesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAssetSourcesRequest>, I>>(object: I): ListAssetSourcesRequest {
+    const message = createBaseListAssetSourcesRequest();
+    message.accountId = object.accountId ?? 0;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListAssetSourcesResponse(): ListAssetSourcesResponse {
+  return { assetSources: [], total: 0 };
+}
+
+export const ListAssetSourcesResponse: MessageFns<ListAssetSourcesResponse> = {
+  encode(message: ListAssetSourcesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.assetSources) {
+      AssetSourceSummary.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAssetSourcesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAssetSourcesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.assetSources.push(AssetSourceSummary.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAssetSourcesResponse {
+    return {
+      assetSources: globalThis.Array.isArray(object?.assetSources)
+        ? object.assetSources.map((e: any) => AssetSourceSummary.fromJSON(e))
+        : globalThis.Array.isArray(object?.asset_sources)
+        ? object.asset_sources.map((e: any) => AssetSourceSummary.fromJSON(e))
+        : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: ListAssetSourcesResponse): unknown {
+    const obj: any = {};
+    if (message.assetSources?.length) {
+      obj.assetSources = message.assetSources.map((e) => AssetSourceSummary.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAssetSourcesResponse>, I>>(base?: I): ListAssetSourcesResponse {
+    return ListAssetSourcesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAssetSourcesResponse>, I>>(object: I): ListAssetSourcesResponse {
+    const message = createBaseListAssetSourcesResponse();
+    message.assetSources = object.assetSources?.map((e) => AssetSourceSummary.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
+function createBaseSourceColumns(): SourceColumns {
+  return {
+    assetKeyColumn: undefined,
+    assetVariantColumn: undefined,
+    assetGroupColumn: undefined,
+    reportingColumn: undefined,
+    rotationWeightColumn: undefined,
+  };
+}
+
+export const SourceColumns: MessageFns<SourceColumns> = {
+  encode(message: SourceColumns, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assetKeyColumn !== undefined) {
+      writer.uint32(10).string(message.assetKeyColumn);
+    }
+    if (message.assetVariantColumn !== undefined) {
+      writer.uint32(18).string(message.assetVariantColumn);
+    }
+    if (message.assetGroupColumn !== undefined) {
+      writer.uint32(26).string(message.assetGroupColumn);
+    }
+    if (message.reportingColumn !== undefined) {
+      writer.uint32(34).string(message.reportingColumn);
+    }
+    if (message.rotationWeightColumn !== undefined) {
+      writer.uint32(42).string(message.rotationWeightColumn);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SourceColumns {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSourceColumns();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.assetKeyColumn = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.assetVariantColumn = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.assetGroupColumn = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reportingColumn = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.rotationWeightColumn = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SourceColumns {
+    return {
+      assetKeyColumn: isSet(object.assetKeyColumn)
+        ? globalThis.String(object.assetKeyColumn)
+        : isSet(object.asset_key_column)
+        ? globalThis.String(object.asset_key_column)
+        : undefined,
+      assetVariantColumn: isSet(object.assetVariantColumn)
+        ? globalThis.String(object.assetVariantColumn)
+        : isSet(object.asset_variant_column)
+        ? globalThis.String(object.asset_variant_column)
+        : undefined,
+      assetGroupColumn: isSet(object.assetGroupColumn)
+        ? globalThis.String(object.assetGroupColumn)
+        : isSet(object.asset_group_column)
+        ? globalThis.String(object.asset_group_column)
+        : undefined,
+      reportingColumn: isSet(object.reportingColumn)
+        ? globalThis.String(object.reportingColumn)
+        : isSet(object.reporting_column)
+        ? globalThis.String(object.reporting_column)
+        : undefined,
+      rotationWeightColumn: isSet(object.rotationWeightColumn)
+        ? globalThis.String(object.rotationWeightColumn)
+        : isSet(object.rotation_weight_column)
+        ? globalThis.String(object.rotation_weight_column)
+        : undefined,
+    };
+  },
+
+  toJSON(message: SourceColumns): unknown {
+    const obj: any = {};
+    if (message.assetKeyColumn !== undefined) {
+      obj.assetKeyColumn = message.assetKeyColumn;
+    }
+    if (message.assetVariantColumn !== undefined) {
+      obj.assetVariantColumn = message.assetVariantColumn;
+    }
+    if (message.assetGroupColumn !== undefined) {
+      obj.assetGroupColumn = message.assetGroupColumn;
+    }
+    if (message.reportingColumn !== undefined) {
+      obj.reportingColumn = message.reportingColumn;
+    }
+    if (message.rotationWeightColumn !== undefined) {
+      obj.rotationWeightColumn = message.rotationWeightColumn;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SourceColumns>, I>>(base?: I): SourceColumns {
+    return SourceColumns.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SourceColumns>, I>>(object: I): SourceColumns {
+    const message = createBaseSourceColumns();
+    message.assetKeyColumn = object.assetKeyColumn ?? undefined;
+    message.assetVariantColumn = object.assetVariantColumn ?? undefined;
+    message.assetGroupColumn = object.assetGroupColumn ?? undefined;
+    message.reportingColumn = object.reportingColumn ?? undefined;
+    message.rotationWeightColumn = object.rotationWeightColumn ?? undefined;
+    return message;
+  },
+};
+
+function createBaseRemoteSettings(): RemoteSettings {
+  return { url: "", httpMethod: "", additionalParams: "", cacheTime: 0 };
+}
+
+export const RemoteSettings: MessageFns<RemoteSettings> = {
+  encode(message: RemoteSettings, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.url !== "") {
+      writer.uint32(10).string(message.url);
+    }
+    if (message.httpMethod !== "") {
+      writer.uint32(18).string(message.httpMethod);
+    }
+    if (message.additionalParams !== "") {
+      writer.uint32(26).string(message.additionalParams);
+    }
+    if (message.cacheTime !== 0) {
+      writer.uint32(32).int32(message.cacheTime);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoteSettings {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoteSettings();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.httpMethod = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.additionalParams = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.cacheTime = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RemoteSettings {
+    return {
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      httpMethod: isSet(object.httpMethod)
+        ? globalThis.String(object.httpMethod)
+        : isSet(object.http_method)
+        ? globalThis.String(object.http_method)
+        : "",
+      additionalParams: isSet(object.additionalParams)
+        ? globalThis.String(object.additionalParams)
+        : isSet(object.additional_params)
+        ? globalThis.String(object.additional_params)
+        : "",
+      cacheTime: isSet(object.cacheTime)
+        ? globalThis.Number(object.cacheTime)
+        : isSet(object.cache_time)
+        ? globalThis.Number(object.cache_time)
+        : 0,
+    };
+  },
+
+  toJSON(message: RemoteSettings): unknown {
+    const obj: any = {};
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.httpMethod !== "") {
+      obj.httpMethod = message.httpMethod;
+    }
+    if (message.additionalParams !== "") {
+      obj.additionalParams = message.additionalParams;
+    }
+    if (message.cacheTime !== 0) {
+      obj.cacheTime = Math.round(message.cacheTime);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RemoteSettings>, I>>(base?: I): RemoteSettings {
+    return RemoteSettings.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RemoteSettings>, I>>(object: I): RemoteSettings {
+    const message = createBaseRemoteSettings();
+    message.url = object.url ?? "";
+    message.httpMethod = object.httpMethod ?? "";
+    message.additionalParams = object.additionalParams ?? "";
+    message.cacheTime = object.cacheTime ?? 0;
+    return message;
+  },
+};
+
+function createBaseRecommendationMapEntry(): RecommendationMapEntry {
+  return { assetSourceColumn: "", dataType: "", priority: undefined, acceptedRange: undefined };
+}
+
+export const RecommendationMapEntry: MessageFns<RecommendationMapEntry> = {
+  encode(message: RecommendationMapEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assetSourceColumn !== "") {
+      writer.uint32(10).string(message.assetSourceColumn);
+    }
+    if (message.dataType !== "") {
+      writer.uint32(18).string(message.dataType);
+    }
+    if (message.priority !== undefined) {
+      writer.uint32(24).int32(message.priority);
+    }
+    if (message.acceptedRange !== undefined) {
+      writer.uint32(32).int32(message.acceptedRange);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecommendationMapEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecommendationMapEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.assetSourceColumn = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.dataType = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.priority = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.acceptedRange = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecommendationMapEntry {
+    return {
+      assetSourceColumn: isSet(object.assetSourceColumn)
+        ? globalThis.String(object.assetSourceColumn)
+        : isSet(object.asset_source_column)
+        ? globalThis.String(object.asset_source_column)
+        : "",
+      dataType: isSet(object.dataType)
+        ? globalThis.String(object.dataType)
+        : isSet(object.data_type)
+        ? globalThis.String(object.data_type)
+        : "",
+      priority: isSet(object.priority) ? globalThis.Number(object.priority) : undefined,
+      acceptedRange: isSet(object.acceptedRange)
+        ? globalThis.Number(object.acceptedRange)
+        : isSet(object.accepted_range)
+        ? globalThis.Number(object.accepted_range)
+        : undefined,
+    };
+  },
+
+  toJSON(message: RecommendationMapEntry): unknown {
+    const obj: any = {};
+    if (message.assetSourceColumn !== "") {
+      obj.assetSourceColumn = message.assetSourceColumn;
+    }
+    if (message.dataType !== "") {
+      obj.dataType = message.dataType;
+    }
+    if (message.priority !== undefined) {
+      obj.priority = Math.round(message.priority);
+    }
+    if (message.acceptedRange !== undefined) {
+      obj.acceptedRange = Math.round(message.acceptedRange);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecommendationMapEntry>, I>>(base?: I): RecommendationMapEntry {
+    return RecommendationMapEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecommendationMapEntry>, I>>(object: I): RecommendationMapEntry {
+    const message = createBaseRecommendationMapEntry();
+    message.assetSourceColumn = object.assetSourceColumn ?? "";
+    message.dataType = object.dataType ?? "";
+    message.priority = object.priority ?? undefined;
+    message.acceptedRange = object.acceptedRange ?? undefined;
+    return message;
+  },
+};
+
+function createBaseRecommendationMap(): RecommendationMap {
+  return { entries: [] };
+}
+
+export const RecommendationMap: MessageFns<RecommendationMap> = {
+  encode(message: RecommendationMap, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.entries) {
+      RecommendationMapEntry.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecommendationMap {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecommendationMap();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entries.push(RecommendationMapEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecommendationMap {
+    return {
+      entries: globalThis.Array.isArray(object?.entries)
+        ? object.entries.map((e: any) => RecommendationMapEntry.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: RecommendationMap): unknown {
+    const obj: any = {};
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => RecommendationMapEntry.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecommendationMap>, I>>(base?: I): RecommendationMap {
+    return RecommendationMap.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecommendationMap>, I>>(object: I): RecommendationMap {
+    const message = createBaseRecommendationMap();
+    message.entries = object.entries?.map((e) => RecommendationMapEntry.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRecommendationConfig(): RecommendationConfig {
+  return { type: "", maxRecommendations: 0, cookieGroup: undefined, recommendationMap: undefined };
+}
+
+export const RecommendationConfig: MessageFns<RecommendationConfig> = {
+  encode(message: RecommendationConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.type !== "") {
+      writer.uint32(10).string(message.type);
+    }
+    if (message.maxRecommendations !== 0) {
+      writer.uint32(16).int32(message.maxRecommendations);
+    }
+    if (message.cookieGroup !== undefined) {
+      writer.uint32(26).string(message.cookieGroup);
+    }
+    if (message.recommendationMap !== undefined) {
+      RecommendationMap.encode(message.recommendationMap, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecommendationConfig {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecommendationConfig();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.maxRecommendations = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.cookieGroup = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.recommendationMap = RecommendationMap.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecommendationConfig {
+    return {
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      maxRecommendations: isSet(object.maxRecommendations)
+        ? globalThis.Number(object.maxRecommendations)
+        : isSet(object.max_recommendations)
+        ? globalThis.Number(object.max_recommendations)
+        : 0,
+      cookieGroup: isSet(object.cookieGroup)
+        ? globalThis.String(object.cookieGroup)
+        : isSet(object.cookie_group)
+        ? globalThis.String(object.cookie_group)
+        : undefined,
+      recommendationMap: isSet(object.recommendationMap)
+        ? RecommendationMap.fromJSON(object.recommendationMap)
+        : isSet(object.recommendation_map)
+        ? RecommendationMap.fromJSON(object.recommendation_map)
+        : undefined,
+    };
+  },
+
+  toJSON(message: RecommendationConfig): unknown {
+    const obj: any = {};
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.maxRecommendations !== 0) {
+      obj.maxRecommendations = Math.round(message.maxRecommendations);
+    }
+    if (message.cookieGroup !== undefined) {
+      obj.cookieGroup = message.cookieGroup;
+    }
+    if (message.recommendationMap !== undefined) {
+      obj.recommendationMap = RecommendationMap.toJSON(message.recommendationMap);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecommendationConfig>, I>>(base?: I): RecommendationConfig {
+    return RecommendationConfig.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecommendationConfig>, I>>(object: I): RecommendationConfig {
+    const message = createBaseRecommendationConfig();
+    message.type = object.type ?? "";
+    message.maxRecommendations = object.maxRecommendations ?? 0;
+    message.cookieGroup = object.cookieGroup ?? undefined;
+    message.recommendationMap = (object.recommendationMap !== undefined && object.recommendationMap !== null)
+      ? RecommendationMap.fromPartial(object.recommendationMap)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRecommendationSettings(): RecommendationSettings {
+  return {
+    sourceAssetSourceId: 0,
+    updateFrequency: 0,
+    config: undefined,
+    computedTime: undefined,
+    status: "",
+    statusDetail: "",
+  };
+}
+
+export const RecommendationSettings: MessageFns<RecommendationSettings> = {
+  encode(message: RecommendationSettings, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sourceAssetSourceId !== 0) {
+      writer.uint32(8).int64(message.sourceAssetSourceId);
+    }
+    if (message.updateFrequency !== 0) {
+      writer.uint32(16).int32(message.updateFrequency);
+    }
+    if (message.config !== undefined) {
+      RecommendationConfig.encode(message.config, writer.uint32(26).fork()).join();
+    }
+    if (message.computedTime !== undefined) {
+      writer.uint32(34).string(message.computedTime);
+    }
+    if (message.status !== "") {
+      writer.uint32(42).string(message.status);
+    }
+    if (message.statusDetail !== "") {
+      writer.uint32(50).string(message.statusDetail);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecommendationSettings {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecommendationSettings();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.sourceAssetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.updateFrequency = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.config = RecommendationConfig.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.computedTime = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.statusDetail = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecommendationSettings {
+    return {
+      sourceAssetSourceId: isSet(object.sourceAssetSourceId)
+        ? globalThis.Number(object.sourceAssetSourceId)
+        : isSet(object.source_asset_source_id)
+        ? globalThis.Number(object.source_asset_source_id)
+        : 0,
+      updateFrequency: isSet(object.updateFrequency)
+        ? globalThis.Number(object.updateFrequency)
+        : isSet(object.update_frequency)
+        ? globalThis.Number(object.update_frequency)
+        : 0,
+      config: isSet(object.config) ? RecommendationConfig.fromJSON(object.config) : undefined,
+      computedTime: isSet(object.computedTime)
+        ? globalThis.String(object.computedTime)
+        : isSet(object.computed_time)
+        ? globalThis.String(object.computed_time)
+        : undefined,
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      statusDetail: isSet(object.statusDetail)
+        ? globalThis.String(object.statusDetail)
+        : isSet(object.status_detail)
+        ? globalThis.String(object.status_detail)
+        : "",
+    };
+  },
+
+  toJSON(message: RecommendationSettings): unknown {
+    const obj: any = {};
+    if (message.sourceAssetSourceId !== 0) {
+      obj.sourceAssetSourceId = Math.round(message.sourceAssetSourceId);
+    }
+    if (message.updateFrequency !== 0) {
+      obj.updateFrequency = Math.round(message.updateFrequency);
+    }
+    if (message.config !== undefined) {
+      obj.config = RecommendationConfig.toJSON(message.config);
+    }
+    if (message.computedTime !== undefined) {
+      obj.computedTime = message.computedTime;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.statusDetail !== "") {
+      obj.statusDetail = message.statusDetail;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecommendationSettings>, I>>(base?: I): RecommendationSettings {
+    return RecommendationSettings.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecommendationSettings>, I>>(object: I): RecommendationSettings {
+    const message = createBaseRecommendationSettings();
+    message.sourceAssetSourceId = object.sourceAssetSourceId ?? 0;
+    message.updateFrequency = object.updateFrequency ?? 0;
+    message.config = (object.config !== undefined && object.config !== null)
+      ? RecommendationConfig.fromPartial(object.config)
+      : undefined;
+    message.computedTime = object.computedTime ?? undefined;
+    message.status = object.status ?? "";
+    message.statusDetail = object.statusDetail ?? "";
+    return message;
+  },
+};
+
+function createBaseAssetSourceDetail(): AssetSourceDetail {
+  return {
+    assetSourceId: 0,
+    assetSourceName: "",
+    assetSourceType: "",
+    columnNames: [],
+    columns: undefined,
+    contentType: undefined,
+    rowCount: 0,
+    remote: undefined,
+    recommendation: undefined,
+    createdTime: "",
+    updatedTime: "",
+  };
+}
+
+export const AssetSourceDetail: MessageFns<AssetSourceDetail> = {
+  encode(message: AssetSourceDetail, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assetSourceId !== 0) {
+      writer.uint32(8).int64(message.assetSourceId);
+    }
+    if (message.assetSourceName !== "") {
+      writer.uint32(18).string(message.assetSourceName);
+    }
+    if (message.assetSourceType !== "") {
+      writer.uint32(26).string(message.assetSourceType);
+    }
+    for (const v of message.columnNames) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.columns !== undefined) {
+      SourceColumns.encode(message.columns, writer.uint32(42).fork()).join();
+    }
+    if (message.contentType !== undefined) {
+      writer.uint32(50).string(message.contentType);
+    }
+    if (message.rowCount !== 0) {
+      writer.uint32(56).int64(message.rowCount);
+    }
+    if (message.remote !== undefined) {
+      RemoteSettings.encode(message.remote, writer.uint32(66).fork()).join();
+    }
+    if (message.recommendation !== undefined) {
+      RecommendationSettings.encode(message.recommendation, writer.uint32(74).fork()).join();
+    }
+    if (message.createdTime !== "") {
+      writer.uint32(82).string(message.createdTime);
+    }
+    if (message.updatedTime !== "") {
+      writer.uint32(90).string(message.updatedTime);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AssetSourceDetail {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAssetSourceDetail();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.assetSourceName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.assetSourceType = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.columnNames.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.columns = SourceColumns.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.contentType = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.rowCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.remote = RemoteSettings.decode(reader, reader.uint32());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.recommendation = RecommendationSettings.decode(reader, reader.uint32());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.createdTime = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.updatedTime = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AssetSourceDetail {
+    return {
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+      assetSourceName: isSet(object.assetSourceName)
+        ? globalThis.String(object.assetSourceName)
+        : isSet(object.asset_source_name)
+        ? globalThis.String(object.asset_source_name)
+        : "",
+      assetSourceType: isSet(object.assetSourceType)
+        ? globalThis.String(object.assetSourceType)
+        : isSet(object.asset_source_type)
+        ? globalThis.String(object.asset_source_type)
+        : "",
+      columnNames: globalThis.Array.isArray(object?.columnNames)
+        ? object.columnNames.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.column_names)
+        ? object.column_names.map((e: any) => globalThis.String(e))
+        : [],
+      columns: isSet(object.columns) ? SourceColumns.fromJSON(object.columns) : undefined,
+      contentType: isSet(object.contentType)
+        ? globalThis.String(object.contentType)
+        : isSet(object.content_type)
+        ? globalThis.String(object.content_type)
+        : undefined,
+      rowCount: isSet(object.rowCount)
+        ? globalThis.Number(object.rowCount)
+        : isSet(object.row_count)
+        ? globalThis.Number(object.row_count)
+        : 0,
+      remote: isSet(object.remote) ? RemoteSettings.fromJSON(object.remote) : undefined,
+      recommendation: isSet(object.recommendation) ? RecommendationSettings.fromJSON(object.recommendation) : undefined,
+      createdTime: isSet(object.createdTime)
+        ? globalThis.String(object.createdTime)
+        : isSet(object.created_time)
+        ? globalThis.String(object.created_time)
+        : "",
+      updatedTime: isSet(object.updatedTime)
+        ? globalThis.String(object.updatedTime)
+        : isSet(object.updated_time)
+        ? globalThis.String(object.updated_time)
+        : "",
+    };
+  },
+
+  toJSON(message: AssetSourceDetail): unknown {
+    const obj: any = {};
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    if (message.assetSourceName !== "") {
+      obj.assetSourceName = message.assetSourceName;
+    }
+    if (message.assetSourceType !== "") {
+      obj.assetSourceType = message.assetSourceType;
+    }
+    if (message.columnNames?.length) {
+      obj.columnNames = message.columnNames;
+    }
+    if (message.columns !== undefined) {
+      obj.columns = SourceColumns.toJSON(message.columns);
+    }
+    if (message.contentType !== undefined) {
+      obj.contentType = message.contentType;
+    }
+    if (message.rowCount !== 0) {
+      obj.rowCount = Math.round(message.rowCount);
+    }
+    if (message.remote !== undefined) {
+      obj.remote = RemoteSettings.toJSON(message.remote);
+    }
+    if (message.recommendation !== undefined) {
+      obj.recommendation = RecommendationSettings.toJSON(message.recommendation);
+    }
+    if (message.createdTime !== "") {
+      obj.createdTime = message.createdTime;
+    }
+    if (message.updatedTime !== "") {
+      obj.updatedTime = message.updatedTime;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AssetSourceDetail>, I>>(base?: I): AssetSourceDetail {
+    return AssetSourceDetail.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AssetSourceDetail>, I>>(object: I): AssetSourceDetail {
+    const message = createBaseAssetSourceDetail();
+    message.assetSourceId = object.assetSourceId ?? 0;
+    message.assetSourceName = object.assetSourceName ?? "";
+    message.assetSourceType = object.assetSourceType ?? "";
+    message.columnNames = object.columnNames?.map((e) => e) || [];
+    message.columns = (object.columns !== undefined && object.columns !== null)
+      ? SourceColumns.fromPartial(object.columns)
+      : undefined;
+    message.contentType = object.contentType ?? undefined;
+    message.rowCount = object.rowCount ?? 0;
+    message.remote = (object.remote !== undefined && object.remote !== null)
+      ? RemoteSettings.fromPartial(object.remote)
+      : undefined;
+    message.recommendation = (object.recommendation !== undefined && object.recommendation !== null)
+      ? RecommendationSettings.fromPartial(object.recommendation)
+      : undefined;
+    message.createdTime = object.createdTime ?? "";
+    message.updatedTime = object.updatedTime ?? "";
+    return message;
+  },
+};
+
+function createBaseGetAssetSourceRequest(): GetAssetSourceRequest {
+  return { accountId: 0, assetSourceId: 0 };
+}
+
+export const GetAssetSourceRequest: MessageFns<GetAssetSourceRequest> = {
+  encode(message: GetAssetSourceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      writer.uint32(16).int64(message.assetSourceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAssetSourceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAssetSourceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAssetSourceRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetAssetSourceRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAssetSourceRequest>, I>>(base?: I): GetAssetSourceRequest {
+    return GetAssetSourceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAssetSourceRequest>, I>>(object: I): GetAssetSourceRequest {
+    const message = createBaseGetAssetSourceRequest();
+    message.accountId = object.accountId ?? 0;
+    message.assetSourceId = object.assetSourceId ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetAssetSourceResponse(): GetAssetSourceResponse {
+  return { source: undefined };
+}
+
+export const GetAssetSourceResponse: MessageFns<GetAssetSourceResponse> = {
+  encode(message: GetAssetSourceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.source !== undefined) {
+      AssetSourceDetail.encode(message.source, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAssetSourceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAssetSourceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.source = AssetSourceDetail.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAssetSourceResponse {
+    return { source: isSet(object.source) ? AssetSourceDetail.fromJSON(object.source) : undefined };
+  },
+
+  toJSON(message: GetAssetSourceResponse): unknown {
+    const obj: any = {};
+    if (message.source !== undefined) {
+      obj.source = AssetSourceDetail.toJSON(message.source);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAssetSourceResponse>, I>>(base?: I): GetAssetSourceResponse {
+    return GetAssetSourceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAssetSourceResponse>, I>>(object: I): GetAssetSourceResponse {
+    const message = createBaseGetAssetSourceResponse();
+    message.source = (object.source !== undefined && object.source !== null)
+      ? AssetSourceDetail.fromPartial(object.source)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseReadAssetSourceDataRequest(): ReadAssetSourceDataRequest {
+  return { accountId: 0, assetSourceId: 0, page: undefined };
+}
+
+export const ReadAssetSourceDataRequest: MessageFns<ReadAssetSourceDataRequest> = {
+  encode(message: ReadAssetSourceDataRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      writer.uint32(16).int64(message.assetSourceId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReadAssetSourceDataRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReadAssetSourceDataRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReadAssetSourceDataRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ReadAssetSourceDataRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReadAssetSourceDataRequest>, I>>(base?: I): ReadAssetSourceDataRequest {
+    return ReadAssetSourceDataRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReadAssetSourceDataRequest>, I>>(object: I): ReadAssetSourceDataRequest {
+    const message = createBaseReadAssetSourceDataRequest();
+    message.accountId = object.accountId ?? 0;
+    message.assetSourceId = object.assetSourceId ?? 0;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseReadAssetSourceDataResponse(): ReadAssetSourceDataResponse {
+  return { source: undefined, rowsJson: "", total: 0 };
+}
+
+export const ReadAssetSourceDataResponse: MessageFns<ReadAssetSourceDataResponse> = {
+  encode(message: ReadAssetSourceDataResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.source !== undefined) {
+      AssetSourceDetail.encode(message.source, writer.uint32(10).fork()).join();
+    }
+    if (message.rowsJson !== "") {
+      writer.uint32(18).string(message.rowsJson);
+    }
+    if (message.total !== 0) {
+      writer.uint32(24).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReadAssetSourceDataResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReadAssetSourceDataResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.source = AssetSourceDetail.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rowsJson = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReadAssetSourceDataResponse {
+    return {
+      source: isSet(object.source) ? AssetSourceDetail.fromJSON(object.source) : undefined,
+      rowsJson: isSet(object.rowsJson)
+        ? globalThis.String(object.rowsJson)
+        : isSet(object.rows_json)
+        ? globalThis.String(object.rows_json)
+        : "",
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: ReadAssetSourceDataResponse): unknown {
+    const obj: any = {};
+    if (message.source !== undefined) {
+      obj.source = AssetSourceDetail.toJSON(message.source);
+    }
+    if (message.rowsJson !== "") {
+      obj.rowsJson = message.rowsJson;
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReadAssetSourceDataResponse>, I>>(base?: I): ReadAssetSourceDataResponse {
+    return ReadAssetSourceDataResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReadAssetSourceDataResponse>, I>>(object: I): ReadAssetSourceDataResponse {
+    const message = createBaseReadAssetSourceDataResponse();
+    message.source = (object.source !== undefined && object.source !== null)
+      ? AssetSourceDetail.fromPartial(object.source)
+      : undefined;
+    message.rowsJson = object.rowsJson ?? "";
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
+function createBaseInlineSourceFields(): InlineSourceFields {
+  return { assetSourceName: "", columnNames: [], columns: undefined, contentType: undefined, rowsJson: "" };
+}
+
+export const InlineSourceFields: MessageFns<InlineSourceFields> = {
+  encode(message: InlineSourceFields, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assetSourceName !== "") {
+      writer.uint32(10).string(message.assetSourceName);
+    }
+    for (const v of message.columnNames) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.columns !== undefined) {
+      SourceColumns.encode(message.columns, writer.uint32(26).fork()).join();
+    }
+    if (message.contentType !== undefined) {
+      writer.uint32(34).string(message.contentType);
+    }
+    if (message.rowsJson !== "") {
+      writer.uint32(42).string(message.rowsJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InlineSourceFields {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInlineSourceFields();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.assetSourceName = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.columnNames.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.columns = SourceColumns.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.contentType = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.rowsJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InlineSourceFields {
+    return {
+      assetSourceName: isSet(object.assetSourceName)
+        ? globalThis.String(object.assetSourceName)
+        : isSet(object.asset_source_name)
+        ? globalThis.String(object.asset_source_name)
+        : "",
+      columnNames: globalThis.Array.isArray(object?.columnNames)
+        ? object.columnNames.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.column_names)
+        ? object.column_names.map((e: any) => globalThis.String(e))
+        : [],
+      columns: isSet(object.columns) ? SourceColumns.fromJSON(object.columns) : undefined,
+      contentType: isSet(object.contentType)
+        ? globalThis.String(object.contentType)
+        : isSet(object.content_type)
+        ? globalThis.String(object.content_type)
+        : undefined,
+      rowsJson: isSet(object.rowsJson)
+        ? globalThis.String(object.rowsJson)
+        : isSet(object.rows_json)
+        ? globalThis.String(object.rows_json)
+        : "",
+    };
+  },
+
+  toJSON(message: InlineSourceFields): unknown {
+    const obj: any = {};
+    if (message.assetSourceName !== "") {
+      obj.assetSourceName = message.assetSourceName;
+    }
+    if (message.columnNames?.length) {
+      obj.columnNames = message.columnNames;
+    }
+    if (message.columns !== undefined) {
+      obj.columns = SourceColumns.toJSON(message.columns);
+    }
+    if (message.contentType !== undefined) {
+      obj.contentType = message.contentType;
+    }
+    if (message.rowsJson !== "") {
+      obj.rowsJson = message.rowsJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InlineSourceFields>, I>>(base?: I): InlineSourceFields {
+    return InlineSourceFields.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InlineSourceFields>, I>>(object: I): InlineSourceFields {
+    const message = createBaseInlineSourceFields();
+    message.assetSourceName = object.assetSourceName ?? "";
+    message.columnNames = object.columnNames?.map((e) => e) || [];
+    message.columns = (object.columns !== undefined && object.columns !== null)
+      ? SourceColumns.fromPartial(object.columns)
+      : undefined;
+    message.contentType = object.contentType ?? undefined;
+    message.rowsJson = object.rowsJson ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateInlineSourceResponse(): CreateInlineSourceResponse {
+  return { assetSourceId: 0 };
+}
+
+export const CreateInlineSourceResponse: MessageFns<CreateInlineSourceResponse> = {
+  encode(message: CreateInlineSourceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assetSourceId !== 0) {
+      writer.uint32(8).int64(message.assetSourceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateInlineSourceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateInlineSourceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateInlineSourceResponse {
+    return {
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: CreateInlineSourceResponse): unknown {
+    const obj: any = {};
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateInlineSourceResponse>, I>>(base?: I): CreateInlineSourceResponse {
+    return CreateInlineSourceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateInlineSourceResponse>, I>>(object: I): CreateInlineSourceResponse {
+    const message = createBaseCreateInlineSourceResponse();
+    message.assetSourceId = object.assetSourceId ?? 0;
+    return message;
+  },
+};
+
+function createBaseReplaceInlineSourceResponse(): ReplaceInlineSourceResponse {
+  return { assetSourceId: 0 };
+}
+
+export const ReplaceInlineSourceResponse: MessageFns<ReplaceInlineSourceResponse> = {
+  encode(message: ReplaceInlineSourceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assetSourceId !== 0) {
+      writer.uint32(8).int64(message.assetSourceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReplaceInlineSourceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReplaceInlineSourceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReplaceInlineSourceResponse {
+    return {
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ReplaceInlineSourceResponse): unknown {
+    const obj: any = {};
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReplaceInlineSourceResponse>, I>>(base?: I): ReplaceInlineSourceResponse {
+    return ReplaceInlineSourceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReplaceInlineSourceResponse>, I>>(object: I): ReplaceInlineSourceResponse {
+    const message = createBaseReplaceInlineSourceResponse();
+    message.assetSourceId = object.assetSourceId ?? 0;
+    return message;
+  },
+};
+
+function createBasePatchInlineSourceResponse(): PatchInlineSourceResponse {
+  return { assetSourceId: 0 };
+}
+
+export const PatchInlineSourceResponse: MessageFns<PatchInlineSourceResponse> = {
+  encode(message: PatchInlineSourceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assetSourceId !== 0) {
+      writer.uint32(8).int64(message.assetSourceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PatchInlineSourceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePatchInlineSourceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PatchInlineSourceResponse {
+    return {
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: PatchInlineSourceResponse): unknown {
+    const obj: any = {};
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PatchInlineSourceResponse>, I>>(base?: I): PatchInlineSourceResponse {
+    return PatchInlineSourceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PatchInlineSourceResponse>, I>>(object: I): PatchInlineSourceResponse {
+    const message = createBasePatchInlineSourceResponse();
+    message.assetSourceId = object.assetSourceId ?? 0;
+    return message;
+  },
+};
+
+function createBaseCreateRemoteSourceResponse(): CreateRemoteSourceResponse {
+  return { assetSourceId: 0 };
+}
+
+export const CreateRemoteSourceResponse: MessageFns<CreateRemoteSourceResponse> = {
+  encode(message: CreateRemoteSourceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assetSourceId !== 0) {
+      writer.uint32(8).int64(message.assetSourceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateRemoteSourceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateRemoteSourceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateRemoteSourceResponse {
+    return {
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: CreateRemoteSourceResponse): unknown {
+    const obj: any = {};
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateRemoteSourceResponse>, I>>(base?: I): CreateRemoteSourceResponse {
+    return CreateRemoteSourceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateRemoteSourceResponse>, I>>(object: I): CreateRemoteSourceResponse {
+    const message = createBaseCreateRemoteSourceResponse();
+    message.assetSourceId = object.assetSourceId ?? 0;
+    return message;
+  },
+};
+
+function createBaseReplaceRemoteSourceResponse(): ReplaceRemoteSourceResponse {
+  return { assetSourceId: 0 };
+}
+
+export const ReplaceRemoteSourceResponse: MessageFns<ReplaceRemoteSourceResponse> = {
+  encode(message: ReplaceRemoteSourceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assetSourceId !== 0) {
+      writer.uint32(8).int64(message.assetSourceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReplaceRemoteSourceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReplaceRemoteSourceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReplaceRemoteSourceResponse {
+    return {
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ReplaceRemoteSourceResponse): unknown {
+    const obj: any = {};
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReplaceRemoteSourceResponse>, I>>(base?: I): ReplaceRemoteSourceResponse {
+    return ReplaceRemoteSourceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReplaceRemoteSourceResponse>, I>>(object: I): ReplaceRemoteSourceResponse {
+    const message = createBaseReplaceRemoteSourceResponse();
+    message.assetSourceId = object.assetSourceId ?? 0;
+    return message;
+  },
+};
+
+function createBaseCreateRecommendationSourceResponse(): CreateRecommendationSourceResponse {
+  return { assetSourceId: 0 };
+}
+
+export const CreateRecommendationSourceResponse: MessageFns<CreateRecommendationSourceResponse> = {
+  encode(message: CreateRecommendationSourceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assetSourceId !== 0) {
+      writer.uint32(8).int64(message.assetSourceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateRecommendationSourceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateRecommendationSourceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateRecommendationSourceResponse {
+    return {
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: CreateRecommendationSourceResponse): unknown {
+    const obj: any = {};
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateRecommendationSourceResponse>, I>>(
+    base?: I,
+  ): CreateRecommendationSourceResponse {
+    return CreateRecommendationSourceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateRecommendationSourceResponse>, I>>(
+    object: I,
+  ): CreateRecommendationSourceResponse {
+    const message = createBaseCreateRecommendationSourceResponse();
+    message.assetSourceId = object.assetSourceId ?? 0;
+    return message;
+  },
+};
+
+function createBaseReplaceRecommendationSourceResponse(): ReplaceRecommendationSourceResponse {
+  return { assetSourceId: 0 };
+}
+
+export const ReplaceRecommendationSourceResponse: MessageFns<ReplaceRecommendationSourceResponse> = {
+  encode(message: ReplaceRecommendationSourceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assetSourceId !== 0) {
+      writer.uint32(8).int64(message.assetSourceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReplaceRecommendationSourceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReplaceRecommendationSourceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReplaceRecommendationSourceResponse {
+    return {
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ReplaceRecommendationSourceResponse): unknown {
+    const obj: any = {};
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReplaceRecommendationSourceResponse>, I>>(
+    base?: I,
+  ): ReplaceRecommendationSourceResponse {
+    return ReplaceRecommendationSourceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReplaceRecommendationSourceResponse>, I>>(
+    object: I,
+  ): ReplaceRecommendationSourceResponse {
+    const message = createBaseReplaceRecommendationSourceResponse();
+    message.assetSourceId = object.assetSourceId ?? 0;
+    return message;
+  },
+};
+
+function createBaseCreateInlineSourceRequest(): CreateInlineSourceRequest {
+  return { accountId: 0, fields: undefined };
+}
+
+export const CreateInlineSourceRequest: MessageFns<CreateInlineSourceRequest> = {
+  encode(message: CreateInlineSourceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.fields !== undefined) {
+      InlineSourceFields.encode(message.fields, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateInlineSourceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateInlineSourceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.fields = InlineSourceFields.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateInlineSourceRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      fields: isSet(object.fields) ? InlineSourceFields.fromJSON(object.fields) : undefined,
+    };
+  },
+
+  toJSON(message: CreateInlineSourceRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.fields !== undefined) {
+      obj.fields = InlineSourceFields.toJSON(message.fields);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateInlineSourceRequest>, I>>(base?: I): CreateInlineSourceRequest {
+    return CreateInlineSourceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateInlineSourceRequest>, I>>(object: I): CreateInlineSourceRequest {
+    const message = createBaseCreateInlineSourceRequest();
+    message.accountId = object.accountId ?? 0;
+    message.fields = (object.fields !== undefined && object.fields !== null)
+      ? InlineSourceFields.fromPartial(object.fields)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseReplaceInlineSourceRequest(): ReplaceInlineSourceRequest {
+  return { accountId: 0, assetSourceId: 0, fields: undefined };
+}
+
+export const ReplaceInlineSourceRequest: MessageFns<ReplaceInlineSourceRequest> = {
+  encode(message: ReplaceInlineSourceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      writer.uint32(16).int64(message.assetSourceId);
+    }
+    if (message.fields !== undefined) {
+      InlineSourceFields.encode(message.fields, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReplaceInlineSourceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReplaceInlineSourceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.fields = InlineSourceFields.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReplaceInlineSourceRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+      fields: isSet(object.fields) ? InlineSourceFields.fromJSON(object.fields) : undefined,
+    };
+  },
+
+  toJSON(message: ReplaceInlineSourceRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    if (message.fields !== undefined) {
+      obj.fields = InlineSourceFields.toJSON(message.fields);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReplaceInlineSourceRequest>, I>>(base?: I): ReplaceInlineSourceRequest {
+    return ReplaceInlineSourceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReplaceInlineSourceRequest>, I>>(object: I): ReplaceInlineSourceRequest {
+    const message = createBaseReplaceInlineSourceRequest();
+    message.accountId = object.accountId ?? 0;
+    message.assetSourceId = object.assetSourceId ?? 0;
+    message.fields = (object.fields !== undefined && object.fields !== null)
+      ? InlineSourceFields.fromPartial(object.fields)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePatchInlineSourceRequest(): PatchInlineSourceRequest {
+  return { accountId: 0, assetSourceId: 0, fields: undefined, presentFields: [] };
+}
+
+export const PatchInlineSourceRequest: MessageFns<PatchInlineSourceRequest> = {
+  encode(message: PatchInlineSourceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      writer.uint32(16).int64(message.assetSourceId);
+    }
+    if (message.fields !== undefined) {
+      InlineSourceFields.encode(message.fields, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.presentFields) {
+      writer.uint32(34).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PatchInlineSourceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePatchInlineSourceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.fields = InlineSourceFields.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.presentFields.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PatchInlineSourceRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+      fields: isSet(object.fields) ? InlineSourceFields.fromJSON(object.fields) : undefined,
+      presentFields: globalThis.Array.isArray(object?.presentFields)
+        ? object.presentFields.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.present_fields)
+        ? object.present_fields.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: PatchInlineSourceRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    if (message.fields !== undefined) {
+      obj.fields = InlineSourceFields.toJSON(message.fields);
+    }
+    if (message.presentFields?.length) {
+      obj.presentFields = message.presentFields;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PatchInlineSourceRequest>, I>>(base?: I): PatchInlineSourceRequest {
+    return PatchInlineSourceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PatchInlineSourceRequest>, I>>(object: I): PatchInlineSourceRequest {
+    const message = createBasePatchInlineSourceRequest();
+    message.accountId = object.accountId ?? 0;
+    message.assetSourceId = object.assetSourceId ?? 0;
+    message.fields = (object.fields !== undefined && object.fields !== null)
+      ? InlineSourceFields.fromPartial(object.fields)
+      : undefined;
+    message.presentFields = object.presentFields?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseRemoteSourceFields(): RemoteSourceFields {
+  return { assetSourceName: "", columnNames: [], columns: undefined, contentType: "", remote: undefined };
+}
+
+export const RemoteSourceFields: MessageFns<RemoteSourceFields> = {
+  encode(message: RemoteSourceFields, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assetSourceName !== "") {
+      writer.uint32(10).string(message.assetSourceName);
+    }
+    for (const v of message.columnNames) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.columns !== undefined) {
+      SourceColumns.encode(message.columns, writer.uint32(26).fork()).join();
+    }
+    if (message.contentType !== "") {
+      writer.uint32(34).string(message.contentType);
+    }
+    if (message.remote !== undefined) {
+      RemoteSettings.encode(message.remote, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoteSourceFields {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoteSourceFields();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.assetSourceName = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.columnNames.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.columns = SourceColumns.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.contentType = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.remote = RemoteSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RemoteSourceFields {
+    return {
+      assetSourceName: isSet(object.assetSourceName)
+        ? globalThis.String(object.assetSourceName)
+        : isSet(object.asset_source_name)
+        ? globalThis.String(object.asset_source_name)
+        : "",
+      columnNames: globalThis.Array.isArray(object?.columnNames)
+        ? object.columnNames.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.column_names)
+        ? object.column_names.map((e: any) => globalThis.String(e))
+        : [],
+      columns: isSet(object.columns) ? SourceColumns.fromJSON(object.columns) : undefined,
+      contentType: isSet(object.contentType)
+        ? globalThis.String(object.contentType)
+        : isSet(object.content_type)
+        ? globalThis.String(object.content_type)
+        : "",
+      remote: isSet(object.remote) ? RemoteSettings.fromJSON(object.remote) : undefined,
+    };
+  },
+
+  toJSON(message: RemoteSourceFields): unknown {
+    const obj: any = {};
+    if (message.assetSourceName !== "") {
+      obj.assetSourceName = message.assetSourceName;
+    }
+    if (message.columnNames?.length) {
+      obj.columnNames = message.columnNames;
+    }
+    if (message.columns !== undefined) {
+      obj.columns = SourceColumns.toJSON(message.columns);
+    }
+    if (message.contentType !== "") {
+      obj.contentType = message.contentType;
+    }
+    if (message.remote !== undefined) {
+      obj.remote = RemoteSettings.toJSON(message.remote);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RemoteSourceFields>, I>>(base?: I): RemoteSourceFields {
+    return RemoteSourceFields.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RemoteSourceFields>, I>>(object: I): RemoteSourceFields {
+    const message = createBaseRemoteSourceFields();
+    message.assetSourceName = object.assetSourceName ?? "";
+    message.columnNames = object.columnNames?.map((e) => e) || [];
+    message.columns = (object.columns !== undefined && object.columns !== null)
+      ? SourceColumns.fromPartial(object.columns)
+      : undefined;
+    message.contentType = object.contentType ?? "";
+    message.remote = (object.remote !== undefined && object.remote !== null)
+      ? RemoteSettings.fromPartial(object.remote)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCreateRemoteSourceRequest(): CreateRemoteSourceRequest {
+  return { accountId: 0, fields: undefined };
+}
+
+export const CreateRemoteSourceRequest: MessageFns<CreateRemoteSourceRequest> = {
+  encode(message: CreateRemoteSourceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.fields !== undefined) {
+      RemoteSourceFields.encode(message.fields, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateRemoteSourceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateRemoteSourceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.fields = RemoteSourceFields.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateRemoteSourceRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      fields: isSet(object.fields) ? RemoteSourceFields.fromJSON(object.fields) : undefined,
+    };
+  },
+
+  toJSON(message: CreateRemoteSourceRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.fields !== undefined) {
+      obj.fields = RemoteSourceFields.toJSON(message.fields);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateRemoteSourceRequest>, I>>(base?: I): CreateRemoteSourceRequest {
+    return CreateRemoteSourceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateRemoteSourceRequest>, I>>(object: I): CreateRemoteSourceRequest {
+    const message = createBaseCreateRemoteSourceRequest();
+    message.accountId = object.accountId ?? 0;
+    message.fields = (object.fields !== undefined && object.fields !== null)
+      ? RemoteSourceFields.fromPartial(object.fields)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseReplaceRemoteSourceRequest(): ReplaceRemoteSourceRequest {
+  return { accountId: 0, assetSourceId: 0, fields: undefined };
+}
+
+export const ReplaceRemoteSourceRequest: MessageFns<ReplaceRemoteSourceRequest> = {
+  encode(message: ReplaceRemoteSourceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      writer.uint32(16).int64(message.assetSourceId);
+    }
+    if (message.fields !== undefined) {
+      RemoteSourceFields.encode(message.fields, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReplaceRemoteSourceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReplaceRemoteSourceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.fields = RemoteSourceFields.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReplaceRemoteSourceRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+      fields: isSet(object.fields) ? RemoteSourceFields.fromJSON(object.fields) : undefined,
+    };
+  },
+
+  toJSON(message: ReplaceRemoteSourceRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    if (message.fields !== undefined) {
+      obj.fields = RemoteSourceFields.toJSON(message.fields);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReplaceRemoteSourceRequest>, I>>(base?: I): ReplaceRemoteSourceRequest {
+    return ReplaceRemoteSourceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReplaceRemoteSourceRequest>, I>>(object: I): ReplaceRemoteSourceRequest {
+    const message = createBaseReplaceRemoteSourceRequest();
+    message.accountId = object.accountId ?? 0;
+    message.assetSourceId = object.assetSourceId ?? 0;
+    message.fields = (object.fields !== undefined && object.fields !== null)
+      ? RemoteSourceFields.fromPartial(object.fields)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCreateRecommendationSourceRequest(): CreateRecommendationSourceRequest {
+  return { accountId: 0, sourceAssetSourceId: 0, updateFrequency: 0, config: undefined };
+}
+
+export const CreateRecommendationSourceRequest: MessageFns<CreateRecommendationSourceRequest> = {
+  encode(message: CreateRecommendationSourceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.sourceAssetSourceId !== 0) {
+      writer.uint32(16).int64(message.sourceAssetSourceId);
+    }
+    if (message.updateFrequency !== 0) {
+      writer.uint32(24).int32(message.updateFrequency);
+    }
+    if (message.config !== undefined) {
+      RecommendationConfig.encode(message.config, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateRecommendationSourceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateRecommendationSourceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.sourceAssetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.updateFrequency = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.config = RecommendationConfig.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateRecommendationSourceRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      sourceAssetSourceId: isSet(object.sourceAssetSourceId)
+        ? globalThis.Number(object.sourceAssetSourceId)
+        : isSet(object.source_asset_source_id)
+        ? globalThis.Number(object.source_asset_source_id)
+        : 0,
+      updateFrequency: isSet(object.updateFrequency)
+        ? globalThis.Number(object.updateFrequency)
+        : isSet(object.update_frequency)
+        ? globalThis.Number(object.update_frequency)
+        : 0,
+      config: isSet(object.config) ? RecommendationConfig.fromJSON(object.config) : undefined,
+    };
+  },
+
+  toJSON(message: CreateRecommendationSourceRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.sourceAssetSourceId !== 0) {
+      obj.sourceAssetSourceId = Math.round(message.sourceAssetSourceId);
+    }
+    if (message.updateFrequency !== 0) {
+      obj.updateFrequency = Math.round(message.updateFrequency);
+    }
+    if (message.config !== undefined) {
+      obj.config = RecommendationConfig.toJSON(message.config);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateRecommendationSourceRequest>, I>>(
+    base?: I,
+  ): CreateRecommendationSourceRequest {
+    return CreateRecommendationSourceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateRecommendationSourceRequest>, I>>(
+    object: I,
+  ): CreateRecommendationSourceRequest {
+    const message = createBaseCreateRecommendationSourceRequest();
+    message.accountId = object.accountId ?? 0;
+    message.sourceAssetSourceId = object.sourceAssetSourceId ?? 0;
+    message.updateFrequency = object.updateFrequency ?? 0;
+    message.config = (object.config !== undefined && object.config !== null)
+      ? RecommendationConfig.fromPartial(object.config)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseReplaceRecommendationSourceRequest(): ReplaceRecommendationSourceRequest {
+  return { accountId: 0, sourceAssetSourceId: 0, assetSourceId: 0, updateFrequency: 0, config: undefined };
+}
+
+export const ReplaceRecommendationSourceRequest: MessageFns<ReplaceRecommendationSourceRequest> = {
+  encode(message: ReplaceRecommendationSourceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.sourceAssetSourceId !== 0) {
+      writer.uint32(16).int64(message.sourceAssetSourceId);
+    }
+    if (message.assetSourceId !== 0) {
+      writer.uint32(24).int64(message.assetSourceId);
+    }
+    if (message.updateFrequency !== 0) {
+      writer.uint32(32).int32(message.updateFrequency);
+    }
+    if (message.config !== undefined) {
+      RecommendationConfig.encode(message.config, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReplaceRecommendationSourceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReplaceRecommendationSourceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.sourceAssetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.updateFrequency = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.config = RecommendationConfig.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReplaceRecommendationSourceRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      sourceAssetSourceId: isSet(object.sourceAssetSourceId)
+        ? globalThis.Number(object.sourceAssetSourceId)
+        : isSet(object.source_asset_source_id)
+        ? globalThis.Number(object.source_asset_source_id)
+        : 0,
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+      updateFrequency: isSet(object.updateFrequency)
+        ? globalThis.Number(object.updateFrequency)
+        : isSet(object.update_frequency)
+        ? globalThis.Number(object.update_frequency)
+        : 0,
+      config: isSet(object.config) ? RecommendationConfig.fromJSON(object.config) : undefined,
+    };
+  },
+
+  toJSON(message: ReplaceRecommendationSourceRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.sourceAssetSourceId !== 0) {
+      obj.sourceAssetSourceId = Math.round(message.sourceAssetSourceId);
+    }
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    if (message.updateFrequency !== 0) {
+      obj.updateFrequency = Math.round(message.updateFrequency);
+    }
+    if (message.config !== undefined) {
+      obj.config = RecommendationConfig.toJSON(message.config);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReplaceRecommendationSourceRequest>, I>>(
+    base?: I,
+  ): ReplaceRecommendationSourceRequest {
+    return ReplaceRecommendationSourceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReplaceRecommendationSourceRequest>, I>>(
+    object: I,
+  ): ReplaceRecommendationSourceRequest {
+    const message = createBaseReplaceRecommendationSourceRequest();
+    message.accountId = object.accountId ?? 0;
+    message.sourceAssetSourceId = object.sourceAssetSourceId ?? 0;
+    message.assetSourceId = object.assetSourceId ?? 0;
+    message.updateFrequency = object.updateFrequency ?? 0;
+    message.config = (object.config !== undefined && object.config !== null)
+      ? RecommendationConfig.fromPartial(object.config)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRecordRecommendationEventRequest(): RecordRecommendationEventRequest {
+  return { accountId: 0, assetSourceId: 0, cookieId: "", itemKey: "", eventType: "" };
+}
+
+export const RecordRecommendationEventRequest: MessageFns<RecordRecommendationEventRequest> = {
+  encode(message: RecordRecommendationEventRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      writer.uint32(16).int64(message.assetSourceId);
+    }
+    if (message.cookieId !== "") {
+      writer.uint32(26).string(message.cookieId);
+    }
+    if (message.itemKey !== "") {
+      writer.uint32(34).string(message.itemKey);
+    }
+    if (message.eventType !== "") {
+      writer.uint32(42).string(message.eventType);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordRecommendationEventRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordRecommendationEventRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.cookieId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.itemKey = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.eventType = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordRecommendationEventRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+      cookieId: isSet(object.cookieId)
+        ? globalThis.String(object.cookieId)
+        : isSet(object.cookie_id)
+        ? globalThis.String(object.cookie_id)
+        : "",
+      itemKey: isSet(object.itemKey)
+        ? globalThis.String(object.itemKey)
+        : isSet(object.item_key)
+        ? globalThis.String(object.item_key)
+        : "",
+      eventType: isSet(object.eventType)
+        ? globalThis.String(object.eventType)
+        : isSet(object.event_type)
+        ? globalThis.String(object.event_type)
+        : "",
+    };
+  },
+
+  toJSON(message: RecordRecommendationEventRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    if (message.cookieId !== "") {
+      obj.cookieId = message.cookieId;
+    }
+    if (message.itemKey !== "") {
+      obj.itemKey = message.itemKey;
+    }
+    if (message.eventType !== "") {
+      obj.eventType = message.eventType;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordRecommendationEventRequest>, I>>(
+    base?: I,
+  ): RecordRecommendationEventRequest {
+    return RecordRecommendationEventRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordRecommendationEventRequest>, I>>(
+    object: I,
+  ): RecordRecommendationEventRequest {
+    const message = createBaseRecordRecommendationEventRequest();
+    message.accountId = object.accountId ?? 0;
+    message.assetSourceId = object.assetSourceId ?? 0;
+    message.cookieId = object.cookieId ?? "";
+    message.itemKey = object.itemKey ?? "";
+    message.eventType = object.eventType ?? "";
+    return message;
+  },
+};
+
+function createBaseRecordRecommendationEventResponse(): RecordRecommendationEventResponse {
+  return {};
+}
+
+export const RecordRecommendationEventResponse: MessageFns<RecordRecommendationEventResponse> = {
+  encode(_: RecordRecommendationEventResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordRecommendationEventResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordRecommendationEventResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): RecordRecommendationEventResponse {
+    return {};
+  },
+
+  toJSON(_: RecordRecommendationEventResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordRecommendationEventResponse>, I>>(
+    base?: I,
+  ): RecordRecommendationEventResponse {
+    return RecordRecommendationEventResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordRecommendationEventResponse>, I>>(
+    _: I,
+  ): RecordRecommendationEventResponse {
+    const message = createBaseRecordRecommendationEventResponse();
+    return message;
+  },
+};
+
+function createBaseAddLabelRequest(): AddLabelRequest {
+  return { accountId: 0, assetSourceId: 0, label: "" };
+}
+
+export const AddLabelRequest: MessageFns<AddLabelRequest> = {
+  encode(message: AddLabelRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      writer.uint32(16).int64(message.assetSourceId);
+    }
+    if (message.label !== "") {
+      writer.uint32(26).string(message.label);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AddLabelRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAddLabelRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.label = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AddLabelRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+      label: isSet(object.label) ? globalThis.String(object.label) : "",
+    };
+  },
+
+  toJSON(message: AddLabelRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    if (message.label !== "") {
+      obj.label = message.label;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AddLabelRequest>, I>>(base?: I): AddLabelRequest {
+    return AddLabelRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AddLabelRequest>, I>>(object: I): AddLabelRequest {
+    const message = createBaseAddLabelRequest();
+    message.accountId = object.accountId ?? 0;
+    message.assetSourceId = object.assetSourceId ?? 0;
+    message.label = object.label ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteLabelRequest(): DeleteLabelRequest {
+  return { accountId: 0, assetSourceId: 0, label: "" };
+}
+
+export const DeleteLabelRequest: MessageFns<DeleteLabelRequest> = {
+  encode(message: DeleteLabelRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      writer.uint32(16).int64(message.assetSourceId);
+    }
+    if (message.label !== "") {
+      writer.uint32(26).string(message.label);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteLabelRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteLabelRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.label = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteLabelRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+      label: isSet(object.label) ? globalThis.String(object.label) : "",
+    };
+  },
+
+  toJSON(message: DeleteLabelRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    if (message.label !== "") {
+      obj.label = message.label;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteLabelRequest>, I>>(base?: I): DeleteLabelRequest {
+    return DeleteLabelRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteLabelRequest>, I>>(object: I): DeleteLabelRequest {
+    const message = createBaseDeleteLabelRequest();
+    message.accountId = object.accountId ?? 0;
+    message.assetSourceId = object.assetSourceId ?? 0;
+    message.label = object.label ?? "";
+    return message;
+  },
+};
+
+function createBaseAddLabelResponse(): AddLabelResponse {
+  return { added: false };
+}
+
+export const AddLabelResponse: MessageFns<AddLabelResponse> = {
+  encode(message: AddLabelResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.added !== false) {
+      writer.uint32(8).bool(message.added);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AddLabelResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAddLabelResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.added = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AddLabelResponse {
+    return { added: isSet(object.added) ? globalThis.Boolean(object.added) : false };
+  },
+
+  toJSON(message: AddLabelResponse): unknown {
+    const obj: any = {};
+    if (message.added !== false) {
+      obj.added = message.added;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AddLabelResponse>, I>>(base?: I): AddLabelResponse {
+    return AddLabelResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AddLabelResponse>, I>>(object: I): AddLabelResponse {
+    const message = createBaseAddLabelResponse();
+    message.added = object.added ?? false;
+    return message;
+  },
+};
+
+function createBaseListLabelsRequest(): ListLabelsRequest {
+  return { accountId: 0, assetSourceId: 0, page: undefined };
+}
+
+export const ListLabelsRequest: MessageFns<ListLabelsRequest> = {
+  encode(message: ListLabelsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      writer.uint32(16).int64(message.assetSourceId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListLabelsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListLabelsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListLabelsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListLabelsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListLabelsRequest>, I>>(base?: I): ListLabelsRequest {
+    return ListLabelsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListLabelsRequest>, I>>(object: I): ListLabelsRequest {
+    const message = createBaseListLabelsRequest();
+    message.accountId = object.accountId ?? 0;
+    message.assetSourceId = object.assetSourceId ?? 0;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListLabelsResponse(): ListLabelsResponse {
+  return { labels: [], total: 0 };
+}
+
+export const ListLabelsResponse: MessageFns<ListLabelsResponse> = {
+  encode(message: ListLabelsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.labels) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListLabelsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListLabelsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.labels.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListLabelsResponse {
+    return {
+      labels: globalThis.Array.isArray(object?.labels) ? object.labels.map((e: any) => globalThis.String(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: ListLabelsResponse): unknown {
+    const obj: any = {};
+    if (message.labels?.length) {
+      obj.labels = message.labels;
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListLabelsResponse>, I>>(base?: I): ListLabelsResponse {
+    return ListLabelsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListLabelsResponse>, I>>(object: I): ListLabelsResponse {
+    const message = createBaseListLabelsResponse();
+    message.labels = object.labels?.map((e) => e) || [];
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
+function createBaseDeleteLabelResponse(): DeleteLabelResponse {
+  return {};
+}
+
+export const DeleteLabelResponse: MessageFns<DeleteLabelResponse> = {
+  encode(_: DeleteLabelResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteLabelResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteLabelResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteLabelResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteLabelResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteLabelResponse>, I>>(base?: I): DeleteLabelResponse {
+    return DeleteLabelResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteLabelResponse>, I>>(_: I): DeleteLabelResponse {
+    const message = createBaseDeleteLabelResponse();
+    return message;
+  },
+};
+
 /**
  * Asset sources (inline, remote, recommendation, motion-design; feeds later), their rows and labels.
  * The caller's principal travels in call metadata (x-principal, x-principal-sig); the service
@@ -703,6 +5183,162 @@ export const AssetSourcesServiceService = {
       Buffer.from(FindAssetRowsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): FindAssetRowsResponse => FindAssetRowsResponse.decode(value),
   },
+  listAssetSources: {
+    path: "/assetsources.v1.AssetSourcesService/ListAssetSources" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListAssetSourcesRequest): Buffer =>
+      Buffer.from(ListAssetSourcesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListAssetSourcesRequest => ListAssetSourcesRequest.decode(value),
+    responseSerialize: (value: ListAssetSourcesResponse): Buffer =>
+      Buffer.from(ListAssetSourcesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListAssetSourcesResponse => ListAssetSourcesResponse.decode(value),
+  },
+  getAssetSource: {
+    path: "/assetsources.v1.AssetSourcesService/GetAssetSource" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetAssetSourceRequest): Buffer =>
+      Buffer.from(GetAssetSourceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetAssetSourceRequest => GetAssetSourceRequest.decode(value),
+    responseSerialize: (value: GetAssetSourceResponse): Buffer =>
+      Buffer.from(GetAssetSourceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetAssetSourceResponse => GetAssetSourceResponse.decode(value),
+  },
+  /** A page of a source's rows; a remote source is fetched (or served from its fresh cache) first. */
+  readAssetSourceData: {
+    path: "/assetsources.v1.AssetSourcesService/ReadAssetSourceData" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReadAssetSourceDataRequest): Buffer =>
+      Buffer.from(ReadAssetSourceDataRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReadAssetSourceDataRequest => ReadAssetSourceDataRequest.decode(value),
+    responseSerialize: (value: ReadAssetSourceDataResponse): Buffer =>
+      Buffer.from(ReadAssetSourceDataResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReadAssetSourceDataResponse => ReadAssetSourceDataResponse.decode(value),
+  },
+  createInlineSource: {
+    path: "/assetsources.v1.AssetSourcesService/CreateInlineSource" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateInlineSourceRequest): Buffer =>
+      Buffer.from(CreateInlineSourceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateInlineSourceRequest => CreateInlineSourceRequest.decode(value),
+    responseSerialize: (value: CreateInlineSourceResponse): Buffer =>
+      Buffer.from(CreateInlineSourceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateInlineSourceResponse => CreateInlineSourceResponse.decode(value),
+  },
+  replaceInlineSource: {
+    path: "/assetsources.v1.AssetSourcesService/ReplaceInlineSource" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReplaceInlineSourceRequest): Buffer =>
+      Buffer.from(ReplaceInlineSourceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReplaceInlineSourceRequest => ReplaceInlineSourceRequest.decode(value),
+    responseSerialize: (value: ReplaceInlineSourceResponse): Buffer =>
+      Buffer.from(ReplaceInlineSourceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReplaceInlineSourceResponse => ReplaceInlineSourceResponse.decode(value),
+  },
+  patchInlineSource: {
+    path: "/assetsources.v1.AssetSourcesService/PatchInlineSource" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PatchInlineSourceRequest): Buffer =>
+      Buffer.from(PatchInlineSourceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PatchInlineSourceRequest => PatchInlineSourceRequest.decode(value),
+    responseSerialize: (value: PatchInlineSourceResponse): Buffer =>
+      Buffer.from(PatchInlineSourceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PatchInlineSourceResponse => PatchInlineSourceResponse.decode(value),
+  },
+  createRemoteSource: {
+    path: "/assetsources.v1.AssetSourcesService/CreateRemoteSource" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateRemoteSourceRequest): Buffer =>
+      Buffer.from(CreateRemoteSourceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateRemoteSourceRequest => CreateRemoteSourceRequest.decode(value),
+    responseSerialize: (value: CreateRemoteSourceResponse): Buffer =>
+      Buffer.from(CreateRemoteSourceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateRemoteSourceResponse => CreateRemoteSourceResponse.decode(value),
+  },
+  replaceRemoteSource: {
+    path: "/assetsources.v1.AssetSourcesService/ReplaceRemoteSource" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReplaceRemoteSourceRequest): Buffer =>
+      Buffer.from(ReplaceRemoteSourceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReplaceRemoteSourceRequest => ReplaceRemoteSourceRequest.decode(value),
+    responseSerialize: (value: ReplaceRemoteSourceResponse): Buffer =>
+      Buffer.from(ReplaceRemoteSourceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReplaceRemoteSourceResponse => ReplaceRemoteSourceResponse.decode(value),
+  },
+  createRecommendationSource: {
+    path: "/assetsources.v1.AssetSourcesService/CreateRecommendationSource" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateRecommendationSourceRequest): Buffer =>
+      Buffer.from(CreateRecommendationSourceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateRecommendationSourceRequest =>
+      CreateRecommendationSourceRequest.decode(value),
+    responseSerialize: (value: CreateRecommendationSourceResponse): Buffer =>
+      Buffer.from(CreateRecommendationSourceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateRecommendationSourceResponse =>
+      CreateRecommendationSourceResponse.decode(value),
+  },
+  replaceRecommendationSource: {
+    path: "/assetsources.v1.AssetSourcesService/ReplaceRecommendationSource" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReplaceRecommendationSourceRequest): Buffer =>
+      Buffer.from(ReplaceRecommendationSourceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReplaceRecommendationSourceRequest =>
+      ReplaceRecommendationSourceRequest.decode(value),
+    responseSerialize: (value: ReplaceRecommendationSourceResponse): Buffer =>
+      Buffer.from(ReplaceRecommendationSourceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReplaceRecommendationSourceResponse =>
+      ReplaceRecommendationSourceResponse.decode(value),
+  },
+  /** Records one interaction of a cookie with an item, for collaborative and hybrid recommendations. */
+  recordRecommendationEvent: {
+    path: "/assetsources.v1.AssetSourcesService/RecordRecommendationEvent" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordRecommendationEventRequest): Buffer =>
+      Buffer.from(RecordRecommendationEventRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordRecommendationEventRequest =>
+      RecordRecommendationEventRequest.decode(value),
+    responseSerialize: (value: RecordRecommendationEventResponse): Buffer =>
+      Buffer.from(RecordRecommendationEventResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecordRecommendationEventResponse =>
+      RecordRecommendationEventResponse.decode(value),
+  },
+  addLabel: {
+    path: "/assetsources.v1.AssetSourcesService/AddLabel" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AddLabelRequest): Buffer => Buffer.from(AddLabelRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AddLabelRequest => AddLabelRequest.decode(value),
+    responseSerialize: (value: AddLabelResponse): Buffer => Buffer.from(AddLabelResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AddLabelResponse => AddLabelResponse.decode(value),
+  },
+  listLabels: {
+    path: "/assetsources.v1.AssetSourcesService/ListLabels" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListLabelsRequest): Buffer => Buffer.from(ListLabelsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListLabelsRequest => ListLabelsRequest.decode(value),
+    responseSerialize: (value: ListLabelsResponse): Buffer => Buffer.from(ListLabelsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListLabelsResponse => ListLabelsResponse.decode(value),
+  },
+  deleteLabel: {
+    path: "/assetsources.v1.AssetSourcesService/DeleteLabel" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteLabelRequest): Buffer => Buffer.from(DeleteLabelRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteLabelRequest => DeleteLabelRequest.decode(value),
+    responseSerialize: (value: DeleteLabelResponse): Buffer => Buffer.from(DeleteLabelResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteLabelResponse => DeleteLabelResponse.decode(value),
+  },
 } as const;
 
 export interface AssetSourcesServiceServer extends UntypedServiceImplementation {
@@ -713,6 +5349,22 @@ export interface AssetSourcesServiceServer extends UntypedServiceImplementation 
    * the first by row order); values without a row are absent from the answer.
    */
   findAssetRows: handleUnaryCall<FindAssetRowsRequest, FindAssetRowsResponse>;
+  listAssetSources: handleUnaryCall<ListAssetSourcesRequest, ListAssetSourcesResponse>;
+  getAssetSource: handleUnaryCall<GetAssetSourceRequest, GetAssetSourceResponse>;
+  /** A page of a source's rows; a remote source is fetched (or served from its fresh cache) first. */
+  readAssetSourceData: handleUnaryCall<ReadAssetSourceDataRequest, ReadAssetSourceDataResponse>;
+  createInlineSource: handleUnaryCall<CreateInlineSourceRequest, CreateInlineSourceResponse>;
+  replaceInlineSource: handleUnaryCall<ReplaceInlineSourceRequest, ReplaceInlineSourceResponse>;
+  patchInlineSource: handleUnaryCall<PatchInlineSourceRequest, PatchInlineSourceResponse>;
+  createRemoteSource: handleUnaryCall<CreateRemoteSourceRequest, CreateRemoteSourceResponse>;
+  replaceRemoteSource: handleUnaryCall<ReplaceRemoteSourceRequest, ReplaceRemoteSourceResponse>;
+  createRecommendationSource: handleUnaryCall<CreateRecommendationSourceRequest, CreateRecommendationSourceResponse>;
+  replaceRecommendationSource: handleUnaryCall<ReplaceRecommendationSourceRequest, ReplaceRecommendationSourceResponse>;
+  /** Records one interaction of a cookie with an item, for collaborative and hybrid recommendations. */
+  recordRecommendationEvent: handleUnaryCall<RecordRecommendationEventRequest, RecordRecommendationEventResponse>;
+  addLabel: handleUnaryCall<AddLabelRequest, AddLabelResponse>;
+  listLabels: handleUnaryCall<ListLabelsRequest, ListLabelsResponse>;
+  deleteLabel: handleUnaryCall<DeleteLabelRequest, DeleteLabelResponse>;
 }
 
 export interface AssetSourcesServiceClient extends Client {
@@ -750,6 +5402,218 @@ export interface AssetSourcesServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: FindAssetRowsResponse) => void,
+  ): ClientUnaryCall;
+  listAssetSources(
+    request: ListAssetSourcesRequest,
+    callback: (error: ServiceError | null, response: ListAssetSourcesResponse) => void,
+  ): ClientUnaryCall;
+  listAssetSources(
+    request: ListAssetSourcesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListAssetSourcesResponse) => void,
+  ): ClientUnaryCall;
+  listAssetSources(
+    request: ListAssetSourcesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListAssetSourcesResponse) => void,
+  ): ClientUnaryCall;
+  getAssetSource(
+    request: GetAssetSourceRequest,
+    callback: (error: ServiceError | null, response: GetAssetSourceResponse) => void,
+  ): ClientUnaryCall;
+  getAssetSource(
+    request: GetAssetSourceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetAssetSourceResponse) => void,
+  ): ClientUnaryCall;
+  getAssetSource(
+    request: GetAssetSourceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetAssetSourceResponse) => void,
+  ): ClientUnaryCall;
+  /** A page of a source's rows; a remote source is fetched (or served from its fresh cache) first. */
+  readAssetSourceData(
+    request: ReadAssetSourceDataRequest,
+    callback: (error: ServiceError | null, response: ReadAssetSourceDataResponse) => void,
+  ): ClientUnaryCall;
+  readAssetSourceData(
+    request: ReadAssetSourceDataRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReadAssetSourceDataResponse) => void,
+  ): ClientUnaryCall;
+  readAssetSourceData(
+    request: ReadAssetSourceDataRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReadAssetSourceDataResponse) => void,
+  ): ClientUnaryCall;
+  createInlineSource(
+    request: CreateInlineSourceRequest,
+    callback: (error: ServiceError | null, response: CreateInlineSourceResponse) => void,
+  ): ClientUnaryCall;
+  createInlineSource(
+    request: CreateInlineSourceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateInlineSourceResponse) => void,
+  ): ClientUnaryCall;
+  createInlineSource(
+    request: CreateInlineSourceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateInlineSourceResponse) => void,
+  ): ClientUnaryCall;
+  replaceInlineSource(
+    request: ReplaceInlineSourceRequest,
+    callback: (error: ServiceError | null, response: ReplaceInlineSourceResponse) => void,
+  ): ClientUnaryCall;
+  replaceInlineSource(
+    request: ReplaceInlineSourceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReplaceInlineSourceResponse) => void,
+  ): ClientUnaryCall;
+  replaceInlineSource(
+    request: ReplaceInlineSourceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReplaceInlineSourceResponse) => void,
+  ): ClientUnaryCall;
+  patchInlineSource(
+    request: PatchInlineSourceRequest,
+    callback: (error: ServiceError | null, response: PatchInlineSourceResponse) => void,
+  ): ClientUnaryCall;
+  patchInlineSource(
+    request: PatchInlineSourceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PatchInlineSourceResponse) => void,
+  ): ClientUnaryCall;
+  patchInlineSource(
+    request: PatchInlineSourceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PatchInlineSourceResponse) => void,
+  ): ClientUnaryCall;
+  createRemoteSource(
+    request: CreateRemoteSourceRequest,
+    callback: (error: ServiceError | null, response: CreateRemoteSourceResponse) => void,
+  ): ClientUnaryCall;
+  createRemoteSource(
+    request: CreateRemoteSourceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateRemoteSourceResponse) => void,
+  ): ClientUnaryCall;
+  createRemoteSource(
+    request: CreateRemoteSourceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateRemoteSourceResponse) => void,
+  ): ClientUnaryCall;
+  replaceRemoteSource(
+    request: ReplaceRemoteSourceRequest,
+    callback: (error: ServiceError | null, response: ReplaceRemoteSourceResponse) => void,
+  ): ClientUnaryCall;
+  replaceRemoteSource(
+    request: ReplaceRemoteSourceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReplaceRemoteSourceResponse) => void,
+  ): ClientUnaryCall;
+  replaceRemoteSource(
+    request: ReplaceRemoteSourceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReplaceRemoteSourceResponse) => void,
+  ): ClientUnaryCall;
+  createRecommendationSource(
+    request: CreateRecommendationSourceRequest,
+    callback: (error: ServiceError | null, response: CreateRecommendationSourceResponse) => void,
+  ): ClientUnaryCall;
+  createRecommendationSource(
+    request: CreateRecommendationSourceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateRecommendationSourceResponse) => void,
+  ): ClientUnaryCall;
+  createRecommendationSource(
+    request: CreateRecommendationSourceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateRecommendationSourceResponse) => void,
+  ): ClientUnaryCall;
+  replaceRecommendationSource(
+    request: ReplaceRecommendationSourceRequest,
+    callback: (error: ServiceError | null, response: ReplaceRecommendationSourceResponse) => void,
+  ): ClientUnaryCall;
+  replaceRecommendationSource(
+    request: ReplaceRecommendationSourceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReplaceRecommendationSourceResponse) => void,
+  ): ClientUnaryCall;
+  replaceRecommendationSource(
+    request: ReplaceRecommendationSourceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReplaceRecommendationSourceResponse) => void,
+  ): ClientUnaryCall;
+  /** Records one interaction of a cookie with an item, for collaborative and hybrid recommendations. */
+  recordRecommendationEvent(
+    request: RecordRecommendationEventRequest,
+    callback: (error: ServiceError | null, response: RecordRecommendationEventResponse) => void,
+  ): ClientUnaryCall;
+  recordRecommendationEvent(
+    request: RecordRecommendationEventRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecordRecommendationEventResponse) => void,
+  ): ClientUnaryCall;
+  recordRecommendationEvent(
+    request: RecordRecommendationEventRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecordRecommendationEventResponse) => void,
+  ): ClientUnaryCall;
+  addLabel(
+    request: AddLabelRequest,
+    callback: (error: ServiceError | null, response: AddLabelResponse) => void,
+  ): ClientUnaryCall;
+  addLabel(
+    request: AddLabelRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AddLabelResponse) => void,
+  ): ClientUnaryCall;
+  addLabel(
+    request: AddLabelRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AddLabelResponse) => void,
+  ): ClientUnaryCall;
+  listLabels(
+    request: ListLabelsRequest,
+    callback: (error: ServiceError | null, response: ListLabelsResponse) => void,
+  ): ClientUnaryCall;
+  listLabels(
+    request: ListLabelsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListLabelsResponse) => void,
+  ): ClientUnaryCall;
+  listLabels(
+    request: ListLabelsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListLabelsResponse) => void,
+  ): ClientUnaryCall;
+  deleteLabel(
+    request: DeleteLabelRequest,
+    callback: (error: ServiceError | null, response: DeleteLabelResponse) => void,
+  ): ClientUnaryCall;
+  deleteLabel(
+    request: DeleteLabelRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteLabelResponse) => void,
+  ): ClientUnaryCall;
+  deleteLabel(
+    request: DeleteLabelRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteLabelResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,23 @@
+import { loadConfig, port, z } from '@platform/config';
+import { grpcServiceFields } from '@platform/service';
+
+export const assetSourcesConfigSchema = z.object({
+  ...grpcServiceFields,
+  GRPC_PORT: port(50053),
+  /** `host:port,...` that remote sources may reach although loopback or private (tests, on-premise sources). */
+  OUTBOUND_ALLOWLIST: z.string().default(''),
+  /** Total time of one remote-source fetch; below the gateway's gRPC deadline so the customer sees the remote's failure, not ours. */
+  REMOTE_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4_000),
+  /** Largest remote-source body read. */
+  REMOTE_FETCH_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(20 * 1024 * 1024),
+  /** How often due recommendation sources are looked for (each recomputes every updateFrequency hours); 0 disables the timer. */
+  RECOMMENDATION_SWEEP_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+});
+
+export type AssetSourcesConfig = z.infer<typeof assetSourcesConfigSchema>;
+
+export const loadAssetSourcesConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(assetSourcesConfigSchema, env);

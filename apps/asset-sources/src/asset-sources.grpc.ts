@@ -1,0 +1,12 @@
+import { assetSourcesV1 as v1 } from '@contracts/proto';
+import type { Logger } from '@platform/logging';
+import type { CallGuard } from '@platform/service';
+import type { AssetSourcesServices } from './asset-sources.services';
+import { labelGrpc } from './labels/label.grpc';
+import { recommendationGrpc } from './recommendations/recommendation.grpc';
+import { assetSourceGrpc } from './sources/asset-source.grpc';
+
+/** The whole AssetSourcesService: each feature brings the handlers of its operations. */
+export function assetSourcesGrpc(deps: AssetSourcesServices & { logger: Logger; guard: CallGuard }): v1.AssetSourcesServiceServer {
+  return { ...assetSourceGrpc(deps), ...labelGrpc(deps), ...recommendationGrpc(deps) };
+}

@@ -1,0 +1,35 @@
+import type { Logger } from '@platform/logging';
+import type { ServiceDatabase } from '@platform/mysql';
+import { createOutboundFetch, parseAllowlist, type OutboundFetch } from '@platform/outbound-fetch';
+import { LabelRepository } from './labels/label.repository';
+import { LabelService } from './labels/label.service';
+import { RecommendationEventRepository } from './recommendations/recommendation-event.repository';
+import { RecommendationService } from './recommendations/recommendation.service';
+import { RemoteRows } from './remote/remote-rows';
+import { AssetSourceRepository } from './sources/asset-source.repository';
+import { AssetSourceService } from './sources/asset-source.service';
+
+export interface AssetSourcesServices {
+  assetSources: AssetSourceService;
+  labels: LabelService;
+  recommendations: RecommendationService;
+}
+
+export interface AssetSourcesDeps {
+  db: ServiceDatabase;
+  logger: Logger;
+  /** What remote sources may reach, and how long and how much they may take. */
+  remote: { allowlist: string; timeoutMs: number; maxBytes: number; outbound?: OutboundFetch };
+  now?: () => Date;
+}
+
+/** Repositories and services over one database; the gRPC server and the specs build them the same way. */
+export function createAssetSourcesServices(deps: AssetSourcesDeps): AssetSourcesServices {
+  const repository = new AssetSourceRepository(deps.db);
+  const outbound = deps.remote.outbound ?? createOutboundFetch({ allowlist: parseAllowlist(deps.remote.allowlist) });
+  const remoteRows = new RemoteRows(repository, outbound, { timeoutMs: deps.remote.timeoutMs, maxBytes: deps.remote.maxBytes }, deps.now);
+  const assetSources = new AssetSourceService(repository, remoteRows);
+  const recommendations = new RecommendationService(repository, assetSources, new RecommendationEventRepository(deps.db), deps.logger, deps.now);
+  assetSources.setDependents(recommendations);
+  return { assetSources, labels: new LabelService(new LabelRepository(deps.db), assetSources), recommendations };
+}

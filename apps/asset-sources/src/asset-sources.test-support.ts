@@ -1,0 +1,29 @@
+import { createLogger } from '@platform/logging';
+import type { ServiceDatabase } from '@platform/mysql';
+import { openTestSchema, rejectionOf } from '@platform/testing';
+import { createAssetSourcesServices, type AssetSourcesServices } from './asset-sources.services';
+import { ASSET_SOURCES_MIGRATIONS } from './migrations';
+
+export interface AssetSourcesTestBed extends AssetSourcesServices {
+  prefix: string;
+  db: ServiceDatabase;
+  close(): Promise<void>;
+}
+
+/**
+ * The services of asset-sources on a schema of their own (migrated like the real one), without gRPC
+ * or NATS: specs of the rules call the services directly. `allowlist` lets remote sources reach a
+ * local test server; `now` moves the clock the cache and the schedule read.
+ */
+export async function openAssetSourcesTestBed(tag: string, options: { allowlist?: string; now?: () => Date } = {}): Promise<AssetSourcesTestBed> {
+  const { prefix, db, close } = await openTestSchema({ tag, base: 'asset_sources', migrations: ASSET_SOURCES_MIGRATIONS });
+  const services = createAssetSourcesServices({
+    db,
+    logger: createLogger({ service: 'asset-sources-test', level: 'silent' }),
+    remote: { allowlist: options.allowlist ?? '', timeoutMs: 2_000, maxBytes: 1024 * 1024 },
+    now: options.now,
+  });
+  return { ...services, prefix, db, close };
+}
+
+export { rejectionOf };

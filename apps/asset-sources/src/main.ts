@@ -1,0 +1,4 @@
+import { runGrpcService } from '@platform/service';
+import { assetSourcesService } from './asset-sources.module';
+
+void runGrpcService(assetSourcesService);

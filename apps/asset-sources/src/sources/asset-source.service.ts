@@ -1,0 +1,236 @@
+import {
+  ASSET_SOURCE_PARAMS_MAX,
+  ASSET_SOURCE_SPECIAL_COLUMNS,
+  ASSET_SOURCE_URL_MAX,
+  effectivePage,
+  REMOTE_CACHE_TIME_MAX,
+  REMOTE_HTTP_METHODS,
+  type AssetSourceSpecialColumn,
+  type AssetSourceType,
+} from '@contracts/domain';
+import { AppError, notFound, notOneOf, validationFailed, type FieldError } from '@platform/errors';
+import type { Page } from '@platform/mysql';
+import type { RemoteRows } from '../remote/remote-rows';
+import type { AssetSourceRecord, AssetSourceSummary, RemoteSettings, SourceDefinition, SourceRow, SpecialColumns } from './asset-source.model';
+import type { AssetSourceRepository } from './asset-source.repository';
+import { definitionErrors, rowErrors } from './asset-source.rules';
+
+export const assetSourceNotFound = (assetSourceId: number) => notFound('ASSET_SOURCE_NOT_FOUND', `Asset source ${assetSourceId} was not found.`);
+
+/** Sources built on another source (recommendations): they may veto a change and follow it. */
+export interface SourceDependents {
+  /** Why `next` may not replace `current` (e.g. a column a recommendation source maps would go); undefined when it may. */
+  refusal(current: AssetSourceRecord, next: SourceDefinition): Promise<AppError | undefined>;
+  /** Runs after a source's rows or columns changed. */
+  changed(source: AssetSourceRecord): Promise<void>;
+}
+
+export interface InlineInput {
+  definition: SourceDefinition;
+  /** The rows as the request carried them: a JSON array text. */
+  rowsJson: string;
+}
+
+/** The members of a PATCH body, by their body names; only those named in `present` change. */
+export interface InlinePatch {
+  present: ReadonlySet<string>;
+  assetSourceName?: string;
+  columnNames?: string[];
+  columns: Partial<SpecialColumns>;
+  contentType?: SourceDefinition['contentType'];
+  rowsJson?: string;
+}
+
+export interface RemoteInput {
+  definition: SourceDefinition;
+  remote: RemoteSettings;
+}
+
+function parseRows(rowsJson: string): unknown[] {
+  let rows: unknown;
+  try {
+    rows = rowsJson.trim() === '' ? [] : JSON.parse(rowsJson);
+  } catch {
+    throw validationFailed([{ pointer: '/data', code: 'INVALID_FORMAT', detail: 'data must be a JSON array of row objects.' }]);
+  }
+  if (!Array.isArray(rows)) throw validationFailed([{ pointer: '/data', code: 'INVALID_FORMAT', detail: 'data must be an array of row objects.' }]);
+  return rows;
+}
+
+function remoteErrors(remote: RemoteSettings): FieldError[] {
+  const errors: FieldError[] = [];
+  let url: URL | undefined;
+  try {
+    url = new URL(remote.url);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || remote.url.length > ASSET_SOURCE_URL_MAX)
+    errors.push({
+      pointer: '/url',
+      code: 'INVALID_FORMAT',
+      detail: `url must be an absolute http or https URL of at most ${ASSET_SOURCE_URL_MAX} characters.`,
+    });
+  errors.push(...notOneOf('/httpMethod', remote.httpMethod, REMOTE_HTTP_METHODS));
+  if (remote.additionalParams.length > ASSET_SOURCE_PARAMS_MAX)
+    errors.push({ pointer: '/additionalParams', code: 'TOO_LONG', detail: `additionalParams must be at most ${ASSET_SOURCE_PARAMS_MAX} characters.` });
+  if (!Number.isInteger(remote.cacheTime) || remote.cacheTime < 0 || remote.cacheTime > REMOTE_CACHE_TIME_MAX)
+    errors.push({ pointer: '/cacheTime', code: 'OUT_OF_RANGE', detail: `cacheTime must be 0 to ${REMOTE_CACHE_TIME_MAX} seconds.` });
+  return errors;
+}
+
+const trimmed = (definition: SourceDefinition): SourceDefinition => ({ ...definition, assetSourceName: definition.assetSourceName.trim() });
+
+/**
+ * Asset sources of an account: listing, reading (a page of rows in milliseconds whatever the
+ * source's size), and the inline and remote kinds. The rules are re-checked here because the
+ * gateway is not the service's only caller.
+ */
+export class AssetSourceService {
+  private dependents?: SourceDependents;
+
+  constructor(
+    private readonly sources: AssetSourceRepository,
+    private readonly remoteRows: RemoteRows,
+  ) {}
+
+  /** Recommendation sources register here once both exist (they are built on this service). */
+  setDependents(dependents: SourceDependents): void {
+    this.dependents = dependents;
+  }
+
+  list(accountId: number, page?: { offset?: number; limit?: number }): Promise<Page<AssetSourceSummary>> {
+    return this.sources.list(accountId, effectivePage(page));
+  }
+
+  async get(accountId: number, assetSourceId: number): Promise<AssetSourceRecord> {
+    const source = await this.sources.get(accountId, assetSourceId);
+    if (!source) throw assetSourceNotFound(assetSourceId);
+    return source;
+  }
+
+  /** A page of rows as one JSON array text (stored row texts joined, never parsed), with the source and its row count. */
+  async readData(
+    accountId: number,
+    assetSourceId: number,
+    page?: { offset?: number; limit?: number },
+  ): Promise<{ source: AssetSourceRecord; rowsJson: string; total: number }> {
+    let source = await this.get(accountId, assetSourceId);
+    if (source.assetSourceType === 'remote' && (await this.remoteRows.refreshIfStale(source))) source = await this.get(accountId, assetSourceId);
+    const window = effectivePage(page);
+    const rows = window.offset >= source.rowCount ? [] : await this.sources.readRows(assetSourceId, window);
+    return { source, rowsJson: `[${rows.join(',')}]`, total: source.rowCount };
+  }
+
+  describe(accountId: number, assetSourceIds: readonly number[]): Promise<AssetSourceRecord[]> {
+    return this.sources.describe(accountId, assetSourceIds);
+  }
+
+  async findRows(accountId: number, assetSourceId: number, column: string, values: readonly string[]): Promise<{ value: string; rowJson: string }[]> {
+    let source = await this.get(accountId, assetSourceId);
+    if (source.assetSourceType === 'remote' && (await this.remoteRows.refreshIfStale(source))) source = await this.get(accountId, assetSourceId);
+    if (!source.columnNames.includes(column))
+      throw validationFailed([
+        { pointer: '/column', code: 'UNKNOWN_COLUMN', detail: `Asset source ${assetSourceId} has no column ${JSON.stringify(column)}.` },
+      ]);
+    return this.sources.findRows(source, column, values);
+  }
+
+  async createInline(accountId: number, input: InlineInput): Promise<number> {
+    const rows = this.checkInline(input);
+    return this.sources.insert(accountId, { ...trimmed(input.definition), assetSourceType: 'inline' }, rows);
+  }
+
+  async replaceInline(accountId: number, assetSourceId: number, input: InlineInput): Promise<number> {
+    const current = await this.ofKind(accountId, assetSourceId, 'inline');
+    const rows = this.checkInline(input);
+    await this.save(current, trimmed(input.definition), rows);
+    return assetSourceId;
+  }
+
+  /** Changes only the members the body named; the result must satisfy every rule a PUT would. */
+  async patchInline(accountId: number, assetSourceId: number, patch: InlinePatch): Promise<number> {
+    const current = await this.ofKind(accountId, assetSourceId, 'inline');
+    const has = (name: string) => patch.present.has(name);
+    const columns = Object.fromEntries(
+      ASSET_SOURCE_SPECIAL_COLUMNS.map((field) => [field, has(field) ? (patch.columns[field] ?? null) : current.columns[field]]),
+    ) as Record<AssetSourceSpecialColumn, string | null>;
+    const next: SourceDefinition = {
+      assetSourceName: has('assetSourceName') ? (patch.assetSourceName ?? '') : current.assetSourceName,
+      columnNames: has('columnNames') ? (patch.columnNames ?? []) : current.columnNames,
+      columns,
+      contentType: has('contentType') ? (patch.contentType ?? null) : current.contentType,
+    };
+    const errors = definitionErrors(next);
+    let rows: SourceRow[] | undefined;
+    if (has('data')) {
+      const given = parseRows(patch.rowsJson ?? '');
+      errors.push(...rowErrors(given, next.columnNames, next.columns.rotationWeightColumn));
+      rows = given as SourceRow[];
+    } else if (errors.length === 0 && (has('columnNames') || next.columns.rotationWeightColumn !== current.columns.rotationWeightColumn)) {
+      // The stored rows must still fit: their keys among the new columns, their weights numeric.
+      // The first misfit of each kind is named: the caller fixes the columns, not a row of data it did not send.
+      const stored = await this.sources.allRows(assetSourceId);
+      const misfits = new Map<string, FieldError>();
+      for (const e of rowErrors(stored, next.columnNames, next.columns.rotationWeightColumn)) {
+        const pointer = e.code === 'NOT_NUMERIC' ? '/rotationWeightColumn' : '/columnNames';
+        if (!misfits.has(pointer)) misfits.set(pointer, { pointer, code: e.code, detail: `The stored data does not fit: ${e.detail}` });
+      }
+      errors.push(...misfits.values());
+    }
+    if (errors.length > 0) throw validationFailed(errors);
+    await this.save(current, trimmed(next), rows);
+    return assetSourceId;
+  }
+
+  async createRemote(accountId: number, input: RemoteInput): Promise<number> {
+    this.checkRemote(input);
+    return this.sources.insert(accountId, { ...trimmed(input.definition), assetSourceType: 'remote', remote: input.remote });
+  }
+
+  /** Replaces a remote source's settings; the stored copy is dropped so the next read fetches with them. */
+  async replaceRemote(accountId: number, assetSourceId: number, input: RemoteInput): Promise<number> {
+    const current = await this.ofKind(accountId, assetSourceId, 'remote');
+    this.checkRemote(input);
+    await this.save(current, trimmed(input.definition), [], input.remote, { rows_fetched_at: null });
+    return assetSourceId;
+  }
+
+  /** The account's source of the given kind: 404 when missing, 409 when it is of another kind. */
+  async ofKind(accountId: number, assetSourceId: number, kind: AssetSourceType): Promise<AssetSourceRecord> {
+    const source = await this.get(accountId, assetSourceId);
+    if (source.assetSourceType !== kind)
+      throw new AppError(409, 'ASSET_SOURCE_KIND_MISMATCH', `Asset source ${assetSourceId} is a ${source.assetSourceType} source, not a ${kind} one.`);
+    return source;
+  }
+
+  private checkInline(input: InlineInput): SourceRow[] {
+    const rows = parseRows(input.rowsJson);
+    const errors = [...definitionErrors(input.definition), ...rowErrors(rows, input.definition.columnNames, input.definition.columns.rotationWeightColumn)];
+    if (errors.length > 0) throw validationFailed(errors);
+    return rows as SourceRow[];
+  }
+
+  private checkRemote(input: RemoteInput): void {
+    const errors = [...definitionErrors(input.definition), ...remoteErrors(input.remote)];
+    if (!input.definition.contentType)
+      errors.push({ pointer: '/contentType', code: 'REQUIRED', detail: 'contentType (csv, json or xml) says how the fetched body is parsed.' });
+    if (errors.length > 0) throw validationFailed(errors);
+  }
+
+  private async save(
+    current: AssetSourceRecord,
+    next: SourceDefinition,
+    rows?: SourceRow[],
+    remote?: RemoteSettings,
+    extra?: Record<string, unknown>,
+  ): Promise<void> {
+    const refusal = await this.dependents?.refusal(current, next);
+    if (refusal) throw refusal;
+    await this.sources.update(current.assetSourceId, { ...next, assetSourceType: current.assetSourceType, remote: remote ?? current.remote }, rows, {
+      keyColumnChanged: next.columns.assetKeyColumn !== current.columns.assetKeyColumn,
+      extra,
+    });
+    await this.dependents?.changed(await this.get(current.accountId, current.assetSourceId));
+  }
+}
