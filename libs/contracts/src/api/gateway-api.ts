@@ -78,6 +78,74 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/accounts/{accountId}/campaigns': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the dynamic campaigns of an account
+     * @description In campaignId order. next and previous are "" where there is no adjacent page.
+     */
+    get: operations['listDynamicCampaigns'];
+    put?: never;
+    /**
+     * Create a dynamic campaign
+     * @description Every reference is checked before anything is stored: asset sources and their columns must exist in the account; data signals and properties must be in the catalog (GET .../data-signals); each expression operator must be one its property allows, with an operand of the property type; each segment needs creative masters, and a graph with segments needs defaultCreativeMaster. campaignId is a string here and an integer in lists and reads.
+     */
+    post: operations['createDynamicCampaign'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/campaigns/{campaignId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a dynamic campaign
+     * @description With its asset map, decision map, decision graph and ad (title, and dynamic: whether segments choose the creative).
+     */
+    get: operations['getDynamicCampaign'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a dynamic campaign
+     * @description Answers 200 with no body; the campaign is gone (a read or a second delete answers 404).
+     */
+    delete: operations['deleteDynamicCampaign'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/data-signals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the data signals campaigns can decide by
+     * @description The catalog: geography (country, region, city, postal code), time (day of week, hour of day), weather (condition, temperature), device (type, OS) and audience segment, each property with the operators it allows. In dataSignalId order; next and previous are "" where there is no adjacent page.
+     */
+    get: operations['listDataSignals'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/accounts/{accountId}/media-plans/{mediaPlanId}': {
     parameters: {
       query?: never;
@@ -209,7 +277,11 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    put?: never;
+    /**
+     * Replace one of the account Custom templates
+     * @description Every field is replaced, as on create; dimensions follow the layouts and the thumbnail is rendered again. Only a Custom template of this account can be changed; a System template answers 409.
+     */
+    put: operations['updateRetailTemplate'];
     post?: never;
     /**
      * Delete one of the account Custom templates
@@ -710,6 +782,651 @@ export interface operations {
       };
       /** @description Unsupported Media Type */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listDynamicCampaigns: {
+    parameters: {
+      query?: {
+        /** @description Page size, at most 100. */
+        limit?: number;
+        /** @description Items to skip. */
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of campaigns */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            campaigns: {
+              campaignId: number;
+              campaignName: string;
+              /** @description yyyy-mm-dd hh:mm:ss.s, UTC */
+              creationDate: string;
+              defaultURL: string;
+              /** @description yyyy-mm-dd hh:mm:ss.s, UTC */
+              lastUpdate: string;
+            }[];
+            next: string | '';
+            previous: string | '';
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createDynamicCampaign: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          ad: {
+            adId: string;
+            /** @description Defaults to the campaign name. */
+            title?: string;
+          };
+          /** @description Every asset source and column must exist in the account. */
+          assetMap: {
+            /** @description The asset slot of the creative */
+            assetId: string;
+            /** @description A column of that asset source */
+            assetSourceColumn: string;
+            /** Format: int64 */
+            assetSourceId: number;
+          }[];
+          campaignName: string;
+          decisionGraph: {
+            defaultCreativeMaster?: string | null;
+            /**
+             * @description EQUAL_ROTATION rotates evenly over the matching segments; PRIORITY serves the first that matches.
+             * @enum {string|null}
+             */
+            rulePriority?: 'EQUAL_ROTATION' | 'PRIORITY' | null;
+            segments: {
+              condition: {
+                expressions: {
+                  /** @description A propertyId of that data signal. */
+                  dataSignalPropertyId: string;
+                  /**
+                   * Format: int64
+                   * @description A dataSignalId of the data-signal catalog.
+                   */
+                  dataSignalServiceId: number;
+                  /** @description One of the operators the property allows, as the catalog names it (GREATER_THAN) or hyphenated in lower case (greater-than). */
+                  operator: string;
+                  /** @description A string or integer of the property valueType; a non-empty list for IN and NOT_IN; [low, high] for BETWEEN. GREATER_THAN, LESS_THAN and BETWEEN take numbers. */
+                  value: (string | number) | (string | number)[];
+                }[];
+                /**
+                 * @description How the expressions combine.
+                 * @enum {string}
+                 */
+                operator: 'and' | 'or';
+              };
+              /** @description Served when the segment matches; at least one. */
+              creativeMasters: string[];
+              /** @description Unique within the campaign */
+              name: string;
+            }[];
+          };
+          decisionMap: {
+            /** Format: int64 */
+            assetSourceId: number;
+            /** @description A propertyId of that data signal. */
+            dataSignalProperty: string;
+            /**
+             * Format: int64
+             * @description A dataSignalId of the data-signal catalog.
+             */
+            dataSignalService: number;
+          }[];
+          /**
+           * Format: uri
+           * @description An absolute http or https URL.
+           */
+          defaultURL: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            campaignId: string;
+            msg: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getDynamicCampaign: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        campaignId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The campaign */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            ad: {
+              adId: string;
+              /** @description True when segments choose the creative by signal. */
+              dynamic: boolean;
+              title: string;
+            };
+            assetMap: {
+              assetId: string;
+              assetSourceColumn: string;
+              assetSourceId: number;
+            }[];
+            campaignId: number;
+            campaignName: string;
+            /** @description yyyy-mm-dd hh:mm:ss.s, UTC */
+            creationDate: string;
+            decisionGraph: {
+              defaultCreativeMaster: string | null;
+              rulePriority: string | null;
+              segments: {
+                condition: {
+                  expressions: {
+                    dataSignalPropertyId: string;
+                    dataSignalServiceId: number;
+                    operator: string;
+                    value: string | number | (string | number)[];
+                  }[];
+                  operator: string;
+                };
+                creativeMasters: string[];
+                name: string;
+              }[];
+            };
+            decisionMap: {
+              assetSourceId: number;
+              dataSignalProperty: string;
+              dataSignalService: number;
+            }[];
+            defaultURL: string;
+            /** @description yyyy-mm-dd hh:mm:ss.s, UTC */
+            lastUpdate: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteDynamicCampaign: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        campaignId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted; no body */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listDataSignals: {
+    parameters: {
+      query?: {
+        /** @description Page size, at most 100. */
+        limit?: number;
+        /** @description Items to skip. */
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of data signals */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            dataSignals: {
+              dataSignalId: number;
+              dataSignalName: string;
+              dataSignalProperties: {
+                operators: string[];
+                propertyId: string;
+                propertyName: string;
+                /** @description string or number: the type an expression operand on this property must have. */
+                valueType: string;
+              }[];
+            }[];
+            next: string | '';
+            previous: string | '';
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -1995,6 +2712,309 @@ export interface operations {
       };
       /** @description Method Not Allowed */
       405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateRetailTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        templateIdx: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          adFormat: string;
+          /** @description Categories. */
+          category: string[];
+          /** @description Creative styles. */
+          creativeStyle: ('Static Banner' | 'Animated Banner' | 'Animated Carousel' | 'Video' | 'Social' | 'REC')[];
+          /** @enum {string} */
+          inventoryType: 'offsite' | 'onsite';
+          layouts: {
+            /** @description #rrggbb */
+            backgroundColor: string;
+            callToAction: {
+              /** @description #rrggbb */
+              backgroundColor: string;
+              /** @description A rectangle on the canvas, in pixels from the top left corner. */
+              box: {
+                /**
+                 * Format: int32
+                 * @description Height, px
+                 */
+                h: number;
+                /**
+                 * Format: int32
+                 * @description Width, px
+                 */
+                w: number;
+                /**
+                 * Format: int32
+                 * @description Left edge, px
+                 */
+                x: number;
+                /**
+                 * Format: int32
+                 * @description Top edge, px
+                 */
+                y: number;
+              };
+              /** @description #rrggbb */
+              color: string;
+              /**
+               * Format: int32
+               * @description Font size, px
+               */
+              fontSize: number;
+              /** @description Placeholder text */
+              text: string;
+            };
+            /** @description <width>x<height> in pixels */
+            dimension: string;
+            headline: {
+              /** @description A rectangle on the canvas, in pixels from the top left corner. */
+              box: {
+                /**
+                 * Format: int32
+                 * @description Height, px
+                 */
+                h: number;
+                /**
+                 * Format: int32
+                 * @description Width, px
+                 */
+                w: number;
+                /**
+                 * Format: int32
+                 * @description Left edge, px
+                 */
+                x: number;
+                /**
+                 * Format: int32
+                 * @description Top edge, px
+                 */
+                y: number;
+              };
+              /** @description #rrggbb */
+              color: string;
+              /**
+               * Format: int32
+               * @description Font size, px
+               */
+              fontSize: number;
+              /** @description Placeholder text */
+              text: string;
+            };
+            /** @description A rectangle on the canvas, in pixels from the top left corner. */
+            logo: {
+              /**
+               * Format: int32
+               * @description Height, px
+               */
+              h: number;
+              /**
+               * Format: int32
+               * @description Width, px
+               */
+              w: number;
+              /**
+               * Format: int32
+               * @description Left edge, px
+               */
+              x: number;
+              /**
+               * Format: int32
+               * @description Top edge, px
+               */
+              y: number;
+            };
+            price: {
+              /** @description A rectangle on the canvas, in pixels from the top left corner. */
+              box: {
+                /**
+                 * Format: int32
+                 * @description Height, px
+                 */
+                h: number;
+                /**
+                 * Format: int32
+                 * @description Width, px
+                 */
+                w: number;
+                /**
+                 * Format: int32
+                 * @description Left edge, px
+                 */
+                x: number;
+                /**
+                 * Format: int32
+                 * @description Top edge, px
+                 */
+                y: number;
+              };
+              /** @description #rrggbb */
+              color: string;
+              /**
+               * Format: int32
+               * @description Font size, px
+               */
+              fontSize: number;
+              /** @description Placeholder text */
+              text: string;
+            };
+            /** @description A rectangle on the canvas, in pixels from the top left corner. */
+            productImage: {
+              /**
+               * Format: int32
+               * @description Height, px
+               */
+              h: number;
+              /**
+               * Format: int32
+               * @description Width, px
+               */
+              w: number;
+              /**
+               * Format: int32
+               * @description Left edge, px
+               */
+              x: number;
+              /**
+               * Format: int32
+               * @description Top edge, px
+               */
+              y: number;
+            };
+          }[];
+          /** @enum {string} */
+          productSelectionMethod: 'Fixed Product Selection' | 'Dynamic Product Selection';
+          /** Format: int64 */
+          retailerId: number;
+          /** @enum {string} */
+          sourceOfProductInformation: 'Upload Your Own Assets' | 'Retailer Product Feed' | 'Hybrid' | 'Dynamic';
+          templateName: string;
+          /** @description Template types. */
+          templateType: ('Standard' | 'Dynamic' | 'Carousel' | 'Offer Feed' | 'Geo Feed' | 'Custom')[];
+        };
+      };
+    };
+    responses: {
+      /** @description Replaced */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict */
+      409: {
         headers: {
           [name: string]: unknown;
         };

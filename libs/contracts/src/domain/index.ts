@@ -3,7 +3,7 @@ export * from './paging';
 export * from './permissions';
 export * from './proto-ranges';
 export * from './channels-plans';
+export * from './content-creative';
 export * from './tagging';
 export * from './templates';
-export * from './asset-sources';
 export * from './json-depth';

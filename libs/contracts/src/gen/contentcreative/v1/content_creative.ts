@@ -28,6 +28,8 @@ export interface DataSignalProperty {
   propertyId: string;
   propertyName: string;
   operators: string[];
+  /** string or number: the type an operand of this property must have. */
+  valueType: string;
 }
 
 export interface DataSignal {
@@ -44,6 +46,106 @@ export interface ListDataSignalsRequest {
 export interface ListDataSignalsResponse {
   dataSignals: DataSignal[];
   total: number;
+}
+
+export interface AssetMapEntry {
+  assetId: string;
+  assetSourceId: number;
+  assetSourceColumn: string;
+}
+
+export interface DecisionMapEntry {
+  assetSourceId: number;
+  /** A data signal id of the catalog. */
+  dataSignalService: number;
+  /** A property id of that data signal. */
+  dataSignalProperty: string;
+}
+
+export interface Expression {
+  dataSignalServiceId: number;
+  dataSignalPropertyId: string;
+  operator: string;
+  /** The operand as JSON: a string, a number, or an array of them. */
+  valueJson: string;
+}
+
+export interface Condition {
+  operator: string;
+  expressions: Expression[];
+}
+
+export interface Segment {
+  name: string;
+  creativeMasters: string[];
+  condition: Condition | undefined;
+}
+
+export interface DecisionGraph {
+  defaultCreativeMaster?: string | undefined;
+  rulePriority?: string | undefined;
+  segments: Segment[];
+}
+
+export interface CreateDynamicCampaignRequest {
+  accountId: number;
+  campaignName: string;
+  defaultUrl: string;
+  assetMap: AssetMapEntry[];
+  decisionMap: DecisionMapEntry[];
+  decisionGraph: DecisionGraph | undefined;
+  adId: string;
+  adTitle?: string | undefined;
+}
+
+export interface CreateDynamicCampaignResponse {
+  campaignId: number;
+}
+
+export interface DynamicCampaignSummary {
+  campaignId: number;
+  campaignName: string;
+  defaultUrl: string;
+  /** yyyy-mm-dd hh:mm:ss.s, UTC. */
+  creationDate: string;
+  lastUpdate: string;
+}
+
+export interface ListDynamicCampaignsRequest {
+  accountId: number;
+  page: PageRequest | undefined;
+}
+
+export interface ListDynamicCampaignsResponse {
+  campaigns: DynamicCampaignSummary[];
+  total: number;
+}
+
+export interface GetDynamicCampaignRequest {
+  accountId: number;
+  campaignId: number;
+}
+
+export interface Ad {
+  adId: string;
+  title: string;
+  dynamic: boolean;
+}
+
+export interface GetDynamicCampaignResponse {
+  summary: DynamicCampaignSummary | undefined;
+  assetMap: AssetMapEntry[];
+  decisionMap: DecisionMapEntry[];
+  decisionGraph: DecisionGraph | undefined;
+  ad: Ad | undefined;
+}
+
+export interface DeleteDynamicCampaignRequest {
+  accountId: number;
+  campaignId: number;
+}
+
+export interface DeleteDynamicCampaignResponse {
 }
 
 function createBasePageRequest(): PageRequest {
@@ -132,7 +234,7 @@ export const PageRequest: MessageFns<PageRequest> = {
 };
 
 function createBaseDataSignalProperty(): DataSignalProperty {
-  return { propertyId: "", propertyName: "", operators: [] };
+  return { propertyId: "", propertyName: "", operators: [], valueType: "" };
 }
 
 export const DataSignalProperty: MessageFns<DataSignalProperty> = {
@@ -145,6 +247,9 @@ export const DataSignalProperty: MessageFns<DataSignalProperty> = {
     }
     for (const v of message.operators) {
       writer.uint32(26).string(v!);
+    }
+    if (message.valueType !== "") {
+      writer.uint32(34).string(message.valueType);
     }
     return writer;
   },
@@ -186,6 +291,14 @@ export const DataSignalProperty: MessageFns<DataSignalProperty> = {
             message.operators.push(reader.string());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.valueType = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -213,6 +326,11 @@ export const DataSignalProperty: MessageFns<DataSignalProperty> = {
       operators: globalThis.Array.isArray(object?.operators)
         ? object.operators.map((e: any) => globalThis.String(e))
         : [],
+      valueType: isSet(object.valueType)
+        ? globalThis.String(object.valueType)
+        : isSet(object.value_type)
+        ? globalThis.String(object.value_type)
+        : "",
     };
   },
 
@@ -227,6 +345,9 @@ export const DataSignalProperty: MessageFns<DataSignalProperty> = {
     if (message.operators?.length) {
       obj.operators = message.operators;
     }
+    if (message.valueType !== "") {
+      obj.valueType = message.valueType;
+    }
     return obj;
   },
 
@@ -238,6 +359,7 @@ export const DataSignalProperty: MessageFns<DataSignalProperty> = {
     message.propertyId = object.propertyId ?? "";
     message.propertyName = object.propertyName ?? "";
     message.operators = object.operators?.map((e) => e) || [];
+    message.valueType = object.valueType ?? "";
     return message;
   },
 };
@@ -535,6 +657,1786 @@ export const ListDataSignalsResponse: MessageFns<ListDataSignalsResponse> = {
   },
 };
 
+function createBaseAssetMapEntry(): AssetMapEntry {
+  return { assetId: "", assetSourceId: 0, assetSourceColumn: "" };
+}
+
+export const AssetMapEntry: MessageFns<AssetMapEntry> = {
+  encode(message: AssetMapEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assetId !== "") {
+      writer.uint32(10).string(message.assetId);
+    }
+    if (message.assetSourceId !== 0) {
+      writer.uint32(16).int64(message.assetSourceId);
+    }
+    if (message.assetSourceColumn !== "") {
+      writer.uint32(26).string(message.assetSourceColumn);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AssetMapEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAssetMapEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.assetId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.assetSourceColumn = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AssetMapEntry {
+    return {
+      assetId: isSet(object.assetId)
+        ? globalThis.String(object.assetId)
+        : isSet(object.asset_id)
+        ? globalThis.String(object.asset_id)
+        : "",
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+      assetSourceColumn: isSet(object.assetSourceColumn)
+        ? globalThis.String(object.assetSourceColumn)
+        : isSet(object.asset_source_column)
+        ? globalThis.String(object.asset_source_column)
+        : "",
+    };
+  },
+
+  toJSON(message: AssetMapEntry): unknown {
+    const obj: any = {};
+    if (message.assetId !== "") {
+      obj.assetId = message.assetId;
+    }
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    if (message.assetSourceColumn !== "") {
+      obj.assetSourceColumn = message.assetSourceColumn;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AssetMapEntry>, I>>(base?: I): AssetMapEntry {
+    return AssetMapEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AssetMapEntry>, I>>(object: I): AssetMapEntry {
+    const message = createBaseAssetMapEntry();
+    message.assetId = object.assetId ?? "";
+    message.assetSourceId = object.assetSourceId ?? 0;
+    message.assetSourceColumn = object.assetSourceColumn ?? "";
+    return message;
+  },
+};
+
+function createBaseDecisionMapEntry(): DecisionMapEntry {
+  return { assetSourceId: 0, dataSignalService: 0, dataSignalProperty: "" };
+}
+
+export const DecisionMapEntry: MessageFns<DecisionMapEntry> = {
+  encode(message: DecisionMapEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assetSourceId !== 0) {
+      writer.uint32(8).int64(message.assetSourceId);
+    }
+    if (message.dataSignalService !== 0) {
+      writer.uint32(16).int64(message.dataSignalService);
+    }
+    if (message.dataSignalProperty !== "") {
+      writer.uint32(26).string(message.dataSignalProperty);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DecisionMapEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDecisionMapEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.dataSignalService = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.dataSignalProperty = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DecisionMapEntry {
+    return {
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+      dataSignalService: isSet(object.dataSignalService)
+        ? globalThis.Number(object.dataSignalService)
+        : isSet(object.data_signal_service)
+        ? globalThis.Number(object.data_signal_service)
+        : 0,
+      dataSignalProperty: isSet(object.dataSignalProperty)
+        ? globalThis.String(object.dataSignalProperty)
+        : isSet(object.data_signal_property)
+        ? globalThis.String(object.data_signal_property)
+        : "",
+    };
+  },
+
+  toJSON(message: DecisionMapEntry): unknown {
+    const obj: any = {};
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    if (message.dataSignalService !== 0) {
+      obj.dataSignalService = Math.round(message.dataSignalService);
+    }
+    if (message.dataSignalProperty !== "") {
+      obj.dataSignalProperty = message.dataSignalProperty;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DecisionMapEntry>, I>>(base?: I): DecisionMapEntry {
+    return DecisionMapEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DecisionMapEntry>, I>>(object: I): DecisionMapEntry {
+    const message = createBaseDecisionMapEntry();
+    message.assetSourceId = object.assetSourceId ?? 0;
+    message.dataSignalService = object.dataSignalService ?? 0;
+    message.dataSignalProperty = object.dataSignalProperty ?? "";
+    return message;
+  },
+};
+
+function createBaseExpression(): Expression {
+  return { dataSignalServiceId: 0, dataSignalPropertyId: "", operator: "", valueJson: "" };
+}
+
+export const Expression: MessageFns<Expression> = {
+  encode(message: Expression, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.dataSignalServiceId !== 0) {
+      writer.uint32(8).int64(message.dataSignalServiceId);
+    }
+    if (message.dataSignalPropertyId !== "") {
+      writer.uint32(18).string(message.dataSignalPropertyId);
+    }
+    if (message.operator !== "") {
+      writer.uint32(26).string(message.operator);
+    }
+    if (message.valueJson !== "") {
+      writer.uint32(34).string(message.valueJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Expression {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExpression();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.dataSignalServiceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.dataSignalPropertyId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.operator = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.valueJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Expression {
+    return {
+      dataSignalServiceId: isSet(object.dataSignalServiceId)
+        ? globalThis.Number(object.dataSignalServiceId)
+        : isSet(object.data_signal_service_id)
+        ? globalThis.Number(object.data_signal_service_id)
+        : 0,
+      dataSignalPropertyId: isSet(object.dataSignalPropertyId)
+        ? globalThis.String(object.dataSignalPropertyId)
+        : isSet(object.data_signal_property_id)
+        ? globalThis.String(object.data_signal_property_id)
+        : "",
+      operator: isSet(object.operator) ? globalThis.String(object.operator) : "",
+      valueJson: isSet(object.valueJson)
+        ? globalThis.String(object.valueJson)
+        : isSet(object.value_json)
+        ? globalThis.String(object.value_json)
+        : "",
+    };
+  },
+
+  toJSON(message: Expression): unknown {
+    const obj: any = {};
+    if (message.dataSignalServiceId !== 0) {
+      obj.dataSignalServiceId = Math.round(message.dataSignalServiceId);
+    }
+    if (message.dataSignalPropertyId !== "") {
+      obj.dataSignalPropertyId = message.dataSignalPropertyId;
+    }
+    if (message.operator !== "") {
+      obj.operator = message.operator;
+    }
+    if (message.valueJson !== "") {
+      obj.valueJson = message.valueJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Expression>, I>>(base?: I): Expression {
+    return Expression.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Expression>, I>>(object: I): Expression {
+    const message = createBaseExpression();
+    message.dataSignalServiceId = object.dataSignalServiceId ?? 0;
+    message.dataSignalPropertyId = object.dataSignalPropertyId ?? "";
+    message.operator = object.operator ?? "";
+    message.valueJson = object.valueJson ?? "";
+    return message;
+  },
+};
+
+function createBaseCondition(): Condition {
+  return { operator: "", expressions: [] };
+}
+
+export const Condition: MessageFns<Condition> = {
+  encode(message: Condition, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.operator !== "") {
+      writer.uint32(10).string(message.operator);
+    }
+    for (const v of message.expressions) {
+      Expression.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Condition {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCondition();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.operator = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.expressions.push(Expression.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Condition {
+    return {
+      operator: isSet(object.operator) ? globalThis.String(object.operator) : "",
+      expressions: globalThis.Array.isArray(object?.expressions)
+        ? object.expressions.map((e: any) => Expression.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: Condition): unknown {
+    const obj: any = {};
+    if (message.operator !== "") {
+      obj.operator = message.operator;
+    }
+    if (message.expressions?.length) {
+      obj.expressions = message.expressions.map((e) => Expression.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Condition>, I>>(base?: I): Condition {
+    return Condition.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Condition>, I>>(object: I): Condition {
+    const message = createBaseCondition();
+    message.operator = object.operator ?? "";
+    message.expressions = object.expressions?.map((e) => Expression.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseSegment(): Segment {
+  return { name: "", creativeMasters: [], condition: undefined };
+}
+
+export const Segment: MessageFns<Segment> = {
+  encode(message: Segment, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    for (const v of message.creativeMasters) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.condition !== undefined) {
+      Condition.encode(message.condition, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Segment {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSegment();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.creativeMasters.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.condition = Condition.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Segment {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      creativeMasters: globalThis.Array.isArray(object?.creativeMasters)
+        ? object.creativeMasters.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.creative_masters)
+        ? object.creative_masters.map((e: any) => globalThis.String(e))
+        : [],
+      condition: isSet(object.condition) ? Condition.fromJSON(object.condition) : undefined,
+    };
+  },
+
+  toJSON(message: Segment): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.creativeMasters?.length) {
+      obj.creativeMasters = message.creativeMasters;
+    }
+    if (message.condition !== undefined) {
+      obj.condition = Condition.toJSON(message.condition);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Segment>, I>>(base?: I): Segment {
+    return Segment.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Segment>, I>>(object: I): Segment {
+    const message = createBaseSegment();
+    message.name = object.name ?? "";
+    message.creativeMasters = object.creativeMasters?.map((e) => e) || [];
+    message.condition = (object.condition !== undefined && object.condition !== null)
+      ? Condition.fromPartial(object.condition)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDecisionGraph(): DecisionGraph {
+  return { defaultCreativeMaster: undefined, rulePriority: undefined, segments: [] };
+}
+
+export const DecisionGraph: MessageFns<DecisionGraph> = {
+  encode(message: DecisionGraph, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.defaultCreativeMaster !== undefined) {
+      writer.uint32(10).string(message.defaultCreativeMaster);
+    }
+    if (message.rulePriority !== undefined) {
+      writer.uint32(18).string(message.rulePriority);
+    }
+    for (const v of message.segments) {
+      Segment.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DecisionGraph {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDecisionGraph();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.defaultCreativeMaster = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rulePriority = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.segments.push(Segment.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DecisionGraph {
+    return {
+      defaultCreativeMaster: isSet(object.defaultCreativeMaster)
+        ? globalThis.String(object.defaultCreativeMaster)
+        : isSet(object.default_creative_master)
+        ? globalThis.String(object.default_creative_master)
+        : undefined,
+      rulePriority: isSet(object.rulePriority)
+        ? globalThis.String(object.rulePriority)
+        : isSet(object.rule_priority)
+        ? globalThis.String(object.rule_priority)
+        : undefined,
+      segments: globalThis.Array.isArray(object?.segments) ? object.segments.map((e: any) => Segment.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: DecisionGraph): unknown {
+    const obj: any = {};
+    if (message.defaultCreativeMaster !== undefined) {
+      obj.defaultCreativeMaster = message.defaultCreativeMaster;
+    }
+    if (message.rulePriority !== undefined) {
+      obj.rulePriority = message.rulePriority;
+    }
+    if (message.segments?.length) {
+      obj.segments = message.segments.map((e) => Segment.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DecisionGraph>, I>>(base?: I): DecisionGraph {
+    return DecisionGraph.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DecisionGraph>, I>>(object: I): DecisionGraph {
+    const message = createBaseDecisionGraph();
+    message.defaultCreativeMaster = object.defaultCreativeMaster ?? undefined;
+    message.rulePriority = object.rulePriority ?? undefined;
+    message.segments = object.segments?.map((e) => Segment.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCreateDynamicCampaignRequest(): CreateDynamicCampaignRequest {
+  return {
+    accountId: 0,
+    campaignName: "",
+    defaultUrl: "",
+    assetMap: [],
+    decisionMap: [],
+    decisionGraph: undefined,
+    adId: "",
+    adTitle: undefined,
+  };
+}
+
+export const CreateDynamicCampaignRequest: MessageFns<CreateDynamicCampaignRequest> = {
+  encode(message: CreateDynamicCampaignRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.campaignName !== "") {
+      writer.uint32(18).string(message.campaignName);
+    }
+    if (message.defaultUrl !== "") {
+      writer.uint32(26).string(message.defaultUrl);
+    }
+    for (const v of message.assetMap) {
+      AssetMapEntry.encode(v!, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.decisionMap) {
+      DecisionMapEntry.encode(v!, writer.uint32(42).fork()).join();
+    }
+    if (message.decisionGraph !== undefined) {
+      DecisionGraph.encode(message.decisionGraph, writer.uint32(50).fork()).join();
+    }
+    if (message.adId !== "") {
+      writer.uint32(58).string(message.adId);
+    }
+    if (message.adTitle !== undefined) {
+      writer.uint32(66).string(message.adTitle);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateDynamicCampaignRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateDynamicCampaignRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.campaignName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.defaultUrl = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.assetMap.push(AssetMapEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.decisionMap.push(DecisionMapEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.decisionGraph = DecisionGraph.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.adId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.adTitle = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateDynamicCampaignRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      campaignName: isSet(object.campaignName)
+        ? globalThis.String(object.campaignName)
+        : isSet(object.campaign_name)
+        ? globalThis.String(object.campaign_name)
+        : "",
+      defaultUrl: isSet(object.defaultUrl)
+        ? globalThis.String(object.defaultUrl)
+        : isSet(object.default_url)
+        ? globalThis.String(object.default_url)
+        : "",
+      assetMap: globalThis.Array.isArray(object?.assetMap)
+        ? object.assetMap.map((e: any) => AssetMapEntry.fromJSON(e))
+        : globalThis.Array.isArray(object?.asset_map)
+        ? object.asset_map.map((e: any) => AssetMapEntry.fromJSON(e))
+        : [],
+      decisionMap: globalThis.Array.isArray(object?.decisionMap)
+        ? object.decisionMap.map((e: any) => DecisionMapEntry.fromJSON(e))
+        : globalThis.Array.isArray(object?.decision_map)
+        ? object.decision_map.map((e: any) => DecisionMapEntry.fromJSON(e))
+        : [],
+      decisionGraph: isSet(object.decisionGraph)
+        ? DecisionGraph.fromJSON(object.decisionGraph)
+        : isSet(object.decision_graph)
+        ? DecisionGraph.fromJSON(object.decision_graph)
+        : undefined,
+      adId: isSet(object.adId)
+        ? globalThis.String(object.adId)
+        : isSet(object.ad_id)
+        ? globalThis.String(object.ad_id)
+        : "",
+      adTitle: isSet(object.adTitle)
+        ? globalThis.String(object.adTitle)
+        : isSet(object.ad_title)
+        ? globalThis.String(object.ad_title)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CreateDynamicCampaignRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.campaignName !== "") {
+      obj.campaignName = message.campaignName;
+    }
+    if (message.defaultUrl !== "") {
+      obj.defaultUrl = message.defaultUrl;
+    }
+    if (message.assetMap?.length) {
+      obj.assetMap = message.assetMap.map((e) => AssetMapEntry.toJSON(e));
+    }
+    if (message.decisionMap?.length) {
+      obj.decisionMap = message.decisionMap.map((e) => DecisionMapEntry.toJSON(e));
+    }
+    if (message.decisionGraph !== undefined) {
+      obj.decisionGraph = DecisionGraph.toJSON(message.decisionGraph);
+    }
+    if (message.adId !== "") {
+      obj.adId = message.adId;
+    }
+    if (message.adTitle !== undefined) {
+      obj.adTitle = message.adTitle;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateDynamicCampaignRequest>, I>>(base?: I): CreateDynamicCampaignRequest {
+    return CreateDynamicCampaignRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateDynamicCampaignRequest>, I>>(object: I): CreateDynamicCampaignRequest {
+    const message = createBaseCreateDynamicCampaignRequest();
+    message.accountId = object.accountId ?? 0;
+    message.campaignName = object.campaignName ?? "";
+    message.defaultUrl = object.defaultUrl ?? "";
+    message.assetMap = object.assetMap?.map((e) => AssetMapEntry.fromPartial(e)) || [];
+    message.decisionMap = object.decisionMap?.map((e) => DecisionMapEntry.fromPartial(e)) || [];
+    message.decisionGraph = (object.decisionGraph !== undefined && object.decisionGraph !== null)
+      ? DecisionGraph.fromPartial(object.decisionGraph)
+      : undefined;
+    message.adId = object.adId ?? "";
+    message.adTitle = object.adTitle ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateDynamicCampaignResponse(): CreateDynamicCampaignResponse {
+  return { campaignId: 0 };
+}
+
+export const CreateDynamicCampaignResponse: MessageFns<CreateDynamicCampaignResponse> = {
+  encode(message: CreateDynamicCampaignResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.campaignId !== 0) {
+      writer.uint32(8).int64(message.campaignId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateDynamicCampaignResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateDynamicCampaignResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.campaignId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateDynamicCampaignResponse {
+    return {
+      campaignId: isSet(object.campaignId)
+        ? globalThis.Number(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.Number(object.campaign_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: CreateDynamicCampaignResponse): unknown {
+    const obj: any = {};
+    if (message.campaignId !== 0) {
+      obj.campaignId = Math.round(message.campaignId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateDynamicCampaignResponse>, I>>(base?: I): CreateDynamicCampaignResponse {
+    return CreateDynamicCampaignResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateDynamicCampaignResponse>, I>>(
+    object: I,
+  ): CreateDynamicCampaignResponse {
+    const message = createBaseCreateDynamicCampaignResponse();
+    message.campaignId = object.campaignId ?? 0;
+    return message;
+  },
+};
+
+function createBaseDynamicCampaignSummary(): DynamicCampaignSummary {
+  return { campaignId: 0, campaignName: "", defaultUrl: "", creationDate: "", lastUpdate: "" };
+}
+
+export const DynamicCampaignSummary: MessageFns<DynamicCampaignSummary> = {
+  encode(message: DynamicCampaignSummary, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.campaignId !== 0) {
+      writer.uint32(8).int64(message.campaignId);
+    }
+    if (message.campaignName !== "") {
+      writer.uint32(18).string(message.campaignName);
+    }
+    if (message.defaultUrl !== "") {
+      writer.uint32(26).string(message.defaultUrl);
+    }
+    if (message.creationDate !== "") {
+      writer.uint32(34).string(message.creationDate);
+    }
+    if (message.lastUpdate !== "") {
+      writer.uint32(42).string(message.lastUpdate);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DynamicCampaignSummary {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDynamicCampaignSummary();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.campaignId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.campaignName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.defaultUrl = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.creationDate = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.lastUpdate = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DynamicCampaignSummary {
+    return {
+      campaignId: isSet(object.campaignId)
+        ? globalThis.Number(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.Number(object.campaign_id)
+        : 0,
+      campaignName: isSet(object.campaignName)
+        ? globalThis.String(object.campaignName)
+        : isSet(object.campaign_name)
+        ? globalThis.String(object.campaign_name)
+        : "",
+      defaultUrl: isSet(object.defaultUrl)
+        ? globalThis.String(object.defaultUrl)
+        : isSet(object.default_url)
+        ? globalThis.String(object.default_url)
+        : "",
+      creationDate: isSet(object.creationDate)
+        ? globalThis.String(object.creationDate)
+        : isSet(object.creation_date)
+        ? globalThis.String(object.creation_date)
+        : "",
+      lastUpdate: isSet(object.lastUpdate)
+        ? globalThis.String(object.lastUpdate)
+        : isSet(object.last_update)
+        ? globalThis.String(object.last_update)
+        : "",
+    };
+  },
+
+  toJSON(message: DynamicCampaignSummary): unknown {
+    const obj: any = {};
+    if (message.campaignId !== 0) {
+      obj.campaignId = Math.round(message.campaignId);
+    }
+    if (message.campaignName !== "") {
+      obj.campaignName = message.campaignName;
+    }
+    if (message.defaultUrl !== "") {
+      obj.defaultUrl = message.defaultUrl;
+    }
+    if (message.creationDate !== "") {
+      obj.creationDate = message.creationDate;
+    }
+    if (message.lastUpdate !== "") {
+      obj.lastUpdate = message.lastUpdate;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DynamicCampaignSummary>, I>>(base?: I): DynamicCampaignSummary {
+    return DynamicCampaignSummary.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DynamicCampaignSummary>, I>>(object: I): DynamicCampaignSummary {
+    const message = createBaseDynamicCampaignSummary();
+    message.campaignId = object.campaignId ?? 0;
+    message.campaignName = object.campaignName ?? "";
+    message.defaultUrl = object.defaultUrl ?? "";
+    message.creationDate = object.creationDate ?? "";
+    message.lastUpdate = object.lastUpdate ?? "";
+    return message;
+  },
+};
+
+function createBaseListDynamicCampaignsRequest(): ListDynamicCampaignsRequest {
+  return { accountId: 0, page: undefined };
+}
+
+export const ListDynamicCampaignsRequest: MessageFns<ListDynamicCampaignsRequest> = {
+  encode(message: ListDynamicCampaignsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListDynamicCampaignsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListDynamicCampaignsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListDynamicCampaignsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListDynamicCampaignsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListDynamicCampaignsRequest>, I>>(base?: I): ListDynamicCampaignsRequest {
+    return ListDynamicCampaignsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListDynamicCampaignsRequest>, I>>(object: I): ListDynamicCampaignsRequest {
+    const message = createBaseListDynamicCampaignsRequest();
+    message.accountId = object.accountId ?? 0;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListDynamicCampaignsResponse(): ListDynamicCampaignsResponse {
+  return { campaigns: [], total: 0 };
+}
+
+export const ListDynamicCampaignsResponse: MessageFns<ListDynamicCampaignsResponse> = {
+  encode(message: ListDynamicCampaignsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.campaigns) {
+      DynamicCampaignSummary.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListDynamicCampaignsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListDynamicCampaignsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.campaigns.push(DynamicCampaignSummary.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListDynamicCampaignsResponse {
+    return {
+      campaigns: globalThis.Array.isArray(object?.campaigns)
+        ? object.campaigns.map((e: any) => DynamicCampaignSummary.fromJSON(e))
+        : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: ListDynamicCampaignsResponse): unknown {
+    const obj: any = {};
+    if (message.campaigns?.length) {
+      obj.campaigns = message.campaigns.map((e) => DynamicCampaignSummary.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListDynamicCampaignsResponse>, I>>(base?: I): ListDynamicCampaignsResponse {
+    return ListDynamicCampaignsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListDynamicCampaignsResponse>, I>>(object: I): ListDynamicCampaignsResponse {
+    const message = createBaseListDynamicCampaignsResponse();
+    message.campaigns = object.campaigns?.map((e) => DynamicCampaignSummary.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetDynamicCampaignRequest(): GetDynamicCampaignRequest {
+  return { accountId: 0, campaignId: 0 };
+}
+
+export const GetDynamicCampaignRequest: MessageFns<GetDynamicCampaignRequest> = {
+  encode(message: GetDynamicCampaignRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.campaignId !== 0) {
+      writer.uint32(16).int64(message.campaignId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDynamicCampaignRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDynamicCampaignRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.campaignId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetDynamicCampaignRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      campaignId: isSet(object.campaignId)
+        ? globalThis.Number(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.Number(object.campaign_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetDynamicCampaignRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.campaignId !== 0) {
+      obj.campaignId = Math.round(message.campaignId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetDynamicCampaignRequest>, I>>(base?: I): GetDynamicCampaignRequest {
+    return GetDynamicCampaignRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetDynamicCampaignRequest>, I>>(object: I): GetDynamicCampaignRequest {
+    const message = createBaseGetDynamicCampaignRequest();
+    message.accountId = object.accountId ?? 0;
+    message.campaignId = object.campaignId ?? 0;
+    return message;
+  },
+};
+
+function createBaseAd(): Ad {
+  return { adId: "", title: "", dynamic: false };
+}
+
+export const Ad: MessageFns<Ad> = {
+  encode(message: Ad, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.adId !== "") {
+      writer.uint32(10).string(message.adId);
+    }
+    if (message.title !== "") {
+      writer.uint32(18).string(message.title);
+    }
+    if (message.dynamic !== false) {
+      writer.uint32(24).bool(message.dynamic);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Ad {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAd();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.adId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.dynamic = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Ad {
+    return {
+      adId: isSet(object.adId)
+        ? globalThis.String(object.adId)
+        : isSet(object.ad_id)
+        ? globalThis.String(object.ad_id)
+        : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      dynamic: isSet(object.dynamic) ? globalThis.Boolean(object.dynamic) : false,
+    };
+  },
+
+  toJSON(message: Ad): unknown {
+    const obj: any = {};
+    if (message.adId !== "") {
+      obj.adId = message.adId;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.dynamic !== false) {
+      obj.dynamic = message.dynamic;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Ad>, I>>(base?: I): Ad {
+    return Ad.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Ad>, I>>(object: I): Ad {
+    const message = createBaseAd();
+    message.adId = object.adId ?? "";
+    message.title = object.title ?? "";
+    message.dynamic = object.dynamic ?? false;
+    return message;
+  },
+};
+
+function createBaseGetDynamicCampaignResponse(): GetDynamicCampaignResponse {
+  return { summary: undefined, assetMap: [], decisionMap: [], decisionGraph: undefined, ad: undefined };
+}
+
+export const GetDynamicCampaignResponse: MessageFns<GetDynamicCampaignResponse> = {
+  encode(message: GetDynamicCampaignResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.summary !== undefined) {
+      DynamicCampaignSummary.encode(message.summary, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.assetMap) {
+      AssetMapEntry.encode(v!, writer.uint32(18).fork()).join();
+    }
+    for (const v of message.decisionMap) {
+      DecisionMapEntry.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.decisionGraph !== undefined) {
+      DecisionGraph.encode(message.decisionGraph, writer.uint32(34).fork()).join();
+    }
+    if (message.ad !== undefined) {
+      Ad.encode(message.ad, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDynamicCampaignResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDynamicCampaignResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.summary = DynamicCampaignSummary.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.assetMap.push(AssetMapEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.decisionMap.push(DecisionMapEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.decisionGraph = DecisionGraph.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.ad = Ad.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetDynamicCampaignResponse {
+    return {
+      summary: isSet(object.summary) ? DynamicCampaignSummary.fromJSON(object.summary) : undefined,
+      assetMap: globalThis.Array.isArray(object?.assetMap)
+        ? object.assetMap.map((e: any) => AssetMapEntry.fromJSON(e))
+        : globalThis.Array.isArray(object?.asset_map)
+        ? object.asset_map.map((e: any) => AssetMapEntry.fromJSON(e))
+        : [],
+      decisionMap: globalThis.Array.isArray(object?.decisionMap)
+        ? object.decisionMap.map((e: any) => DecisionMapEntry.fromJSON(e))
+        : globalThis.Array.isArray(object?.decision_map)
+        ? object.decision_map.map((e: any) => DecisionMapEntry.fromJSON(e))
+        : [],
+      decisionGraph: isSet(object.decisionGraph)
+        ? DecisionGraph.fromJSON(object.decisionGraph)
+        : isSet(object.decision_graph)
+        ? DecisionGraph.fromJSON(object.decision_graph)
+        : undefined,
+      ad: isSet(object.ad) ? Ad.fromJSON(object.ad) : undefined,
+    };
+  },
+
+  toJSON(message: GetDynamicCampaignResponse): unknown {
+    const obj: any = {};
+    if (message.summary !== undefined) {
+      obj.summary = DynamicCampaignSummary.toJSON(message.summary);
+    }
+    if (message.assetMap?.length) {
+      obj.assetMap = message.assetMap.map((e) => AssetMapEntry.toJSON(e));
+    }
+    if (message.decisionMap?.length) {
+      obj.decisionMap = message.decisionMap.map((e) => DecisionMapEntry.toJSON(e));
+    }
+    if (message.decisionGraph !== undefined) {
+      obj.decisionGraph = DecisionGraph.toJSON(message.decisionGraph);
+    }
+    if (message.ad !== undefined) {
+      obj.ad = Ad.toJSON(message.ad);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetDynamicCampaignResponse>, I>>(base?: I): GetDynamicCampaignResponse {
+    return GetDynamicCampaignResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetDynamicCampaignResponse>, I>>(object: I): GetDynamicCampaignResponse {
+    const message = createBaseGetDynamicCampaignResponse();
+    message.summary = (object.summary !== undefined && object.summary !== null)
+      ? DynamicCampaignSummary.fromPartial(object.summary)
+      : undefined;
+    message.assetMap = object.assetMap?.map((e) => AssetMapEntry.fromPartial(e)) || [];
+    message.decisionMap = object.decisionMap?.map((e) => DecisionMapEntry.fromPartial(e)) || [];
+    message.decisionGraph = (object.decisionGraph !== undefined && object.decisionGraph !== null)
+      ? DecisionGraph.fromPartial(object.decisionGraph)
+      : undefined;
+    message.ad = (object.ad !== undefined && object.ad !== null) ? Ad.fromPartial(object.ad) : undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteDynamicCampaignRequest(): DeleteDynamicCampaignRequest {
+  return { accountId: 0, campaignId: 0 };
+}
+
+export const DeleteDynamicCampaignRequest: MessageFns<DeleteDynamicCampaignRequest> = {
+  encode(message: DeleteDynamicCampaignRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.campaignId !== 0) {
+      writer.uint32(16).int64(message.campaignId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteDynamicCampaignRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteDynamicCampaignRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.campaignId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteDynamicCampaignRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      campaignId: isSet(object.campaignId)
+        ? globalThis.Number(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.Number(object.campaign_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: DeleteDynamicCampaignRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.campaignId !== 0) {
+      obj.campaignId = Math.round(message.campaignId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteDynamicCampaignRequest>, I>>(base?: I): DeleteDynamicCampaignRequest {
+    return DeleteDynamicCampaignRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteDynamicCampaignRequest>, I>>(object: I): DeleteDynamicCampaignRequest {
+    const message = createBaseDeleteDynamicCampaignRequest();
+    message.accountId = object.accountId ?? 0;
+    message.campaignId = object.campaignId ?? 0;
+    return message;
+  },
+};
+
+function createBaseDeleteDynamicCampaignResponse(): DeleteDynamicCampaignResponse {
+  return {};
+}
+
+export const DeleteDynamicCampaignResponse: MessageFns<DeleteDynamicCampaignResponse> = {
+  encode(_: DeleteDynamicCampaignResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteDynamicCampaignResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteDynamicCampaignResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteDynamicCampaignResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteDynamicCampaignResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteDynamicCampaignResponse>, I>>(base?: I): DeleteDynamicCampaignResponse {
+    return DeleteDynamicCampaignResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteDynamicCampaignResponse>, I>>(_: I): DeleteDynamicCampaignResponse {
+    const message = createBaseDeleteDynamicCampaignResponse();
+    return message;
+  },
+};
+
 /**
  * Content maps, dynamic campaigns and the data-signal catalog. The caller's principal travels in
  * call metadata (x-principal, x-principal-sig); the service re-checks scope and permission.
@@ -552,10 +2454,58 @@ export const ContentCreativeServiceService = {
       Buffer.from(ListDataSignalsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListDataSignalsResponse => ListDataSignalsResponse.decode(value),
   },
+  createDynamicCampaign: {
+    path: "/contentcreative.v1.ContentCreativeService/CreateDynamicCampaign" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateDynamicCampaignRequest): Buffer =>
+      Buffer.from(CreateDynamicCampaignRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateDynamicCampaignRequest => CreateDynamicCampaignRequest.decode(value),
+    responseSerialize: (value: CreateDynamicCampaignResponse): Buffer =>
+      Buffer.from(CreateDynamicCampaignResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateDynamicCampaignResponse => CreateDynamicCampaignResponse.decode(value),
+  },
+  listDynamicCampaigns: {
+    path: "/contentcreative.v1.ContentCreativeService/ListDynamicCampaigns" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListDynamicCampaignsRequest): Buffer =>
+      Buffer.from(ListDynamicCampaignsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListDynamicCampaignsRequest => ListDynamicCampaignsRequest.decode(value),
+    responseSerialize: (value: ListDynamicCampaignsResponse): Buffer =>
+      Buffer.from(ListDynamicCampaignsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListDynamicCampaignsResponse => ListDynamicCampaignsResponse.decode(value),
+  },
+  getDynamicCampaign: {
+    path: "/contentcreative.v1.ContentCreativeService/GetDynamicCampaign" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetDynamicCampaignRequest): Buffer =>
+      Buffer.from(GetDynamicCampaignRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetDynamicCampaignRequest => GetDynamicCampaignRequest.decode(value),
+    responseSerialize: (value: GetDynamicCampaignResponse): Buffer =>
+      Buffer.from(GetDynamicCampaignResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetDynamicCampaignResponse => GetDynamicCampaignResponse.decode(value),
+  },
+  deleteDynamicCampaign: {
+    path: "/contentcreative.v1.ContentCreativeService/DeleteDynamicCampaign" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteDynamicCampaignRequest): Buffer =>
+      Buffer.from(DeleteDynamicCampaignRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteDynamicCampaignRequest => DeleteDynamicCampaignRequest.decode(value),
+    responseSerialize: (value: DeleteDynamicCampaignResponse): Buffer =>
+      Buffer.from(DeleteDynamicCampaignResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteDynamicCampaignResponse => DeleteDynamicCampaignResponse.decode(value),
+  },
 } as const;
 
 export interface ContentCreativeServiceServer extends UntypedServiceImplementation {
   listDataSignals: handleUnaryCall<ListDataSignalsRequest, ListDataSignalsResponse>;
+  createDynamicCampaign: handleUnaryCall<CreateDynamicCampaignRequest, CreateDynamicCampaignResponse>;
+  listDynamicCampaigns: handleUnaryCall<ListDynamicCampaignsRequest, ListDynamicCampaignsResponse>;
+  getDynamicCampaign: handleUnaryCall<GetDynamicCampaignRequest, GetDynamicCampaignResponse>;
+  deleteDynamicCampaign: handleUnaryCall<DeleteDynamicCampaignRequest, DeleteDynamicCampaignResponse>;
 }
 
 export interface ContentCreativeServiceClient extends Client {
@@ -573,6 +2523,66 @@ export interface ContentCreativeServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListDataSignalsResponse) => void,
+  ): ClientUnaryCall;
+  createDynamicCampaign(
+    request: CreateDynamicCampaignRequest,
+    callback: (error: ServiceError | null, response: CreateDynamicCampaignResponse) => void,
+  ): ClientUnaryCall;
+  createDynamicCampaign(
+    request: CreateDynamicCampaignRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateDynamicCampaignResponse) => void,
+  ): ClientUnaryCall;
+  createDynamicCampaign(
+    request: CreateDynamicCampaignRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateDynamicCampaignResponse) => void,
+  ): ClientUnaryCall;
+  listDynamicCampaigns(
+    request: ListDynamicCampaignsRequest,
+    callback: (error: ServiceError | null, response: ListDynamicCampaignsResponse) => void,
+  ): ClientUnaryCall;
+  listDynamicCampaigns(
+    request: ListDynamicCampaignsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListDynamicCampaignsResponse) => void,
+  ): ClientUnaryCall;
+  listDynamicCampaigns(
+    request: ListDynamicCampaignsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListDynamicCampaignsResponse) => void,
+  ): ClientUnaryCall;
+  getDynamicCampaign(
+    request: GetDynamicCampaignRequest,
+    callback: (error: ServiceError | null, response: GetDynamicCampaignResponse) => void,
+  ): ClientUnaryCall;
+  getDynamicCampaign(
+    request: GetDynamicCampaignRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetDynamicCampaignResponse) => void,
+  ): ClientUnaryCall;
+  getDynamicCampaign(
+    request: GetDynamicCampaignRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetDynamicCampaignResponse) => void,
+  ): ClientUnaryCall;
+  deleteDynamicCampaign(
+    request: DeleteDynamicCampaignRequest,
+    callback: (error: ServiceError | null, response: DeleteDynamicCampaignResponse) => void,
+  ): ClientUnaryCall;
+  deleteDynamicCampaign(
+    request: DeleteDynamicCampaignRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteDynamicCampaignResponse) => void,
+  ): ClientUnaryCall;
+  deleteDynamicCampaign(
+    request: DeleteDynamicCampaignRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteDynamicCampaignResponse) => void,
   ): ClientUnaryCall;
 }
 

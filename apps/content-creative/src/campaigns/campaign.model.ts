@@ -1,0 +1,76 @@
+import type { ExpressionValue } from '@contracts/domain';
+
+export interface AssetMapEntry {
+  assetId: string;
+  assetSourceId: number;
+  assetSourceColumn: string;
+}
+
+export interface DecisionMapEntry {
+  assetSourceId: number;
+  /** A data signal id of the catalog. */
+  dataSignalService: number;
+  /** A property id of that signal. */
+  dataSignalProperty: string;
+}
+
+export interface Expression {
+  dataSignalServiceId: number;
+  dataSignalPropertyId: string;
+  operator: string;
+  /** Checked by the rules: a string or number of the property's type, or a list for IN, NOT_IN and BETWEEN. */
+  value: ExpressionValue;
+}
+
+export interface Segment {
+  name: string;
+  creativeMasters: string[];
+  condition: { operator: string; expressions: Expression[] };
+}
+
+export interface DecisionGraph {
+  defaultCreativeMaster: string | null;
+  rulePriority: string | null;
+  segments: Segment[];
+}
+
+/** A campaign as a caller describes it. */
+export interface CampaignInput {
+  campaignName: string;
+  defaultURL: string;
+  assetMap: AssetMapEntry[];
+  decisionMap: DecisionMapEntry[];
+  decisionGraph: DecisionGraph;
+  ad: { adId: string; title?: string };
+}
+
+export interface CampaignSummary {
+  campaignId: number;
+  campaignName: string;
+  defaultURL: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface CampaignRecord extends CampaignSummary {
+  accountId: number;
+  assetMap: AssetMapEntry[];
+  decisionMap: DecisionMapEntry[];
+  decisionGraph: DecisionGraph;
+  ad: { adId: string; title: string };
+}
+
+/** An asset source of the account as asset-sources describes it. */
+export interface DescribedAssetSource {
+  assetSourceId: number;
+  columnNames: string[];
+}
+
+/**
+ * Which asset sources of an account exist, with their columns. The service asks through this so the
+ * rule does not depend on how asset-sources is reached (over gRPC, on behalf of the caller).
+ */
+export interface AssetSourceDirectory {
+  /** The named sources the account has; ids that do not exist (or are another account's) are left out. */
+  describe(accountId: number, assetSourceIds: number[]): Promise<DescribedAssetSource[]>;
+}

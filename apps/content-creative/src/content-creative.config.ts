@@ -1,0 +1,13 @@
+import { SERVICE_ENDPOINTS } from '@contracts/proto';
+import { loadConfig, z } from '@platform/config';
+import { grpcServiceFields, peerAddressFields } from '@platform/service';
+
+export const contentCreativeConfigSchema = z.object({
+  ...grpcServiceFields,
+  // Asset sources answer which sources and columns a campaign may name; channels-plans which placements and ad groups a content map may.
+  ...peerAddressFields([SERVICE_ENDPOINTS.assetSources, SERVICE_ENDPOINTS.channelsPlans]),
+});
+
+export type ContentCreativeConfig = z.infer<typeof contentCreativeConfigSchema>;
+
+export const loadContentCreativeConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(contentCreativeConfigSchema, env);

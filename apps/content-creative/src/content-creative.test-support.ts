@@ -1,0 +1,23 @@
+import type { ServiceDatabase } from '@platform/mysql';
+import { openTestSchema, rejectionOf } from '@platform/testing';
+import { createContentCreativeServices, type ContentCreativeServices } from './content-creative.services';
+import { CONTENT_CREATIVE_MIGRATIONS } from './migrations';
+
+export interface ContentCreativeTestBed extends ContentCreativeServices {
+  prefix: string;
+  db: ServiceDatabase;
+  close(): Promise<void>;
+}
+
+/**
+ * The services of content-creative on a schema of their own (migrated like the real one, catalog
+ * seeded), without gRPC or NATS: specs of the rules call the services directly.
+ */
+export async function openContentCreativeTestBed(tag: string): Promise<ContentCreativeTestBed> {
+  const { prefix, db, close } = await openTestSchema({ tag, base: 'content_creative', migrations: CONTENT_CREATIVE_MIGRATIONS });
+  const services = createContentCreativeServices({ db });
+  await services.dataSignals.seedCatalog();
+  return { ...services, prefix, db, close };
+}
+
+export { rejectionOf };

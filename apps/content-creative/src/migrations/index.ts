@@ -1,0 +1,6 @@
+import type { Migration } from '@platform/mysql';
+import { createDataSignals } from './20261123160000_create_data_signals';
+import { createDynamicCampaigns } from './20261123160100_create_dynamic_campaigns';
+
+/** Every schema change of this service, in order; the outbox migration comes from @platform/nats. */
+export const CONTENT_CREATIVE_MIGRATIONS: Migration[] = [createDataSignals, createDynamicCampaigns];

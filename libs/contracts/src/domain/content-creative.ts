@@ -1,0 +1,67 @@
+/**
+ * Values of the content-creative domain (data signals, dynamic campaigns, content maps) that the
+ * gateway and the service both need. Declared here once so the edge schema and the service's own
+ * re-check cannot disagree.
+ */
+
+/** Operators a data-signal property may allow, as the catalog lists them. */
+export const DATA_SIGNAL_OPERATORS = ['EQUALS', 'NOT_EQUALS', 'IN', 'NOT_IN', 'GREATER_THAN', 'LESS_THAN', 'BETWEEN', 'STARTS_WITH'] as const;
+export type DataSignalOperator = (typeof DATA_SIGNAL_OPERATORS)[number];
+
+/** What a property's signal value is: the operator's operand must be of this type. */
+export const DATA_SIGNAL_VALUE_TYPES = ['string', 'number'] as const;
+export type DataSignalValueType = (typeof DATA_SIGNAL_VALUE_TYPES)[number];
+
+/**
+ * An expression may name its operator as the catalog does (`GREATER_THAN`) or in the lower-case,
+ * hyphenated form campaigns are often written in (`greater-than`); both mean the same operator.
+ */
+export function canonicalOperator(operator: string): string {
+  return operator.trim().toUpperCase().replace(/-/g, '_');
+}
+
+/** How the expressions of a segment's condition combine. */
+export const CONDITION_OPERATORS = ['and', 'or'] as const;
+export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
+
+/**
+ * Which matching segment serves: EQUAL_ROTATION spreads requests evenly over every segment that
+ * matches; PRIORITY serves the first matching segment in the listed order.
+ */
+export const RULE_PRIORITIES = ['EQUAL_ROTATION', 'PRIORITY'] as const;
+export type RulePriority = (typeof RULE_PRIORITIES)[number];
+
+export const CAMPAIGN_NAME_MAX = 200;
+export const CAMPAIGN_URL_MAX = 2048;
+/** Asset ids, column names, creative master names, segment names, ad ids and titles. */
+export const CAMPAIGN_TEXT_MAX = 200;
+export const CAMPAIGN_ASSET_MAP_MAX = 100;
+export const CAMPAIGN_DECISION_MAP_MAX = 100;
+export const CAMPAIGN_SEGMENTS_MAX = 50;
+export const CAMPAIGN_CREATIVE_MASTERS_MAX = 50;
+export const CAMPAIGN_EXPRESSIONS_MAX = 20;
+/** Items of an IN / NOT_IN / BETWEEN operand. */
+export const EXPRESSION_VALUES_MAX = 100;
+export const EXPRESSION_VALUE_MAX = 200;
+/** Data-signal and property ids. */
+export const DATA_SIGNAL_PROPERTY_ID_MAX = 64;
+
+/** An expression's operand: one value, or a list for IN, NOT_IN and BETWEEN. */
+export type ExpressionValue = string | number | (string | number)[];
+
+/** Content kinds a content map can hold. `All` maps every product and is allowed only for social ad servers. */
+export const CONTENT_TYPES = ['Product', 'Sub-category', 'Category', 'Creatives', 'All', 'Brand'] as const;
+export type ContentType = (typeof CONTENT_TYPES)[number];
+
+/** The columns of a retail feed source a content value is looked up in, per content type. */
+export const CONTENT_TYPE_COLUMNS: Partial<Record<ContentType, string>> = {
+  Product: 'sku',
+  Category: 'category',
+  'Sub-category': 'subCategory',
+  Brand: 'brand',
+};
+
+export const CONTENT_MAP_AD_GROUPS_MAX = 100;
+export const CONTENT_MAP_PLACEMENTS_MAX = 200;
+export const CONTENT_MAP_CONTENT_MAX = 100;
+export const CONTENT_MAP_TEXT_MAX = 200;
