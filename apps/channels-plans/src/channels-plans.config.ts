@@ -1,8 +1,11 @@
 import { loadConfig, optionalUrl, secretKey, url, z } from '@platform/config';
-import { grpcServiceFields } from '@platform/service';
+import { SERVICE_ENDPOINTS } from '@contracts/proto';
+import { grpcServiceFields, peerAddressFields } from '@platform/service';
 
 export const channelsPlansConfigSchema = z.object({
   ...grpcServiceFields,
+  /** TEMPLATES_ADDR: campaigns built from a template are checked with the templates service. */
+  ...peerAddressFields([SERVICE_ENDPOINTS.templates]),
   /** AES-256-GCM key for secrets at rest (the on-site ad-server API keys). */
   SECRETS_ENCRYPTION_KEY: secretKey.optional(),
   PUBLIC_BASE_URL: url('http://localhost:8080', ['http', 'https']),

@@ -79,6 +79,73 @@ describe('channels-plans service over gRPC (real MariaDB and NATS)', () => {
     });
   });
 
+  it('relays a media-channel event through the outbox to JetStream, without secrets', async () => {
+    const sc = StringCodec();
+    const received: { subject: string; data: Record<string, unknown> }[] = [];
+    const sub = nc.subscribe(`${prefix}channels-plans.media-channel.>`, {
+      callback: (_err, msg) => received.push({ subject: msg.subject, data: JSON.parse(sc.decode(msg.data)) }),
+    });
+    const { idx } = await call(client.createMediaChannel, channel('Evented', 'onsite-rm'));
+    const deadline = Date.now() + 5_000;
+    while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    sub.unsubscribe();
+    expect(received[0]).toEqual({
+      subject: `${prefix}channels-plans.media-channel.created`,
+      data: expect.objectContaining({ type: 'media-channel.created', orgId: 'acme', idx }),
+    });
+    const { apiKey } = await call(client.getAdServerConnection, { orgId: 'acme', adServerId: 'onsite-rm' });
+    expect(JSON.stringify(received)).not.toContain(apiKey as string);
+  });
+
+  it('lets exactly one of two concurrent creates with the same name win', async () => {
+    const results = await Promise.allSettled([call(client.createMediaChannel, channel('Race')), call(client.createMediaChannel, channel('Race'))]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(rejected.reason).toMatchObject({ status: 409, code: 'MEDIA_CHANNEL_NAME_TAKEN' });
+  });
+
+  it('stores the on-site API key sealed, not in clear text', async () => {
+    const { apiKey } = await call(client.getAdServerConnection, { orgId: 'acme', adServerId: 'onsite-rm' });
+    const mysql = await import('mysql2/promise');
+    const connection = await mysql.createConnection({ uri: 'mysql://root@127.0.0.1:3306', database: `${prefix}channels_plans` });
+    const [rows] = await connection.query<import('mysql2').RowDataPacket[]>('SELECT api_key_sealed FROM media_channels WHERE api_key_sealed IS NOT NULL');
+    await connection.end();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect((row.api_key_sealed as Buffer).toString('latin1')).not.toContain(apiKey as string);
+  });
+
+  it('answers a refused status move as a 409 problem across gRPC', async () => {
+    const { retailCampaignId } = await call(client.createRetailCampaign, { accountId: 7, campaignName: 'Moves', isAdGroupCampaign: false, isSbt: false });
+    const refused = await failure(call(client.updateRetailCampaign, { accountId: 7, retailCampaignId, status: 'PAUSED' }));
+    expect(refused).toMatchObject({
+      status: 409,
+      code: 'RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED',
+      detail: `Retail campaign ${retailCampaignId} is DRAFT; it cannot move to PAUSED. Allowed from DRAFT: ACTIVE.`,
+    });
+    await call(client.updateRetailCampaign, { accountId: 7, retailCampaignId, status: 'ACTIVE' });
+    const { retailCampaign } = await call(client.getRetailCampaign, { accountId: 7, retailCampaignId });
+    expect(retailCampaign?.status).toBe('ACTIVE');
+  });
+
+  it('starts again on the same schema: migrations and seed are idempotent', async () => {
+    const second = await startGrpcService(loadChannelsPlansConfig(env), logger, channelsPlansService);
+    try {
+      const secondClient = createGrpcClient(v1.ChannelsPlansServiceClient, `127.0.0.1:${second.grpcPort}`);
+      const listed = await callUnary(
+        secondClient,
+        secondClient.listAdServers,
+        {},
+        { metadata: principalMetadata(principal, principalKey), deadlineMs: 5_000, target: 'cp' },
+      );
+      secondClient.close();
+      expect(listed.adServers).toHaveLength(9);
+      expect(await second.ready()).toBe(true);
+    } finally {
+      await second.drain();
+      await second.close();
+    }
+  });
+
   describe('peer methods: the signed principal and the account scope, no operation permission', () => {
     const planner = principalMetadata({ ...principal, accountIds: [7, 9], org: { isRetailer: true, dimensionWhitelist: ['300x250', '728x90'] } }, principalKey);
     /** A peer acting for a caller whose key holds no permission at all: the calling service checked its own. */
@@ -149,72 +216,5 @@ describe('channels-plans service over gRPC (real MariaDB and NATS)', () => {
       const plan = await call(client.getMediaPlan, { accountId: 7, mediaPlanId, fields: [], page: undefined }, planner);
       expect(plan.adServers[0].placements.map((p) => p.isTagPresent)).toEqual([false, true]);
     });
-  });
-
-  it('relays a media-channel event through the outbox to JetStream, without secrets', async () => {
-    const sc = StringCodec();
-    const received: { subject: string; data: Record<string, unknown> }[] = [];
-    const sub = nc.subscribe(`${prefix}channels-plans.media-channel.>`, {
-      callback: (_err, msg) => received.push({ subject: msg.subject, data: JSON.parse(sc.decode(msg.data)) }),
-    });
-    const { idx } = await call(client.createMediaChannel, channel('Evented', 'onsite-rm'));
-    const deadline = Date.now() + 5_000;
-    while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    sub.unsubscribe();
-    expect(received[0]).toEqual({
-      subject: `${prefix}channels-plans.media-channel.created`,
-      data: expect.objectContaining({ type: 'media-channel.created', orgId: 'acme', idx }),
-    });
-    const { apiKey } = await call(client.getAdServerConnection, { orgId: 'acme', adServerId: 'onsite-rm' });
-    expect(JSON.stringify(received)).not.toContain(apiKey as string);
-  });
-
-  it('lets exactly one of two concurrent creates with the same name win', async () => {
-    const results = await Promise.allSettled([call(client.createMediaChannel, channel('Race')), call(client.createMediaChannel, channel('Race'))]);
-    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-    expect(rejected.reason).toMatchObject({ status: 409, code: 'MEDIA_CHANNEL_NAME_TAKEN' });
-  });
-
-  it('stores the on-site API key sealed, not in clear text', async () => {
-    const { apiKey } = await call(client.getAdServerConnection, { orgId: 'acme', adServerId: 'onsite-rm' });
-    const mysql = await import('mysql2/promise');
-    const connection = await mysql.createConnection({ uri: 'mysql://root@127.0.0.1:3306', database: `${prefix}channels_plans` });
-    const [rows] = await connection.query<import('mysql2').RowDataPacket[]>('SELECT api_key_sealed FROM media_channels WHERE api_key_sealed IS NOT NULL');
-    await connection.end();
-    expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows) expect((row.api_key_sealed as Buffer).toString('latin1')).not.toContain(apiKey as string);
-  });
-
-  it('answers a refused status move as a 409 problem across gRPC', async () => {
-    const { retailCampaignId } = await call(client.createRetailCampaign, { accountId: 7, campaignName: 'Moves', isAdGroupCampaign: false, isSbt: false });
-    const refused = await failure(call(client.updateRetailCampaign, { accountId: 7, retailCampaignId, status: 'PAUSED' }));
-    expect(refused).toMatchObject({
-      status: 409,
-      code: 'RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED',
-      detail: `Retail campaign ${retailCampaignId} is DRAFT; it cannot move to PAUSED. Allowed from DRAFT: ACTIVE.`,
-    });
-    await call(client.updateRetailCampaign, { accountId: 7, retailCampaignId, status: 'ACTIVE' });
-    const { retailCampaign } = await call(client.getRetailCampaign, { accountId: 7, retailCampaignId });
-    expect(retailCampaign?.status).toBe('ACTIVE');
-  });
-
-  it('starts again on the same schema: migrations and seed are idempotent', async () => {
-    const second = await startGrpcService(loadChannelsPlansConfig(env), logger, channelsPlansService);
-    try {
-      const secondClient = createGrpcClient(v1.ChannelsPlansServiceClient, `127.0.0.1:${second.grpcPort}`);
-      const listed = await callUnary(
-        secondClient,
-        secondClient.listAdServers,
-        {},
-        { metadata: principalMetadata(principal, principalKey), deadlineMs: 5_000, target: 'cp' },
-      );
-      secondClient.close();
-      expect(listed.adServers).toHaveLength(9);
-      expect(await second.ready()).toBe(true);
-    } finally {
-      await second.drain();
-      await second.close();
-    }
   });
 });

@@ -1,5 +1,5 @@
 import { CHANNELS_PLANS_EVENTS_STREAM } from '@contracts/domain';
-import { channelsPlansV1 as v1 } from '@contracts/proto';
+import { channelsPlansV1 as v1, SERVICE_ENDPOINTS } from '@contracts/proto';
 import { createSecretBox, resolveKey } from '@platform/secrets';
 import type { GrpcServiceSpec } from '@platform/service';
 import { AdServerRepository } from './ad-servers/ad-server.repository';
@@ -8,6 +8,7 @@ import { channelsPlansConfigSchema, onsiteApiBaseUrl, type ChannelsPlansConfig }
 import { channelsPlansGrpc } from './channels-plans.grpc';
 import { createChannelsPlansServices } from './channels-plans.services';
 import { CHANNELS_PLANS_MIGRATIONS } from './migrations';
+import { templateVisibilityFor } from './retail-campaigns/template-visibility';
 
 /** What is particular to channels-plans; @platform/service runs it like every other service. */
 export const channelsPlansService: GrpcServiceSpec<ChannelsPlansConfig, v1.ChannelsPlansServiceServer> = {
@@ -18,7 +19,7 @@ export const channelsPlansService: GrpcServiceSpec<ChannelsPlansConfig, v1.Chann
   // The ad-server catalog ships with the code; every start brings the stored one up to date.
   seed: ({ config, db }) => new AdServerService(new AdServerRepository(db.knex)).seedCatalog(config.PUBLIC_BASE_URL),
   definition: v1.ChannelsPlansServiceService,
-  implementation: ({ config, logger, guard, db, events }) => {
+  implementation: ({ config, logger, guard, db, events, connectPeer }) => {
     const secretsKey = resolveKey({
       configured: config.SECRETS_ENCRYPTION_KEY,
       nodeEnv: config.NODE_ENV,
@@ -26,6 +27,8 @@ export const channelsPlansService: GrpcServiceSpec<ChannelsPlansConfig, v1.Chann
       warn: (message) => logger.warn(message),
     });
     const services = createChannelsPlansServices({ db, events, secrets: createSecretBox(secretsKey), onsiteApiBaseUrl: onsiteApiBaseUrl(config) });
-    return channelsPlansGrpc({ logger, guard, ...services });
+    // Campaigns built from a template ask templates whether the caller's account may use it.
+    const templateVisibility = templateVisibilityFor(connectPeer(SERVICE_ENDPOINTS.templates));
+    return channelsPlansGrpc({ logger, guard, templateVisibility, ...services });
   },
 };

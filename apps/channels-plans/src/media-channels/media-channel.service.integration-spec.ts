@@ -253,7 +253,12 @@ describe('MediaChannelService (real MariaDB)', () => {
 
     it("lists the org's live channels and the deleted ones the campaign uses, marking what it uses", async () => {
       const org = freshOrg();
-      const campaignId = await bed.retailCampaigns.create(account, { campaignName: 'Template', templateIdx: 3, isAdGroupCampaign: false, isSbt: false });
+      const anyTemplate = { isVisible: async () => true };
+      const campaignId = await bed.retailCampaigns.create(
+        account,
+        { campaignName: 'Template', templateIdx: 3, isAdGroupCampaign: false, isSbt: false },
+        anyTemplate,
+      );
       const otherCampaign = await bed.retailCampaigns.create(account, { campaignName: 'Other', isAdGroupCampaign: false, isSbt: false });
       const used = await bed.mediaChannels.create(org, channel('Used'));
       const unused = await bed.mediaChannels.create(org, channel('Unused'));

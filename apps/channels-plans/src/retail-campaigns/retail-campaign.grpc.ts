@@ -1,10 +1,11 @@
 import { PERMISSIONS } from '@contracts/domain';
 import { channelsPlansV1 as v1 } from '@contracts/proto';
-import { unary } from '@platform/grpc';
+import { unary, type Metadata } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
 import type { CallGuard } from '@platform/service';
 import type { RetailCampaignRecord } from './retail-campaign.model';
 import type { RetailCampaignService } from './retail-campaign.service';
+import type { TemplateVisibility } from './template-visibility';
 
 export const toRetailCampaign = (record: RetailCampaignRecord): v1.RetailCampaign => ({
   retailCampaignId: record.retailCampaignId,
@@ -27,20 +28,27 @@ export function retailCampaignGrpc({
   logger,
   guard,
   retailCampaigns,
+  templateVisibility,
 }: {
   logger: Logger;
   guard: CallGuard;
   retailCampaigns: RetailCampaignService;
+  /** Asks the templates service on behalf of the call's caller. */
+  templateVisibility: (incoming: Metadata) => TemplateVisibility;
 }): RetailCampaignHandlers {
   return {
     createRetailCampaign: unary(logger, 'CreateRetailCampaign', async (request, call) => {
       guard.account(call, PERMISSIONS.retailCampaignsEdit, request.accountId);
-      const retailCampaignId = await retailCampaigns.create(request.accountId, {
-        campaignName: request.campaignName,
-        templateIdx: request.templateIdx,
-        isAdGroupCampaign: request.isAdGroupCampaign,
-        isSbt: request.isSbt,
-      });
+      const retailCampaignId = await retailCampaigns.create(
+        request.accountId,
+        {
+          campaignName: request.campaignName,
+          templateIdx: request.templateIdx,
+          isAdGroupCampaign: request.isAdGroupCampaign,
+          isSbt: request.isSbt,
+        },
+        templateVisibility(call.metadata),
+      );
       return { retailCampaignId };
     }),
 

@@ -1,5 +1,6 @@
 import { MAX_PAGE_LIMIT, RETAIL_CAMPAIGN_STATUSES, RETAIL_CAMPAIGN_TRANSITIONS, type RetailCampaignStatus } from '@contracts/domain';
 import { openChannelsPlansTestBed, rejectionOf, type ChannelsPlansTestBed } from '../channels-plans.test-support';
+import type { TemplateVisibility } from './template-visibility';
 
 jest.setTimeout(60_000);
 
@@ -8,6 +9,20 @@ describe('RetailCampaignService (real MariaDB)', () => {
   let nextAccount = 100;
   /** Each test works in accounts of its own, so counts and pages are its own. */
   const freshAccount = () => nextAccount++;
+  /**
+   * The templates service's answer, as channels-plans sees it: the real exchange is covered end to
+   * end over HTTP (gateway -> channels-plans -> templates); here only the rule that uses it.
+   */
+  const templatesShowing = (...visible: number[]) => {
+    const asked: [number, number][] = [];
+    const templates: TemplateVisibility = {
+      isVisible: async (accountId, templateIdx) => {
+        asked.push([accountId, templateIdx]);
+        return visible.includes(templateIdx);
+      },
+    };
+    return { templates, asked };
+  };
   const campaign = (name = 'Spring') => ({ campaignName: name, isAdGroupCampaign: false, isSbt: false });
   const storedStatus = async (id: number) => (await bed.db.knex('retail_campaigns').where({ retail_campaign_id: id }).first('status')).status as string;
   const putInStatus = (id: number, status: RetailCampaignStatus) => bed.db.knex('retail_campaigns').where({ retail_campaign_id: id }).update({ status });
@@ -23,7 +38,9 @@ describe('RetailCampaignService (real MariaDB)', () => {
   describe('create and read', () => {
     it('stores a new campaign in DRAFT with its name trimmed', async () => {
       const account = freshAccount();
-      const id = await bed.retailCampaigns.create(account, { campaignName: '  Holiday  ', templateIdx: 3, isAdGroupCampaign: true, isSbt: false });
+      const { templates, asked } = templatesShowing(3);
+      const id = await bed.retailCampaigns.create(account, { campaignName: '  Holiday  ', templateIdx: 3, isAdGroupCampaign: true, isSbt: false }, templates);
+      expect(asked).toEqual([[account, 3]]);
       expect(await bed.retailCampaigns.get(account, id)).toEqual({
         retailCampaignId: id,
         accountId: account,
@@ -37,9 +54,26 @@ describe('RetailCampaignService (real MariaDB)', () => {
       });
     });
 
-    it('refuses a blank or too long name and a template index below 1, storing nothing', async () => {
+    it('refuses a template that does not exist or is not available to the account, naming /templateIdx, and stores nothing', async () => {
       const account = freshAccount();
-      const blank = await rejectionOf(bed.retailCampaigns.create(account, { ...campaign('   '), templateIdx: 0 }));
+      const { templates, asked } = templatesShowing(3);
+      const refused = await rejectionOf(bed.retailCampaigns.create(account, { ...campaign(), templateIdx: 4 }, templates));
+      expect(refused).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+      expect(refused.errors).toEqual([
+        { pointer: '/templateIdx', code: 'TEMPLATE_NOT_FOUND', detail: `Template 4 does not exist or is not available to account ${account}.` },
+      ]);
+      expect(asked).toEqual([[account, 4]]);
+      expect((await bed.retailCampaigns.list(account)).total).toBe(0);
+      // Without a template nothing is asked.
+      await bed.retailCampaigns.create(account, campaign(), templates);
+      expect(asked).toHaveLength(1);
+    });
+
+    it('refuses a blank or too long name and a template index below 1 before asking about the template, storing nothing', async () => {
+      const account = freshAccount();
+      const { templates, asked } = templatesShowing(0);
+      const blank = await rejectionOf(bed.retailCampaigns.create(account, { ...campaign('   '), templateIdx: 0 }, templates));
+      expect(asked).toEqual([]);
       expect(blank).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
       expect(blank.errors).toEqual([
         expect.objectContaining({ pointer: '/campaignName', code: 'REQUIRED' }),
@@ -64,7 +98,11 @@ describe('RetailCampaignService (real MariaDB)', () => {
   describe('facts (peer GetCampaignFacts)', () => {
     it('answers status, flags, template and the ad groups of an ad-group campaign in id order', async () => {
       const account = freshAccount();
-      const id = await bed.retailCampaigns.create(account, { campaignName: 'Facts', templateIdx: 4, isAdGroupCampaign: true, isSbt: true });
+      const id = await bed.retailCampaigns.create(
+        account,
+        { campaignName: 'Facts', templateIdx: 4, isAdGroupCampaign: true, isSbt: true },
+        templatesShowing(4).templates,
+      );
       const second = await bed.adGroups.create(account, id, 'Second');
       const first = await bed.adGroups.create(account, id, 'First');
       await putInStatus(id, 'ACTIVE');

@@ -5,6 +5,7 @@ import { withTransaction, type Page } from '@platform/mysql';
 import type { AdGroupRepository } from '../ad-groups/ad-group.repository';
 import type { CampaignFacts, CreateRetailCampaignInput, RetailCampaignChanges, RetailCampaignRecord, UpdateRetailCampaignInput } from './retail-campaign.model';
 import type { RetailCampaignRepository } from './retail-campaign.repository';
+import type { TemplateVisibility } from './template-visibility';
 
 export const retailCampaignNotFound = (id: number) => notFound('RETAIL_CAMPAIGN_NOT_FOUND', `Retail campaign ${id} was not found.`);
 
@@ -34,9 +35,26 @@ export function assertStatusMove(retailCampaignId: number, from: RetailCampaignS
 export class RetailCampaignService {
   constructor(private readonly deps: { knex: Knex; campaigns: RetailCampaignRepository; adGroups: AdGroupRepository }) {}
 
-  async create(accountId: number, input: CreateRetailCampaignInput): Promise<number> {
+  /**
+   * A campaign built from a template (templateIdx) is stored only once `templates` confirms the
+   * template exists and the account may use it; otherwise the request is refused (400 naming
+   * /templateIdx) and nothing is stored.
+   */
+  async create(accountId: number, input: CreateRetailCampaignInput, templates?: TemplateVisibility): Promise<number> {
     const errors = [...blankOrTooLong('/campaignName', input.campaignName, RETAIL_CAMPAIGN_NAME_MAX), ...templateIdxErrors(input.templateIdx)];
     if (errors.length > 0) throw validationFailed(errors);
+    if (input.templateIdx !== undefined) {
+      if (!templates) throw new Error('A campaign from a template needs the templates service to check it');
+      if (!(await templates.isVisible(accountId, input.templateIdx))) {
+        throw validationFailed([
+          {
+            pointer: '/templateIdx',
+            code: 'TEMPLATE_NOT_FOUND',
+            detail: `Template ${input.templateIdx} does not exist or is not available to account ${accountId}.`,
+          },
+        ]);
+      }
+    }
     return this.deps.campaigns.insert({
       accountId,
       campaignName: input.campaignName.trim(),

@@ -2,6 +2,30 @@ import { admin, apiClient, E2eSystem, exchange, expectProblem, Http, httpClient,
 
 jest.setTimeout(120_000);
 
+/** A Custom retail template as its account creates it (only to prove another account cannot build from it). */
+const CUSTOM_TEMPLATE = {
+  templateName: 'Private layout',
+  retailerId: 777,
+  inventoryType: 'onsite',
+  adFormat: 'Display Banner',
+  sourceOfProductInformation: 'Hybrid',
+  productSelectionMethod: 'Fixed Product Selection',
+  creativeStyle: ['Static Banner'],
+  category: ['Garden'],
+  templateType: ['Custom'],
+  layouts: [
+    {
+      dimension: '300x250',
+      backgroundColor: '#ffffff',
+      logo: { x: 10, y: 10, w: 80, h: 20 },
+      productImage: { x: 10, y: 40, w: 280, h: 110 },
+      headline: { box: { x: 10, y: 160, w: 280, h: 24 }, color: '#111111', fontSize: 18, text: 'Grow more' },
+      price: { box: { x: 10, y: 190, w: 100, h: 20 }, color: '#cc0000', fontSize: 16, text: '$4.99' },
+      callToAction: { box: { x: 170, y: 210, w: 120, h: 30 }, color: '#ffffff', backgroundColor: '#2e7d32', fontSize: 14, text: 'Shop now' },
+    },
+  ],
+};
+
 describe('ad groups and media plans over HTTP (gateway -> channels-plans -> MariaDB)', () => {
   let system: E2eSystem;
   let http: Http;
@@ -80,6 +104,66 @@ describe('ad groups and media plans over HTTP (gateway -> channels-plans -> Mari
 
   afterAll(async () => {
     expect(await system?.stop()).toEqual([0, 0]);
+  });
+
+  describe('retail campaigns from a template (channels-plans asks templates over gRPC)', () => {
+    const createFrom = (account: number, templateIdx: number, key = fullKey) =>
+      exchange(
+        api(key).POST('/v2/accounts/{accountId}/retail-campaigns', {
+          params: { path: { accountId: account } },
+          body: { campaignName: `From template ${templateIdx}`, templateIdx },
+        }),
+      );
+    const campaignsOf = async (account: number) =>
+      (await exchange(api(fullKey).GET('/v2/accounts/{accountId}/retail-campaigns', { params: { path: { accountId: account }, query: { limit: 100 } } }))).body
+        .retailCampaigns;
+    const systemTemplate = async () => {
+      const page = await exchange(
+        api(fullKey).POST('/v2/accounts/{accountId}/retail-campaigns/retail-templates', {
+          params: { path: { accountId: accountA }, query: { offset: 0, limit: 1 } },
+          body: { ownership: 'System' },
+        }),
+      );
+      if (page.status !== 200 || page.body.templates.length === 0) throw new Error(`no System template: ${page.text}`);
+      return page.body.templates[0].templateIdx;
+    };
+
+    it('creates a campaign from a System template and keeps its templateIdx', async () => {
+      const templateIdx = await systemTemplate();
+      const created = await createFrom(accountA, templateIdx);
+      expect(created.status).toBe(201);
+      const read = await exchange(
+        api(fullKey).GET('/v2/accounts/{accountId}/retail-campaigns/{retailCampaignIdx}', {
+          params: { path: { accountId: accountA, retailCampaignIdx: created.body.retailCampaignId } },
+        }),
+      );
+      expect(read.body).toMatchObject({ templateIdx, status: 'DRAFT' });
+    });
+
+    it("refuses a template that does not exist, or another account's Custom template, naming /templateIdx, and stores nothing", async () => {
+      const before = (await campaignsOf(accountA)).length;
+      const missing = await createFrom(accountA, 987_654_321);
+      expectProblem(missing, 400, 'VALIDATION_FAILED');
+      expect(missing.body.errors).toEqual([{ pointer: '/templateIdx', code: 'TEMPLATE_NOT_FOUND', detail: expect.stringContaining('987654321') }]);
+
+      const custom = await http('POST', `/v2/accounts/${accountB}/retail-campaigns/retail-templates/custom`, { key: fullKey, json: CUSTOM_TEMPLATE });
+      expect(custom.status).toBe(201);
+      const foreignIdx = custom.body.templateIdx as number;
+      const foreign = await createFrom(accountA, foreignIdx);
+      expectProblem(foreign, 400, 'VALIDATION_FAILED');
+      expect(foreign.body.errors).toEqual([expect.objectContaining({ pointer: '/templateIdx', code: 'TEMPLATE_NOT_FOUND' })]);
+      expect((await campaignsOf(accountA)).length).toBe(before);
+      // The account that owns the Custom template may build from it.
+      expect((await createFrom(accountB, foreignIdx)).status).toBe(201);
+    });
+
+    it('refuses a templateIdx below 1 or not an integer at the edge', async () => {
+      for (const templateIdx of [0, 1.5, '7']) {
+        const result = await http('POST', `/v2/accounts/${accountA}/retail-campaigns`, { key: fullKey, json: { campaignName: 'x', templateIdx } });
+        expect(result.status).toBe(400);
+        expect(result.body.errors).toEqual([expect.objectContaining({ pointer: '/templateIdx' })]);
+      }
+    });
   });
 
   describe('ad groups', () => {

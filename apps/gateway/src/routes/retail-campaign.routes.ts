@@ -53,6 +53,9 @@ export const retailCampaignRoutes = [
     path: '/v2/accounts/:accountId/retail-campaigns',
     tag: TAG,
     summary: 'Create a retail campaign (status DRAFT)',
+    description:
+      'templateIdx builds the campaign from a retail template: the templates service must know the template and the account must be able to use it ' +
+      "(a System template, or one of the account's own Custom templates); otherwise 400 TEMPLATE_NOT_FOUND pointing at /templateIdx, and nothing is stored.",
     permission: PERMISSIONS.retailCampaignsEdit,
     scope: { account: 'accountId' },
     extension: true,
@@ -69,7 +72,7 @@ export const retailCampaignRoutes = [
     success: { status: 201, description: 'Created', schema: Type.Object({ retailCampaignId: Type.Integer() }) },
     example: {
       params: { accountId: 1001 },
-      request: { campaignName: 'Spring sale', isAdGroupCampaign: false, isSbt: false },
+      request: { campaignName: 'Spring sale', templateIdx: 12, isAdGroupCampaign: false, isSbt: false },
       response: { retailCampaignId: 310 },
     },
     async handle({ params, body, backends }) {

@@ -196,7 +196,10 @@ export interface paths {
     /** List retail campaigns */
     get: operations['listRetailCampaigns'];
     put?: never;
-    /** Create a retail campaign (status DRAFT) */
+    /**
+     * Create a retail campaign (status DRAFT)
+     * @description templateIdx builds the campaign from a retail template: the templates service must know the template and the account must be able to use it (a System template, or one of the account's own Custom templates); otherwise 400 TEMPLATE_NOT_FOUND pointing at /templateIdx, and nothing is stored.
+     */
     post: operations['createRetailCampaign'];
     delete?: never;
     options?: never;
