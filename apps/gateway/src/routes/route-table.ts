@@ -4,10 +4,11 @@ import { mediaChannelRoutes } from './media-channel.routes';
 import { mediaPlanRoutes } from './media-plan.routes';
 import { retailCampaignRoutes } from './retail-campaign.routes';
 import { RouteSpec } from './route.types';
+import { taggingRoutes } from './tagging.routes';
 import { templateRoutes } from './template.routes';
 
 /** The one route table: every /v2 operation, its permission, its tenant scope, its schemas and its backend call. */
-export const ROUTE_TABLE: RouteSpec[] = [...mediaChannelRoutes, ...retailCampaignRoutes, ...mediaPlanRoutes, ...templateRoutes, ...campaignRoutes];
+export const ROUTE_TABLE: RouteSpec[] = [...mediaChannelRoutes, ...retailCampaignRoutes, ...mediaPlanRoutes, ...templateRoutes, ...taggingRoutes, ...campaignRoutes];
 
 /** Every permission a key may be granted: the shared catalog, which includes the ones no route uses yet. */
 export function knownPermissions(routes: RouteSpec[] = ROUTE_TABLE): Set<string> {

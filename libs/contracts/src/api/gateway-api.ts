@@ -4,6 +4,59 @@
  * `npm run api:check` (part of `npm test`) fails while this file is out of date.
  */
 export interface paths {
+  '/accounts/{accountId}/cloud': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the cloud storage services of the account
+     * @description Credentials are never shown.
+     */
+    get: operations['listCloudServices'];
+    put?: never;
+    /**
+     * Register a cloud storage service (an S3-compatible bucket)
+     * @description The credentials are checked against the bucket first: a refused key answers 400 CLOUD_CREDENTIALS_REJECTED, a missing bucket 400 CLOUD_BUCKET_NOT_FOUND, an endpoint on a private or loopback address 400 CLOUD_ENDPOINT_NOT_ALLOWED, an unreachable one 502. They are stored encrypted and never shown again. endpoint and region are extensions (an S3-compatible base URL, default AWS S3).
+     */
+    post: operations['createCloudService'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/accounts/{accountId}/cloud/{serviceId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the files and folders of a cloud storage service
+     * @description One level under the service root and the optional sub-path; at most 1000 entries. Paths and file names must not contain a null byte or ASCII control characters (rule 1), DEL, C1 controls or U+00A0 to U+00FF (rule 2), ".." or "./" (rule 3); must not start with "/" (rule 4) nor contain "//" (rule 5); at most 512 characters (rule 6); a file extension must be one of jpg, jpeg, png, gif, webp, svg, bmp, tiff, ico, pdf, doc, docx, xls, xlsx, ppt, pptx, txt, rtf, csv, mp4, avi, mov, wmv, flv, webm, mkv, mp3, wav, ogg, m4a, html, htm, css, js, json, xml, ttf, otf, woff, woff2, zip (rule 7). A violation answers 400 naming the rule.
+     */
+    get: operations['listCloudFiles'];
+    /** Rename a cloud storage service */
+    put: operations['renameCloudService'];
+    /**
+     * Copy files and folders of a cloud storage service into the asset library
+     * @description files and folders are relative to path (under the service root); folders are copied recursively and land in the library under the same relative names. The storage worker streams each object; a file that fails is reported in the queue message and the rest go on. Needs AssetLibrary_Edit too. Paths and file names must not contain a null byte or ASCII control characters (rule 1), DEL, C1 controls or U+00A0 to U+00FF (rule 2), ".." or "./" (rule 3); must not start with "/" (rule 4) nor contain "//" (rule 5); at most 512 characters (rule 6); a file extension must be one of jpg, jpeg, png, gif, webp, svg, bmp, tiff, ico, pdf, doc, docx, xls, xlsx, ppt, pptx, txt, rtf, csv, mp4, avi, mov, wmv, flv, webm, mkv, mp3, wav, ogg, m4a, html, htm, css, js, json, xml, ttf, otf, woff, woff2, zip (rule 7). A violation answers 400 naming the rule.
+     */
+    post: operations['copyFromCloud'];
+    /**
+     * Delete a cloud storage service
+     * @description Files already copied into the asset library stay.
+     */
+    delete: operations['deleteCloudService'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/v1/api-keys': {
     parameters: {
       query?: never;
@@ -72,6 +125,291 @@ export interface paths {
     put?: never;
     /** Create an account in an organization */
     post: operations['adminCreateAccount'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/asset-library': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the files and folders of the account asset library
+     * @description One folder level under prefix, in key order, limit files and folders together per page; pass nextKey back for the next page ("" on the last). Paths and file names must not contain a null byte or ASCII control characters (rule 1), DEL, C1 controls or U+00A0 to U+00FF (rule 2), ".." or "./" (rule 3); must not start with "/" (rule 4) nor contain "//" (rule 5); at most 512 characters (rule 6); a file extension must be one of jpg, jpeg, png, gif, webp, svg, bmp, tiff, ico, pdf, doc, docx, xls, xlsx, ppt, pptx, txt, rtf, csv, mp4, avi, mov, wmv, flv, webm, mkv, mp3, wav, ogg, m4a, html, htm, css, js, json, xml, ttf, otf, woff, woff2, zip (rule 7). A violation answers 400 naming the rule.
+     */
+    get: operations['listAssetLibrary'];
+    put?: never;
+    /**
+     * Upload a file or a zip archive into the asset library
+     * @description A multipart/form-data body with the part `file` (required, one file) and the field `path` (optional target folder). The file is streamed to storage, at most 209715200 bytes (larger: 413, nothing kept), and placed by the storage worker; poll the returned queue. A zip is extracted into the folder after every entry is checked (the path rules, no symlinks, at most 10000 entries, 1073741824 bytes extracted and a compression ratio of 200); any breach fails the queue with the reason and extracts nothing. Paths and file names must not contain a null byte or ASCII control characters (rule 1), DEL, C1 controls or U+00A0 to U+00FF (rule 2), ".." or "./" (rule 3); must not start with "/" (rule 4) nor contain "//" (rule 5); at most 512 characters (rule 6); a file extension must be one of jpg, jpeg, png, gif, webp, svg, bmp, tiff, ico, pdf, doc, docx, xls, xlsx, ppt, pptx, txt, rtf, csv, mp4, avi, mov, wmv, flv, webm, mkv, mp3, wav, ogg, m4a, html, htm, css, js, json, xml, ttf, otf, woff, woff2, zip (rule 7). A violation answers 400 naming the rule.
+     */
+    post: operations['uploadAsset'];
+    /**
+     * Delete a file or a folder of the asset library
+     * @description deleteFile needs file (path optionally names its folder); deleteFolder needs path and deletes everything under it. Paths and file names must not contain a null byte or ASCII control characters (rule 1), DEL, C1 controls or U+00A0 to U+00FF (rule 2), ".." or "./" (rule 3); must not start with "/" (rule 4) nor contain "//" (rule 5); at most 512 characters (rule 6); a file extension must be one of jpg, jpeg, png, gif, webp, svg, bmp, tiff, ico, pdf, doc, docx, xls, xlsx, ppt, pptx, txt, rtf, csv, mp4, avi, mov, wmv, flv, webm, mkv, mp3, wav, ogg, m4a, html, htm, css, js, json, xml, ttf, otf, woff, woff2, zip (rule 7). A violation answers 400 naming the rule.
+     */
+    delete: operations['deleteAssets'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/asset-sources': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the asset sources of an account
+     * @description In asset source id order. next and previous are "" when there is no adjacent page.
+     */
+    get: operations['listAssetSources'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/asset-sources/{assetSourceId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read an asset source */
+    get: operations['getAssetSource'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/asset-sources/{assetSourceId}/data': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a page of an asset source rows
+     * @description The detail plus a page of rows in source order; next and prev are "" at the ends. A remote source is fetched through the outbound guard unless its copy is younger than cacheTime; an unreachable remote or one answering an error status is 502, a refused URL or a body that does not parse as its contentType is 424, each naming the cause.
+     */
+    get: operations['readAssetSourceData'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/asset-sources/{assetSourceId}/recommendation/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Record an interaction of a cookie with an item
+     * @description For collaborative and hybrid recommendation sources: the event is recorded in the source's cookieGroup and every recommendation source of that group is recomputed. A content source is 409.
+     */
+    post: operations['recordRecommendationEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/asset-sources/{objId}/labels': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the labels of an asset source
+     * @description In label order. next and previous are "" when there is no adjacent page.
+     */
+    get: operations['listAssetSourceLabels'];
+    put?: never;
+    /**
+     * Label an asset source (idempotent)
+     * @description Adding a label the source already has changes nothing and answers 200.
+     */
+    post: operations['addAssetSourceLabel'];
+    /**
+     * Remove a label from an asset source
+     * @description The label travels in the body. 200 with no body; a label the source does not have is 404.
+     */
+    delete: operations['deleteAssetSourceLabel'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/asset-sources/{sourceAssetSourceId}/recommendation': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a recommendation source over an asset source
+     * @description For each item of the source (by its assetKeyColumn), the top maxRecommendations other items, stored as rows {itemKey, recommendedItemKey, rank, score}. content: each mapped string column adds its priority when two items hold the same value, each numeric column adds 1 when they differ by at most acceptedRange; items sharing nothing are left out; ties go by source row order. collaborative: the number of cookies (of cookieGroup) that interacted with both items; hybrid: the sum of both. Collaborative and hybrid are empty until interaction events exist (see the events extension). Recomputed when the source changes and every updateFrequency hours. A source without an assetKeyColumn is 409.
+     */
+    post: operations['createRecommendationAssetSource'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/asset-sources/{sourceAssetSourceId}/recommendation/{assetSourceId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Replace the settings of a recommendation source
+     * @description Body and rules as on create; the recommendations are recomputed at once.
+     */
+    put: operations['replaceRecommendationAssetSource'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/asset-sources/inline': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create an inline asset source
+     * @description Every row key must be one of columnNames; the key, variant, group, reporting and rotation-weight columns must be columns; rotation weights are numbers (or numeric text) of at least 0.
+     */
+    post: operations['createInlineAssetSource'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/asset-sources/inline/{assetSourceId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Replace an inline asset source
+     * @description Every member as on create; the rows are replaced. A source of another kind is 409.
+     */
+    put: operations['replaceInlineAssetSource'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change members of an inline asset source
+     * @description Only the members the body names change (a special column given as null is cleared); the result must satisfy every rule of create, the stored rows included when data is not given.
+     */
+    patch: operations['patchInlineAssetSource'];
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/asset-sources/remote': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a remote asset source
+     * @description The URL is fetched when the data is read, not now. Rows are the parsed records projected onto columnNames.
+     */
+    post: operations['createRemoteAssetSource'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/asset-sources/remote/{assetSourceId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Replace a remote asset source
+     * @description Every member as on create; the cached copy is dropped, so the next read fetches with the new settings. A source of another kind is 409.
+     */
+    put: operations['replaceRemoteAssetSource'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/campaign/{campaignId}/tagVariablesMap': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the tag variable maps of a retail campaign
+     * @description Every entry of the campaign, in idx order. campaignId is a retail campaign of the account.
+     */
+    get: operations['listTagVariableMaps'];
+    /**
+     * Replace a tag variable map of a retail campaign, by idx
+     * @description Every field as on create; idx names the entry (404 when the campaign holds no such entry). A duplicate answers 409.
+     */
+    put: operations['updateTagVariableMap'];
+    /**
+     * Map a data signal to a macro of an ad server for a retail campaign
+     * @description The campaign's tags on that ad server carry the signal as ds_<dataSignal>=<macroName>. One entry per (campaign, adServerId, dataSignal), the data signal compared case-insensitively: a second one answers 409. A campaign holds at most 200 entries (409 beyond).
+     */
+    post: operations['createTagVariableMap'];
     delete?: never;
     options?: never;
     head?: never;
@@ -166,6 +504,106 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/accounts/{accountId}/media-plans/{mediaPlanId}/placements/{placementId}/tags/native': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Generate a native tag for a placement
+     * @description Tags point at the serving paths under PUBLIC_BASE_URL: /serve/v1/tags/<kind>.js (script tags), /serve/v1/ads/<kind>.html (URL tags), /serve/v1/vast/in-stream.xml (VAST), /serve/v1/img/<kind>.png and /serve/v1/click (noscript fallback). Every URL carries plc (placement), mp (media plan), cmp (campaign), tm (tagMetadataId), as (ad server), the options, ds_<signal> per data signal, the privacy parameters, cb (the cache-buster macro) and, last, click (the click macro; a raw click macro runs to the end of the URL). Macros are written verbatim so the ad server can expand them. campaignId must be the campaign of the media plan and adServerId the ad server of the placement (400 otherwise). Generating stores the tag (tagMetadataId) and marks the placement's isTagPresent; the newest tag of a placement and kind is the one the tag CSV lists.
+     */
+    post: operations['generateNativeTag'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/media-plans/{mediaPlanId}/placements/{placementId}/tags/rich-media': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Generate a rich-media tag for a placement
+     * @description Tags point at the serving paths under PUBLIC_BASE_URL: /serve/v1/tags/<kind>.js (script tags), /serve/v1/ads/<kind>.html (URL tags), /serve/v1/vast/in-stream.xml (VAST), /serve/v1/img/<kind>.png and /serve/v1/click (noscript fallback). Every URL carries plc (placement), mp (media plan), cmp (campaign), tm (tagMetadataId), as (ad server), the options, ds_<signal> per data signal, the privacy parameters, cb (the cache-buster macro) and, last, click (the click macro; a raw click macro runs to the end of the URL). Macros are written verbatim so the ad server can expand them. campaignId must be the campaign of the media plan and adServerId the ad server of the placement (400 otherwise). Generating stores the tag (tagMetadataId) and marks the placement's isTagPresent; the newest tag of a placement and kind is the one the tag CSV lists.
+     */
+    post: operations['generateRichMediaTag'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/media-plans/{mediaPlanId}/placements/{placementId}/tags/video/in-banner': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Generate an in-banner video tag for a placement
+     * @description Tags point at the serving paths under PUBLIC_BASE_URL: /serve/v1/tags/<kind>.js (script tags), /serve/v1/ads/<kind>.html (URL tags), /serve/v1/vast/in-stream.xml (VAST), /serve/v1/img/<kind>.png and /serve/v1/click (noscript fallback). Every URL carries plc (placement), mp (media plan), cmp (campaign), tm (tagMetadataId), as (ad server), the options, ds_<signal> per data signal, the privacy parameters, cb (the cache-buster macro) and, last, click (the click macro; a raw click macro runs to the end of the URL). Macros are written verbatim so the ad server can expand them. campaignId must be the campaign of the media plan and adServerId the ad server of the placement (400 otherwise). Generating stores the tag (tagMetadataId) and marks the placement's isTagPresent; the newest tag of a placement and kind is the one the tag CSV lists.
+     */
+    post: operations['generateVideoInBannerTag'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/media-plans/{mediaPlanId}/placements/{placementId}/tags/video/in-stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Generate an in-stream video tag (a VAST URL) for a placement
+     * @description Tags point at the serving paths under PUBLIC_BASE_URL: /serve/v1/tags/<kind>.js (script tags), /serve/v1/ads/<kind>.html (URL tags), /serve/v1/vast/in-stream.xml (VAST), /serve/v1/img/<kind>.png and /serve/v1/click (noscript fallback). Every URL carries plc (placement), mp (media plan), cmp (campaign), tm (tagMetadataId), as (ad server), the options, ds_<signal> per data signal, the privacy parameters, cb (the cache-buster macro) and, last, click (the click macro; a raw click macro runs to the end of the URL). Macros are written verbatim so the ad server can expand them. campaignId must be the campaign of the media plan and adServerId the ad server of the placement (400 otherwise). Generating stores the tag (tagMetadataId) and marks the placement's isTagPresent; the newest tag of a placement and kind is the one the tag CSV lists.
+     */
+    post: operations['generateVideoInStreamTag'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/media-plans/{mediaPlanId}/placements/{placementId}/tags/video/mobile/in-web': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Generate a mobile in-web video tag for a placement
+     * @description Tags point at the serving paths under PUBLIC_BASE_URL: /serve/v1/tags/<kind>.js (script tags), /serve/v1/ads/<kind>.html (URL tags), /serve/v1/vast/in-stream.xml (VAST), /serve/v1/img/<kind>.png and /serve/v1/click (noscript fallback). Every URL carries plc (placement), mp (media plan), cmp (campaign), tm (tagMetadataId), as (ad server), the options, ds_<signal> per data signal, the privacy parameters, cb (the cache-buster macro) and, last, click (the click macro; a raw click macro runs to the end of the URL). Macros are written verbatim so the ad server can expand them. campaignId must be the campaign of the media plan and adServerId the ad server of the placement (400 otherwise). Generating stores the tag (tagMetadataId) and marks the placement's isTagPresent; the newest tag of a placement and kind is the one the tag CSV lists.
+     */
+    post: operations['generateVideoMobileInWebTag'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/accounts/{accountId}/media-plans/auto': {
     parameters: {
       query?: never;
@@ -246,6 +684,26 @@ export interface paths {
      * @description Only a campaign created with isAdGroupCampaign true holds ad groups; any other campaign answers 409 RETAIL_CAMPAIGN_NOT_AD_GROUP_CAMPAIGN. Names are trimmed and unique within the campaign: a taken name answers 409 AD_GROUP_NAME_TAKEN.
      */
     post: operations['createAdGroup'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/retail-campaigns/{retailCampaignIdx}/download-tags': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the ad tags of a retail campaign as CSV
+     * @description Content type application/x-download; Content-Disposition attachment named <campaignName>_tags.csv (the name reduced to safe ASCII, with filename* for the full UTF-8 name). A header row (Site Name, Placement Id, Placement Name, Dimension, Ad Server, Tag Kind, Tag), then one row per ad unit tag: the newest tag of each placement and kind generated for the campaign, in generation order. RFC 4180 quoting; a cell starting with = + - @ (or tab, CR) is prefixed with ' so a spreadsheet does not run it as a formula. The rows stream as they are read. The campaign must be ACTIVE (409 otherwise).
+     */
+    get: operations['downloadTags'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -431,6 +889,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/queues/{queueId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Summary status of a queued job
+     * @description Only an account that owns the queue can read it; any other id answers 404.
+     */
+    get: operations['getQueue'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/queues/{queueId}/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Detailed status of a queued job
+     * @description Any job kind (upload, zip extraction, cloud copy, feed ingest, export). Only an account that owns the queue can read it; any other id answers 404.
+     */
+    get: operations['getQueueStatus'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -463,6 +961,719 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  listCloudServices: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The services */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            services: {
+              id: number;
+              name: string;
+              /** @description s3://<bucket>/<prefix> */
+              rootDir: string;
+              /** @enum {string} */
+              serviceType: 'objstore';
+            }[];
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createCloudService: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          accessKey: string;
+          /**
+           * Format: uri
+           * @description S3-compatible base URL; AWS S3 when absent.
+           */
+          endpoint?: string;
+          name: string;
+          region?: string;
+          /** @description <bucket>/<prefix> */
+          rootDir: string;
+          /** @description The secret key (spelled so). */
+          secreteKey: string;
+          /** @enum {string} */
+          serviceType: 'objstore';
+        };
+      };
+    };
+    responses: {
+      /** @description Registered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            /** @description s3://<bucket>/<prefix> */
+            rootDir: string;
+            /** @enum {string} */
+            serviceType: 'objstore';
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Bad Gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listCloudFiles: {
+    parameters: {
+      query?: {
+        /** @description Sub-path under the service root. */
+        path?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        serviceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The folder */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            files: {
+              /** Format: date-time */
+              date: string;
+              name: string;
+              /** @description Bytes */
+              size: number;
+            }[];
+            folders: string[];
+            path: string;
+            /** @description s3:// URL of the listed folder */
+            url: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Bad Gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  renameCloudService: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        serviceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Renamed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  copyFromCloud: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        serviceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          files: string[];
+          folders: string[];
+          /** @description Sub-directory of the service root the names are relative to. */
+          path?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Queued */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            queueId: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteCloudService: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        serviceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   adminCreateApiKey: {
     parameters: {
       query?: never;
@@ -785,6 +1996,2720 @@ export interface operations {
       };
       /** @description Unsupported Media Type */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listAssetLibrary: {
+    parameters: {
+      query?: {
+        /** @description Page size, at most 100. */
+        limit?: number;
+        /** @description nextKey of the previous page. */
+        nextKey?: string;
+        /** @description Folder to list; the root when absent. */
+        prefix?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the folder */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            files: {
+              /**
+               * Format: uri
+               * @description A plain GET returns exactly the stored bytes.
+               */
+              cdnUrl: string;
+              /**
+               * Format: date-time
+               * @description Last modified, ISO 8601 UTC.
+               */
+              date: string;
+              name: string;
+              /** @description Size with a unit, e.g. "12.50 KB". */
+              size: string;
+            }[];
+            folders: string[];
+            nextKey: string;
+            path: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  uploadAsset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Queued */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            queueId: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteAssets: {
+    parameters: {
+      query: {
+        command: 'deleteFile' | 'deleteFolder';
+        /** @description File name, required for deleteFile. */
+        file?: string;
+        /** @description Folder: required for deleteFolder; for deleteFile the folder of the file. */
+        path?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            msg: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listAssetSources: {
+    parameters: {
+      query?: {
+        /** @description Page size, at most 100. */
+        limit?: number;
+        /** @description Items to skip. */
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of asset sources */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assetSources: {
+              assetSourceId: number;
+              assetSourceName: string;
+              /** @enum {string} */
+              assetSourceType: 'inline' | 'remote' | 'recommendation' | 'motion-design' | 'feed';
+            }[];
+            next: string | '';
+            previous: string | '';
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getAssetSource: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Asset source id */
+        assetSourceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The asset source */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assetGroupColumn: string | null;
+            assetKeyColumn: string | null;
+            assetSourceColumns: string[];
+            /** @description The source id as a string, as the detail shows it. */
+            assetSourceId: string;
+            assetSourceName: string;
+            /** @enum {string} */
+            assetSourceType: 'inline' | 'remote' | 'recommendation' | 'motion-design' | 'feed';
+            assetVariantColumn: string | null;
+            contentType: string | null;
+            /** Format: date-time */
+            createdTime: string;
+            /** @description Recommendation sources only. Their rows are {itemKey, recommendedItemKey, rank, score}. */
+            recommendation?: {
+              computedTime: string | null;
+              recommendationConfig: {
+                [key: string]: unknown;
+              };
+              sourceAssetSourceId: number;
+              /** @description computed, not-computed, or awaiting-events: collaborative and hybrid recommendations are empty until interaction events exist. */
+              status: string;
+              statusDetail: string;
+              updateFrequency: number;
+            };
+            /** @description Remote sources only. */
+            remote?: {
+              additionalParams: string;
+              cacheTime: number;
+              httpMethod: string;
+              url: string;
+            };
+            reportingColumn: string | null;
+            rotationWeightColumn: string | null;
+            /** @description Rows the source holds (a remote source: of its last fetched copy). */
+            rowCount: number;
+            /** Format: date-time */
+            updatedTime: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  readAssetSourceData: {
+    parameters: {
+      query?: {
+        /** @description Page size, at most 100. */
+        limit?: number;
+        /** @description Items to skip. */
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Asset source id */
+        assetSourceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The asset source and a page of its rows */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assetGroupColumn: string | null;
+            assetKeyColumn: string | null;
+            assetSourceColumns: string[];
+            /** @description The source id as a string, as the detail shows it. */
+            assetSourceId: string;
+            assetSourceName: string;
+            /** @enum {string} */
+            assetSourceType: 'inline' | 'remote' | 'recommendation' | 'motion-design' | 'feed';
+            assetVariantColumn: string | null;
+            contentType: string | null;
+            /** Format: date-time */
+            createdTime: string;
+            data: {
+              [key: string]: unknown;
+            }[];
+            next: string | '';
+            prev: string | '';
+            /** @description Recommendation sources only. Their rows are {itemKey, recommendedItemKey, rank, score}. */
+            recommendation?: {
+              computedTime: string | null;
+              recommendationConfig: {
+                [key: string]: unknown;
+              };
+              sourceAssetSourceId: number;
+              /** @description computed, not-computed, or awaiting-events: collaborative and hybrid recommendations are empty until interaction events exist. */
+              status: string;
+              statusDetail: string;
+              updateFrequency: number;
+            };
+            /** @description Remote sources only. */
+            remote?: {
+              additionalParams: string;
+              cacheTime: number;
+              httpMethod: string;
+              url: string;
+            };
+            reportingColumn: string | null;
+            rotationWeightColumn: string | null;
+            /** @description Rows the source holds (a remote source: of its last fetched copy). */
+            rowCount: number;
+            /** Format: date-time */
+            updatedTime: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Failed Dependency */
+      424: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Bad Gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  recordRecommendationEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Asset source id */
+        assetSourceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The visitor cookie. */
+          cookieId: string;
+          /** @description view, click, purchase, ...: every type counts once per cookie and item. */
+          eventType: string;
+          /** @description The asset key of the item interacted with. */
+          itemKey: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Recorded */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            msg: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listAssetSourceLabels: {
+    parameters: {
+      query?: {
+        /** @description Page size, at most 100. */
+        limit?: number;
+        /** @description Items to skip. */
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description The asset source id */
+        objId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of labels */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            labels: string[];
+            next: string | '';
+            previous: string | '';
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  addAssetSourceLabel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description The asset source id */
+        objId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Compared exactly, after trimming. */
+          label: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The source already had the label */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            msg: string;
+          };
+        };
+      };
+      /** @description Label added */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            msg: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteAssetSourceLabel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description The asset source id */
+        objId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Compared exactly, after trimming. */
+          label: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Removed (no body) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createRecommendationAssetSource: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description The source whose items are ranked */
+        sourceAssetSourceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          recommendationConfig: {
+            /** @description Required for collaborative and hybrid, refused for content: the group interaction events are recorded in. */
+            cookieGroup?: string;
+            /**
+             * Format: int32
+             * @description Recommendations kept per item.
+             */
+            maxRecommendations: number;
+            /** @description Required for content and hybrid, refused for collaborative. */
+            recommendationMap?: {
+              /**
+               * Format: int32
+               * @description Only for dataType numeric: values at most this far apart match, adding 1 (default 0).
+               */
+              acceptedRange?: number;
+              /** @description A column of the source. */
+              assetSourceColumn: string;
+              /** @enum {string} */
+              dataType: 'string' | 'numeric';
+              /**
+               * Format: int32
+               * @description Only for dataType string: what an equal value adds to the score (default 1).
+               */
+              priority?: number;
+            }[];
+            /** @enum {string} */
+            type: 'content' | 'collaborative' | 'hybrid';
+          };
+          /**
+           * Format: int32
+           * @description Hours between scheduled recomputations.
+           */
+          updateFrequency: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The asset source id. */
+            id: number;
+            msg: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  replaceRecommendationAssetSource: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description The recommendation source */
+        assetSourceId: number;
+        /** @description The source whose items are ranked */
+        sourceAssetSourceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          recommendationConfig: {
+            /** @description Required for collaborative and hybrid, refused for content: the group interaction events are recorded in. */
+            cookieGroup?: string;
+            /**
+             * Format: int32
+             * @description Recommendations kept per item.
+             */
+            maxRecommendations: number;
+            /** @description Required for content and hybrid, refused for collaborative. */
+            recommendationMap?: {
+              /**
+               * Format: int32
+               * @description Only for dataType numeric: values at most this far apart match, adding 1 (default 0).
+               */
+              acceptedRange?: number;
+              /** @description A column of the source. */
+              assetSourceColumn: string;
+              /** @enum {string} */
+              dataType: 'string' | 'numeric';
+              /**
+               * Format: int32
+               * @description Only for dataType string: what an equal value adds to the score (default 1).
+               */
+              priority?: number;
+            }[];
+            /** @enum {string} */
+            type: 'content' | 'collaborative' | 'hybrid';
+          };
+          /**
+           * Format: int32
+           * @description Hours between scheduled recomputations.
+           */
+          updateFrequency: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Replaced */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The asset source id. */
+            id: number;
+            msg: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createInlineAssetSource: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          assetGroupColumn?: string | null;
+          assetKeyColumn?: string | null;
+          assetSourceName: string;
+          assetVariantColumn?: string | null;
+          /** @description The columns, in order; names are unique. */
+          columnNames: string[];
+          contentType?: ('csv' | 'json' | 'xml') | null;
+          /** @description The rows, in order. */
+          data: {
+            [key: string]: unknown;
+          }[];
+          reportingColumn?: string | null;
+          rotationWeightColumn?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The asset source id. */
+            id: number;
+            msg: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  replaceInlineAssetSource: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Asset source id */
+        assetSourceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          assetGroupColumn?: string | null;
+          assetKeyColumn?: string | null;
+          assetSourceName: string;
+          assetVariantColumn?: string | null;
+          /** @description The columns, in order; names are unique. */
+          columnNames: string[];
+          contentType?: ('csv' | 'json' | 'xml') | null;
+          /** @description The rows, in order. */
+          data: {
+            [key: string]: unknown;
+          }[];
+          reportingColumn?: string | null;
+          rotationWeightColumn?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Replaced */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The asset source id. */
+            id: number;
+            msg: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  patchInlineAssetSource: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Asset source id */
+        assetSourceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          assetGroupColumn?: string | null;
+          assetKeyColumn?: string | null;
+          assetSourceName?: string;
+          assetVariantColumn?: string | null;
+          /** @description The columns, in order; names are unique. */
+          columnNames?: string[];
+          contentType?: ('csv' | 'json' | 'xml') | null;
+          /** @description The rows, in order. */
+          data?: {
+            [key: string]: unknown;
+          }[];
+          reportingColumn?: string | null;
+          rotationWeightColumn?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Changed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The asset source id. */
+            id: number;
+            msg: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createRemoteAssetSource: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Appended as the query string (GET) or sent as a form body (POST), e.g. `region=eu&lang=en`. */
+          additionalParams?: string;
+          assetGroupColumn?: string | null;
+          assetKeyColumn?: string | null;
+          assetSourceName: string;
+          assetVariantColumn?: string | null;
+          /**
+           * Format: int32
+           * @description Seconds a fetched copy is served before the URL is fetched again; 0 (default) fetches on every read.
+           */
+          cacheTime?: number;
+          /** @description The columns, in order; names are unique. */
+          columnNames: string[];
+          /**
+           * @description How the fetched body is parsed: CSV with a header row, a JSON array of objects, or repeated XML elements.
+           * @enum {string}
+           */
+          contentType: 'csv' | 'json' | 'xml';
+          /**
+           * @description GET (default) or POST.
+           * @enum {string}
+           */
+          httpMethod?: 'GET' | 'POST';
+          reportingColumn?: string | null;
+          rotationWeightColumn?: string | null;
+          /**
+           * Format: uri
+           * @description http or https URL fetched on data read, through the outbound guard.
+           */
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The asset source id. */
+            id: number;
+            msg: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  replaceRemoteAssetSource: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Asset source id */
+        assetSourceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Appended as the query string (GET) or sent as a form body (POST), e.g. `region=eu&lang=en`. */
+          additionalParams?: string;
+          assetGroupColumn?: string | null;
+          assetKeyColumn?: string | null;
+          assetSourceName: string;
+          assetVariantColumn?: string | null;
+          /**
+           * Format: int32
+           * @description Seconds a fetched copy is served before the URL is fetched again; 0 (default) fetches on every read.
+           */
+          cacheTime?: number;
+          /** @description The columns, in order; names are unique. */
+          columnNames: string[];
+          /**
+           * @description How the fetched body is parsed: CSV with a header row, a JSON array of objects, or repeated XML elements.
+           * @enum {string}
+           */
+          contentType: 'csv' | 'json' | 'xml';
+          /**
+           * @description GET (default) or POST.
+           * @enum {string}
+           */
+          httpMethod?: 'GET' | 'POST';
+          reportingColumn?: string | null;
+          rotationWeightColumn?: string | null;
+          /**
+           * Format: uri
+           * @description http or https URL fetched on data read, through the outbound guard.
+           */
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Replaced */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The asset source id. */
+            id: number;
+            msg: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listTagVariableMaps: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        campaignId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The entries */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            adServerId: string;
+            adServerParams: {
+              [key: string]: unknown;
+            };
+            dataSignal: string;
+            idx: number;
+            macroName: string;
+          }[];
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateTagVariableMap: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        campaignId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description An ad server of the catalog (GET /v2/ad-servers). */
+          adServerId: string;
+          /** @description Ad-server specific settings of the entry. Arbitrary JSON object, nested at most 16 deep, at most 4096 bytes serialized. */
+          adServerParams?: {
+            [key: string]: unknown;
+          };
+          /** @description The data signal the macro carries. */
+          dataSignal: string;
+          /**
+           * Format: int64
+           * @description The entry to update.
+           */
+          idx: number;
+          /** @description A macro in the syntax of the ad server, inserted verbatim into its tags: %%PATTERN:name%% (gam), %name! (cm360), ${NAME} (xandr, dv360), %%TTD_NAME%% (ttd), {{NAME}} (onsite-rm), {{a.b}} (meta), {name} (pinterest), [NAME] (vistar). */
+          macroName: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Updated */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            idx: number;
+            msg: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createTagVariableMap: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        campaignId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description An ad server of the catalog (GET /v2/ad-servers). */
+          adServerId: string;
+          /** @description Ad-server specific settings of the entry. Arbitrary JSON object, nested at most 16 deep, at most 4096 bytes serialized. */
+          adServerParams?: {
+            [key: string]: unknown;
+          };
+          /** @description The data signal the macro carries. */
+          dataSignal: string;
+          /** @description A macro in the syntax of the ad server, inserted verbatim into its tags: %%PATTERN:name%% (gam), %name! (cm360), ${NAME} (xandr, dv360), %%TTD_NAME%% (ttd), {{NAME}} (onsite-rm), {{a.b}} (meta), {name} (pinterest), [NAME] (vistar). */
+          macroName: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            idx: number;
+            msg: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -1537,6 +5462,843 @@ export interface operations {
       };
       /** @description Method Not Allowed */
       405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  generateNativeTag: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        mediaPlanId: number;
+        /** @description Integer index */
+        placementId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Extra query parameters of the tag: names of letters, digits and _, values strings (at most 256), numbers or booleans. Arbitrary JSON object, nested at most 16 deep, at most 4096 bytes serialized. */
+          additionalParams?: {
+            [key: string]: unknown;
+          };
+          /** @description The ad server of the placement; decides the click and cache-buster macros and the macro syntax. */
+          adServerId: string;
+          /**
+           * Format: int64
+           * @description The ad unit.
+           */
+          adUnitId: number;
+          /**
+           * Format: int64
+           * @description The retail campaign the media plan belongs to.
+           */
+          campaignId: number;
+          /** @description Data signal name to a macro of the ad server; added to (and overriding) the campaign's tag variable maps on that ad server. */
+          dataSignalMap?: {
+            [key: string]: string;
+          };
+          /** @description At most one entry per type; each included one puts its parameters in the tag once. */
+          privacy?: {
+            /** @description Required for an included GDPRv2 entry, as ${GDPR_CONSENT_<numeric vendor id>}, and for gpp, as ${GPP_STRING_<numeric id>}; none for ccpa. */
+            consentMacro?: string;
+            /** @description false leaves the entry out of the tag. */
+            include: boolean;
+            /**
+             * @description GDPRv2 adds gdpr and gdpr_consent, ccpa adds us_privacy, gpp adds gpp and gpp_sid.
+             * @enum {string}
+             */
+            type: 'GDPRv2' | 'ccpa' | 'gpp';
+          }[];
+          /** @description true: every URL of the tag is https, and http third-party script URLs are upgraded. */
+          secureTags?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The tag */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Tag generated, and what was changed to make the tag right for the ad server (e.g. an http URL upgraded). */
+            message: string;
+            /** @description The stored tag; its URLs carry it as tm. */
+            tagMetadataId: number;
+            /** @description A script element, or a URL (in-stream VAST, and ad servers that take URLs). */
+            tagValue: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  generateRichMediaTag: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        mediaPlanId: number;
+        /** @description Integer index */
+        placementId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Extra query parameters of the tag: names of letters, digits and _, values strings (at most 256), numbers or booleans. Arbitrary JSON object, nested at most 16 deep, at most 4096 bytes serialized. */
+          additionalParams?: {
+            [key: string]: unknown;
+          };
+          /** @description The ad server of the placement; decides the click and cache-buster macros and the macro syntax. */
+          adServerId: string;
+          /**
+           * Format: int64
+           * @description The ad unit.
+           */
+          adUnitId?: number;
+          /**
+           * Format: int64
+           * @description The retail campaign the media plan belongs to.
+           */
+          campaignId: number;
+          /** @description Data signal name to a macro of the ad server; added to (and overriding) the campaign's tag variable maps on that ad server. */
+          dataSignalMap?: {
+            [key: string]: string;
+          };
+          /** @description true: an MRAID ad for in-app inventory (mraid.js loads first, mraid=1). */
+          enableForMobileApp?: boolean;
+          /** @description true: a noscript fallback (a click-through link around an image of the placement size). */
+          enableNoScriptTag?: boolean;
+          /** @description true: the ad shows the AdChoices icon (adchoices=1). */
+          includeAdChoices?: boolean;
+          /** @description include true: the ad resizes to the screen (resp=1, flex, banner). */
+          mobileResponsiveOptions?: {
+            bannerType?: string;
+            include: boolean;
+            /** Format: int32 */
+            mobileFlexCreativeUnitType?: number;
+          };
+          /** @description At most one entry per type; each included one puts its parameters in the tag once. */
+          privacy?: {
+            /** @description Required for an included GDPRv2 entry, as ${GDPR_CONSENT_<numeric vendor id>}, and for gpp, as ${GPP_STRING_<numeric id>}; none for ccpa. */
+            consentMacro?: string;
+            /** @description false leaves the entry out of the tag. */
+            include: boolean;
+            /**
+             * @description GDPRv2 adds gdpr and gdpr_consent, ccpa adds us_privacy, gpp adds gpp and gpp_sid.
+             * @enum {string}
+             */
+            type: 'GDPRv2' | 'ccpa' | 'gpp';
+          }[];
+          /** @description true: every URL of the tag is https, and http third-party script URLs are upgraded. */
+          secureTags?: boolean;
+          /** @description An http(s) URL or script elements, appended after the tag. Its macros must be the ad server's or the IAB privacy macros; refused otherwise (400). */
+          thirdPartyTrackingScript?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The tag */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Tag generated, and what was changed to make the tag right for the ad server (e.g. an http URL upgraded). */
+            message: string;
+            /** @description The stored tag; its URLs carry it as tm. */
+            tagMetadataId: number;
+            /** @description A script element, or a URL (in-stream VAST, and ad servers that take URLs). */
+            tagValue: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  generateVideoInBannerTag: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        mediaPlanId: number;
+        /** @description Integer index */
+        placementId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Extra query parameters of the tag: names of letters, digits and _, values strings (at most 256), numbers or booleans. Arbitrary JSON object, nested at most 16 deep, at most 4096 bytes serialized. */
+          additionalParams?: {
+            [key: string]: unknown;
+          };
+          /** @description The ad server of the placement; decides the click and cache-buster macros and the macro syntax. */
+          adServerId: string;
+          /**
+           * Format: int64
+           * @description The retail campaign the media plan belongs to.
+           */
+          campaignId: number;
+          /** @description Data signal name to a macro of the ad server; added to (and overriding) the campaign's tag variable maps on that ad server. */
+          dataSignalMap?: {
+            [key: string]: string;
+          };
+          /** @description true: a noscript fallback (a click-through link around an image of the placement size). */
+          enableNoScriptTag?: boolean;
+          /** @description true: the ad shows the AdChoices icon (adchoices=1). */
+          includeAdChoices?: boolean;
+          isDynamicPriVideo?: boolean;
+          /** @description At most one entry per type; each included one puts its parameters in the tag once. */
+          privacy?: {
+            /** @description Required for an included GDPRv2 entry, as ${GDPR_CONSENT_<numeric vendor id>}, and for gpp, as ${GPP_STRING_<numeric id>}; none for ccpa. */
+            consentMacro?: string;
+            /** @description false leaves the entry out of the tag. */
+            include: boolean;
+            /**
+             * @description GDPRv2 adds gdpr and gdpr_consent, ccpa adds us_privacy, gpp adds gpp and gpp_sid.
+             * @enum {string}
+             */
+            type: 'GDPRv2' | 'ccpa' | 'gpp';
+          }[];
+          /** @description true: every URL of the tag is https, and http third-party script URLs are upgraded. */
+          secureTags?: boolean;
+          /** @description An http(s) URL or script elements, appended after the tag. Its macros must be the ad server's or the IAB privacy macros; refused otherwise (400). */
+          thirdPartyTrackingScript?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The tag */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Tag generated, and what was changed to make the tag right for the ad server (e.g. an http URL upgraded). */
+            message: string;
+            /** @description The stored tag; its URLs carry it as tm. */
+            tagMetadataId: number;
+            /** @description A script element, or a URL (in-stream VAST, and ad servers that take URLs). */
+            tagValue: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  generateVideoInStreamTag: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        mediaPlanId: number;
+        /** @description Integer index */
+        placementId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Extra query parameters of the tag: names of letters, digits and _, values strings (at most 256), numbers or booleans. Arbitrary JSON object, nested at most 16 deep, at most 4096 bytes serialized. */
+          additionalParams?: {
+            [key: string]: unknown;
+          };
+          /** @description The ad server of the placement; decides the click and cache-buster macros and the macro syntax. */
+          adServerId: string;
+          /**
+           * Format: int64
+           * @description The retail campaign the media plan belongs to.
+           */
+          campaignId: number;
+          /** @description Data signal name to a macro of the ad server; added to (and overriding) the campaign's tag variable maps on that ad server. */
+          dataSignalMap?: {
+            [key: string]: string;
+          };
+          /** @description true: the ad shows the AdChoices icon (adchoices=1). */
+          includeAdChoices?: boolean;
+          playerType?: {
+            name: string;
+            version: string;
+          };
+          /** @description At most one entry per type; each included one puts its parameters in the tag once. */
+          privacy?: {
+            /** @description Required for an included GDPRv2 entry, as ${GDPR_CONSENT_<numeric vendor id>}, and for gpp, as ${GPP_STRING_<numeric id>}; none for ccpa. */
+            consentMacro?: string;
+            /** @description false leaves the entry out of the tag. */
+            include: boolean;
+            /**
+             * @description GDPRv2 adds gdpr and gdpr_consent, ccpa adds us_privacy, gpp adds gpp and gpp_sid.
+             * @enum {string}
+             */
+            type: 'GDPRv2' | 'ccpa' | 'gpp';
+          }[];
+          /** @description true: every URL of the tag is https, and http third-party script URLs are upgraded. */
+          secureTags?: boolean;
+          /** @description The VAST flavour the player expects, e.g. VAST 4.2. */
+          tagType?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The tag */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Tag generated, and what was changed to make the tag right for the ad server (e.g. an http URL upgraded). */
+            message: string;
+            /** @description The stored tag; its URLs carry it as tm. */
+            tagMetadataId: number;
+            /** @description A script element, or a URL (in-stream VAST, and ad servers that take URLs). */
+            tagValue: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  generateVideoMobileInWebTag: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        mediaPlanId: number;
+        /** @description Integer index */
+        placementId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Extra query parameters of the tag: names of letters, digits and _, values strings (at most 256), numbers or booleans. Arbitrary JSON object, nested at most 16 deep, at most 4096 bytes serialized. */
+          additionalParams?: {
+            [key: string]: unknown;
+          };
+          /** @description The ad server of the placement; decides the click and cache-buster macros and the macro syntax. */
+          adServerId: string;
+          /** Format: int64 */
+          baseAdUnitId: number;
+          /** Format: int64 */
+          behaviourAdUnitTypeId?: number;
+          /**
+           * Format: int64
+           * @description The retail campaign the media plan belongs to.
+           */
+          campaignId: number;
+          /** @description Data signal name to a macro of the ad server; added to (and overriding) the campaign's tag variable maps on that ad server. */
+          dataSignalMap?: {
+            [key: string]: string;
+          };
+          /** @description At most one entry per type; each included one puts its parameters in the tag once. */
+          privacy?: {
+            /** @description Required for an included GDPRv2 entry, as ${GDPR_CONSENT_<numeric vendor id>}, and for gpp, as ${GPP_STRING_<numeric id>}; none for ccpa. */
+            consentMacro?: string;
+            /** @description false leaves the entry out of the tag. */
+            include: boolean;
+            /**
+             * @description GDPRv2 adds gdpr and gdpr_consent, ccpa adds us_privacy, gpp adds gpp and gpp_sid.
+             * @enum {string}
+             */
+            type: 'GDPRv2' | 'ccpa' | 'gpp';
+          }[];
+          /** @description true: every URL of the tag is https, and http third-party script URLs are upgraded. */
+          secureTags?: boolean;
+          /** @description An http(s) URL or script elements, appended after the tag. Its macros must be the ad server's or the IAB privacy macros; refused otherwise (400). */
+          thirdPartyTrackingScript?: string;
+          useCustomLayout?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The tag */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Tag generated, and what was changed to make the tag right for the ad server (e.g. an http URL upgraded). */
+            message: string;
+            /** @description The stored tag; its URLs carry it as tm. */
+            tagMetadataId: number;
+            /** @description A script element, or a URL (in-stream VAST, and ad servers that take URLs). */
+            tagValue: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -2394,6 +7156,110 @@ export interface operations {
       };
       /** @description Unsupported Media Type */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  downloadTags: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        retailCampaignIdx: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The CSV file (application/x-download) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -4524,6 +9390,207 @@ export interface operations {
         content: {
           'application/json': {
             message: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getQueue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Queue id returned by the operation that queued the job */
+        queueId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The queue */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+            /** @description Queued, Processing, Completed or Failed */
+            status: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getQueueStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Queue id returned by the operation that queued the job */
+        queueId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The queue */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            message: string;
+            /** @description Queued, Processing, Completed or Failed */
+            status: string;
+            totalItems: number;
+            totalProcessed: number;
           };
         };
       };
