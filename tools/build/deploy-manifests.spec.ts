@@ -303,14 +303,15 @@ describe('deploy/k8s manifests', () => {
       expect(gateway?.doc.spec?.replicas).toBeUndefined();
     });
 
-    it('is the only pod the gRPC services admit', () => {
+    it('is, with the services that call peers, the only pod the gRPC services admit', () => {
       const policy = DOCS.find(({ doc }) => doc.kind === 'NetworkPolicy' && doc.metadata?.name === 'grpc-services-ingress')?.doc;
       expect(policy?.spec?.podSelector?.matchLabels).toEqual({ 'app.kubernetes.io/component': 'grpc-service' });
       expect(policy?.spec?.ingress).toEqual([
         { from: [{ podSelector: { matchLabels: { 'retail-media.io/grpc-client': 'true' } } }], ports: [{ port: 'grpc', protocol: 'TCP' }] },
       ]);
+      // The gateway, and each service that calls a peer (peerAddressFields in its config).
       const clients = APP_WORKLOADS.filter(({ doc }) => doc.spec?.template?.metadata?.labels?.['retail-media.io/grpc-client'] === 'true');
-      expect(clients.map(({ doc }) => doc.metadata?.name)).toEqual(['gateway']);
+      expect(clients.map(({ doc }) => doc.metadata?.name).sort()).toEqual(['channels-plans', 'content-creative', 'gateway', 'tagging-trackers']);
     });
   });
 
@@ -474,8 +475,17 @@ describeRendered('rendered overlays (kubectl kustomize)', () => {
       for (const ref of refs) expect(ref.name).toBe('retail-media-secrets');
     });
 
-    it('runs the base apps and templates from pinned registry images, hardened, with the gateway autoscaled', () => {
-      expect(names(docs, 'Deployment').sort()).toEqual(['channels-plans', 'gateway', 'templates']);
+    it('runs the gateway, the six gRPC services and the storage worker from pinned registry images, hardened, with the gateway autoscaled', () => {
+      expect(names(docs, 'Deployment').sort()).toEqual([
+        'asset-sources',
+        'channels-plans',
+        'content-creative',
+        'gateway',
+        'storage-library',
+        'storage-worker',
+        'tagging-trackers',
+        'templates',
+      ]);
       for (const doc of docs.filter(isWorkload)) {
         expect(hardeningProblems(doc)).toEqual([]);
         expect(podSpec(doc).containers[0].image).toMatch(/^[\w.-]+\.[a-z]+\/retail-media\/[a-z-]+:(?!latest$)[\w.-]+$/);

@@ -122,11 +122,14 @@ describe('deploy/compose/compose.yaml', () => {
   }
   const compose = parse(readFileSync(file, 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
 
-  it('runs the infrastructure and the two apps that exist', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['channels-plans', 'gateway', 'mariadb', 'minio', 'nats', 'templates']);
+  const grpcServices = ['channels-plans', 'content-creative', 'asset-sources', 'storage-library', 'tagging-trackers', 'templates'];
+  const addressVariable = (name: string) => `${name.toUpperCase().replace(/-/g, '_')}_ADDR`;
+
+  it('runs the infrastructure, the gateway and the six gRPC services', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['gateway', 'mariadb', 'minio', 'nats', ...grpcServices].sort());
   });
 
-  it.each(['gateway', 'channels-plans', 'templates'])('builds %s from its Dockerfile and runs it as locked down as in Kubernetes', (name) => {
+  it.each(['gateway', ...grpcServices])('builds %s from its Dockerfile and runs it as locked down as in Kubernetes', (name) => {
     const service = compose.services[name];
     const context = resolve(dirname(file), service.build?.context ?? '');
     expect(context).toBe(WORKSPACE_ROOT);
@@ -144,16 +147,11 @@ describe('deploy/compose/compose.yaml', () => {
     for (const port of compose.services.gateway.ports ?? []) expect(port).toMatch(/^127\.0\.0\.1:/);
   });
 
-  it('gives the gateway the address templates listens on', () => {
-    const { gateway, templates } = compose.services;
-    expect(gateway.environment?.TEMPLATES_ADDR).toBe(`templates:${templates.environment?.GRPC_PORT}`);
-    expect(gateway.depends_on?.templates).toEqual({ condition: 'service_healthy' });
-  });
-
-  it('gives the gateway the address channels-plans listens on', () => {
-    const { gateway, 'channels-plans': channelsPlans } = compose.services;
-    expect(gateway.environment?.CHANNELS_PLANS_ADDR).toBe(`channels-plans:${channelsPlans.environment?.GRPC_PORT}`);
-    expect(channelsPlans.environment?.GRPC_HOST).toBe('0.0.0.0');
-    expect(gateway.depends_on?.['channels-plans']).toEqual({ condition: 'service_healthy' });
+  it.each(grpcServices)('gives the gateway and every peer the address %s listens on (0.0.0.0 inside its container), and waits for it', (name) => {
+    const service = compose.services[name];
+    expect(service.environment?.GRPC_HOST).toBe('0.0.0.0');
+    for (const caller of ['gateway', ...grpcServices])
+      expect(compose.services[caller].environment?.[addressVariable(name)]).toBe(`${name}:${service.environment?.GRPC_PORT}`);
+    expect(compose.services.gateway.depends_on?.[name]).toEqual({ condition: 'service_healthy' });
   });
 });
