@@ -1,4 +1,5 @@
 import { ALL_PERMISSIONS } from '@contracts/domain';
+import { assetSourceRoutes } from './asset-source.routes';
 import { campaignRoutes } from './campaign.routes';
 import { mediaChannelRoutes } from './media-channel.routes';
 import { mediaPlanRoutes } from './media-plan.routes';
@@ -8,7 +9,15 @@ import { taggingRoutes } from './tagging.routes';
 import { templateRoutes } from './template.routes';
 
 /** The one route table: every /v2 operation, its permission, its tenant scope, its schemas and its backend call. */
-export const ROUTE_TABLE: RouteSpec[] = [...mediaChannelRoutes, ...retailCampaignRoutes, ...mediaPlanRoutes, ...templateRoutes, ...taggingRoutes, ...campaignRoutes];
+export const ROUTE_TABLE: RouteSpec[] = [
+  ...mediaChannelRoutes,
+  ...retailCampaignRoutes,
+  ...mediaPlanRoutes,
+  ...templateRoutes,
+  ...taggingRoutes,
+  ...campaignRoutes,
+  ...assetSourceRoutes,
+];
 
 /** Every permission a key may be granted: the shared catalog, which includes the ones no route uses yet. */
 export function knownPermissions(routes: RouteSpec[] = ROUTE_TABLE): Set<string> {
