@@ -31,6 +31,8 @@ export function recommendationErrors(updateFrequency: number, config: Recommenda
     ...notOneOf(`${at}/type`, config.type, RECOMMENDATION_TYPES),
     ...integerIn(`${at}/maxRecommendations`, config.maxRecommendations, 1, RECOMMENDATIONS_MAX, 'maxRecommendations'),
   ];
+  // Which members may appear depends on the type: with no valid type there is nothing to check them against.
+  if (!(RECOMMENDATION_TYPES as readonly string[]).includes(config.type)) return errors;
   const usesEvents = config.type === 'collaborative' || config.type === 'hybrid';
   const usesMap = config.type === 'content' || config.type === 'hybrid';
   if (config.cookieGroup !== undefined && !usesEvents)
