@@ -14,5 +14,11 @@ export const contentCreativeService: GrpcServiceSpec<ContentCreativeConfig, v1.C
   seed: ({ db }) => createContentCreativeServices({ db }).dataSignals.seedCatalog(),
   definition: v1.ContentCreativeServiceService,
   implementation: ({ logger, guard, db, connectPeer }) =>
-    contentCreativeGrpc({ logger, guard, ...createContentCreativeServices({ db }), assetSources: connectPeer(SERVICE_ENDPOINTS.assetSources) }),
+    contentCreativeGrpc({
+      logger,
+      guard,
+      ...createContentCreativeServices({ db }),
+      assetSources: connectPeer(SERVICE_ENDPOINTS.assetSources),
+      channelsPlans: connectPeer(SERVICE_ENDPOINTS.channelsPlans),
+    }),
 };

@@ -1,16 +1,23 @@
 import type { ServiceDatabase } from '@platform/mysql';
 import { CampaignRepository } from './campaigns/campaign.repository';
 import { CampaignService } from './campaigns/campaign.service';
+import { ContentMapRepository } from './content-maps/content-map.repository';
+import { ContentMapService } from './content-maps/content-map.service';
 import { DataSignalRepository } from './data-signals/data-signal.repository';
 import { DataSignalService } from './data-signals/data-signal.service';
 
 export interface ContentCreativeServices {
   dataSignals: DataSignalService;
   campaigns: CampaignService;
+  contentMaps: ContentMapService;
 }
 
 /** Repositories and services over one database; the gRPC server and the specs build them the same way. */
 export function createContentCreativeServices(deps: { db: ServiceDatabase }): ContentCreativeServices {
   const dataSignals = new DataSignalService(new DataSignalRepository(deps.db));
-  return { dataSignals, campaigns: new CampaignService(new CampaignRepository(deps.db), dataSignals) };
+  return {
+    dataSignals,
+    campaigns: new CampaignService(new CampaignRepository(deps.db), dataSignals),
+    contentMaps: new ContentMapService(new ContentMapRepository(deps.db)),
+  };
 }

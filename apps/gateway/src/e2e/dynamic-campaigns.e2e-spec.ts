@@ -58,6 +58,8 @@ describe('dynamic campaigns and data signals over HTTP (gateway -> content-creat
   let viewKey: string;
   let exportKey: string;
   let signalsKey: string;
+  let sourceOfA: number;
+  let sourceOfB: number;
 
   const campaignsPath = (account: number) => `/v2/accounts/${account}/campaigns`;
   const create = (body: unknown, account = accountA, key = fullKey) =>
@@ -83,6 +85,21 @@ describe('dynamic campaigns and data signals over HTTP (gateway -> content-creat
     // The interface's Campaigns_Create gates export only; it does not reach dynamic campaigns.
     exportKey = (await a.createKey({ orgId, permissions: ['Campaigns_Create', 'Campaigns_List'] })).apiKey;
     signalsKey = (await a.createKey({ orgId, permissions: ['DataSignals_View'] })).apiKey;
+    const inlineSource = async (account: number) => {
+      const created = await http<{ id: number }>('POST', `/v2/accounts/${account}/asset-sources/inline`, {
+        key: fullKey,
+        json: {
+          assetSourceName: 'Weather creatives',
+          columnNames: ['sku', 'condition', 'imageUrl'],
+          assetKeyColumn: 'sku',
+          data: [{ sku: 'A1', condition: 'rain', imageUrl: 'https://cdn.example.com/a1.png' }],
+        },
+      });
+      if (created.status !== 201) throw new Error(created.text);
+      return created.body.id;
+    };
+    sourceOfA = await inlineSource(accountA);
+    sourceOfB = await inlineSource(accountB);
   });
 
   afterAll(async () => {
@@ -204,6 +221,14 @@ describe('dynamic campaigns and data signals over HTTP (gateway -> content-creat
       expectProblem(await list('?limit=0', account), 400, 'VALIDATION_FAILED');
     });
 
+    it('stores asset and decision maps naming sources and columns of the account (asked of asset-sources)', async () => {
+      const assetMap = [{ assetId: 'heroImage', assetSourceId: sourceOfA, assetSourceColumn: 'imageUrl' }];
+      const decisionMap = [{ assetSourceId: sourceOfA, dataSignalService: 3, dataSignalProperty: 'condition' }];
+      const created = await create(campaignBody({ assetMap, decisionMap }));
+      expect(created.status).toBe(201);
+      expect((await read(created.body.campaignId)).body).toMatchObject({ assetMap, decisionMap });
+    });
+
     describe('refuses, storing nothing', () => {
       const refusedWith = async (body: unknown, expected: string[]) => {
         const before = (await list('?limit=100')).body.campaigns.length;
@@ -252,6 +277,27 @@ describe('dynamic campaigns and data signals over HTTP (gateway -> content-creat
             ],
           }),
           ['/decisionMap/0/dataSignalService UNKNOWN_DATA_SIGNAL', '/decisionMap/1/dataSignalProperty UNKNOWN_DATA_SIGNAL_PROPERTY'],
+        ));
+
+      it('an asset-map column the source lacks', () =>
+        refusedWith(campaignBody({ assetMap: [{ assetId: 'hero', assetSourceId: sourceOfA, assetSourceColumn: 'price' }] }), [
+          '/assetMap/0/assetSourceColumn UNKNOWN_COLUMN',
+        ]));
+
+      it("asset sources that do not exist or are another account's", () =>
+        refusedWith(
+          campaignBody({
+            assetMap: [
+              { assetId: 'hero', assetSourceId: sourceOfB, assetSourceColumn: 'imageUrl' },
+              { assetId: 'logo', assetSourceId: 9_999_999, assetSourceColumn: 'imageUrl' },
+            ],
+            decisionMap: [{ assetSourceId: sourceOfB, dataSignalService: 1, dataSignalProperty: 'country' }],
+          }),
+          [
+            '/assetMap/0/assetSourceId UNKNOWN_ASSET_SOURCE',
+            '/assetMap/1/assetSourceId UNKNOWN_ASSET_SOURCE',
+            '/decisionMap/0/assetSourceId UNKNOWN_ASSET_SOURCE',
+          ],
         ));
 
       it('a segment with no creative masters', () =>

@@ -1,6 +1,7 @@
 import { ALL_PERMISSIONS } from '@contracts/domain';
 import { assetSourceRoutes } from './asset-source.routes';
 import { campaignRoutes } from './campaign.routes';
+import { contentMapRoutes } from './content-map.routes';
 import { mediaChannelRoutes } from './media-channel.routes';
 import { mediaPlanRoutes } from './media-plan.routes';
 import { retailCampaignRoutes } from './retail-campaign.routes';
@@ -15,7 +16,7 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...mediaPlanRoutes,
   ...templateRoutes,
   ...taggingRoutes,
-  ...campaignRoutes,
+  ...campaignRoutes, ...contentMapRoutes,
   ...assetSourceRoutes,
 ];
 

@@ -53,13 +53,21 @@ export type ExpressionValue = string | number | (string | number)[];
 export const CONTENT_TYPES = ['Product', 'Sub-category', 'Category', 'Creatives', 'All', 'Brand'] as const;
 export type ContentType = (typeof CONTENT_TYPES)[number];
 
-/** The columns of a retail feed source a content value is looked up in, per content type. */
+/**
+ * The column of the content map's asset source (`dataServiceId`) a content value is looked up in,
+ * per content type. Product uses the source's asset key column when it has one. Creatives are
+ * creative names and `All` carries no values, so neither is looked up.
+ */
 export const CONTENT_TYPE_COLUMNS: Partial<Record<ContentType, string>> = {
   Product: 'sku',
   Category: 'category',
   'Sub-category': 'subCategory',
   Brand: 'brand',
 };
+
+/** Columns a content item's displayValue and productImageUrl are read from, first present wins. */
+export const CONTENT_DISPLAY_COLUMNS = ['displayName', 'name', 'title', 'productName'] as const;
+export const CONTENT_IMAGE_COLUMNS = ['productImageUrl', 'imageUrl', 'image', 'image_url'] as const;
 
 export const CONTENT_MAP_AD_GROUPS_MAX = 100;
 export const CONTENT_MAP_PLACEMENTS_MAX = 200;

@@ -148,6 +148,91 @@ export interface DeleteDynamicCampaignRequest {
 export interface DeleteDynamicCampaignResponse {
 }
 
+export interface PlacementContent {
+  /** A placement id of the media plan, as a decimal string. */
+  placementId: string;
+  externalPlacementId?: string | undefined;
+  placementName?: string | undefined;
+  dimension?: string | undefined;
+  siteId?:
+    | string
+    | undefined;
+  /** SKUs, category names or creative names, by content type. */
+  content: string[];
+}
+
+export interface AdGroupContent {
+  /** An ad group id of the campaign as a decimal string; empty for a campaign without ad groups. */
+  adGroupId: string;
+  adGroupName?: string | undefined;
+  status?: string | undefined;
+  placementCreativeMap: PlacementContent[];
+}
+
+export interface SaveContentMapRequest {
+  accountId: number;
+  retailCampaignId: number;
+  mediaPlanId: number;
+  /** Product, Sub-category, Category, Creatives, All or Brand. */
+  contentType: string;
+  /** The asset source the content values must exist in. */
+  dataServiceId?: number | undefined;
+  adGroupPlacementCreativeMap: AdGroupContent[];
+}
+
+export interface SaveContentMapResponse {
+  /** Placements the saved map holds. */
+  placements: number;
+}
+
+export interface GetContentMapRequest {
+  accountId: number;
+  retailCampaignId: number;
+  mediaPlanId: number;
+  page: PageRequest | undefined;
+}
+
+export interface PreviewUrl {
+  adUnitId: number;
+  url?: string | undefined;
+}
+
+export interface ContentItem {
+  contentValue: string;
+  displayValue?: string | undefined;
+  productImageUrl?: string | undefined;
+  previewUrls: PreviewUrl[];
+}
+
+export interface PlacementContentRead {
+  placementId: string;
+  externalPlacementId?: string | undefined;
+  placementName?: string | undefined;
+  dimension?: string | undefined;
+  content: ContentItem[];
+}
+
+export interface AdGroupContentRead {
+  adGroupId: string;
+  adGroupName: string[];
+  status: string[];
+  placementCreativeMap: PlacementContentRead[];
+}
+
+export interface GetContentMapResponse {
+  /** Unset until a map is saved. */
+  contentType?: string | undefined;
+  numOfCards?:
+    | number
+    | undefined;
+  /** Which of the two maps applies: ad-group campaigns use ad_group_placement_creative_map. */
+  isAdGroupCampaign: boolean;
+  placementContentMap: PlacementContentRead[];
+  adGroupPlacementCreativeMap: AdGroupContentRead[];
+  /** Entries of the applicable map (placements, or ad groups) in all pages. */
+  total: number;
+}
+
 function createBasePageRequest(): PageRequest {
   return { offset: 0, limit: 0 };
 }
@@ -2437,6 +2522,1367 @@ export const DeleteDynamicCampaignResponse: MessageFns<DeleteDynamicCampaignResp
   },
 };
 
+function createBasePlacementContent(): PlacementContent {
+  return {
+    placementId: "",
+    externalPlacementId: undefined,
+    placementName: undefined,
+    dimension: undefined,
+    siteId: undefined,
+    content: [],
+  };
+}
+
+export const PlacementContent: MessageFns<PlacementContent> = {
+  encode(message: PlacementContent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.placementId !== "") {
+      writer.uint32(10).string(message.placementId);
+    }
+    if (message.externalPlacementId !== undefined) {
+      writer.uint32(18).string(message.externalPlacementId);
+    }
+    if (message.placementName !== undefined) {
+      writer.uint32(26).string(message.placementName);
+    }
+    if (message.dimension !== undefined) {
+      writer.uint32(34).string(message.dimension);
+    }
+    if (message.siteId !== undefined) {
+      writer.uint32(42).string(message.siteId);
+    }
+    for (const v of message.content) {
+      writer.uint32(50).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlacementContent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlacementContent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.placementId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.externalPlacementId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.placementName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.dimension = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.siteId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.content.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlacementContent {
+    return {
+      placementId: isSet(object.placementId)
+        ? globalThis.String(object.placementId)
+        : isSet(object.placement_id)
+        ? globalThis.String(object.placement_id)
+        : "",
+      externalPlacementId: isSet(object.externalPlacementId)
+        ? globalThis.String(object.externalPlacementId)
+        : isSet(object.external_placement_id)
+        ? globalThis.String(object.external_placement_id)
+        : undefined,
+      placementName: isSet(object.placementName)
+        ? globalThis.String(object.placementName)
+        : isSet(object.placement_name)
+        ? globalThis.String(object.placement_name)
+        : undefined,
+      dimension: isSet(object.dimension) ? globalThis.String(object.dimension) : undefined,
+      siteId: isSet(object.siteId)
+        ? globalThis.String(object.siteId)
+        : isSet(object.site_id)
+        ? globalThis.String(object.site_id)
+        : undefined,
+      content: globalThis.Array.isArray(object?.content)
+        ? object.content.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: PlacementContent): unknown {
+    const obj: any = {};
+    if (message.placementId !== "") {
+      obj.placementId = message.placementId;
+    }
+    if (message.externalPlacementId !== undefined) {
+      obj.externalPlacementId = message.externalPlacementId;
+    }
+    if (message.placementName !== undefined) {
+      obj.placementName = message.placementName;
+    }
+    if (message.dimension !== undefined) {
+      obj.dimension = message.dimension;
+    }
+    if (message.siteId !== undefined) {
+      obj.siteId = message.siteId;
+    }
+    if (message.content?.length) {
+      obj.content = message.content;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PlacementContent>, I>>(base?: I): PlacementContent {
+    return PlacementContent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PlacementContent>, I>>(object: I): PlacementContent {
+    const message = createBasePlacementContent();
+    message.placementId = object.placementId ?? "";
+    message.externalPlacementId = object.externalPlacementId ?? undefined;
+    message.placementName = object.placementName ?? undefined;
+    message.dimension = object.dimension ?? undefined;
+    message.siteId = object.siteId ?? undefined;
+    message.content = object.content?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseAdGroupContent(): AdGroupContent {
+  return { adGroupId: "", adGroupName: undefined, status: undefined, placementCreativeMap: [] };
+}
+
+export const AdGroupContent: MessageFns<AdGroupContent> = {
+  encode(message: AdGroupContent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.adGroupId !== "") {
+      writer.uint32(10).string(message.adGroupId);
+    }
+    if (message.adGroupName !== undefined) {
+      writer.uint32(18).string(message.adGroupName);
+    }
+    if (message.status !== undefined) {
+      writer.uint32(26).string(message.status);
+    }
+    for (const v of message.placementCreativeMap) {
+      PlacementContent.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdGroupContent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdGroupContent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.adGroupId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.adGroupName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.placementCreativeMap.push(PlacementContent.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdGroupContent {
+    return {
+      adGroupId: isSet(object.adGroupId)
+        ? globalThis.String(object.adGroupId)
+        : isSet(object.ad_group_id)
+        ? globalThis.String(object.ad_group_id)
+        : "",
+      adGroupName: isSet(object.adGroupName)
+        ? globalThis.String(object.adGroupName)
+        : isSet(object.ad_group_name)
+        ? globalThis.String(object.ad_group_name)
+        : undefined,
+      status: isSet(object.status) ? globalThis.String(object.status) : undefined,
+      placementCreativeMap: globalThis.Array.isArray(object?.placementCreativeMap)
+        ? object.placementCreativeMap.map((e: any) => PlacementContent.fromJSON(e))
+        : globalThis.Array.isArray(object?.placement_creative_map)
+        ? object.placement_creative_map.map((e: any) => PlacementContent.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: AdGroupContent): unknown {
+    const obj: any = {};
+    if (message.adGroupId !== "") {
+      obj.adGroupId = message.adGroupId;
+    }
+    if (message.adGroupName !== undefined) {
+      obj.adGroupName = message.adGroupName;
+    }
+    if (message.status !== undefined) {
+      obj.status = message.status;
+    }
+    if (message.placementCreativeMap?.length) {
+      obj.placementCreativeMap = message.placementCreativeMap.map((e) => PlacementContent.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AdGroupContent>, I>>(base?: I): AdGroupContent {
+    return AdGroupContent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AdGroupContent>, I>>(object: I): AdGroupContent {
+    const message = createBaseAdGroupContent();
+    message.adGroupId = object.adGroupId ?? "";
+    message.adGroupName = object.adGroupName ?? undefined;
+    message.status = object.status ?? undefined;
+    message.placementCreativeMap = object.placementCreativeMap?.map((e) => PlacementContent.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseSaveContentMapRequest(): SaveContentMapRequest {
+  return {
+    accountId: 0,
+    retailCampaignId: 0,
+    mediaPlanId: 0,
+    contentType: "",
+    dataServiceId: undefined,
+    adGroupPlacementCreativeMap: [],
+  };
+}
+
+export const SaveContentMapRequest: MessageFns<SaveContentMapRequest> = {
+  encode(message: SaveContentMapRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      writer.uint32(16).int64(message.retailCampaignId);
+    }
+    if (message.mediaPlanId !== 0) {
+      writer.uint32(24).int64(message.mediaPlanId);
+    }
+    if (message.contentType !== "") {
+      writer.uint32(34).string(message.contentType);
+    }
+    if (message.dataServiceId !== undefined) {
+      writer.uint32(40).int64(message.dataServiceId);
+    }
+    for (const v of message.adGroupPlacementCreativeMap) {
+      AdGroupContent.encode(v!, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SaveContentMapRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSaveContentMapRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.retailCampaignId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.mediaPlanId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.contentType = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.dataServiceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.adGroupPlacementCreativeMap.push(AdGroupContent.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SaveContentMapRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      retailCampaignId: isSet(object.retailCampaignId)
+        ? globalThis.Number(object.retailCampaignId)
+        : isSet(object.retail_campaign_id)
+        ? globalThis.Number(object.retail_campaign_id)
+        : 0,
+      mediaPlanId: isSet(object.mediaPlanId)
+        ? globalThis.Number(object.mediaPlanId)
+        : isSet(object.media_plan_id)
+        ? globalThis.Number(object.media_plan_id)
+        : 0,
+      contentType: isSet(object.contentType)
+        ? globalThis.String(object.contentType)
+        : isSet(object.content_type)
+        ? globalThis.String(object.content_type)
+        : "",
+      dataServiceId: isSet(object.dataServiceId)
+        ? globalThis.Number(object.dataServiceId)
+        : isSet(object.data_service_id)
+        ? globalThis.Number(object.data_service_id)
+        : undefined,
+      adGroupPlacementCreativeMap: globalThis.Array.isArray(object?.adGroupPlacementCreativeMap)
+        ? object.adGroupPlacementCreativeMap.map((e: any) => AdGroupContent.fromJSON(e))
+        : globalThis.Array.isArray(object?.ad_group_placement_creative_map)
+        ? object.ad_group_placement_creative_map.map((e: any) => AdGroupContent.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: SaveContentMapRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      obj.retailCampaignId = Math.round(message.retailCampaignId);
+    }
+    if (message.mediaPlanId !== 0) {
+      obj.mediaPlanId = Math.round(message.mediaPlanId);
+    }
+    if (message.contentType !== "") {
+      obj.contentType = message.contentType;
+    }
+    if (message.dataServiceId !== undefined) {
+      obj.dataServiceId = Math.round(message.dataServiceId);
+    }
+    if (message.adGroupPlacementCreativeMap?.length) {
+      obj.adGroupPlacementCreativeMap = message.adGroupPlacementCreativeMap.map((e) => AdGroupContent.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SaveContentMapRequest>, I>>(base?: I): SaveContentMapRequest {
+    return SaveContentMapRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SaveContentMapRequest>, I>>(object: I): SaveContentMapRequest {
+    const message = createBaseSaveContentMapRequest();
+    message.accountId = object.accountId ?? 0;
+    message.retailCampaignId = object.retailCampaignId ?? 0;
+    message.mediaPlanId = object.mediaPlanId ?? 0;
+    message.contentType = object.contentType ?? "";
+    message.dataServiceId = object.dataServiceId ?? undefined;
+    message.adGroupPlacementCreativeMap =
+      object.adGroupPlacementCreativeMap?.map((e) => AdGroupContent.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseSaveContentMapResponse(): SaveContentMapResponse {
+  return { placements: 0 };
+}
+
+export const SaveContentMapResponse: MessageFns<SaveContentMapResponse> = {
+  encode(message: SaveContentMapResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.placements !== 0) {
+      writer.uint32(8).int32(message.placements);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SaveContentMapResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSaveContentMapResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.placements = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SaveContentMapResponse {
+    return { placements: isSet(object.placements) ? globalThis.Number(object.placements) : 0 };
+  },
+
+  toJSON(message: SaveContentMapResponse): unknown {
+    const obj: any = {};
+    if (message.placements !== 0) {
+      obj.placements = Math.round(message.placements);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SaveContentMapResponse>, I>>(base?: I): SaveContentMapResponse {
+    return SaveContentMapResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SaveContentMapResponse>, I>>(object: I): SaveContentMapResponse {
+    const message = createBaseSaveContentMapResponse();
+    message.placements = object.placements ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetContentMapRequest(): GetContentMapRequest {
+  return { accountId: 0, retailCampaignId: 0, mediaPlanId: 0, page: undefined };
+}
+
+export const GetContentMapRequest: MessageFns<GetContentMapRequest> = {
+  encode(message: GetContentMapRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      writer.uint32(16).int64(message.retailCampaignId);
+    }
+    if (message.mediaPlanId !== 0) {
+      writer.uint32(24).int64(message.mediaPlanId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetContentMapRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetContentMapRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.retailCampaignId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.mediaPlanId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetContentMapRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      retailCampaignId: isSet(object.retailCampaignId)
+        ? globalThis.Number(object.retailCampaignId)
+        : isSet(object.retail_campaign_id)
+        ? globalThis.Number(object.retail_campaign_id)
+        : 0,
+      mediaPlanId: isSet(object.mediaPlanId)
+        ? globalThis.Number(object.mediaPlanId)
+        : isSet(object.media_plan_id)
+        ? globalThis.Number(object.media_plan_id)
+        : 0,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: GetContentMapRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      obj.retailCampaignId = Math.round(message.retailCampaignId);
+    }
+    if (message.mediaPlanId !== 0) {
+      obj.mediaPlanId = Math.round(message.mediaPlanId);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetContentMapRequest>, I>>(base?: I): GetContentMapRequest {
+    return GetContentMapRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetContentMapRequest>, I>>(object: I): GetContentMapRequest {
+    const message = createBaseGetContentMapRequest();
+    message.accountId = object.accountId ?? 0;
+    message.retailCampaignId = object.retailCampaignId ?? 0;
+    message.mediaPlanId = object.mediaPlanId ?? 0;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePreviewUrl(): PreviewUrl {
+  return { adUnitId: 0, url: undefined };
+}
+
+export const PreviewUrl: MessageFns<PreviewUrl> = {
+  encode(message: PreviewUrl, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.adUnitId !== 0) {
+      writer.uint32(8).int64(message.adUnitId);
+    }
+    if (message.url !== undefined) {
+      writer.uint32(18).string(message.url);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewUrl {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewUrl();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.adUnitId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewUrl {
+    return {
+      adUnitId: isSet(object.adUnitId)
+        ? globalThis.Number(object.adUnitId)
+        : isSet(object.ad_unit_id)
+        ? globalThis.Number(object.ad_unit_id)
+        : 0,
+      url: isSet(object.url) ? globalThis.String(object.url) : undefined,
+    };
+  },
+
+  toJSON(message: PreviewUrl): unknown {
+    const obj: any = {};
+    if (message.adUnitId !== 0) {
+      obj.adUnitId = Math.round(message.adUnitId);
+    }
+    if (message.url !== undefined) {
+      obj.url = message.url;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PreviewUrl>, I>>(base?: I): PreviewUrl {
+    return PreviewUrl.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PreviewUrl>, I>>(object: I): PreviewUrl {
+    const message = createBasePreviewUrl();
+    message.adUnitId = object.adUnitId ?? 0;
+    message.url = object.url ?? undefined;
+    return message;
+  },
+};
+
+function createBaseContentItem(): ContentItem {
+  return { contentValue: "", displayValue: undefined, productImageUrl: undefined, previewUrls: [] };
+}
+
+export const ContentItem: MessageFns<ContentItem> = {
+  encode(message: ContentItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.contentValue !== "") {
+      writer.uint32(10).string(message.contentValue);
+    }
+    if (message.displayValue !== undefined) {
+      writer.uint32(18).string(message.displayValue);
+    }
+    if (message.productImageUrl !== undefined) {
+      writer.uint32(26).string(message.productImageUrl);
+    }
+    for (const v of message.previewUrls) {
+      PreviewUrl.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ContentItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContentItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contentValue = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.displayValue = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.productImageUrl = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.previewUrls.push(PreviewUrl.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ContentItem {
+    return {
+      contentValue: isSet(object.contentValue)
+        ? globalThis.String(object.contentValue)
+        : isSet(object.content_value)
+        ? globalThis.String(object.content_value)
+        : "",
+      displayValue: isSet(object.displayValue)
+        ? globalThis.String(object.displayValue)
+        : isSet(object.display_value)
+        ? globalThis.String(object.display_value)
+        : undefined,
+      productImageUrl: isSet(object.productImageUrl)
+        ? globalThis.String(object.productImageUrl)
+        : isSet(object.product_image_url)
+        ? globalThis.String(object.product_image_url)
+        : undefined,
+      previewUrls: globalThis.Array.isArray(object?.previewUrls)
+        ? object.previewUrls.map((e: any) => PreviewUrl.fromJSON(e))
+        : globalThis.Array.isArray(object?.preview_urls)
+        ? object.preview_urls.map((e: any) => PreviewUrl.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ContentItem): unknown {
+    const obj: any = {};
+    if (message.contentValue !== "") {
+      obj.contentValue = message.contentValue;
+    }
+    if (message.displayValue !== undefined) {
+      obj.displayValue = message.displayValue;
+    }
+    if (message.productImageUrl !== undefined) {
+      obj.productImageUrl = message.productImageUrl;
+    }
+    if (message.previewUrls?.length) {
+      obj.previewUrls = message.previewUrls.map((e) => PreviewUrl.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ContentItem>, I>>(base?: I): ContentItem {
+    return ContentItem.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ContentItem>, I>>(object: I): ContentItem {
+    const message = createBaseContentItem();
+    message.contentValue = object.contentValue ?? "";
+    message.displayValue = object.displayValue ?? undefined;
+    message.productImageUrl = object.productImageUrl ?? undefined;
+    message.previewUrls = object.previewUrls?.map((e) => PreviewUrl.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePlacementContentRead(): PlacementContentRead {
+  return {
+    placementId: "",
+    externalPlacementId: undefined,
+    placementName: undefined,
+    dimension: undefined,
+    content: [],
+  };
+}
+
+export const PlacementContentRead: MessageFns<PlacementContentRead> = {
+  encode(message: PlacementContentRead, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.placementId !== "") {
+      writer.uint32(10).string(message.placementId);
+    }
+    if (message.externalPlacementId !== undefined) {
+      writer.uint32(18).string(message.externalPlacementId);
+    }
+    if (message.placementName !== undefined) {
+      writer.uint32(26).string(message.placementName);
+    }
+    if (message.dimension !== undefined) {
+      writer.uint32(34).string(message.dimension);
+    }
+    for (const v of message.content) {
+      ContentItem.encode(v!, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlacementContentRead {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlacementContentRead();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.placementId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.externalPlacementId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.placementName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.dimension = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.content.push(ContentItem.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlacementContentRead {
+    return {
+      placementId: isSet(object.placementId)
+        ? globalThis.String(object.placementId)
+        : isSet(object.placement_id)
+        ? globalThis.String(object.placement_id)
+        : "",
+      externalPlacementId: isSet(object.externalPlacementId)
+        ? globalThis.String(object.externalPlacementId)
+        : isSet(object.external_placement_id)
+        ? globalThis.String(object.external_placement_id)
+        : undefined,
+      placementName: isSet(object.placementName)
+        ? globalThis.String(object.placementName)
+        : isSet(object.placement_name)
+        ? globalThis.String(object.placement_name)
+        : undefined,
+      dimension: isSet(object.dimension) ? globalThis.String(object.dimension) : undefined,
+      content: globalThis.Array.isArray(object?.content) ? object.content.map((e: any) => ContentItem.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: PlacementContentRead): unknown {
+    const obj: any = {};
+    if (message.placementId !== "") {
+      obj.placementId = message.placementId;
+    }
+    if (message.externalPlacementId !== undefined) {
+      obj.externalPlacementId = message.externalPlacementId;
+    }
+    if (message.placementName !== undefined) {
+      obj.placementName = message.placementName;
+    }
+    if (message.dimension !== undefined) {
+      obj.dimension = message.dimension;
+    }
+    if (message.content?.length) {
+      obj.content = message.content.map((e) => ContentItem.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PlacementContentRead>, I>>(base?: I): PlacementContentRead {
+    return PlacementContentRead.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PlacementContentRead>, I>>(object: I): PlacementContentRead {
+    const message = createBasePlacementContentRead();
+    message.placementId = object.placementId ?? "";
+    message.externalPlacementId = object.externalPlacementId ?? undefined;
+    message.placementName = object.placementName ?? undefined;
+    message.dimension = object.dimension ?? undefined;
+    message.content = object.content?.map((e) => ContentItem.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseAdGroupContentRead(): AdGroupContentRead {
+  return { adGroupId: "", adGroupName: [], status: [], placementCreativeMap: [] };
+}
+
+export const AdGroupContentRead: MessageFns<AdGroupContentRead> = {
+  encode(message: AdGroupContentRead, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.adGroupId !== "") {
+      writer.uint32(10).string(message.adGroupId);
+    }
+    for (const v of message.adGroupName) {
+      writer.uint32(18).string(v!);
+    }
+    for (const v of message.status) {
+      writer.uint32(26).string(v!);
+    }
+    for (const v of message.placementCreativeMap) {
+      PlacementContentRead.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdGroupContentRead {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdGroupContentRead();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.adGroupId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.adGroupName.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.placementCreativeMap.push(PlacementContentRead.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdGroupContentRead {
+    return {
+      adGroupId: isSet(object.adGroupId)
+        ? globalThis.String(object.adGroupId)
+        : isSet(object.ad_group_id)
+        ? globalThis.String(object.ad_group_id)
+        : "",
+      adGroupName: globalThis.Array.isArray(object?.adGroupName)
+        ? object.adGroupName.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.ad_group_name)
+        ? object.ad_group_name.map((e: any) => globalThis.String(e))
+        : [],
+      status: globalThis.Array.isArray(object?.status) ? object.status.map((e: any) => globalThis.String(e)) : [],
+      placementCreativeMap: globalThis.Array.isArray(object?.placementCreativeMap)
+        ? object.placementCreativeMap.map((e: any) => PlacementContentRead.fromJSON(e))
+        : globalThis.Array.isArray(object?.placement_creative_map)
+        ? object.placement_creative_map.map((e: any) => PlacementContentRead.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: AdGroupContentRead): unknown {
+    const obj: any = {};
+    if (message.adGroupId !== "") {
+      obj.adGroupId = message.adGroupId;
+    }
+    if (message.adGroupName?.length) {
+      obj.adGroupName = message.adGroupName;
+    }
+    if (message.status?.length) {
+      obj.status = message.status;
+    }
+    if (message.placementCreativeMap?.length) {
+      obj.placementCreativeMap = message.placementCreativeMap.map((e) => PlacementContentRead.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AdGroupContentRead>, I>>(base?: I): AdGroupContentRead {
+    return AdGroupContentRead.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AdGroupContentRead>, I>>(object: I): AdGroupContentRead {
+    const message = createBaseAdGroupContentRead();
+    message.adGroupId = object.adGroupId ?? "";
+    message.adGroupName = object.adGroupName?.map((e) => e) || [];
+    message.status = object.status?.map((e) => e) || [];
+    message.placementCreativeMap = object.placementCreativeMap?.map((e) => PlacementContentRead.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetContentMapResponse(): GetContentMapResponse {
+  return {
+    contentType: undefined,
+    numOfCards: undefined,
+    isAdGroupCampaign: false,
+    placementContentMap: [],
+    adGroupPlacementCreativeMap: [],
+    total: 0,
+  };
+}
+
+export const GetContentMapResponse: MessageFns<GetContentMapResponse> = {
+  encode(message: GetContentMapResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.contentType !== undefined) {
+      writer.uint32(10).string(message.contentType);
+    }
+    if (message.numOfCards !== undefined) {
+      writer.uint32(16).int32(message.numOfCards);
+    }
+    if (message.isAdGroupCampaign !== false) {
+      writer.uint32(24).bool(message.isAdGroupCampaign);
+    }
+    for (const v of message.placementContentMap) {
+      PlacementContentRead.encode(v!, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.adGroupPlacementCreativeMap) {
+      AdGroupContentRead.encode(v!, writer.uint32(42).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(48).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetContentMapResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetContentMapResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contentType = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.numOfCards = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.isAdGroupCampaign = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.placementContentMap.push(PlacementContentRead.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.adGroupPlacementCreativeMap.push(AdGroupContentRead.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetContentMapResponse {
+    return {
+      contentType: isSet(object.contentType)
+        ? globalThis.String(object.contentType)
+        : isSet(object.content_type)
+        ? globalThis.String(object.content_type)
+        : undefined,
+      numOfCards: isSet(object.numOfCards)
+        ? globalThis.Number(object.numOfCards)
+        : isSet(object.num_of_cards)
+        ? globalThis.Number(object.num_of_cards)
+        : undefined,
+      isAdGroupCampaign: isSet(object.isAdGroupCampaign)
+        ? globalThis.Boolean(object.isAdGroupCampaign)
+        : isSet(object.is_ad_group_campaign)
+        ? globalThis.Boolean(object.is_ad_group_campaign)
+        : false,
+      placementContentMap: globalThis.Array.isArray(object?.placementContentMap)
+        ? object.placementContentMap.map((e: any) => PlacementContentRead.fromJSON(e))
+        : globalThis.Array.isArray(object?.placement_content_map)
+        ? object.placement_content_map.map((e: any) => PlacementContentRead.fromJSON(e))
+        : [],
+      adGroupPlacementCreativeMap: globalThis.Array.isArray(object?.adGroupPlacementCreativeMap)
+        ? object.adGroupPlacementCreativeMap.map((e: any) => AdGroupContentRead.fromJSON(e))
+        : globalThis.Array.isArray(object?.ad_group_placement_creative_map)
+        ? object.ad_group_placement_creative_map.map((e: any) => AdGroupContentRead.fromJSON(e))
+        : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: GetContentMapResponse): unknown {
+    const obj: any = {};
+    if (message.contentType !== undefined) {
+      obj.contentType = message.contentType;
+    }
+    if (message.numOfCards !== undefined) {
+      obj.numOfCards = Math.round(message.numOfCards);
+    }
+    if (message.isAdGroupCampaign !== false) {
+      obj.isAdGroupCampaign = message.isAdGroupCampaign;
+    }
+    if (message.placementContentMap?.length) {
+      obj.placementContentMap = message.placementContentMap.map((e) => PlacementContentRead.toJSON(e));
+    }
+    if (message.adGroupPlacementCreativeMap?.length) {
+      obj.adGroupPlacementCreativeMap = message.adGroupPlacementCreativeMap.map((e) => AdGroupContentRead.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetContentMapResponse>, I>>(base?: I): GetContentMapResponse {
+    return GetContentMapResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetContentMapResponse>, I>>(object: I): GetContentMapResponse {
+    const message = createBaseGetContentMapResponse();
+    message.contentType = object.contentType ?? undefined;
+    message.numOfCards = object.numOfCards ?? undefined;
+    message.isAdGroupCampaign = object.isAdGroupCampaign ?? false;
+    message.placementContentMap = object.placementContentMap?.map((e) => PlacementContentRead.fromPartial(e)) || [];
+    message.adGroupPlacementCreativeMap =
+      object.adGroupPlacementCreativeMap?.map((e) => AdGroupContentRead.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
 /**
  * Content maps, dynamic campaigns and the data-signal catalog. The caller's principal travels in
  * call metadata (x-principal, x-principal-sig); the service re-checks scope and permission.
@@ -2498,6 +3944,27 @@ export const ContentCreativeServiceService = {
       Buffer.from(DeleteDynamicCampaignResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteDynamicCampaignResponse => DeleteDynamicCampaignResponse.decode(value),
   },
+  saveContentMap: {
+    path: "/contentcreative.v1.ContentCreativeService/SaveContentMap" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SaveContentMapRequest): Buffer =>
+      Buffer.from(SaveContentMapRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SaveContentMapRequest => SaveContentMapRequest.decode(value),
+    responseSerialize: (value: SaveContentMapResponse): Buffer =>
+      Buffer.from(SaveContentMapResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SaveContentMapResponse => SaveContentMapResponse.decode(value),
+  },
+  getContentMap: {
+    path: "/contentcreative.v1.ContentCreativeService/GetContentMap" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetContentMapRequest): Buffer => Buffer.from(GetContentMapRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetContentMapRequest => GetContentMapRequest.decode(value),
+    responseSerialize: (value: GetContentMapResponse): Buffer =>
+      Buffer.from(GetContentMapResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetContentMapResponse => GetContentMapResponse.decode(value),
+  },
 } as const;
 
 export interface ContentCreativeServiceServer extends UntypedServiceImplementation {
@@ -2506,6 +3973,8 @@ export interface ContentCreativeServiceServer extends UntypedServiceImplementati
   listDynamicCampaigns: handleUnaryCall<ListDynamicCampaignsRequest, ListDynamicCampaignsResponse>;
   getDynamicCampaign: handleUnaryCall<GetDynamicCampaignRequest, GetDynamicCampaignResponse>;
   deleteDynamicCampaign: handleUnaryCall<DeleteDynamicCampaignRequest, DeleteDynamicCampaignResponse>;
+  saveContentMap: handleUnaryCall<SaveContentMapRequest, SaveContentMapResponse>;
+  getContentMap: handleUnaryCall<GetContentMapRequest, GetContentMapResponse>;
 }
 
 export interface ContentCreativeServiceClient extends Client {
@@ -2583,6 +4052,36 @@ export interface ContentCreativeServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteDynamicCampaignResponse) => void,
+  ): ClientUnaryCall;
+  saveContentMap(
+    request: SaveContentMapRequest,
+    callback: (error: ServiceError | null, response: SaveContentMapResponse) => void,
+  ): ClientUnaryCall;
+  saveContentMap(
+    request: SaveContentMapRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SaveContentMapResponse) => void,
+  ): ClientUnaryCall;
+  saveContentMap(
+    request: SaveContentMapRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SaveContentMapResponse) => void,
+  ): ClientUnaryCall;
+  getContentMap(
+    request: GetContentMapRequest,
+    callback: (error: ServiceError | null, response: GetContentMapResponse) => void,
+  ): ClientUnaryCall;
+  getContentMap(
+    request: GetContentMapRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetContentMapResponse) => void,
+  ): ClientUnaryCall;
+  getContentMap(
+    request: GetContentMapRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetContentMapResponse) => void,
   ): ClientUnaryCall;
 }
 

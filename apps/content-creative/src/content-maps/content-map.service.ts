@@ -1,0 +1,214 @@
+import { CONTENT_DISPLAY_COLUMNS, CONTENT_IMAGE_COLUMNS, effectivePage, type ContentType } from '@contracts/domain';
+import { AppError, notFound, validationFailed, type FieldError } from '@platform/errors';
+import type {
+  AssetRowDirectory,
+  CampaignFacts,
+  CampaignPlanDirectory,
+  ContentMapInput,
+  ContentMapKey,
+  PlanFacts,
+  StoredContentMap,
+  StoredPlacement,
+} from './content-map.model';
+import type { ContentMapRepository } from './content-map.repository';
+import { contentMapFactErrors, contentMapShapeErrors, lookupColumn, missingValueErrors } from './content-map.rules';
+
+export interface ContentItemView {
+  contentValue: string;
+  displayValue: string | null;
+  productImageUrl: string | null;
+  previewUrls: { adUnitId: number; url: string | null }[];
+}
+
+export interface PlacementView {
+  placementId: string;
+  externalPlacementId: string | null;
+  placementName: string | null;
+  dimension: string | null;
+  content: ContentItemView[];
+}
+
+export interface ContentMapView {
+  contentType: ContentType | null;
+  numOfCards: number | null;
+  isAdGroupCampaign: boolean;
+  placementContentMap: PlacementView[];
+  adGroupPlacementCreativeMap: { adGroupId: string; adGroupName: string[]; status: string[]; placementCreativeMap: PlacementView[] }[];
+  total: number;
+}
+
+/** Asked of asset-sources in slices, so one question never carries an unbounded list. */
+const FIND_BATCH = 500;
+
+const firstText = (row: Record<string, unknown> | undefined, columns: readonly string[]): string | null => {
+  for (const column of columns) {
+    const value = row?.[column];
+    if (typeof value === 'string' && value !== '') return value;
+    if (typeof value === 'number') return String(value);
+  }
+  return null;
+};
+
+export class ContentMapService {
+  constructor(private readonly maps: ContentMapRepository) {}
+
+  /**
+   * Checks the map (its own rules, then the campaign and plan, then the asset source's values) and
+   * replaces the stored map with it in one transaction. Nothing changes unless every rule holds.
+   */
+  async save(key: ContentMapKey, input: ContentMapInput, channels: CampaignPlanDirectory, assets: AssetRowDirectory): Promise<number> {
+    const shape = contentMapShapeErrors(input);
+    if (shape.length > 0) throw validationFailed(shape);
+    const { campaign, plan } = await this.campaignAndPlan(key, channels);
+    const facts = contentMapFactErrors(input, campaign, plan);
+    if (facts.length > 0) throw validationFailed(facts);
+    const contentType = input.contentType as ContentType;
+    const column = input.dataServiceId === undefined ? null : await this.checkValues(key.accountId, input, contentType, assets);
+
+    const placements: StoredPlacement[] = input.adGroupPlacementCreativeMap.flatMap((entry) =>
+      entry.placementCreativeMap.map((p) => ({
+        adGroupId: entry.adGroupId === '' ? 0 : Number(entry.adGroupId),
+        adGroupName: entry.adGroupName ?? null,
+        status: entry.status ?? null,
+        placementId: Number(p.placementId),
+        externalPlacementId: p.externalPlacementId ?? null,
+        placementName: p.placementName ?? null,
+        dimension: p.dimension ?? null,
+        siteId: p.siteId ?? null,
+        content: p.content,
+      })),
+    );
+    await this.maps.replace(key, { contentType, dataServiceId: input.dataServiceId ?? null, lookupColumn: column }, placements);
+    return placements.length;
+  }
+
+  async get(
+    key: ContentMapKey,
+    page: { offset?: number; limit?: number } | undefined,
+    channels: CampaignPlanDirectory,
+    assets: AssetRowDirectory,
+  ): Promise<ContentMapView> {
+    const window = effectivePage(page);
+    const { campaign, plan } = await this.campaignAndPlan(key, channels);
+    const header = await this.maps.header(key);
+    const view: ContentMapView = {
+      contentType: header?.contentType ?? null,
+      numOfCards: header ? header.numOfCards : null,
+      isAdGroupCampaign: campaign.isAdGroupCampaign,
+      placementContentMap: [],
+      adGroupPlacementCreativeMap: [],
+      total: 0,
+    };
+    if (!header) return view;
+    const planPlacements = new Map(plan.placements.map((p) => [p.placementId, p]));
+    if (!campaign.isAdGroupCampaign) {
+      const placements = await this.maps.placementsPage(key, window);
+      const rows = await this.rowsFor(key.accountId, header, placements.items, assets);
+      view.placementContentMap = placements.items.map((p) => present(p, planPlacements, rows));
+      view.total = placements.total;
+      return view;
+    }
+    const groups = await this.maps.adGroupsPage(key, window);
+    const rows = await this.rowsFor(
+      key.accountId,
+      header,
+      groups.items.flatMap((g) => g.placements),
+      assets,
+    );
+    const names = new Map(campaign.adGroups.map((g) => [g.adGroupId, g.adGroupName]));
+    view.adGroupPlacementCreativeMap = groups.items.map((group) => {
+      const first = group.placements[0];
+      const name = first?.adGroupName ?? names.get(group.adGroupId);
+      return {
+        adGroupId: String(group.adGroupId),
+        adGroupName: name ? [name] : [],
+        status: first?.status ? [first.status] : [],
+        placementCreativeMap: group.placements.map((p) => present(p, planPlacements, rows)),
+      };
+    });
+    view.total = groups.total;
+    return view;
+  }
+
+  /** The campaign and the plan, which must be one of the campaign's: a plan of another campaign is as missing as one that does not exist. */
+  private async campaignAndPlan(key: ContentMapKey, channels: CampaignPlanDirectory): Promise<{ campaign: CampaignFacts; plan: PlanFacts }> {
+    const [campaign, plan] = await Promise.all([channels.campaign(key.accountId, key.retailCampaignId), channels.plan(key.accountId, key.mediaPlanId)]);
+    if (plan.retailCampaignId !== key.retailCampaignId)
+      throw notFound('MEDIA_PLAN_NOT_FOUND', `Media plan ${key.mediaPlanId} is not a media plan of retail campaign ${key.retailCampaignId}.`);
+    return { campaign, plan };
+  }
+
+  /** Every content value must be a row of the asset source; answers the column they were found in. */
+  private async checkValues(accountId: number, input: ContentMapInput, contentType: ContentType, assets: AssetRowDirectory): Promise<string | null> {
+    const sourceId = input.dataServiceId as number;
+    const source = await assets.describe(accountId, sourceId);
+    const refuse = (error: FieldError) => validationFailed([error]);
+    if (!source) throw refuse({ pointer: '/dataServiceId', code: 'UNKNOWN_ASSET_SOURCE', detail: `Asset source ${sourceId} does not exist in this account.` });
+    const column = lookupColumn(contentType, source);
+    if (column === null) return null;
+    if (!source.columnNames.includes(column))
+      throw refuse({
+        pointer: '/dataServiceId',
+        code: 'MISSING_COLUMN',
+        detail: `Asset source ${sourceId} has no ${column} column to look ${contentType} values up in.`,
+      });
+    const values = [...new Set(input.adGroupPlacementCreativeMap.flatMap((e) => e.placementCreativeMap.flatMap((p) => p.content)))];
+    const found = await findAll(assets, accountId, sourceId, column, values);
+    const missing = missingValueErrors(input, new Set(found.keys()), column);
+    if (missing.length > 0) {
+      const names = values.filter((v) => !found.has(v)).map((v) => JSON.stringify(v));
+      throw new AppError(400, 'VALIDATION_FAILED', `Asset source ${sourceId} has no ${column} ${names.join(', ')}.`, { errors: missing });
+    }
+    return column;
+  }
+
+  private async rowsFor(
+    accountId: number,
+    header: StoredContentMap,
+    placements: readonly StoredPlacement[],
+    assets: AssetRowDirectory,
+  ): Promise<Map<string, Record<string, unknown>>> {
+    if (header.dataServiceId === null || header.lookupColumn === null) return new Map();
+    const values = [...new Set(placements.flatMap((p) => p.content))];
+    return values.length === 0 ? new Map() : findAll(assets, accountId, header.dataServiceId, header.lookupColumn, values);
+  }
+}
+
+async function findAll(
+  assets: AssetRowDirectory,
+  accountId: number,
+  sourceId: number,
+  column: string,
+  values: string[],
+): Promise<Map<string, Record<string, unknown>>> {
+  const found = new Map<string, Record<string, unknown>>();
+  for (let i = 0; i < values.length; i += FIND_BATCH) {
+    for (const [value, row] of await assets.find(accountId, sourceId, column, values.slice(i, i + FIND_BATCH))) found.set(value, row);
+  }
+  return found;
+}
+
+function present(
+  p: StoredPlacement,
+  plan: ReadonlyMap<number, { placementName: string; dimension: string }>,
+  rows: ReadonlyMap<string, Record<string, unknown>>,
+): PlacementView {
+  const current = plan.get(p.placementId);
+  return {
+    placementId: String(p.placementId),
+    externalPlacementId: p.externalPlacementId,
+    placementName: p.placementName ?? current?.placementName ?? null,
+    dimension: p.dimension ?? current?.dimension ?? null,
+    content: p.content.map((value) => {
+      const row = rows.get(value);
+      const productImageUrl = firstText(row, CONTENT_IMAGE_COLUMNS);
+      return {
+        contentValue: value,
+        displayValue: row ? (firstText(row, CONTENT_DISPLAY_COLUMNS) ?? value) : null,
+        productImageUrl,
+        // The placement is the ad unit; its preview shows the item's image until a rendered preview exists.
+        previewUrls: [{ adUnitId: p.placementId, url: productImageUrl }],
+      };
+    }),
+  };
+}
