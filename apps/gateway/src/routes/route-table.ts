@@ -16,7 +16,8 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...mediaPlanRoutes,
   ...templateRoutes,
   ...taggingRoutes,
-  ...campaignRoutes, ...contentMapRoutes,
+  ...campaignRoutes,
+  ...contentMapRoutes,
   ...assetSourceRoutes,
 ];
 
