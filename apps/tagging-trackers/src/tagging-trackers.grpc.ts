@@ -4,9 +4,10 @@ import type { CallGuard } from '@platform/service';
 import type { PeerOf } from './peers/peer-of';
 import { tagVariableMapGrpc } from './tag-variable-maps/tag-variable-map.grpc';
 import { tagGrpc } from './tags/tag.grpc';
+import { trackerGrpc } from './trackers/tracker.grpc';
 import type { TaggingTrackersServices } from './tagging-trackers.services';
 
 /** The whole TaggingTrackersService: each feature brings the handlers of its operations. */
 export function taggingTrackersGrpc(deps: TaggingTrackersServices & { logger: Logger; guard: CallGuard; peerOf: PeerOf }): v1.TaggingTrackersServiceServer {
-  return { ...tagVariableMapGrpc(deps), ...tagGrpc(deps) };
+  return { ...tagVariableMapGrpc(deps), ...tagGrpc(deps), ...trackerGrpc(deps) };
 }

@@ -3,14 +3,21 @@ import { TagVariableMapRepository } from './tag-variable-maps/tag-variable-map.r
 import { TagVariableMapService } from './tag-variable-maps/tag-variable-map.service';
 import { TagRepository } from './tags/tag.repository';
 import { TagService } from './tags/tag.service';
+import { TrackerRepository } from './trackers/tracker.repository';
+import { TrackerService } from './trackers/tracker.service';
 
 export interface TaggingTrackersServices {
   tagVariableMaps: TagVariableMapService;
   tags: TagService;
+  trackers: TrackerService;
 }
 
 /** Repositories and services over one database; the gRPC server and the specs build them the same way. */
 export function createTaggingTrackersServices(deps: { db: ServiceDatabase; publicBaseUrl: string }): TaggingTrackersServices {
   const tagVariableMaps = new TagVariableMapService(new TagVariableMapRepository(deps.db));
-  return { tagVariableMaps, tags: new TagService(new TagRepository(deps.db), tagVariableMaps, deps.publicBaseUrl) };
+  return {
+    tagVariableMaps,
+    tags: new TagService(new TagRepository(deps.db), tagVariableMaps, deps.publicBaseUrl),
+    trackers: new TrackerService(new TrackerRepository(deps.db)),
+  };
 }

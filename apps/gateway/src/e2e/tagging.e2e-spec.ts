@@ -45,9 +45,11 @@ const ALL_PERMISSIONS_USED = [
   'Tags_View',
   'Tags_Edit',
   'MediaPlan_Tags_Download',
+  'Trackers_View',
+  'Trackers_Edit',
 ];
 
-describe('tag variable maps, single tags and the tag CSV over HTTP (gateway -> tagging-trackers -> channels-plans)', () => {
+describe('tag variable maps, single tags, the tag CSV and trackers over HTTP (gateway -> tagging-trackers -> channels-plans)', () => {
   let system: E2eSystem;
   let s3: EmbeddedS3 | undefined;
   let s3Dir: string | undefined;
@@ -115,7 +117,7 @@ describe('tag variable maps, single tags and the tag CSV over HTTP (gateway -> t
     otherAccount = await a.createAccount(otherOrgId, 'Other US');
     fullKey = (await a.createKey({ orgId, permissions: ['*'] })).apiKey;
     otherOrgKey = (await a.createKey({ orgId: otherOrgId, permissions: ['*'] })).apiKey;
-    for (const missing of ['Tags_View', 'Tags_Edit', 'MediaPlan_Tags_Download']) {
+    for (const missing of ['Tags_View', 'Tags_Edit', 'MediaPlan_Tags_Download', 'Trackers_View', 'Trackers_Edit']) {
       keysWithout.set(missing, (await a.createKey({ orgId, permissions: ALL_PERMISSIONS_USED.filter((p) => p !== missing) })).apiKey);
     }
   });
@@ -432,6 +434,153 @@ describe('tag variable maps, single tags and the tag CSV over HTTP (gateway -> t
       const response = await fetch(`${system.baseUrl}${downloadPath(accountA, empty)}`, { headers: { authorization: `Bearer ${fullKey}` } });
       expect(response.headers.get('content-disposition')).toBe('attachment; filename="Plain name_tags.csv"');
       expect(parseCsv(await response.text(), { columns: true })).toEqual([]);
+    });
+  });
+  describe('trackers', () => {
+    let campaign: number;
+    let plan: Awaited<ReturnType<typeof createPlan>>;
+    const siteName = 'Tracker Site';
+    const trackersPath = (account: number, mediaPlanId: number, campaignId: number) =>
+      `/v2/accounts/${account}/media-plans/${mediaPlanId}/trackers/${campaignId}`;
+    const typesPath = (account: number, campaignId: number) => `/v2/accounts/${account}/retail-campaigns/${campaignId}/trackers`;
+    const entry = (dimension: string, trackers: Record<string, string>) => ({ siteName, placementName: `${dimension} - ${siteName}`, ...trackers });
+
+    beforeAll(async () => {
+      campaign = await createCampaign(accountA, 'Tracker campaign');
+      plan = await createPlan(accountA, campaign, await createChannel('gam', siteName), ['300x250', '728x90']);
+    });
+
+    it('lists every tracker type and, once trackers are stored, the selected ones', async () => {
+      const before = await http('GET', typesPath(accountA, campaign), { key: fullKey });
+      expect(before.status).toBe(200);
+      expect((before.body.trackerTypes as string[]).length).toBe(22);
+      expect(before.body.trackersSelected).toEqual([]);
+    });
+
+    it('validates without storing, then appends trackers by site and placement name, refusing bad values into errorResponse by field', async () => {
+      const body = {
+        type: 'inline',
+        mediaPlanDetails: [
+          entry('300x250', {
+            primaryClickTracker: 'https://trk.example/c?cb=%%CACHEBUSTER%%',
+            bannerImpressionInTagPixelTracker: 'ftp://trk.example/i.gif',
+            bannerImpressionInTagScriptTracker: '<script src="https://trk.example/s.js"></script>',
+            secondaryClickTracker1: 'https://trk.example/c2?r=${CACHEBUSTER}',
+          }),
+          { siteName: 'Nowhere', placementName: 'x', primaryClickTracker: 'https://trk.example/c' },
+        ],
+      };
+      const dryRun = await http('PUT', trackersPath(accountA, plan.mediaPlanId, campaign), { key: fullKey, json: { ...body, isValidate: true } });
+      expect(dryRun.status).toBe(200);
+      expect(dryRun.body).toEqual({
+        siteUpdatedCount: 0,
+        siteAppendedCount: 1,
+        placementUpdatedCount: 0,
+        placementAppendedCount: 1,
+        trackerAppendedCount: 2,
+        updatedCampaignId: false,
+        updatedMediaPlanName: false,
+        errorResponse: {
+          bannerImpressionInTagPixelTracker: ['ftp://trk.example/i.gif'],
+          secondaryClickTracker1: ['https://trk.example/c2?r=${CACHEBUSTER}'],
+          siteName: ['Nowhere'],
+        },
+      });
+      expect((await http('GET', typesPath(accountA, campaign), { key: fullKey })).body.trackersSelected).toEqual([]);
+
+      const stored = await http('PUT', trackersPath(accountA, plan.mediaPlanId, campaign), { key: fullKey, json: body });
+      expect(stored.body).toMatchObject({ siteAppendedCount: 1, placementAppendedCount: 1, trackerAppendedCount: 2, updatedCampaignId: true });
+      const more = await http('PUT', trackersPath(accountA, plan.mediaPlanId, campaign), {
+        key: fullKey,
+        json: { type: 'inline', mediaPlanDetails: [entry('728x90', { videoStartViewedTracker: 'https://trk.example/v' }), body.mediaPlanDetails[0]] },
+      });
+      expect(more.body).toMatchObject({
+        siteUpdatedCount: 1,
+        siteAppendedCount: 0,
+        placementAppendedCount: 1,
+        placementUpdatedCount: 0,
+        trackerAppendedCount: 1,
+      });
+      expect((await http('GET', typesPath(accountA, campaign), { key: fullKey })).body.trackersSelected).toEqual([
+        'primaryClickTracker',
+        'bannerImpressionInTagScriptTracker',
+        'videoStartViewedTracker',
+      ]);
+    });
+
+    it('reads trackers per site and placement, narrowed by filters', async () => {
+      const all = await http<{ mediaPlanId: number; sites: { id: number; siteId: number; siteName: string; placements: Record<string, unknown>[] }[] }>(
+        'GET',
+        trackersPath(accountA, plan.mediaPlanId, campaign),
+        { key: fullKey },
+      );
+      expect(all.status).toBe(200);
+      expect(all.body.mediaPlanId).toBe(plan.mediaPlanId);
+      expect(all.body.sites).toHaveLength(1);
+      const [site] = all.body.sites;
+      expect(site).toMatchObject({ siteName, id: site.siteId });
+      const byId = new Map(site.placements.map((p) => [p.placementId, p]));
+      expect(byId.get(String(plan.placements.get('300x250')?.placementId))).toMatchObject({
+        primaryClickTracker: ['https://trk.example/c?cb=%%CACHEBUSTER%%'],
+        bannerImpressionInTagScriptTrackers: ['<script src="https://trk.example/s.js"></script>'],
+        bannerImpressionTrackers: [],
+      });
+      const placementId = plan.placements.get('728x90')?.placementId as number;
+      const narrowed = await http<{ sites: { placements: { placementId: string; videoStartViewedTracker: string[] }[] }[] }>(
+        'GET',
+        `${trackersPath(accountA, plan.mediaPlanId, campaign)}?filters=sites_siteId=${site.siteId},sites_placements_placementId=${placementId}`,
+        { key: fullKey },
+      );
+      expect(narrowed.body.sites.flatMap((s) => s.placements).map((p) => [p.placementId, p.videoStartViewedTracker])).toEqual([
+        [String(placementId), ['https://trk.example/v']],
+      ]);
+      for (const filters of ['sites_siteId=x', 'colour=red', 'sites_siteId=1,sites_siteId=2']) {
+        const refused = await http('GET', `${trackersPath(accountA, plan.mediaPlanId, campaign)}?filters=${encodeURIComponent(filters)}`, { key: fullKey });
+        expectProblem(refused, 400, 'VALIDATION_FAILED');
+        expect(refused.body.errors).toEqual([expect.objectContaining({ parameter: 'filters' })]);
+      }
+    });
+
+    it('refuses malformed update bodies, naming each field', async () => {
+      for (const [json, pointer] of [
+        [{ type: 'bulk', mediaPlanDetails: [] }, '/type'],
+        [{ type: 'inline', mediaPlanDetails: [{ ...entry('300x250', {}), clickTracker: 'https://x.example' }] }, '/mediaPlanDetails/0/clickTracker'],
+        [
+          { type: 'inline', mediaPlanDetails: [entry('300x250', { primaryClickTracker: `https://x.example/${'a'.repeat(2048)}` })] },
+          '/mediaPlanDetails/0/primaryClickTracker',
+        ],
+        [{ type: 'inline', mediaPlanDetails: Array.from({ length: 501 }, () => entry('300x250', {})) }, '/mediaPlanDetails'],
+        [{ type: 'inline' }, '/mediaPlanDetails'],
+      ] as const) {
+        const result = await http('PUT', trackersPath(accountA, plan.mediaPlanId, campaign), { key: fullKey, json });
+        expect(result.status).toBe(400);
+        expect(result.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ pointer })]));
+      }
+    });
+
+    it("answers another account's plan, a campaign that is not the plan's and another org with 404, and missing permissions with 403", async () => {
+      expectProblem(await http('GET', trackersPath(accountB, plan.mediaPlanId, campaign), { key: fullKey }), 404, 'MEDIA_PLAN_NOT_FOUND');
+      expectProblem(await http('GET', trackersPath(accountA, plan.mediaPlanId, campaign + 1), { key: fullKey }), 404, 'MEDIA_PLAN_NOT_FOUND');
+      expectProblem(await http('GET', typesPath(accountB, campaign), { key: fullKey }), 404, 'RETAIL_CAMPAIGN_NOT_FOUND');
+      expectProblem(
+        await http('PUT', trackersPath(accountA, plan.mediaPlanId, campaign), { key: otherOrgKey, json: { type: 'inline', mediaPlanDetails: [] } }),
+        404,
+        'ACCOUNT_NOT_FOUND',
+      );
+      for (const [result, permission] of [
+        [await http('GET', typesPath(accountA, campaign), { key: keyWithout('Trackers_View') }), 'Trackers_View'],
+        [await http('GET', trackersPath(accountA, plan.mediaPlanId, campaign), { key: keyWithout('Trackers_View') }), 'Trackers_View'],
+        [
+          await http('PUT', trackersPath(accountA, plan.mediaPlanId, campaign), {
+            key: keyWithout('Trackers_Edit'),
+            json: { type: 'inline', mediaPlanDetails: [] },
+          }),
+          'Trackers_Edit',
+        ],
+      ] as const) {
+        expectProblem(result, 403, 'PERMISSION_DENIED');
+        expect(result.body.requiredPermission).toBe(permission);
+      }
     });
   });
 });

@@ -7,6 +7,7 @@ import { mediaPlanRoutes } from './media-plan.routes';
 import { retailCampaignRoutes } from './retail-campaign.routes';
 import { RouteSpec } from './route.types';
 import { taggingRoutes } from './tagging.routes';
+import { trackerRoutes } from './tracker.routes';
 import { templateRoutes } from './template.routes';
 
 /** The one route table: every /v2 operation, its permission, its tenant scope, its schemas and its backend call. */
@@ -16,6 +17,7 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...mediaPlanRoutes,
   ...templateRoutes,
   ...taggingRoutes,
+  ...trackerRoutes,
   ...campaignRoutes,
   ...contentMapRoutes,
   ...assetSourceRoutes,

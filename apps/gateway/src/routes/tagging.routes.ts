@@ -367,7 +367,10 @@ export const neutraliseCell = (value: string) => (FORMULA_START.test(value) ? `'
  */
 export function tagsContentDisposition(campaignName: string): string {
   const unsafe = (c: string) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f || c === '/' || c === '\\';
-  const readable = Array.from(campaignName, (c) => (unsafe(c) ? '_' : c)).join('').trim() || 'campaign';
+  const readable =
+    Array.from(campaignName, (c) => (unsafe(c) ? '_' : c))
+      .join('')
+      .trim() || 'campaign';
   const ascii =
     readable
       .normalize('NFKD')

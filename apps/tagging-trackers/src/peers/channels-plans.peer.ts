@@ -10,6 +10,7 @@ export interface CampaignFacts {
 export interface PlanPlacementFacts {
   placementId: number;
   placementName: string;
+  siteIdx: number;
   siteName: string;
   dimension: string;
   adServerId: string;
@@ -54,6 +55,7 @@ export function channelsPlansPeer(client: PromiseClient<cp.ChannelsPlansServiceC
         placements: plan.placements.map((p) => ({
           placementId: p.placementId,
           placementName: p.placementName,
+          siteIdx: p.siteIdx,
           siteName: p.siteName,
           dimension: p.dimension,
           adServerId: p.adServerId,

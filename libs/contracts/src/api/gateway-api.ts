@@ -4,6 +4,59 @@
  * `npm run api:check` (part of `npm test`) fails while this file is out of date.
  */
 export interface paths {
+  '/accounts/{accountId}/cloud': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the cloud storage services of the account
+     * @description Credentials are never shown.
+     */
+    get: operations['listCloudServices'];
+    put?: never;
+    /**
+     * Register a cloud storage service (an S3-compatible bucket)
+     * @description The credentials are checked against the bucket first: a refused key answers 400 CLOUD_CREDENTIALS_REJECTED, a missing bucket 400 CLOUD_BUCKET_NOT_FOUND, an endpoint on a private or loopback address 400 CLOUD_ENDPOINT_NOT_ALLOWED, an unreachable one 502. They are stored encrypted and never shown again. endpoint and region are extensions (an S3-compatible base URL, default AWS S3).
+     */
+    post: operations['createCloudService'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/accounts/{accountId}/cloud/{serviceId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the files and folders of a cloud storage service
+     * @description One level under the service root and the optional sub-path; at most 1000 entries. Paths and file names must not contain a null byte or ASCII control characters (rule 1), DEL, C1 controls or U+00A0 to U+00FF (rule 2), ".." or "./" (rule 3); must not start with "/" (rule 4) nor contain "//" (rule 5); at most 512 characters (rule 6); a file extension must be one of jpg, jpeg, png, gif, webp, svg, bmp, tiff, ico, pdf, doc, docx, xls, xlsx, ppt, pptx, txt, rtf, csv, mp4, avi, mov, wmv, flv, webm, mkv, mp3, wav, ogg, m4a, html, htm, css, js, json, xml, ttf, otf, woff, woff2, zip (rule 7). A violation answers 400 naming the rule.
+     */
+    get: operations['listCloudFiles'];
+    /** Rename a cloud storage service */
+    put: operations['renameCloudService'];
+    /**
+     * Copy files and folders of a cloud storage service into the asset library
+     * @description files and folders are relative to path (under the service root); folders are copied recursively and land in the library under the same relative names. The storage worker streams each object; a file that fails is reported in the queue message and the rest go on. Needs AssetLibrary_Edit too. Paths and file names must not contain a null byte or ASCII control characters (rule 1), DEL, C1 controls or U+00A0 to U+00FF (rule 2), ".." or "./" (rule 3); must not start with "/" (rule 4) nor contain "//" (rule 5); at most 512 characters (rule 6); a file extension must be one of jpg, jpeg, png, gif, webp, svg, bmp, tiff, ico, pdf, doc, docx, xls, xlsx, ppt, pptx, txt, rtf, csv, mp4, avi, mov, wmv, flv, webm, mkv, mp3, wav, ogg, m4a, html, htm, css, js, json, xml, ttf, otf, woff, woff2, zip (rule 7). A violation answers 400 naming the rule.
+     */
+    post: operations['copyFromCloud'];
+    /**
+     * Delete a cloud storage service
+     * @description Files already copied into the asset library stay.
+     */
+    delete: operations['deleteCloudService'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/v1/api-keys': {
     parameters: {
       query?: never;
@@ -73,6 +126,34 @@ export interface paths {
     /** Create an account in an organization */
     post: operations['adminCreateAccount'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/asset-library': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the files and folders of the account asset library
+     * @description One folder level under prefix, in key order, limit files and folders together per page; pass nextKey back for the next page ("" on the last). Paths and file names must not contain a null byte or ASCII control characters (rule 1), DEL, C1 controls or U+00A0 to U+00FF (rule 2), ".." or "./" (rule 3); must not start with "/" (rule 4) nor contain "//" (rule 5); at most 512 characters (rule 6); a file extension must be one of jpg, jpeg, png, gif, webp, svg, bmp, tiff, ico, pdf, doc, docx, xls, xlsx, ppt, pptx, txt, rtf, csv, mp4, avi, mov, wmv, flv, webm, mkv, mp3, wav, ogg, m4a, html, htm, css, js, json, xml, ttf, otf, woff, woff2, zip (rule 7). A violation answers 400 naming the rule.
+     */
+    get: operations['listAssetLibrary'];
+    put?: never;
+    /**
+     * Upload a file or a zip archive into the asset library
+     * @description A multipart/form-data body with the part `file` (required, one file) and the field `path` (optional target folder). The file is streamed to storage, at most 209715200 bytes (larger: 413, nothing kept), and placed by the storage worker; poll the returned queue. A zip is extracted into the folder after every entry is checked (the path rules, no symlinks, at most 10000 entries, 1073741824 bytes extracted and a compression ratio of 200); any breach fails the queue with the reason and extracts nothing. Paths and file names must not contain a null byte or ASCII control characters (rule 1), DEL, C1 controls or U+00A0 to U+00FF (rule 2), ".." or "./" (rule 3); must not start with "/" (rule 4) nor contain "//" (rule 5); at most 512 characters (rule 6); a file extension must be one of jpg, jpeg, png, gif, webp, svg, bmp, tiff, ico, pdf, doc, docx, xls, xlsx, ppt, pptx, txt, rtf, csv, mp4, avi, mov, wmv, flv, webm, mkv, mp3, wav, ogg, m4a, html, htm, css, js, json, xml, ttf, otf, woff, woff2, zip (rule 7). A violation answers 400 naming the rule.
+     */
+    post: operations['uploadAsset'];
+    /**
+     * Delete a file or a folder of the asset library
+     * @description deleteFile needs file (path optionally names its folder); deleteFolder needs path and deletes everything under it. Paths and file names must not contain a null byte or ASCII control characters (rule 1), DEL, C1 controls or U+00A0 to U+00FF (rule 2), ".." or "./" (rule 3); must not start with "/" (rule 4) nor contain "//" (rule 5); at most 512 characters (rule 6); a file extension must be one of jpg, jpeg, png, gif, webp, svg, bmp, tiff, ico, pdf, doc, docx, xls, xlsx, ppt, pptx, txt, rtf, csv, mp4, avi, mov, wmv, flv, webm, mkv, mp3, wav, ogg, m4a, html, htm, css, js, json, xml, ttf, otf, woff, woff2, zip (rule 7). A violation answers 400 naming the rule.
+     */
+    delete: operations['deleteAssets'];
     options?: never;
     head?: never;
     patch?: never;
@@ -149,6 +230,26 @@ export interface paths {
      * @description For collaborative and hybrid recommendation sources: the event is recorded in the source's cookieGroup and every recommendation source of that group is recomputed. A content source is 409.
      */
     post: operations['recordRecommendationEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/asset-sources/{destAssetSourceId}/motion-design': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Fill (or create) a motion-design source from campaign assets
+     * @description Each assetSourceMap entry puts an asset, named by its asset-library path, in a column: the destination holds one row, its columns those of the map, in order. destAssetSourceId 0 creates a motion-design source (201); an existing one of the account has its name, columns and row replaced (200); a source of another kind is 409. The campaign must be a dynamic campaign of the account, read on behalf of the caller (so the key also needs DynamicCampaigns_View). Asset paths are checked against the asset-library path rules, not looked up in the library.
+     */
+    put: operations['fillMotionDesignAssetSource'];
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -403,6 +504,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/accounts/{accountId}/media-plans-bulkTag/{mediaPlanId}/campaign/{campaignId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the placements of a media plan for bulk tagging
+     * @description Every placement of the plan, grouped by the ad server of its site (in the order of each ad server's first placement), with its params and isTagPresent. adServerParams names the ad server's id and kind. A campaign outside the account answers 404 RETAIL_CAMPAIGN_NOT_FOUND; a plan that is not one of the campaign's answers 404 MEDIA_PLAN_NOT_FOUND. The interface names no permission for this operation; it is gated by MediaPlan_View.
+     */
+    get: operations['getBulkTagData'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/accounts/{accountId}/media-plans/{mediaPlanId}': {
     parameters: {
       query?: never;
@@ -412,7 +533,7 @@ export interface paths {
     };
     /**
      * Read a media plan (MediaPlanV2)
-     * @description fields: comma-separated top-level names to include (mediaPlanId, mediaPlanName, adServers); absent or empty means all, an unknown name answers 400 naming it. offset/limit page over the plan's placements in id order; every ad server of the plan is listed with the placements of the page that are on it. isTagPresent is false until a tag is generated for the placement; additionalInfo.dspName is the ad server that serves it; params and adServerParams are empty objects until configured.
+     * @description fields: comma-separated top-level names to include (mediaPlanId, mediaPlanName, adServers); absent or empty means all, an unknown name answers 400 naming it. offset/limit page over the plan's placements in id order; every ad server of the plan is listed with the placements of the page that are on it. isTagPresent turns true once a tag is generated for the placement; additionalInfo.dspName is the ad server that serves it and params the ad-server parameters set on it (PATCH .../placement); adServerParams names the ad server's id (in GET /v2/ad-servers) and kind.
      */
     get: operations['getMediaPlan'];
     put?: never;
@@ -421,6 +542,50 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/media-plans/{mediaPlanId}/campaign/{campaignId}/adunitdetails': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the ad units a placement offers
+     * @description From the ad-unit catalog, by the placement's dimension: inBannerAdUnit, inStreamAdUnit, mobileAdUnit and nativeAdUnit, each present only when the dimension offers units of that group (a dimension the catalog does not know answers placementId alone). The ids are the adUnitId values tag requests take. A placement that is not in the plan answers 404 PLACEMENT_NOT_FOUND; a plan that is not one of the campaign's, 404 MEDIA_PLAN_NOT_FOUND. The interface names no permission for this operation; it is gated by MediaPlan_View.
+     */
+    get: operations['getAdUnitDetails'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/media-plans/{mediaPlanId}/placement': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a placement in a media plan
+     * @description The placement goes on the plan's site named siteName on the ad server adServer (an adServerId of GET /v2/ad-servers; another value answers 400 at /adServer); the site is created when the plan has none of that name there. Its ad-unit type follows the ad server's kind. Names are trimmed; a placement name is unique within its site (409 PLACEMENT_NAME_TAKEN); sizes may repeat. The organization's dimension whitelist governs auto media plans only. The interface names no permission for this operation; it is gated by MediaPlan_Edit.
+     */
+    post: operations['createPlacement'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Update a placement of a media plan
+     * @description placementId and siteIdx identify the placement; a pair that does not match a placement of the plan answers 404 PLACEMENT_NOT_FOUND. A new siteName or adServer moves the placement to the plan's site of that name on that ad server (created when missing; a site left without placements is removed), and a new ad server brings its ad-unit type. The ad-server params given (adChoices, ccpa, embeddable, gdprMacro, mraid, noScriptTag, privacy; expansionUnit, gdprConsentMacro, tagType) replace the stored ones of the same name and the others stay. A name taken on the site answers 409 PLACEMENT_NAME_TAKEN and nothing changes. The interface names no permission for this operation; it is gated by MediaPlan_Edit.
+     */
+    patch: operations['updatePlacement'];
     trace?: never;
   };
   '/v2/accounts/{accountId}/media-plans/{mediaPlanId}/placements/{placementId}/tags/native': {
@@ -517,6 +682,30 @@ export interface paths {
      * @description Tags point at the serving paths under PUBLIC_BASE_URL: /serve/v1/tags/<kind>.js (script tags), /serve/v1/ads/<kind>.html (URL tags), /serve/v1/vast/in-stream.xml (VAST), /serve/v1/img/<kind>.png and /serve/v1/click (noscript fallback). Every URL carries plc (placement), mp (media plan), cmp (campaign), tm (tagMetadataId), as (ad server), the options, ds_<signal> per data signal, the privacy parameters, cb (the cache-buster macro) and, last, click (the click macro; a raw click macro runs to the end of the URL). Macros are written verbatim so the ad server can expand them. campaignId must be the campaign of the media plan and adServerId the ad server of the placement (400 otherwise). Generating stores the tag (tagMetadataId) and marks the placement's isTagPresent; the newest tag of a placement and kind is the one the tag CSV lists.
      */
     post: operations['generateVideoMobileInWebTag'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/media-plans/{mediaPlanId}/trackers/{campaignId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Trackers of a media plan, per site and placement
+     * @description Every placement of the plan, grouped by site (id and siteId are both the site index), with every tracker field as an array (empty when none). filters narrows to one site or placement: comma-separated key=value with keys sites_siteId and sites_placements_placementId. campaignId must be the campaign of the media plan (404 otherwise).
+     */
+    get: operations['getPlanTrackers'];
+    /**
+     * Append trackers to placements of a media plan, by site and placement name
+     * @description Each entry names a placement of the plan by siteName and placementName and gives tracker values by field; a value already stored for the placement and field is kept once. Pixel and click trackers must be http(s) URLs, script trackers script elements or http(s) URLs, and every macro one the placement's ad server expands (or an IAB privacy macro with a numeric vendor id). Refused values, and names the plan does not hold (under siteName and placementName), come back in errorResponse by field; the rest are stored. isValidate true checks and counts without storing. Counts: a site or placement that had no trackers before is appended, one that had is updated; trackerAppendedCount counts new values. updatedCampaignId is true when trackers were stored; updatedMediaPlanName is always false (the plan keeps its name).
+     */
+    put: operations['updatePlanTrackers'];
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -645,6 +834,26 @@ export interface paths {
      * @description Content type application/x-download; Content-Disposition attachment named <campaignName>_tags.csv (the name reduced to safe ASCII, with filename* for the full UTF-8 name). A header row (Site Name, Placement Id, Placement Name, Dimension, Ad Server, Tag Kind, Tag), then one row per ad unit tag: the newest tag of each placement and kind generated for the campaign, in generation order. RFC 4180 quoting; a cell starting with = + - @ (or tab, CR) is prefixed with ' so a spreadsheet does not run it as a formula. The rows stream as they are read. The campaign must be ACTIVE (409 otherwise).
      */
     get: operations['downloadTags'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/retail-campaigns/{retailCampaignIdx}/trackers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Tracker types available, and those the campaign has trackers of
+     * @description trackerTypes lists every tracker field of the tracker update; trackersSelected those with at least one tracker stored for the campaign.
+     */
+    get: operations['getCampaignTrackers'];
     put?: never;
     post?: never;
     delete?: never;
@@ -832,6 +1041,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/queues/{queueId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Summary status of a queued job
+     * @description Only an account that owns the queue can read it; any other id answers 404.
+     */
+    get: operations['getQueue'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/queues/{queueId}/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Detailed status of a queued job
+     * @description Any job kind (upload, zip extraction, cloud copy, feed ingest, export). Only an account that owns the queue can read it; any other id answers 404.
+     */
+    get: operations['getQueueStatus'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -864,6 +1113,719 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  listCloudServices: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The services */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            services: {
+              id: number;
+              name: string;
+              /** @description s3://<bucket>/<prefix> */
+              rootDir: string;
+              /** @enum {string} */
+              serviceType: 'objstore';
+            }[];
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createCloudService: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          accessKey: string;
+          /**
+           * Format: uri
+           * @description S3-compatible base URL; AWS S3 when absent.
+           */
+          endpoint?: string;
+          name: string;
+          region?: string;
+          /** @description <bucket>/<prefix> */
+          rootDir: string;
+          /** @description The secret key (spelled so). */
+          secreteKey: string;
+          /** @enum {string} */
+          serviceType: 'objstore';
+        };
+      };
+    };
+    responses: {
+      /** @description Registered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            /** @description s3://<bucket>/<prefix> */
+            rootDir: string;
+            /** @enum {string} */
+            serviceType: 'objstore';
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Bad Gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listCloudFiles: {
+    parameters: {
+      query?: {
+        /** @description Sub-path under the service root. */
+        path?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        serviceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The folder */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            files: {
+              /** Format: date-time */
+              date: string;
+              name: string;
+              /** @description Bytes */
+              size: number;
+            }[];
+            folders: string[];
+            path: string;
+            /** @description s3:// URL of the listed folder */
+            url: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Bad Gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  renameCloudService: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        serviceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Renamed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  copyFromCloud: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        serviceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          files: string[];
+          folders: string[];
+          /** @description Sub-directory of the service root the names are relative to. */
+          path?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Queued */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            queueId: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteCloudService: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        serviceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   adminCreateApiKey: {
     parameters: {
       query?: never;
@@ -1186,6 +2148,345 @@ export interface operations {
       };
       /** @description Unsupported Media Type */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listAssetLibrary: {
+    parameters: {
+      query?: {
+        /** @description Page size, at most 100. */
+        limit?: number;
+        /** @description nextKey of the previous page. */
+        nextKey?: string;
+        /** @description Folder to list; the root when absent. */
+        prefix?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the folder */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            files: {
+              /**
+               * Format: uri
+               * @description A plain GET returns exactly the stored bytes.
+               */
+              cdnUrl: string;
+              /**
+               * Format: date-time
+               * @description Last modified, ISO 8601 UTC.
+               */
+              date: string;
+              name: string;
+              /** @description Size with a unit, e.g. "12.50 KB". */
+              size: string;
+            }[];
+            folders: string[];
+            nextKey: string;
+            path: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  uploadAsset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Queued */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            queueId: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteAssets: {
+    parameters: {
+      query: {
+        command: 'deleteFile' | 'deleteFolder';
+        /** @description File name, required for deleteFile. */
+        file?: string;
+        /** @description Folder: required for deleteFolder; for deleteFile the folder of the file. */
+        path?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            msg: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -1635,6 +2936,157 @@ export interface operations {
         content: {
           'application/json': {
             msg: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  fillMotionDesignAssetSource: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description The motion-design source to fill; 0 creates one. */
+        destAssetSourceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          assetSourceMap: {
+            /** @description The asset, as its asset-library path (the library path rules apply). */
+            assetId: string;
+            /** @description The destination column holding that asset path. */
+            assetSourceColumn: string;
+          }[];
+          /** @description A dynamic campaign of the account (its decimal id). */
+          campaignId: string;
+          destinationAssetSourceName: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Filled */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            destinationAssetSourceId: number;
+          };
+        };
+      };
+      /** @description Created (destAssetSourceId 0) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            destinationAssetSourceId: number;
           };
         };
       };
@@ -4215,6 +5667,146 @@ export interface operations {
       };
     };
   };
+  getBulkTagData: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Retail campaign id; the media plan must be one of its plans */
+        campaignId: number;
+        /** @description Media plan id */
+        mediaPlanId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The plan and its placements by ad server */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            adServers: {
+              adServerName: string | null;
+              /** @description The ad server of this entry: its id in GET /v2/ad-servers (the adServerId tag requests take) and its kind. */
+              adServerParams: {
+                adServerId: string;
+                /** @enum {string} */
+                kind: 'onsite-retail-media' | 'display' | 'video' | 'social' | 'dooh';
+              };
+              placements: {
+                additionalInfo: {
+                  /** @description display (sized display units), in-stream-video (video ad servers) or dooh-screen (digital out of home). */
+                  adUnitType: string;
+                  /** @description The ad server that serves the placement. */
+                  dspName: string;
+                  /** @description The ad-server parameters set on the placement (PATCH .../placement); one never set is absent. */
+                  params: {
+                    adChoices?: boolean;
+                    ccpa?: boolean;
+                    embeddable?: boolean;
+                    expansionUnit?: string;
+                    gdprConsentMacro?: string;
+                    gdprMacro?: boolean;
+                    mraid?: boolean;
+                    noScriptTag?: boolean;
+                    privacy?: boolean;
+                    tagType?: string;
+                  };
+                };
+                /** @description <width>x<height> */
+                dimension: string;
+                /** @description True once a tag has been generated for the placement. */
+                isTagPresent: boolean;
+                placementId: string;
+                placementName: string;
+                siteIdx: number;
+                siteName: string;
+              }[];
+            }[];
+            mediaPlanId: number;
+            mediaPlanName: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   getMediaPlan: {
     parameters: {
       query?: {
@@ -4245,9 +5837,11 @@ export interface operations {
           'application/json': {
             adServers?: {
               adServerName: string | null;
-              /** @description Ad-server parameters of the plan; empty until they are configured. */
+              /** @description The ad server of this entry: its id in GET /v2/ad-servers (the adServerId tag requests take) and its kind. */
               adServerParams: {
-                [key: string]: unknown;
+                adServerId: string;
+                /** @enum {string} */
+                kind: 'onsite-retail-media' | 'display' | 'video' | 'social' | 'dooh';
               };
               placements: {
                 additionalInfo: {
@@ -4255,14 +5849,23 @@ export interface operations {
                   adUnitType: string;
                   /** @description The ad server that serves the placement. */
                   dspName: string;
-                  /** @description Ad-server parameters of the placement; empty until they are configured. */
+                  /** @description The ad-server parameters set on the placement (PATCH .../placement); one never set is absent. */
                   params: {
-                    [key: string]: unknown;
+                    adChoices?: boolean;
+                    ccpa?: boolean;
+                    embeddable?: boolean;
+                    expansionUnit?: string;
+                    gdprConsentMacro?: string;
+                    gdprMacro?: boolean;
+                    mraid?: boolean;
+                    noScriptTag?: boolean;
+                    privacy?: boolean;
+                    tagType?: string;
                   };
                 };
                 /** @description <width>x<height> */
                 dimension: string;
-                /** @description Whether a tag has been generated for the placement; false until tags are created. */
+                /** @description True once a tag has been generated for the placement. */
                 isTagPresent: boolean;
                 placementId: string;
                 placementName: string;
@@ -4313,6 +5916,500 @@ export interface operations {
       };
       /** @description Method Not Allowed */
       405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getAdUnitDetails: {
+    parameters: {
+      query: {
+        /** @description Placement id: decimal digits, no leading zero (at most 15). */
+        placementId: string;
+      };
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Retail campaign id; the media plan must be one of its plans */
+        campaignId: number;
+        /** @description Media plan id */
+        mediaPlanId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The ad-unit groups of the placement */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            inBannerAdUnit?: {
+              adUnitTypes: {
+                id: number;
+                name: string;
+              }[];
+              dimension: string;
+              hasMobileUnit: boolean;
+              mobileBannerType: string[];
+              /** @description Name to code */
+              mobileFlexCreativeUnitType: {
+                [key: string]: number;
+              };
+            };
+            inStreamAdUnit?: {
+              adTagType: string[];
+              dynamicPriVideo: boolean;
+              playerType: {
+                name: string;
+                version: string;
+              }[];
+              videoTagType: string[];
+            };
+            mobileAdUnit?: {
+              adUnitTypes: {
+                id: number;
+                name: string;
+              }[];
+              dimension: string;
+            };
+            nativeAdUnit?: {
+              adUnitTypes: {
+                id: number;
+                name: string;
+              }[];
+              dimension: string;
+              /** @description Numeric code to name */
+              responseFormat: {
+                [key: string]: string;
+              };
+            };
+            placementId: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createPlacement: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Media plan id */
+        mediaPlanId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description An adServerId of GET /v2/ad-servers */
+          adServer: string;
+          /** @description <width>x<height>, each 1 to 99999 pixels */
+          dimension: string;
+          /** @description Trimmed; unique within its site. */
+          placementName: string;
+          /** @description Trimmed. The plan's site of that name on the ad server; created when the plan has none. */
+          siteName: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            additionalInfo: {
+              /** @description display (sized display units), in-stream-video (video ad servers) or dooh-screen (digital out of home). */
+              adUnitType: string;
+              /** @description The ad server that serves the placement. */
+              dspName: string;
+              /** @description The ad-server parameters set on the placement (PATCH .../placement); one never set is absent. */
+              params: {
+                adChoices?: boolean;
+                ccpa?: boolean;
+                embeddable?: boolean;
+                expansionUnit?: string;
+                gdprConsentMacro?: string;
+                gdprMacro?: boolean;
+                mraid?: boolean;
+                noScriptTag?: boolean;
+                privacy?: boolean;
+                tagType?: string;
+              };
+            };
+            /** @description <width>x<height> */
+            dimension: string;
+            /** @description True once a tag has been generated for the placement. */
+            isTagPresent: boolean;
+            placementId: string;
+            placementName: string;
+            siteIdx: number;
+            siteName: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updatePlacement: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Media plan id */
+        mediaPlanId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          adChoices?: boolean;
+          /** @description An adServerId of GET /v2/ad-servers */
+          adServer?: string;
+          ccpa?: boolean;
+          /** @description <width>x<height>, each 1 to 99999 pixels */
+          dimension?: string;
+          embeddable?: boolean;
+          /** @description Expansion unit of expandable creatives */
+          expansionUnit?: string;
+          /** @description GDPR consent macro of the ad server, e.g. ${GDPR_CONSENT_755} */
+          gdprConsentMacro?: string;
+          gdprMacro?: boolean;
+          mraid?: boolean;
+          noScriptTag?: boolean;
+          /** @description Placement id: decimal digits, no leading zero (at most 15). */
+          placementId: string;
+          /** @description Trimmed; unique within its site. */
+          placementName?: string;
+          privacy?: boolean;
+          /**
+           * Format: int64
+           * @description The site the placement is on now; with placementId it identifies the placement
+           */
+          siteIdx: number;
+          /** @description Trimmed. The plan's site of that name on the ad server; created when the plan has none. */
+          siteName?: string;
+          /** @description Tag type the ad server takes */
+          tagType?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The placement as it is now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            additionalInfo: {
+              /** @description display (sized display units), in-stream-video (video ad servers) or dooh-screen (digital out of home). */
+              adUnitType: string;
+              /** @description The ad server that serves the placement. */
+              dspName: string;
+              /** @description The ad-server parameters set on the placement (PATCH .../placement); one never set is absent. */
+              params: {
+                adChoices?: boolean;
+                ccpa?: boolean;
+                embeddable?: boolean;
+                expansionUnit?: string;
+                gdprConsentMacro?: string;
+                gdprMacro?: boolean;
+                mraid?: boolean;
+                noScriptTag?: boolean;
+                privacy?: boolean;
+                tagType?: string;
+              };
+            };
+            /** @description <width>x<height> */
+            dimension: string;
+            /** @description True once a tag has been generated for the placement. */
+            isTagPresent: boolean;
+            placementId: string;
+            placementName: string;
+            siteIdx: number;
+            siteName: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -5091,6 +7188,329 @@ export interface operations {
             tagMetadataId: number;
             /** @description A script element, or a URL (in-stream VAST, and ad servers that take URLs). */
             tagValue: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unsupported Media Type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getPlanTrackers: {
+    parameters: {
+      query?: {
+        /** @description e.g. sites_siteId=5,sites_placements_placementId=41 */
+        filters?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        campaignId: number;
+        /** @description Integer index */
+        mediaPlanId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Trackers per site and placement */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            mediaPlanId: number;
+            mediaPlanName: string;
+            sites: {
+              id: number;
+              placements: {
+                bannerImpressionInTagScriptTrackers: string[];
+                bannerImpressionOutTagScriptTrackers: string[];
+                bannerImpressionOutTagTrackers: string[];
+                bannerImpressionTrackers: string[];
+                creativeLoadEventTracker: string[];
+                fiftyPercentVideoViewedTracker: string[];
+                hundredPercentVideoViewedTracker: string[];
+                inStreamImpressionTrackers: string[];
+                inStreamSkipAdTracker: string[];
+                mobileBannerClickTracker: string[];
+                mobileImpressionClickInTagScriptTrackers: string[];
+                mobileImpressionClickOutTagScriptTrackers: string[];
+                mobileImpressionClickOutTagTrackers: string[];
+                mobileImpressionClickTrackers: string[];
+                muteVideoViewedTracker: string[];
+                placementId: string;
+                placementName: string;
+                primaryClickTracker: string[];
+                secondaryClickTrackers: string[];
+                seventyFivePercentVideoViewedTracker: string[];
+                twentyFivePercentVideoViewedTracker: string[];
+                unmuteVideoViewedTracker: string[];
+                videoStartViewedTracker: string[];
+              }[];
+              siteId: number;
+              siteName: string;
+            }[];
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updatePlanTrackers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        campaignId: number;
+        /** @description Integer index */
+        mediaPlanId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description true: check and count only; nothing is stored. */
+          isValidate?: boolean;
+          mediaPlanDetails: {
+            /** @description An http(s) URL. */
+            bannerImpressionInTagPixelTracker?: string;
+            /** @description Script elements or an http(s) URL. */
+            bannerImpressionInTagScriptTracker?: string;
+            /** @description An http(s) URL. */
+            bannerImpressionOutTagPixelTracker?: string;
+            /** @description Script elements or an http(s) URL. */
+            bannerImpressionOutTagScriptTracker?: string;
+            /** @description An http(s) URL. */
+            creativeLoadEventTracker?: string;
+            /** @description An http(s) URL. */
+            fiftyPercentVideoViewedTracker?: string;
+            /** @description An http(s) URL. */
+            hundredPercentVideoViewedTracker?: string;
+            /** @description An http(s) URL. */
+            inStreamImpressionTrackers?: string;
+            /** @description An http(s) URL. */
+            inStreamSkipAdTracker?: string;
+            /** @description An http(s) URL. */
+            mobileBannerClickTracker?: string;
+            /** @description An http(s) URL. */
+            mobileImpressionClickInTagPixelTracker?: string;
+            /** @description Script elements or an http(s) URL. */
+            mobileImpressionClickInTagScriptTracker?: string;
+            /** @description An http(s) URL. */
+            mobileImpressionClickOutTagPixelTracker?: string;
+            /** @description Script elements or an http(s) URL. */
+            mobileImpressionClickOutTagScriptTracker?: string;
+            /** @description An http(s) URL. */
+            muteVideoViewedTracker?: string;
+            placementName: string;
+            /** @description An http(s) URL. */
+            primaryClickTracker?: string;
+            /** @description An http(s) URL. */
+            secondaryClickTracker1?: string;
+            /** @description An http(s) URL. */
+            secondaryClickTracker2?: string;
+            /** @description An http(s) URL. */
+            seventyFivePercentVideoViewedTracker?: string;
+            siteName: string;
+            /** @description An http(s) URL. */
+            twentyFivePercentVideoViewedTracker?: string;
+            /** @description An http(s) URL. */
+            unmuteVideoViewedTracker?: string;
+            /** @description An http(s) URL. */
+            videoStartViewedTracker?: string;
+          }[];
+          /**
+           * @description inline: the values are given in the body.
+           * @enum {string}
+           */
+          type: 'inline';
+        };
+      };
+    };
+    responses: {
+      /** @description What was (or, with isValidate, would be) appended, and what was refused */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            errorResponse: {
+              [key: string]: string[];
+            };
+            placementAppendedCount: number;
+            placementUpdatedCount: number;
+            siteAppendedCount: number;
+            siteUpdatedCount: number;
+            trackerAppendedCount: number;
+            updatedCampaignId: boolean;
+            updatedMediaPlanName: boolean;
           };
         };
       };
@@ -6414,6 +8834,106 @@ export interface operations {
       };
       /** @description Conflict */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getCampaignTrackers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        retailCampaignIdx: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Tracker types */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            trackersSelected: string[];
+            trackerTypes: string[];
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
         headers: {
           [name: string]: unknown;
         };
@@ -8544,6 +11064,207 @@ export interface operations {
         content: {
           'application/json': {
             message: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getQueue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Queue id returned by the operation that queued the job */
+        queueId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The queue */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+            /** @description Queued, Processing, Completed or Failed */
+            status: string;
+          };
+        };
+      };
+      /** @description Bad Request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not Found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method Not Allowed */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Service Unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Gateway Timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getQueueStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Queue id returned by the operation that queued the job */
+        queueId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The queue */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            message: string;
+            /** @description Queued, Processing, Completed or Failed */
+            status: string;
+            totalItems: number;
+            totalProcessed: number;
           };
         };
       };

@@ -69,3 +69,36 @@ export const TRACKER_VALUE_MAX = 2048;
 export const TRACKER_ROWS_MAX = 500;
 export const SITE_NAME_MAX = 200;
 export const PLACEMENT_NAME_MAX = 200;
+
+/** Where each update field's values show in the per-placement tracker record of the tracker read. */
+export const TRACKER_RECORD_FIELD: Readonly<Record<TrackerType, string>> = {
+  primaryClickTracker: 'primaryClickTracker',
+  secondaryClickTracker1: 'secondaryClickTrackers',
+  secondaryClickTracker2: 'secondaryClickTrackers',
+  bannerImpressionInTagPixelTracker: 'bannerImpressionTrackers',
+  bannerImpressionOutTagPixelTracker: 'bannerImpressionOutTagTrackers',
+  bannerImpressionInTagScriptTracker: 'bannerImpressionInTagScriptTrackers',
+  bannerImpressionOutTagScriptTracker: 'bannerImpressionOutTagScriptTrackers',
+  creativeLoadEventTracker: 'creativeLoadEventTracker',
+  mobileImpressionClickInTagPixelTracker: 'mobileImpressionClickTrackers',
+  mobileImpressionClickOutTagPixelTracker: 'mobileImpressionClickOutTagTrackers',
+  mobileImpressionClickInTagScriptTracker: 'mobileImpressionClickInTagScriptTrackers',
+  mobileImpressionClickOutTagScriptTracker: 'mobileImpressionClickOutTagScriptTrackers',
+  mobileBannerClickTracker: 'mobileBannerClickTracker',
+  inStreamImpressionTrackers: 'inStreamImpressionTrackers',
+  videoStartViewedTracker: 'videoStartViewedTracker',
+  twentyFivePercentVideoViewedTracker: 'twentyFivePercentVideoViewedTracker',
+  fiftyPercentVideoViewedTracker: 'fiftyPercentVideoViewedTracker',
+  seventyFivePercentVideoViewedTracker: 'seventyFivePercentVideoViewedTracker',
+  hundredPercentVideoViewedTracker: 'hundredPercentVideoViewedTracker',
+  muteVideoViewedTracker: 'muteVideoViewedTracker',
+  unmuteVideoViewedTracker: 'unmuteVideoViewedTracker',
+  inStreamSkipAdTracker: 'inStreamSkipAdTracker',
+};
+export const TRACKER_RECORD_FIELDS: readonly string[] = [...new Set(Object.values(TRACKER_RECORD_FIELD))];
+/** Script trackers may be script elements or URLs; every other tracker is an http(s) URL. */
+export const isScriptTracker = (type: TrackerType) => type.endsWith('ScriptTracker');
+/** Keys of the tracker read's `filters` query (`key=value,...`). */
+export const TRACKER_FILTER_KEYS = ['sites_siteId', 'sites_placements_placementId'] as const;
+export const TRACKER_FILTERS_MAX = 200;
+export const TRACKER_UPDATE_KINDS = ['inline'] as const;

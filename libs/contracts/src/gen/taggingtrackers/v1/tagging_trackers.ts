@@ -148,6 +148,80 @@ export interface ListCampaignTagsResponse {
   rows: CampaignTagRow[];
 }
 
+export interface GetCampaignTrackersRequest {
+  accountId: number;
+  retailCampaignId: number;
+}
+
+export interface GetCampaignTrackersResponse {
+  trackerTypes: string[];
+  trackersSelected: string[];
+}
+
+export interface GetPlanTrackersRequest {
+  accountId: number;
+  mediaPlanId: number;
+  campaignId: number;
+  siteId?: number | undefined;
+  placementId?: number | undefined;
+}
+
+/** One tracker field (a record field name in reads, an update field name in errors) and its values. */
+export interface TrackerList {
+  field: string;
+  values: string[];
+}
+
+export interface PlacementTrackers {
+  placementId: number;
+  placementName: string;
+  trackers: TrackerList[];
+}
+
+export interface SiteTrackers {
+  siteId: number;
+  siteName: string;
+  placements: PlacementTrackers[];
+}
+
+export interface GetPlanTrackersResponse {
+  mediaPlanId: number;
+  mediaPlanName: string;
+  sites: SiteTrackers[];
+}
+
+export interface TrackerRow {
+  siteName: string;
+  placementName: string;
+  /** Update field name (primaryClickTracker, ...) to its value. */
+  trackers: { [key: string]: string };
+}
+
+export interface TrackerRow_TrackersEntry {
+  key: string;
+  value: string;
+}
+
+export interface UpdatePlanTrackersRequest {
+  accountId: number;
+  mediaPlanId: number;
+  campaignId: number;
+  type: string;
+  isValidate: boolean;
+  rows: TrackerRow[];
+}
+
+export interface UpdatePlanTrackersResponse {
+  siteUpdatedCount: number;
+  siteAppendedCount: number;
+  placementUpdatedCount: number;
+  placementAppendedCount: number;
+  trackerAppendedCount: number;
+  updatedCampaignId: boolean;
+  updatedMediaPlanName: boolean;
+  errorResponse: TrackerList[];
+}
+
 function createBaseTagVariableMap(): TagVariableMap {
   return { idx: 0, adServerId: "", dataSignal: "", macroName: "", adServerParamsJson: "" };
 }
@@ -2440,6 +2514,1374 @@ export const ListCampaignTagsResponse: MessageFns<ListCampaignTagsResponse> = {
   },
 };
 
+function createBaseGetCampaignTrackersRequest(): GetCampaignTrackersRequest {
+  return { accountId: 0, retailCampaignId: 0 };
+}
+
+export const GetCampaignTrackersRequest: MessageFns<GetCampaignTrackersRequest> = {
+  encode(message: GetCampaignTrackersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      writer.uint32(16).int64(message.retailCampaignId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCampaignTrackersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCampaignTrackersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.retailCampaignId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCampaignTrackersRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      retailCampaignId: isSet(object.retailCampaignId)
+        ? globalThis.Number(object.retailCampaignId)
+        : isSet(object.retail_campaign_id)
+        ? globalThis.Number(object.retail_campaign_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetCampaignTrackersRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      obj.retailCampaignId = Math.round(message.retailCampaignId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCampaignTrackersRequest>, I>>(base?: I): GetCampaignTrackersRequest {
+    return GetCampaignTrackersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCampaignTrackersRequest>, I>>(object: I): GetCampaignTrackersRequest {
+    const message = createBaseGetCampaignTrackersRequest();
+    message.accountId = object.accountId ?? 0;
+    message.retailCampaignId = object.retailCampaignId ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetCampaignTrackersResponse(): GetCampaignTrackersResponse {
+  return { trackerTypes: [], trackersSelected: [] };
+}
+
+export const GetCampaignTrackersResponse: MessageFns<GetCampaignTrackersResponse> = {
+  encode(message: GetCampaignTrackersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.trackerTypes) {
+      writer.uint32(10).string(v!);
+    }
+    for (const v of message.trackersSelected) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCampaignTrackersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCampaignTrackersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.trackerTypes.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.trackersSelected.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCampaignTrackersResponse {
+    return {
+      trackerTypes: globalThis.Array.isArray(object?.trackerTypes)
+        ? object.trackerTypes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.tracker_types)
+        ? object.tracker_types.map((e: any) => globalThis.String(e))
+        : [],
+      trackersSelected: globalThis.Array.isArray(object?.trackersSelected)
+        ? object.trackersSelected.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.trackers_selected)
+        ? object.trackers_selected.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetCampaignTrackersResponse): unknown {
+    const obj: any = {};
+    if (message.trackerTypes?.length) {
+      obj.trackerTypes = message.trackerTypes;
+    }
+    if (message.trackersSelected?.length) {
+      obj.trackersSelected = message.trackersSelected;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCampaignTrackersResponse>, I>>(base?: I): GetCampaignTrackersResponse {
+    return GetCampaignTrackersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCampaignTrackersResponse>, I>>(object: I): GetCampaignTrackersResponse {
+    const message = createBaseGetCampaignTrackersResponse();
+    message.trackerTypes = object.trackerTypes?.map((e) => e) || [];
+    message.trackersSelected = object.trackersSelected?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGetPlanTrackersRequest(): GetPlanTrackersRequest {
+  return { accountId: 0, mediaPlanId: 0, campaignId: 0, siteId: undefined, placementId: undefined };
+}
+
+export const GetPlanTrackersRequest: MessageFns<GetPlanTrackersRequest> = {
+  encode(message: GetPlanTrackersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      writer.uint32(16).int64(message.mediaPlanId);
+    }
+    if (message.campaignId !== 0) {
+      writer.uint32(24).int64(message.campaignId);
+    }
+    if (message.siteId !== undefined) {
+      writer.uint32(32).int64(message.siteId);
+    }
+    if (message.placementId !== undefined) {
+      writer.uint32(40).int64(message.placementId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPlanTrackersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPlanTrackersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.mediaPlanId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.campaignId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.siteId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.placementId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPlanTrackersRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      mediaPlanId: isSet(object.mediaPlanId)
+        ? globalThis.Number(object.mediaPlanId)
+        : isSet(object.media_plan_id)
+        ? globalThis.Number(object.media_plan_id)
+        : 0,
+      campaignId: isSet(object.campaignId)
+        ? globalThis.Number(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.Number(object.campaign_id)
+        : 0,
+      siteId: isSet(object.siteId)
+        ? globalThis.Number(object.siteId)
+        : isSet(object.site_id)
+        ? globalThis.Number(object.site_id)
+        : undefined,
+      placementId: isSet(object.placementId)
+        ? globalThis.Number(object.placementId)
+        : isSet(object.placement_id)
+        ? globalThis.Number(object.placement_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: GetPlanTrackersRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      obj.mediaPlanId = Math.round(message.mediaPlanId);
+    }
+    if (message.campaignId !== 0) {
+      obj.campaignId = Math.round(message.campaignId);
+    }
+    if (message.siteId !== undefined) {
+      obj.siteId = Math.round(message.siteId);
+    }
+    if (message.placementId !== undefined) {
+      obj.placementId = Math.round(message.placementId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPlanTrackersRequest>, I>>(base?: I): GetPlanTrackersRequest {
+    return GetPlanTrackersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPlanTrackersRequest>, I>>(object: I): GetPlanTrackersRequest {
+    const message = createBaseGetPlanTrackersRequest();
+    message.accountId = object.accountId ?? 0;
+    message.mediaPlanId = object.mediaPlanId ?? 0;
+    message.campaignId = object.campaignId ?? 0;
+    message.siteId = object.siteId ?? undefined;
+    message.placementId = object.placementId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseTrackerList(): TrackerList {
+  return { field: "", values: [] };
+}
+
+export const TrackerList: MessageFns<TrackerList> = {
+  encode(message: TrackerList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.field !== "") {
+      writer.uint32(10).string(message.field);
+    }
+    for (const v of message.values) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TrackerList {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTrackerList();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.field = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.values.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TrackerList {
+    return {
+      field: isSet(object.field) ? globalThis.String(object.field) : "",
+      values: globalThis.Array.isArray(object?.values) ? object.values.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: TrackerList): unknown {
+    const obj: any = {};
+    if (message.field !== "") {
+      obj.field = message.field;
+    }
+    if (message.values?.length) {
+      obj.values = message.values;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TrackerList>, I>>(base?: I): TrackerList {
+    return TrackerList.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TrackerList>, I>>(object: I): TrackerList {
+    const message = createBaseTrackerList();
+    message.field = object.field ?? "";
+    message.values = object.values?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBasePlacementTrackers(): PlacementTrackers {
+  return { placementId: 0, placementName: "", trackers: [] };
+}
+
+export const PlacementTrackers: MessageFns<PlacementTrackers> = {
+  encode(message: PlacementTrackers, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.placementId !== 0) {
+      writer.uint32(8).int64(message.placementId);
+    }
+    if (message.placementName !== "") {
+      writer.uint32(18).string(message.placementName);
+    }
+    for (const v of message.trackers) {
+      TrackerList.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlacementTrackers {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlacementTrackers();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.placementId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.placementName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.trackers.push(TrackerList.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlacementTrackers {
+    return {
+      placementId: isSet(object.placementId)
+        ? globalThis.Number(object.placementId)
+        : isSet(object.placement_id)
+        ? globalThis.Number(object.placement_id)
+        : 0,
+      placementName: isSet(object.placementName)
+        ? globalThis.String(object.placementName)
+        : isSet(object.placement_name)
+        ? globalThis.String(object.placement_name)
+        : "",
+      trackers: globalThis.Array.isArray(object?.trackers)
+        ? object.trackers.map((e: any) => TrackerList.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: PlacementTrackers): unknown {
+    const obj: any = {};
+    if (message.placementId !== 0) {
+      obj.placementId = Math.round(message.placementId);
+    }
+    if (message.placementName !== "") {
+      obj.placementName = message.placementName;
+    }
+    if (message.trackers?.length) {
+      obj.trackers = message.trackers.map((e) => TrackerList.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PlacementTrackers>, I>>(base?: I): PlacementTrackers {
+    return PlacementTrackers.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PlacementTrackers>, I>>(object: I): PlacementTrackers {
+    const message = createBasePlacementTrackers();
+    message.placementId = object.placementId ?? 0;
+    message.placementName = object.placementName ?? "";
+    message.trackers = object.trackers?.map((e) => TrackerList.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseSiteTrackers(): SiteTrackers {
+  return { siteId: 0, siteName: "", placements: [] };
+}
+
+export const SiteTrackers: MessageFns<SiteTrackers> = {
+  encode(message: SiteTrackers, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.siteId !== 0) {
+      writer.uint32(8).int64(message.siteId);
+    }
+    if (message.siteName !== "") {
+      writer.uint32(18).string(message.siteName);
+    }
+    for (const v of message.placements) {
+      PlacementTrackers.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SiteTrackers {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSiteTrackers();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.siteId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.siteName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.placements.push(PlacementTrackers.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SiteTrackers {
+    return {
+      siteId: isSet(object.siteId)
+        ? globalThis.Number(object.siteId)
+        : isSet(object.site_id)
+        ? globalThis.Number(object.site_id)
+        : 0,
+      siteName: isSet(object.siteName)
+        ? globalThis.String(object.siteName)
+        : isSet(object.site_name)
+        ? globalThis.String(object.site_name)
+        : "",
+      placements: globalThis.Array.isArray(object?.placements)
+        ? object.placements.map((e: any) => PlacementTrackers.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: SiteTrackers): unknown {
+    const obj: any = {};
+    if (message.siteId !== 0) {
+      obj.siteId = Math.round(message.siteId);
+    }
+    if (message.siteName !== "") {
+      obj.siteName = message.siteName;
+    }
+    if (message.placements?.length) {
+      obj.placements = message.placements.map((e) => PlacementTrackers.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SiteTrackers>, I>>(base?: I): SiteTrackers {
+    return SiteTrackers.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SiteTrackers>, I>>(object: I): SiteTrackers {
+    const message = createBaseSiteTrackers();
+    message.siteId = object.siteId ?? 0;
+    message.siteName = object.siteName ?? "";
+    message.placements = object.placements?.map((e) => PlacementTrackers.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetPlanTrackersResponse(): GetPlanTrackersResponse {
+  return { mediaPlanId: 0, mediaPlanName: "", sites: [] };
+}
+
+export const GetPlanTrackersResponse: MessageFns<GetPlanTrackersResponse> = {
+  encode(message: GetPlanTrackersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.mediaPlanId !== 0) {
+      writer.uint32(8).int64(message.mediaPlanId);
+    }
+    if (message.mediaPlanName !== "") {
+      writer.uint32(18).string(message.mediaPlanName);
+    }
+    for (const v of message.sites) {
+      SiteTrackers.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPlanTrackersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPlanTrackersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.mediaPlanId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.mediaPlanName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.sites.push(SiteTrackers.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPlanTrackersResponse {
+    return {
+      mediaPlanId: isSet(object.mediaPlanId)
+        ? globalThis.Number(object.mediaPlanId)
+        : isSet(object.media_plan_id)
+        ? globalThis.Number(object.media_plan_id)
+        : 0,
+      mediaPlanName: isSet(object.mediaPlanName)
+        ? globalThis.String(object.mediaPlanName)
+        : isSet(object.media_plan_name)
+        ? globalThis.String(object.media_plan_name)
+        : "",
+      sites: globalThis.Array.isArray(object?.sites) ? object.sites.map((e: any) => SiteTrackers.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetPlanTrackersResponse): unknown {
+    const obj: any = {};
+    if (message.mediaPlanId !== 0) {
+      obj.mediaPlanId = Math.round(message.mediaPlanId);
+    }
+    if (message.mediaPlanName !== "") {
+      obj.mediaPlanName = message.mediaPlanName;
+    }
+    if (message.sites?.length) {
+      obj.sites = message.sites.map((e) => SiteTrackers.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPlanTrackersResponse>, I>>(base?: I): GetPlanTrackersResponse {
+    return GetPlanTrackersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPlanTrackersResponse>, I>>(object: I): GetPlanTrackersResponse {
+    const message = createBaseGetPlanTrackersResponse();
+    message.mediaPlanId = object.mediaPlanId ?? 0;
+    message.mediaPlanName = object.mediaPlanName ?? "";
+    message.sites = object.sites?.map((e) => SiteTrackers.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseTrackerRow(): TrackerRow {
+  return { siteName: "", placementName: "", trackers: {} };
+}
+
+export const TrackerRow: MessageFns<TrackerRow> = {
+  encode(message: TrackerRow, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.siteName !== "") {
+      writer.uint32(10).string(message.siteName);
+    }
+    if (message.placementName !== "") {
+      writer.uint32(18).string(message.placementName);
+    }
+    globalThis.Object.entries(message.trackers).forEach(([key, value]: [string, string]) => {
+      TrackerRow_TrackersEntry.encode({ key: key as any, value }, writer.uint32(26).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TrackerRow {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTrackerRow();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.siteName = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.placementName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            const entry3 = TrackerRow_TrackersEntry.decode(reader, reader.uint32());
+            if (entry3.value !== undefined) {
+              message.trackers[entry3.key] = entry3.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TrackerRow {
+    return {
+      siteName: isSet(object.siteName)
+        ? globalThis.String(object.siteName)
+        : isSet(object.site_name)
+        ? globalThis.String(object.site_name)
+        : "",
+      placementName: isSet(object.placementName)
+        ? globalThis.String(object.placementName)
+        : isSet(object.placement_name)
+        ? globalThis.String(object.placement_name)
+        : "",
+      trackers: isObject(object.trackers)
+        ? (globalThis.Object.entries(object.trackers) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: TrackerRow): unknown {
+    const obj: any = {};
+    if (message.siteName !== "") {
+      obj.siteName = message.siteName;
+    }
+    if (message.placementName !== "") {
+      obj.placementName = message.placementName;
+    }
+    if (message.trackers) {
+      const entries = globalThis.Object.entries(message.trackers) as [string, string][];
+      if (entries.length > 0) {
+        obj.trackers = {};
+        entries.forEach(([k, v]) => {
+          obj.trackers[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TrackerRow>, I>>(base?: I): TrackerRow {
+    return TrackerRow.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TrackerRow>, I>>(object: I): TrackerRow {
+    const message = createBaseTrackerRow();
+    message.siteName = object.siteName ?? "";
+    message.placementName = object.placementName ?? "";
+    message.trackers = (globalThis.Object.entries(object.trackers ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseTrackerRow_TrackersEntry(): TrackerRow_TrackersEntry {
+  return { key: "", value: "" };
+}
+
+export const TrackerRow_TrackersEntry: MessageFns<TrackerRow_TrackersEntry> = {
+  encode(message: TrackerRow_TrackersEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TrackerRow_TrackersEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTrackerRow_TrackersEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TrackerRow_TrackersEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: TrackerRow_TrackersEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TrackerRow_TrackersEntry>, I>>(base?: I): TrackerRow_TrackersEntry {
+    return TrackerRow_TrackersEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TrackerRow_TrackersEntry>, I>>(object: I): TrackerRow_TrackersEntry {
+    const message = createBaseTrackerRow_TrackersEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseUpdatePlanTrackersRequest(): UpdatePlanTrackersRequest {
+  return { accountId: 0, mediaPlanId: 0, campaignId: 0, type: "", isValidate: false, rows: [] };
+}
+
+export const UpdatePlanTrackersRequest: MessageFns<UpdatePlanTrackersRequest> = {
+  encode(message: UpdatePlanTrackersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      writer.uint32(16).int64(message.mediaPlanId);
+    }
+    if (message.campaignId !== 0) {
+      writer.uint32(24).int64(message.campaignId);
+    }
+    if (message.type !== "") {
+      writer.uint32(34).string(message.type);
+    }
+    if (message.isValidate !== false) {
+      writer.uint32(40).bool(message.isValidate);
+    }
+    for (const v of message.rows) {
+      TrackerRow.encode(v!, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdatePlanTrackersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdatePlanTrackersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.mediaPlanId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.campaignId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.isValidate = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.rows.push(TrackerRow.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdatePlanTrackersRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      mediaPlanId: isSet(object.mediaPlanId)
+        ? globalThis.Number(object.mediaPlanId)
+        : isSet(object.media_plan_id)
+        ? globalThis.Number(object.media_plan_id)
+        : 0,
+      campaignId: isSet(object.campaignId)
+        ? globalThis.Number(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.Number(object.campaign_id)
+        : 0,
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      isValidate: isSet(object.isValidate)
+        ? globalThis.Boolean(object.isValidate)
+        : isSet(object.is_validate)
+        ? globalThis.Boolean(object.is_validate)
+        : false,
+      rows: globalThis.Array.isArray(object?.rows)
+        ? object.rows.map((e: any) => TrackerRow.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: UpdatePlanTrackersRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      obj.mediaPlanId = Math.round(message.mediaPlanId);
+    }
+    if (message.campaignId !== 0) {
+      obj.campaignId = Math.round(message.campaignId);
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.isValidate !== false) {
+      obj.isValidate = message.isValidate;
+    }
+    if (message.rows?.length) {
+      obj.rows = message.rows.map((e) => TrackerRow.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdatePlanTrackersRequest>, I>>(base?: I): UpdatePlanTrackersRequest {
+    return UpdatePlanTrackersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdatePlanTrackersRequest>, I>>(object: I): UpdatePlanTrackersRequest {
+    const message = createBaseUpdatePlanTrackersRequest();
+    message.accountId = object.accountId ?? 0;
+    message.mediaPlanId = object.mediaPlanId ?? 0;
+    message.campaignId = object.campaignId ?? 0;
+    message.type = object.type ?? "";
+    message.isValidate = object.isValidate ?? false;
+    message.rows = object.rows?.map((e) => TrackerRow.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseUpdatePlanTrackersResponse(): UpdatePlanTrackersResponse {
+  return {
+    siteUpdatedCount: 0,
+    siteAppendedCount: 0,
+    placementUpdatedCount: 0,
+    placementAppendedCount: 0,
+    trackerAppendedCount: 0,
+    updatedCampaignId: false,
+    updatedMediaPlanName: false,
+    errorResponse: [],
+  };
+}
+
+export const UpdatePlanTrackersResponse: MessageFns<UpdatePlanTrackersResponse> = {
+  encode(message: UpdatePlanTrackersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.siteUpdatedCount !== 0) {
+      writer.uint32(8).int32(message.siteUpdatedCount);
+    }
+    if (message.siteAppendedCount !== 0) {
+      writer.uint32(16).int32(message.siteAppendedCount);
+    }
+    if (message.placementUpdatedCount !== 0) {
+      writer.uint32(24).int32(message.placementUpdatedCount);
+    }
+    if (message.placementAppendedCount !== 0) {
+      writer.uint32(32).int32(message.placementAppendedCount);
+    }
+    if (message.trackerAppendedCount !== 0) {
+      writer.uint32(40).int32(message.trackerAppendedCount);
+    }
+    if (message.updatedCampaignId !== false) {
+      writer.uint32(48).bool(message.updatedCampaignId);
+    }
+    if (message.updatedMediaPlanName !== false) {
+      writer.uint32(56).bool(message.updatedMediaPlanName);
+    }
+    for (const v of message.errorResponse) {
+      TrackerList.encode(v!, writer.uint32(66).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdatePlanTrackersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdatePlanTrackersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.siteUpdatedCount = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.siteAppendedCount = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.placementUpdatedCount = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.placementAppendedCount = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.trackerAppendedCount = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.updatedCampaignId = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.updatedMediaPlanName = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.errorResponse.push(TrackerList.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdatePlanTrackersResponse {
+    return {
+      siteUpdatedCount: isSet(object.siteUpdatedCount)
+        ? globalThis.Number(object.siteUpdatedCount)
+        : isSet(object.site_updated_count)
+        ? globalThis.Number(object.site_updated_count)
+        : 0,
+      siteAppendedCount: isSet(object.siteAppendedCount)
+        ? globalThis.Number(object.siteAppendedCount)
+        : isSet(object.site_appended_count)
+        ? globalThis.Number(object.site_appended_count)
+        : 0,
+      placementUpdatedCount: isSet(object.placementUpdatedCount)
+        ? globalThis.Number(object.placementUpdatedCount)
+        : isSet(object.placement_updated_count)
+        ? globalThis.Number(object.placement_updated_count)
+        : 0,
+      placementAppendedCount: isSet(object.placementAppendedCount)
+        ? globalThis.Number(object.placementAppendedCount)
+        : isSet(object.placement_appended_count)
+        ? globalThis.Number(object.placement_appended_count)
+        : 0,
+      trackerAppendedCount: isSet(object.trackerAppendedCount)
+        ? globalThis.Number(object.trackerAppendedCount)
+        : isSet(object.tracker_appended_count)
+        ? globalThis.Number(object.tracker_appended_count)
+        : 0,
+      updatedCampaignId: isSet(object.updatedCampaignId)
+        ? globalThis.Boolean(object.updatedCampaignId)
+        : isSet(object.updated_campaign_id)
+        ? globalThis.Boolean(object.updated_campaign_id)
+        : false,
+      updatedMediaPlanName: isSet(object.updatedMediaPlanName)
+        ? globalThis.Boolean(object.updatedMediaPlanName)
+        : isSet(object.updated_media_plan_name)
+        ? globalThis.Boolean(object.updated_media_plan_name)
+        : false,
+      errorResponse: globalThis.Array.isArray(object?.errorResponse)
+        ? object.errorResponse.map((e: any) => TrackerList.fromJSON(e))
+        : globalThis.Array.isArray(object?.error_response)
+        ? object.error_response.map((e: any) => TrackerList.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: UpdatePlanTrackersResponse): unknown {
+    const obj: any = {};
+    if (message.siteUpdatedCount !== 0) {
+      obj.siteUpdatedCount = Math.round(message.siteUpdatedCount);
+    }
+    if (message.siteAppendedCount !== 0) {
+      obj.siteAppendedCount = Math.round(message.siteAppendedCount);
+    }
+    if (message.placementUpdatedCount !== 0) {
+      obj.placementUpdatedCount = Math.round(message.placementUpdatedCount);
+    }
+    if (message.placementAppendedCount !== 0) {
+      obj.placementAppendedCount = Math.round(message.placementAppendedCount);
+    }
+    if (message.trackerAppendedCount !== 0) {
+      obj.trackerAppendedCount = Math.round(message.trackerAppendedCount);
+    }
+    if (message.updatedCampaignId !== false) {
+      obj.updatedCampaignId = message.updatedCampaignId;
+    }
+    if (message.updatedMediaPlanName !== false) {
+      obj.updatedMediaPlanName = message.updatedMediaPlanName;
+    }
+    if (message.errorResponse?.length) {
+      obj.errorResponse = message.errorResponse.map((e) => TrackerList.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdatePlanTrackersResponse>, I>>(base?: I): UpdatePlanTrackersResponse {
+    return UpdatePlanTrackersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdatePlanTrackersResponse>, I>>(object: I): UpdatePlanTrackersResponse {
+    const message = createBaseUpdatePlanTrackersResponse();
+    message.siteUpdatedCount = object.siteUpdatedCount ?? 0;
+    message.siteAppendedCount = object.siteAppendedCount ?? 0;
+    message.placementUpdatedCount = object.placementUpdatedCount ?? 0;
+    message.placementAppendedCount = object.placementAppendedCount ?? 0;
+    message.trackerAppendedCount = object.trackerAppendedCount ?? 0;
+    message.updatedCampaignId = object.updatedCampaignId ?? false;
+    message.updatedMediaPlanName = object.updatedMediaPlanName ?? false;
+    message.errorResponse = object.errorResponse?.map((e) => TrackerList.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * Single tags, the tag CSV, trackers and tag variable maps. The caller's principal travels in call
  * metadata (x-principal, x-principal-sig); the service re-checks scope and permission.
@@ -2501,6 +3943,42 @@ export const TaggingTrackersServiceService = {
       Buffer.from(ListCampaignTagsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListCampaignTagsResponse => ListCampaignTagsResponse.decode(value),
   },
+  /** Every tracker type and those the campaign has trackers of. */
+  getCampaignTrackers: {
+    path: "/taggingtrackers.v1.TaggingTrackersService/GetCampaignTrackers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCampaignTrackersRequest): Buffer =>
+      Buffer.from(GetCampaignTrackersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCampaignTrackersRequest => GetCampaignTrackersRequest.decode(value),
+    responseSerialize: (value: GetCampaignTrackersResponse): Buffer =>
+      Buffer.from(GetCampaignTrackersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetCampaignTrackersResponse => GetCampaignTrackersResponse.decode(value),
+  },
+  /** A media plan's trackers per site and placement, optionally narrowed to one site or placement. */
+  getPlanTrackers: {
+    path: "/taggingtrackers.v1.TaggingTrackersService/GetPlanTrackers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPlanTrackersRequest): Buffer =>
+      Buffer.from(GetPlanTrackersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPlanTrackersRequest => GetPlanTrackersRequest.decode(value),
+    responseSerialize: (value: GetPlanTrackersResponse): Buffer =>
+      Buffer.from(GetPlanTrackersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPlanTrackersResponse => GetPlanTrackersResponse.decode(value),
+  },
+  /** Appends trackers to placements named by site and placement name; refused values come back by field. */
+  updatePlanTrackers: {
+    path: "/taggingtrackers.v1.TaggingTrackersService/UpdatePlanTrackers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdatePlanTrackersRequest): Buffer =>
+      Buffer.from(UpdatePlanTrackersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdatePlanTrackersRequest => UpdatePlanTrackersRequest.decode(value),
+    responseSerialize: (value: UpdatePlanTrackersResponse): Buffer =>
+      Buffer.from(UpdatePlanTrackersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdatePlanTrackersResponse => UpdatePlanTrackersResponse.decode(value),
+  },
 } as const;
 
 export interface TaggingTrackersServiceServer extends UntypedServiceImplementation {
@@ -2511,6 +3989,12 @@ export interface TaggingTrackersServiceServer extends UntypedServiceImplementati
   generateTag: handleUnaryCall<GenerateTagRequest, GenerateTagResponse>;
   /** A page of the campaign's stored ad-unit tags, for the tag CSV; the campaign must be ACTIVE. */
   listCampaignTags: handleUnaryCall<ListCampaignTagsRequest, ListCampaignTagsResponse>;
+  /** Every tracker type and those the campaign has trackers of. */
+  getCampaignTrackers: handleUnaryCall<GetCampaignTrackersRequest, GetCampaignTrackersResponse>;
+  /** A media plan's trackers per site and placement, optionally narrowed to one site or placement. */
+  getPlanTrackers: handleUnaryCall<GetPlanTrackersRequest, GetPlanTrackersResponse>;
+  /** Appends trackers to placements named by site and placement name; refused values come back by field. */
+  updatePlanTrackers: handleUnaryCall<UpdatePlanTrackersRequest, UpdatePlanTrackersResponse>;
 }
 
 export interface TaggingTrackersServiceClient extends Client {
@@ -2590,6 +4074,54 @@ export interface TaggingTrackersServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListCampaignTagsResponse) => void,
+  ): ClientUnaryCall;
+  /** Every tracker type and those the campaign has trackers of. */
+  getCampaignTrackers(
+    request: GetCampaignTrackersRequest,
+    callback: (error: ServiceError | null, response: GetCampaignTrackersResponse) => void,
+  ): ClientUnaryCall;
+  getCampaignTrackers(
+    request: GetCampaignTrackersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetCampaignTrackersResponse) => void,
+  ): ClientUnaryCall;
+  getCampaignTrackers(
+    request: GetCampaignTrackersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetCampaignTrackersResponse) => void,
+  ): ClientUnaryCall;
+  /** A media plan's trackers per site and placement, optionally narrowed to one site or placement. */
+  getPlanTrackers(
+    request: GetPlanTrackersRequest,
+    callback: (error: ServiceError | null, response: GetPlanTrackersResponse) => void,
+  ): ClientUnaryCall;
+  getPlanTrackers(
+    request: GetPlanTrackersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetPlanTrackersResponse) => void,
+  ): ClientUnaryCall;
+  getPlanTrackers(
+    request: GetPlanTrackersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetPlanTrackersResponse) => void,
+  ): ClientUnaryCall;
+  /** Appends trackers to placements named by site and placement name; refused values come back by field. */
+  updatePlanTrackers(
+    request: UpdatePlanTrackersRequest,
+    callback: (error: ServiceError | null, response: UpdatePlanTrackersResponse) => void,
+  ): ClientUnaryCall;
+  updatePlanTrackers(
+    request: UpdatePlanTrackersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdatePlanTrackersResponse) => void,
+  ): ClientUnaryCall;
+  updatePlanTrackers(
+    request: UpdatePlanTrackersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdatePlanTrackersResponse) => void,
   ): ClientUnaryCall;
 }
 

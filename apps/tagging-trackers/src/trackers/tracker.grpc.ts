@@ -1,0 +1,55 @@
+import { PERMISSIONS } from '@contracts/domain';
+import { taggingTrackersV1 as v1 } from '@contracts/proto';
+import { unary } from '@platform/grpc';
+import type { Logger } from '@platform/logging';
+import type { CallGuard } from '@platform/service';
+import type { PeerOf } from '../peers/peer-of';
+import type { TrackerService } from './tracker.service';
+
+const toLists = (byField: Record<string, string[]>): v1.TrackerList[] => Object.entries(byField).map(([field, values]) => ({ field, values }));
+
+export function trackerGrpc({
+  logger,
+  guard,
+  peerOf,
+  trackers,
+}: {
+  logger: Logger;
+  guard: CallGuard;
+  peerOf: PeerOf;
+  trackers: TrackerService;
+}): Pick<v1.TaggingTrackersServiceServer, 'getCampaignTrackers' | 'getPlanTrackers' | 'updatePlanTrackers'> {
+  return {
+    getCampaignTrackers: unary(logger, 'GetCampaignTrackers', async (request, call) => {
+      guard.account(call, PERMISSIONS.trackersView, request.accountId);
+      return trackers.campaignTrackers(peerOf(call), request.accountId, request.retailCampaignId);
+    }),
+
+    getPlanTrackers: unary(logger, 'GetPlanTrackers', async (request, call) => {
+      guard.account(call, PERMISSIONS.trackersView, request.accountId);
+      const plan = await trackers.planTrackers(peerOf(call), request.accountId, request.mediaPlanId, request.campaignId, {
+        siteId: request.siteId,
+        placementId: request.placementId,
+      });
+      return {
+        mediaPlanId: plan.mediaPlanId,
+        mediaPlanName: plan.mediaPlanName,
+        sites: plan.sites.map((site) => ({
+          siteId: site.siteIdx,
+          siteName: site.siteName,
+          placements: site.placements.map((p) => ({ placementId: p.placementId, placementName: p.placementName, trackers: toLists(p.trackers) })),
+        })),
+      };
+    }),
+
+    updatePlanTrackers: unary(logger, 'UpdatePlanTrackers', async (request, call) => {
+      guard.account(call, PERMISSIONS.trackersEdit, request.accountId);
+      const result = await trackers.update(peerOf(call), request.accountId, request.mediaPlanId, request.campaignId, {
+        type: request.type,
+        isValidate: request.isValidate,
+        rows: request.rows.map((row) => ({ siteName: row.siteName, placementName: row.placementName, trackers: row.trackers })),
+      });
+      return { ...result, errorResponse: toLists(result.errorResponse) };
+    }),
+  };
+}
