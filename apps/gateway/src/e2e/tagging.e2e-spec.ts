@@ -466,6 +466,7 @@ describe('tag variable maps, single tags, the tag CSV and trackers over HTTP (ga
             bannerImpressionInTagPixelTracker: 'ftp://trk.example/i.gif',
             bannerImpressionInTagScriptTracker: '<script src="https://trk.example/s.js"></script>',
             secondaryClickTracker1: 'https://trk.example/c2?r=${CACHEBUSTER}',
+            mobileBannerClickTracker: 'https://trk.example/m?r=%%CLICK_URL_UNESC%%&x=1',
           }),
           { siteName: 'Nowhere', placementName: 'x', primaryClickTracker: 'https://trk.example/c' },
         ],
@@ -483,6 +484,7 @@ describe('tag variable maps, single tags, the tag CSV and trackers over HTTP (ga
         errorResponse: {
           bannerImpressionInTagPixelTracker: ['ftp://trk.example/i.gif'],
           secondaryClickTracker1: ['https://trk.example/c2?r=${CACHEBUSTER}'],
+          mobileBannerClickTracker: ['https://trk.example/m?r=%%CLICK_URL_UNESC%%&x=1'],
           siteName: ['Nowhere'],
         },
       });

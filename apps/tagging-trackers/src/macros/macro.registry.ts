@@ -15,6 +15,8 @@ export interface AdServerMacros {
   adServerId: string;
   clickMacro: string | null;
   clickEncoding: 'encoded' | 'raw';
+  /** Click macros that expand to a bare URL: inside a query they must be the last parameter. */
+  rawClickMacros: string[];
   cacheBusterMacro: string | null;
   macroPattern: RegExp;
   /** A macro in the server's syntax, for error messages. */
@@ -29,6 +31,7 @@ export const MACRO_REGISTRY: Readonly<Record<string, AdServerMacros>> = {
     adServerId: 'onsite-rm',
     clickMacro: '{{CLICK_URL_ENC}}',
     clickEncoding: 'encoded',
+    rawClickMacros: ['{{CLICK_URL}}'],
     cacheBusterMacro: '{{CACHEBUSTER}}',
     macroPattern: /^\{\{[A-Z][A-Z0-9_]*\}\}$/,
     macroExample: '{{STORE_ID}}',
@@ -38,6 +41,7 @@ export const MACRO_REGISTRY: Readonly<Record<string, AdServerMacros>> = {
     adServerId: 'gam',
     clickMacro: '%%CLICK_URL_ESC%%',
     clickEncoding: 'encoded',
+    rawClickMacros: ['%%CLICK_URL_UNESC%%'],
     cacheBusterMacro: '%%CACHEBUSTER%%',
     macroPattern: /^%%(?:PATTERN:[A-Za-z0-9_]+|[A-Z][A-Z0-9_]*)%%$/,
     macroExample: '%%PATTERN:store%%',
@@ -47,6 +51,7 @@ export const MACRO_REGISTRY: Readonly<Record<string, AdServerMacros>> = {
     adServerId: 'cm360',
     clickMacro: '%c',
     clickEncoding: 'raw',
+    rawClickMacros: ['%c'],
     cacheBusterMacro: '%n',
     macroPattern: /^%[a-z][a-z0-9_]*!$/,
     macroExample: '%esid!',
@@ -56,6 +61,7 @@ export const MACRO_REGISTRY: Readonly<Record<string, AdServerMacros>> = {
     adServerId: 'xandr',
     clickMacro: '${CLICK_URL_ENC}',
     clickEncoding: 'encoded',
+    rawClickMacros: ['${CLICK_URL}'],
     cacheBusterMacro: '${CACHEBUSTER}',
     macroPattern: dollarBraces,
     macroExample: '${STORE_ID}',
@@ -65,6 +71,7 @@ export const MACRO_REGISTRY: Readonly<Record<string, AdServerMacros>> = {
     adServerId: 'ttd',
     clickMacro: '%%TTD_CLK_ESC%%',
     clickEncoding: 'encoded',
+    rawClickMacros: ['%%TTD_CLK%%'],
     cacheBusterMacro: '%%TTD_CACHEBUSTER%%',
     macroPattern: /^%%TTD_[A-Z0-9_]+%%$/,
     macroExample: '%%TTD_SITE%%',
@@ -74,6 +81,7 @@ export const MACRO_REGISTRY: Readonly<Record<string, AdServerMacros>> = {
     adServerId: 'dv360',
     clickMacro: '${CLICK_URL_ENC}',
     clickEncoding: 'encoded',
+    rawClickMacros: ['${CLICK_URL}'],
     cacheBusterMacro: '${CACHEBUSTER}',
     macroPattern: dollarBraces,
     macroExample: '${SOURCE_URL_ENC}',
@@ -83,6 +91,7 @@ export const MACRO_REGISTRY: Readonly<Record<string, AdServerMacros>> = {
     adServerId: 'meta',
     clickMacro: null,
     clickEncoding: 'encoded',
+    rawClickMacros: [],
     cacheBusterMacro: null,
     macroPattern: /^\{\{[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*\}\}$/,
     macroExample: '{{ad.id}}',
@@ -92,6 +101,7 @@ export const MACRO_REGISTRY: Readonly<Record<string, AdServerMacros>> = {
     adServerId: 'pinterest',
     clickMacro: null,
     clickEncoding: 'encoded',
+    rawClickMacros: [],
     cacheBusterMacro: null,
     macroPattern: /^\{[a-z][a-z_]*\}$/,
     macroExample: '{campaign_id}',
@@ -101,6 +111,7 @@ export const MACRO_REGISTRY: Readonly<Record<string, AdServerMacros>> = {
     adServerId: 'vistar',
     clickMacro: null,
     clickEncoding: 'encoded',
+    rawClickMacros: [],
     cacheBusterMacro: '[CACHEBUSTER]',
     macroPattern: /^\[[A-Z][A-Z0-9_]*\]$/,
     macroExample: '[VENUE_ID]',
@@ -124,7 +135,7 @@ const IAB_LOOKALIKE = /^\$\{(?:GDPR_CONSENT|GPP_STRING)(?:_[^}]*)?\}$/;
 
 export interface MacroFinding {
   macro: string;
-  problem: 'FOREIGN_MACRO' | 'CONSENT_MACRO_WITHOUT_VENDOR';
+  problem: 'FOREIGN_MACRO' | 'CONSENT_MACRO_WITHOUT_VENDOR' | 'CLICK_MACRO_ESCAPING';
   detail: string;
 }
 
@@ -140,12 +151,24 @@ export function lintMacros(text: string, macros: AdServerMacros): MacroFinding[]
       findings.push({ macro, problem: 'CONSENT_MACRO_WITHOUT_VENDOR', detail: `${macro} must name a numeric vendor id, e.g. \${GDPR_CONSENT_755}.` });
       continue;
     }
-    if (macros.macroPattern.test(macro) || macro === macros.clickMacro || macro === macros.cacheBusterMacro) continue;
+    if (macros.macroPattern.test(macro) || macro === macros.clickMacro || macro === macros.cacheBusterMacro || macros.rawClickMacros.includes(macro)) continue;
     findings.push({
       macro,
       problem: 'FOREIGN_MACRO',
       detail: `${macro} is not a macro of ad server ${macros.adServerId}, which writes macros like ${macros.macroExample}.`,
     });
   }
+  for (const raw of macros.rawClickMacros) {
+    // A bare click URL followed by more parameters would swallow them (its own ? and & end up in ours).
+    if (!new RegExp(`[?&][^=&?#]+=${escapeRegExp(raw)}&`).test(text)) continue;
+    const escaped = macros.clickEncoding === 'encoded' ? ` or the escaped ${macros.clickMacro}` : '';
+    findings.push({
+      macro: raw,
+      problem: 'CLICK_MACRO_ESCAPING',
+      detail: `${raw} expands to an unescaped URL: inside a query it must be the last parameter${escaped}.`,
+    });
+  }
   return findings;
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
