@@ -4,6 +4,8 @@ import { createSecretBox, resolveKey } from '@platform/secrets';
 import type { GrpcServiceSpec } from '@platform/service';
 import { AdServerRepository } from './ad-servers/ad-server.repository';
 import { AdServerService } from './ad-servers/ad-server.service';
+import { AdUnitRepository } from './ad-units/ad-unit.repository';
+import { AdUnitService } from './ad-units/ad-unit.service';
 import { channelsPlansConfigSchema, onsiteApiBaseUrl, type ChannelsPlansConfig } from './channels-plans.config';
 import { channelsPlansGrpc } from './channels-plans.grpc';
 import { createChannelsPlansServices } from './channels-plans.services';
@@ -16,8 +18,11 @@ export const channelsPlansService: GrpcServiceSpec<ChannelsPlansConfig, v1.Chann
   configSchema: channelsPlansConfigSchema,
   database: { base: 'channels_plans', migrations: CHANNELS_PLANS_MIGRATIONS },
   streams: [CHANNELS_PLANS_EVENTS_STREAM],
-  // The ad-server catalog ships with the code; every start brings the stored one up to date.
-  seed: ({ config, db }) => new AdServerService(new AdServerRepository(db.knex)).seedCatalog(config.PUBLIC_BASE_URL),
+  // The ad-server and ad-unit catalogs ship with the code; every start brings the stored ones up to date.
+  seed: async ({ config, db }) => {
+    await new AdServerService(new AdServerRepository(db.knex)).seedCatalog(config.PUBLIC_BASE_URL);
+    await new AdUnitService(new AdUnitRepository(db)).seedCatalog();
+  },
   definition: v1.ChannelsPlansServiceService,
   implementation: ({ config, logger, guard, db, events, connectPeer }) => {
     const secretsKey = resolveKey({

@@ -5,6 +5,8 @@ import { AdGroupRepository } from './ad-groups/ad-group.repository';
 import { AdGroupService } from './ad-groups/ad-group.service';
 import { AdServerRepository } from './ad-servers/ad-server.repository';
 import { AdServerService } from './ad-servers/ad-server.service';
+import { AdUnitRepository } from './ad-units/ad-unit.repository';
+import { AdUnitService } from './ad-units/ad-unit.service';
 import { MediaChannelRepository } from './media-channels/media-channel.repository';
 import { MediaChannelService } from './media-channels/media-channel.service';
 import { MediaPlanRepository } from './media-plans/media-plan.repository';
@@ -16,6 +18,7 @@ import { RetailCampaignService } from './retail-campaigns/retail-campaign.servic
 
 export interface ChannelsPlansServices {
   adServers: AdServerService;
+  adUnits: AdUnitService;
   mediaChannels: MediaChannelService;
   retailCampaigns: RetailCampaignService;
   adGroups: AdGroupService;
@@ -45,6 +48,7 @@ export function createChannelsPlansServices(deps: {
   });
   const adGroups = new AdGroupService({ adGroups: adGroupRepository, campaigns: retailCampaigns });
   const mediaPlans = new MediaPlanService({ knex: db.knex, plans: new MediaPlanRepository(db), campaigns: retailCampaigns, mediaChannels });
-  const placements = new PlacementService({ knex: db.knex, placements: new PlacementRepository(db) });
-  return { adServers, mediaChannels, retailCampaigns, adGroups, mediaPlans, placements };
+  const adUnits = new AdUnitService(new AdUnitRepository(db));
+  const placements = new PlacementService({ knex: db.knex, placements: new PlacementRepository(db), adServers, adUnits, campaigns: retailCampaigns });
+  return { adServers, adUnits, mediaChannels, retailCampaigns, adGroups, mediaPlans, placements };
 }

@@ -19,7 +19,7 @@ export interface ChannelsPlansTestBed extends ChannelsPlansServices {
 }
 
 /**
- * The services of channels-plans on a schema of their own (migrated like the real one, catalog
+ * The services of channels-plans on a schema of their own (migrated like the real one, catalogs
  * seeded), without gRPC or NATS: specs of the rules call the services directly.
  */
 export async function openChannelsPlansTestBed(tag: string): Promise<ChannelsPlansTestBed> {
@@ -27,6 +27,7 @@ export async function openChannelsPlansTestBed(tag: string): Promise<ChannelsPla
   const secrets = createSecretBox(randomBytes(32));
   const services = createChannelsPlansServices({ db, events: createEventOutbox(naming(prefix)), secrets, onsiteApiBaseUrl: TEST_ONSITE_API_BASE_URL });
   await services.adServers.seedCatalog('http://cdn.test');
+  await services.adUnits.seedCatalog();
   return {
     ...services,
     prefix,

@@ -6,7 +6,7 @@ import type { CallGuard } from '@platform/service';
 import type { MediaPlanView, PlacementRecord } from './media-plan.model';
 import type { MediaPlanService } from './media-plan.service';
 
-const toPlacement = (p: PlacementRecord): v1.Placement => ({
+export const toPlacement = (p: PlacementRecord): v1.Placement => ({
   placementId: p.placementId,
   placementName: p.placementName,
   siteIdx: p.siteIdx,
@@ -26,6 +26,7 @@ const toMediaPlan = (view: MediaPlanView): v1.GetMediaPlanResponse => ({
   adServers: (view.adServers ?? []).map((a) => ({
     adServerId: a.adServerId,
     adServerName: a.adServerName ?? undefined,
+    adServerKind: a.adServerKind,
     placements: a.placements.map(toPlacement),
   })),
 });

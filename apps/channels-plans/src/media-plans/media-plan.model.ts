@@ -39,6 +39,7 @@ export interface MediaPlanRecord {
 export interface MediaPlanAdServerRecord {
   adServerId: string;
   adServerName: string | null;
+  adServerKind: string;
 }
 
 export interface PlacementRecord {

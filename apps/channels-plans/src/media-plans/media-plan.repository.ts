@@ -13,6 +13,7 @@ interface MediaPlanRow {
 interface AdServerRow {
   ad_server_id: string;
   ad_server_name: string | null;
+  kind: string | null;
 }
 
 interface PlacementRow {
@@ -30,8 +31,8 @@ interface PlacementRow {
 
 // The plan read runs these three on every call: constant statements, prepared once.
 const FIND_SQL = 'SELECT media_plan_id, media_plan_name FROM media_plans WHERE account_id = ? AND media_plan_id = ?';
-const AD_SERVERS_SQL = `SELECT s.ad_server_id, a.ad_server_name FROM media_plan_sites s LEFT JOIN ad_servers a ON a.ad_server_id = s.ad_server_id
-  WHERE s.media_plan_id = ? GROUP BY s.ad_server_id, a.ad_server_name ORDER BY MIN(s.site_idx)`;
+const AD_SERVERS_SQL = `SELECT s.ad_server_id, a.ad_server_name, a.kind FROM media_plan_sites s LEFT JOIN ad_servers a ON a.ad_server_id = s.ad_server_id
+  WHERE s.media_plan_id = ? GROUP BY s.ad_server_id, a.ad_server_name, a.kind ORDER BY MIN(s.site_idx)`;
 const PLACEMENTS_SQL = `SELECT p.placement_id, p.placement_name, p.site_idx, s.site_name, p.dimension, p.ad_unit_type, s.ad_server_id, a.ad_server_name,
   p.is_tag_present, p.params
   FROM placements p JOIN media_plan_sites s ON s.site_idx = p.site_idx LEFT JOIN ad_servers a ON a.ad_server_id = s.ad_server_id
@@ -86,7 +87,7 @@ export class MediaPlanRepository {
   /** The ad servers the plan's sites are on, in the order their first site was added. */
   async adServers(mediaPlanId: number): Promise<MediaPlanAdServerRecord[]> {
     const rows = await this.db.execute<AdServerRow>(AD_SERVERS_SQL, [mediaPlanId]);
-    return rows.map((row) => ({ adServerId: row.ad_server_id, adServerName: row.ad_server_name }));
+    return rows.map((row) => ({ adServerId: row.ad_server_id, adServerName: row.ad_server_name, adServerKind: row.kind ?? '' }));
   }
 
   async placements(mediaPlanId: number, window: PageWindow): Promise<PlacementRecord[]> {

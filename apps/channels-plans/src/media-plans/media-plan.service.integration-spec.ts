@@ -50,6 +50,7 @@ describe('MediaPlanService (real MariaDB)', () => {
         {
           adServerId: 'gam',
           adServerName: 'Google Ad Manager',
+          adServerKind: 'display',
           placements: [
             expect.objectContaining({ dimension: '300x250', placementName: '300x250 - Channel gam', siteName: 'Channel gam', adUnitType: 'display' }),
             expect.objectContaining({ dimension: '728x90', placementName: '728x90 - Channel gam', adUnitType: 'display' }),

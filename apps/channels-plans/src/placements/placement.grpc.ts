@@ -1,8 +1,11 @@
+import { PERMISSIONS, type PlacementParams } from '@contracts/domain';
 import { channelsPlansV1 as v1 } from '@contracts/proto';
 import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
 import type { CallGuard } from '@platform/service';
-import type { PlanPlacementRecord } from './placement.model';
+import type { AdUnitDetails } from '../ad-units/ad-unit.model';
+import { toPlacement } from '../media-plans/media-plan.grpc';
+import type { BulkTagData, PlanPlacementRecord } from './placement.model';
 import type { PlacementService } from './placement.service';
 
 const toPlanPlacement = (p: PlanPlacementRecord): v1.PlanPlacement => ({
@@ -19,10 +22,82 @@ const toPlanPlacement = (p: PlanPlacementRecord): v1.PlanPlacement => ({
   adUnitType: p.adUnitType,
 });
 
-type PlacementHandlers = Pick<v1.ChannelsPlansServiceServer, 'listPlanPlacements' | 'markTagsPresent'>;
+const toBulkTagData = (data: BulkTagData): v1.GetBulkTagDataResponse => ({
+  mediaPlanId: data.mediaPlanId,
+  mediaPlanName: data.mediaPlanName,
+  adServers: data.adServers.map((a) => ({
+    adServerId: a.adServerId,
+    adServerName: a.adServerName,
+    adServerKind: a.adServerKind,
+    placements: a.placements.map(toPlacement),
+  })),
+});
+
+const toAdUnitDetails = (d: AdUnitDetails): v1.GetAdUnitDetailsResponse => ({
+  placementId: d.placementId,
+  inBannerAdUnit: d.inBanner,
+  inStreamAdUnit: d.inStream,
+  mobileAdUnit: d.mobile,
+  nativeAdUnit: d.native,
+});
+
+/** The params a request sets (proto optional fields arrive as undefined when absent). */
+const toParams = (p: v1.PlacementParams | undefined): PlacementParams | undefined =>
+  p && {
+    adChoices: p.adChoices,
+    ccpa: p.ccpa,
+    embeddable: p.embeddable,
+    gdprMacro: p.gdprMacro,
+    mraid: p.mraid,
+    noScriptTag: p.noScriptTag,
+    privacy: p.privacy,
+    expansionUnit: p.expansionUnit,
+    gdprConsentMacro: p.gdprConsentMacro,
+    tagType: p.tagType,
+  };
+
+type PlacementHandlers = Pick<
+  v1.ChannelsPlansServiceServer,
+  'listPlanPlacements' | 'markTagsPresent' | 'getBulkTagData' | 'getAdUnitDetails' | 'createPlacement' | 'updatePlacement'
+>;
 
 export function placementGrpc({ logger, guard, placements }: { logger: Logger; guard: CallGuard; placements: PlacementService }): PlacementHandlers {
   return {
+    getBulkTagData: unary(logger, 'GetBulkTagData', async (request, call) => {
+      guard.account(call, PERMISSIONS.mediaPlanView, request.accountId);
+      return toBulkTagData(await placements.bulkTagData(request.accountId, request.mediaPlanId, request.retailCampaignId));
+    }),
+
+    getAdUnitDetails: unary(logger, 'GetAdUnitDetails', async (request, call) => {
+      guard.account(call, PERMISSIONS.mediaPlanView, request.accountId);
+      return toAdUnitDetails(await placements.adUnitDetails(request.accountId, request.mediaPlanId, request.retailCampaignId, request.placementId));
+    }),
+
+    createPlacement: unary(logger, 'CreatePlacement', async (request, call) => {
+      guard.account(call, PERMISSIONS.mediaPlanEdit, request.accountId);
+      const placement = await placements.create(request.accountId, request.mediaPlanId, {
+        placementName: request.placementName,
+        siteName: request.siteName,
+        dimension: request.dimension,
+        adServerId: request.adServerId,
+      });
+      return { placement: toPlacement(placement) };
+    }),
+
+    updatePlacement: unary(logger, 'UpdatePlacement', async (request, call) => {
+      guard.account(call, PERMISSIONS.mediaPlanEdit, request.accountId);
+      const placement = await placements.update(request.accountId, request.mediaPlanId, {
+        placementId: request.placementId,
+        siteIdx: request.siteIdx,
+        placementName: request.placementName,
+        siteName: request.siteName,
+        adServerId: request.adServerId,
+        dimension: request.dimension,
+        params: toParams(request.params),
+      });
+      return { placement: toPlacement(placement) };
+    }),
+
     // Peer methods: the calling service checked its operation's permission; the scope is checked here.
     listPlanPlacements: unary(logger, 'ListPlanPlacements', async (request, call) => {
       guard.peer(call, request.accountId);

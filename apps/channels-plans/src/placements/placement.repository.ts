@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
 import type { AdServerKind } from '@contracts/domain';
 import type { ServiceDatabase } from '@platform/mysql';
-import type { PlanPlacementRecord, PlanRef } from './placement.model';
+import type { LockedPlacement, PlacementChanges, PlanPlacementRecord, PlanRef } from './placement.model';
+
+/** The unique index that makes a placement name taken within its site. */
+export const UNIQUE_PLACEMENT_NAME = 'uq_placements_site_name';
 
 interface PlanRow {
   media_plan_id: number;
@@ -80,5 +83,83 @@ export class PlacementRepository {
       .where({ media_plan_id: mediaPlanId, is_tag_present: false })
       .whereIn('placement_id', [...placementIds])
       .update({ is_tag_present: true });
+  }
+
+  /**
+   * The plan's site of that name on that ad server, created when missing. The unique index decides
+   * between concurrent creators; the no-op update leaves an existing site as it is.
+   */
+  async siteFor(trx: Knex.Transaction, mediaPlanId: number, adServerId: string, siteName: string): Promise<{ siteIdx: number; siteName: string }> {
+    await trx('media_plan_sites').insert({ media_plan_id: mediaPlanId, ad_server_id: adServerId, site_name: siteName }).onConflict().merge(['media_plan_id']);
+    const row: { site_idx: number; site_name: string } = await trx('media_plan_sites')
+      .select('site_idx', 'site_name')
+      .where({ media_plan_id: mediaPlanId, ad_server_id: adServerId, site_name: siteName })
+      .first();
+    return { siteIdx: Number(row.site_idx), siteName: row.site_name };
+  }
+
+  async insert(
+    trx: Knex.Transaction,
+    placement: { mediaPlanId: number; siteIdx: number; placementName: string; dimension: string; adUnitType: string },
+  ): Promise<number> {
+    const [id] = await trx('placements').insert({
+      media_plan_id: placement.mediaPlanId,
+      site_idx: placement.siteIdx,
+      placement_name: placement.placementName,
+      dimension: placement.dimension,
+      ad_unit_type: placement.adUnitType,
+    });
+    return Number(id);
+  }
+
+  /** The placement with its site, locked until `trx` ends. */
+  async lock(trx: Knex.Transaction, mediaPlanId: number, placementId: number): Promise<LockedPlacement | undefined> {
+    const row:
+      | {
+          placement_id: number;
+          site_idx: number;
+          site_name: string;
+          ad_server_id: string;
+          placement_name: string;
+          dimension: string;
+          ad_unit_type: string;
+          params: string | null;
+        }
+      | undefined = await trx('placements as p')
+      .join('media_plan_sites as s', 's.site_idx', 'p.site_idx')
+      .select('p.placement_id', 'p.site_idx', 's.site_name', 's.ad_server_id', 'p.placement_name', 'p.dimension', 'p.ad_unit_type', 'p.params')
+      .where({ 'p.media_plan_id': mediaPlanId, 'p.placement_id': placementId })
+      .forUpdate()
+      .first();
+    return (
+      row && {
+        placementId: Number(row.placement_id),
+        siteIdx: Number(row.site_idx),
+        siteName: row.site_name,
+        adServerId: row.ad_server_id,
+        placementName: row.placement_name,
+        dimension: row.dimension,
+        adUnitType: row.ad_unit_type,
+        paramsJson: row.params ?? '{}',
+      }
+    );
+  }
+
+  async update(trx: Knex.Transaction, placementId: number, changes: PlacementChanges): Promise<void> {
+    const columns: Record<string, unknown> = {};
+    if (changes.siteIdx !== undefined) columns.site_idx = changes.siteIdx;
+    if (changes.placementName !== undefined) columns.placement_name = changes.placementName;
+    if (changes.dimension !== undefined) columns.dimension = changes.dimension;
+    if (changes.adUnitType !== undefined) columns.ad_unit_type = changes.adUnitType;
+    if (changes.paramsJson !== undefined) columns.params = changes.paramsJson;
+    if (Object.keys(columns).length > 0) await trx('placements').where({ placement_id: placementId }).update(columns);
+  }
+
+  /** Removes a site no placement is on any more, so the plan lists no ad server without placements. */
+  async deleteSiteIfEmpty(trx: Knex.Transaction, siteIdx: number): Promise<void> {
+    await trx('media_plan_sites')
+      .where({ site_idx: siteIdx })
+      .whereNotExists(trx('placements').select(trx.raw('1')).where({ site_idx: siteIdx }))
+      .delete();
   }
 }

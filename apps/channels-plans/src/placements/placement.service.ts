@@ -1,10 +1,35 @@
 import type { Knex } from 'knex';
-import { MARK_TAGS_PRESENT_MAX } from '@contracts/domain';
-import { notFound, validationFailed, type FieldError } from '@platform/errors';
-import { withTransaction } from '@platform/mysql';
+import {
+  AUTO_PLACEMENT_AD_UNIT_TYPE,
+  DIMENSION_PATTERN,
+  MARK_TAGS_PRESENT_MAX,
+  MEDIA_PLAN_PLACEMENT_NAME_MAX,
+  MEDIA_PLAN_SITE_NAME_MAX,
+  PLACEMENT_PARAM_BOOLEANS,
+  PLACEMENT_PARAM_STRING_MAX,
+  PLACEMENT_PARAM_STRINGS,
+  type PlacementParams,
+} from '@contracts/domain';
+import { blankOrTooLong, conflict, notFound, notOneOf, validationFailed, type FieldError } from '@platform/errors';
+import { rethrowDuplicateKey, withTransaction } from '@platform/mysql';
+import type { AdServerService } from '../ad-servers/ad-server.service';
+import type { AdUnitDetails } from '../ad-units/ad-unit.model';
+import type { AdUnitService } from '../ad-units/ad-unit.service';
 import { mediaPlanNotFound } from '../media-plans/media-plan.service';
-import type { PlanPlacements, PlanRef } from './placement.model';
-import type { PlacementRepository } from './placement.repository';
+import type { RetailCampaignService } from '../retail-campaigns/retail-campaign.service';
+import type {
+  BulkTagData,
+  CreatePlacementInput,
+  PlacementChanges,
+  PlanPlacementRecord,
+  PlanPlacements,
+  PlanRef,
+  UpdatePlacementInput,
+} from './placement.model';
+import { UNIQUE_PLACEMENT_NAME, type PlacementRepository } from './placement.repository';
+
+export const PLACEMENT_NAME_TAKEN = 'PLACEMENT_NAME_TAKEN';
+const DIMENSION = new RegExp(DIMENSION_PATTERN);
 
 export const placementNotFound = (placementId: number) => notFound('PLACEMENT_NOT_FOUND', `Placement ${placementId} was not found in the media plan.`);
 
@@ -14,7 +39,133 @@ export const placementNotFound = (placementId: number) => notFound('PLACEMENT_NO
  * account's plan reads as missing.
  */
 export class PlacementService {
-  constructor(private readonly deps: { knex: Knex; placements: PlacementRepository }) {}
+  constructor(
+    private readonly deps: {
+      knex: Knex;
+      placements: PlacementRepository;
+      adServers: AdServerService;
+      adUnits: AdUnitService;
+      campaigns: RetailCampaignService;
+    },
+  ) {}
+
+  /**
+   * Operation 18: every placement of the plan (in id order) with its params and tag flag, grouped by
+   * the ad server of its site. The plan must be one of the campaign's: another campaign's plan reads as missing.
+   */
+  async bulkTagData(accountId: number, mediaPlanId: number, retailCampaignId: number): Promise<BulkTagData> {
+    const plan = await this.planOfCampaign(accountId, mediaPlanId, retailCampaignId);
+    const adServers = new Map<string, BulkTagData['adServers'][number]>();
+    for (const placement of await this.deps.placements.listForPlan(plan.mediaPlanId)) {
+      let adServer = adServers.get(placement.adServerId);
+      if (!adServer) {
+        adServer = { adServerId: placement.adServerId, adServerName: placement.adServerName, adServerKind: placement.adServerKind, placements: [] };
+        adServers.set(placement.adServerId, adServer);
+      }
+      adServer.placements.push(placement);
+    }
+    // Ad servers in the order their first site was added, as the media plan read lists them.
+    const firstSite = (a: BulkTagData['adServers'][number]) => Math.min(...a.placements.map((p) => p.siteIdx));
+    const ordered = [...adServers.values()].sort((a, b) => firstSite(a) - firstSite(b));
+    return { mediaPlanId: plan.mediaPlanId, mediaPlanName: plan.mediaPlanName, adServers: ordered };
+  }
+
+  /** Operation 19: the ad-unit groups the placement's dimension offers, from the seeded catalog. */
+  async adUnitDetails(accountId: number, mediaPlanId: number, retailCampaignId: number, placementId: number): Promise<AdUnitDetails> {
+    const errors = idErrors('placementId', placementId, 'parameter');
+    if (errors.length > 0) throw validationFailed(errors);
+    const plan = await this.planOfCampaign(accountId, mediaPlanId, retailCampaignId);
+    const placement = await this.deps.placements.find(plan.mediaPlanId, placementId);
+    if (!placement) throw placementNotFound(placementId);
+    return this.deps.adUnits.detailsFor(placement.placementId, placement.dimension);
+  }
+
+  /**
+   * Operation 20. The placement goes on the plan's site named siteName on the ad server (the site is
+   * created when the plan has none of that name there); its ad-unit type follows the ad server's kind.
+   * Names are trimmed; a placement name is unique within its site (409 PLACEMENT_NAME_TAKEN).
+   */
+  async create(accountId: number, mediaPlanId: number, input: CreatePlacementInput): Promise<PlanPlacementRecord> {
+    const catalog = await this.deps.adServers.list();
+    const errors = [
+      ...blankOrTooLong('/placementName', input.placementName, MEDIA_PLAN_PLACEMENT_NAME_MAX),
+      ...blankOrTooLong('/siteName', input.siteName, MEDIA_PLAN_SITE_NAME_MAX),
+      ...dimensionErrors(input.dimension),
+      ...notOneOf(
+        '/adServer',
+        input.adServerId,
+        catalog.map((a) => a.adServerId),
+      ),
+    ];
+    if (errors.length > 0) throw validationFailed(errors);
+    const plan = await this.plan(accountId, mediaPlanId);
+    const adServer = catalog.find((a) => a.adServerId === input.adServerId);
+    const placementName = input.placementName.trim();
+    const placementId = await withTransaction(this.deps.knex, async (trx) => {
+      const site = await this.deps.placements.siteFor(trx, plan.mediaPlanId, input.adServerId, input.siteName.trim());
+      return this.deps.placements
+        .insert(trx, {
+          mediaPlanId: plan.mediaPlanId,
+          siteIdx: site.siteIdx,
+          placementName,
+          dimension: input.dimension,
+          adUnitType: adUnitTypeOf(adServer?.kind),
+        })
+        .catch((error: unknown) => rethrowDuplicateKey(error, () => nameTaken(site.siteName, placementName), { key: UNIQUE_PLACEMENT_NAME }));
+    });
+    return this.placementOf(plan.mediaPlanId, placementId);
+  }
+
+  /**
+   * Operation 21. placementId and siteIdx identify the placement (a pair that does not match reads as
+   * missing). A new siteName or adServer moves it to the plan's site of that name on that ad server,
+   * created when missing (a site left without placements is removed); a new ad server also brings its
+   * ad-unit type. Params given replace the stored ones of the same name; the others stay.
+   */
+  async update(accountId: number, mediaPlanId: number, input: UpdatePlacementInput): Promise<PlanPlacementRecord> {
+    const catalog = input.adServerId === undefined ? [] : await this.deps.adServers.list();
+    const errors = [
+      ...idErrors('placementId', input.placementId, 'pointer'),
+      ...idErrors('siteIdx', input.siteIdx, 'pointer'),
+      ...(input.placementName === undefined ? [] : blankOrTooLong('/placementName', input.placementName, MEDIA_PLAN_PLACEMENT_NAME_MAX)),
+      ...(input.siteName === undefined ? [] : blankOrTooLong('/siteName', input.siteName, MEDIA_PLAN_SITE_NAME_MAX)),
+      ...(input.dimension === undefined ? [] : dimensionErrors(input.dimension)),
+      ...notOneOf(
+        '/adServer',
+        input.adServerId,
+        catalog.map((a) => a.adServerId),
+      ),
+      ...paramErrors(input.params),
+    ];
+    if (errors.length > 0) throw validationFailed(errors);
+    const plan = await this.plan(accountId, mediaPlanId);
+    await withTransaction(this.deps.knex, async (trx) => {
+      const current = await this.deps.placements.lock(trx, plan.mediaPlanId, input.placementId);
+      if (!current || current.siteIdx !== input.siteIdx) {
+        throw notFound('PLACEMENT_NOT_FOUND', `Placement ${input.placementId} on site ${input.siteIdx} was not found in media plan ${mediaPlanId}.`);
+      }
+      const changes: PlacementChanges = {};
+      const adServerId = input.adServerId ?? current.adServerId;
+      const siteName = input.siteName?.trim() ?? current.siteName;
+      let site = { siteIdx: current.siteIdx, siteName: current.siteName };
+      if (adServerId !== current.adServerId || siteName !== current.siteName) {
+        site = await this.deps.placements.siteFor(trx, plan.mediaPlanId, adServerId, siteName);
+        if (site.siteIdx !== current.siteIdx) changes.siteIdx = site.siteIdx;
+      }
+      if (adServerId !== current.adServerId) changes.adUnitType = adUnitTypeOf(catalog.find((a) => a.adServerId === adServerId)?.kind);
+      if (input.placementName !== undefined) changes.placementName = input.placementName.trim();
+      if (input.dimension !== undefined) changes.dimension = input.dimension;
+      const given = Object.fromEntries(Object.entries(input.params ?? {}).filter(([, value]) => value !== undefined));
+      if (Object.keys(given).length > 0) changes.paramsJson = JSON.stringify({ ...(JSON.parse(current.paramsJson) as PlacementParams), ...given });
+      await this.deps.placements
+        .update(trx, current.placementId, changes)
+        .catch((error: unknown) =>
+          rethrowDuplicateKey(error, () => nameTaken(site.siteName, changes.placementName ?? current.placementName), { key: UNIQUE_PLACEMENT_NAME }),
+        );
+      if (changes.siteIdx !== undefined) await this.deps.placements.deleteSiteIfEmpty(trx, current.siteIdx);
+    });
+    return this.placementOf(plan.mediaPlanId, input.placementId);
+  }
 
   /** The plan (with its campaign) and every placement, in placement id order. */
   async listForPlan(accountId: number, mediaPlanId: number): Promise<PlanPlacements> {
@@ -48,6 +199,22 @@ export class PlacementService {
     });
   }
 
+  /** The campaign must be the account's, and the plan one of the campaign's. */
+  private async planOfCampaign(accountId: number, mediaPlanId: number, retailCampaignId: number): Promise<PlanRef> {
+    await this.deps.campaigns.get(accountId, retailCampaignId);
+    const plan = await this.plan(accountId, mediaPlanId);
+    if (plan.retailCampaignId !== retailCampaignId) {
+      throw notFound('MEDIA_PLAN_NOT_FOUND', `Media plan ${mediaPlanId} was not found in retail campaign ${retailCampaignId}.`);
+    }
+    return plan;
+  }
+
+  private async placementOf(mediaPlanId: number, placementId: number): Promise<PlanPlacementRecord> {
+    const placement = await this.deps.placements.find(mediaPlanId, placementId);
+    if (!placement) throw placementNotFound(placementId);
+    return placement;
+  }
+
   private async plan(accountId: number, mediaPlanId: number): Promise<PlanRef> {
     const plan = await this.deps.placements.findPlan(accountId, mediaPlanId);
     if (!plan) throw mediaPlanNotFound(mediaPlanId);
@@ -62,4 +229,39 @@ function placementIdErrors(placementIds: readonly number[]): FieldError[] {
   return placementIds.flatMap((id, i) =>
     Number.isSafeInteger(id) && id >= 1 ? [] : [{ pointer: `/placementIds/${i}`, code: 'OUT_OF_RANGE', detail: 'placement ids must be positive integers.' }],
   );
+}
+
+const nameTaken = (siteName: string, placementName: string) =>
+  conflict(PLACEMENT_NAME_TAKEN, `Site ${JSON.stringify(siteName)} already has a placement named ${JSON.stringify(placementName)}.`);
+
+/** Placements take the ad-unit type of their ad server's kind, as auto plans do. */
+const adUnitTypeOf = (kind: string | undefined) => AUTO_PLACEMENT_AD_UNIT_TYPE[kind as keyof typeof AUTO_PLACEMENT_AD_UNIT_TYPE] ?? 'display';
+
+function dimensionErrors(dimension: string): FieldError[] {
+  if (DIMENSION.test(dimension)) return [];
+  return [{ pointer: '/dimension', code: 'INVALID_FORMAT', detail: `${JSON.stringify(dimension)} is not <width>x<height> (1 to 99999 pixels each).` }];
+}
+
+function idErrors(name: string, id: number, where: 'pointer' | 'parameter'): FieldError[] {
+  if (Number.isSafeInteger(id) && id >= 1) return [];
+  const detail = `${name} must be a positive integer.`;
+  return [where === 'pointer' ? { pointer: `/${name}`, code: 'OUT_OF_RANGE', detail } : { parameter: name, code: 'OUT_OF_RANGE', detail }];
+}
+
+function paramErrors(params: PlacementParams | undefined): FieldError[] {
+  if (!params) return [];
+  const errors: FieldError[] = [];
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    if ((PLACEMENT_PARAM_BOOLEANS as readonly string[]).includes(name)) {
+      if (typeof value !== 'boolean') errors.push({ pointer: `/${name}`, code: 'INVALID_TYPE', detail: `${name} must be a boolean.` });
+    } else if ((PLACEMENT_PARAM_STRINGS as readonly string[]).includes(name)) {
+      if (typeof value !== 'string') errors.push({ pointer: `/${name}`, code: 'INVALID_TYPE', detail: `${name} must be a string.` });
+      else if (value.length > PLACEMENT_PARAM_STRING_MAX)
+        errors.push({ pointer: `/${name}`, code: 'TOO_LONG', detail: `${name} must be at most ${PLACEMENT_PARAM_STRING_MAX} characters.` });
+    } else {
+      errors.push({ pointer: `/${name}`, code: 'UNKNOWN_FIELD', detail: `${name} is not an ad-server parameter of a placement.` });
+    }
+  }
+  return errors;
 }

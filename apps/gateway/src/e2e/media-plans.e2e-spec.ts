@@ -324,7 +324,13 @@ describe('ad groups and media plans over HTTP (gateway -> channels-plans -> Mari
       expect(result.body).toEqual({
         mediaPlanId: planId,
         mediaPlanName: `Plans campaign - ${channelName}`,
-        adServers: [{ adServerName: 'Google Ad Manager', adServerParams: {}, placements: ['160x600', '300x250', '728x90'].map(placement) }],
+        adServers: [
+          {
+            adServerName: 'Google Ad Manager',
+            adServerParams: { adServerId: 'gam', kind: 'display' },
+            placements: ['160x600', '300x250', '728x90'].map(placement),
+          },
+        ],
       });
     });
 

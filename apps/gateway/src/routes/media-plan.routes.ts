@@ -11,6 +11,7 @@ import {
 import { channelsPlansV1 as v1 } from '@contracts/proto';
 import { PageQuery } from '../http/pagination';
 import { PathParams, AccountId, BoundedString, Idx, Int64, Nullable } from './common.schemas';
+import { AdServerParamsSchema, EXAMPLE_PLACEMENT, PlacementSchema, presentAdServer } from './placement.routes';
 import { defineRoute } from './route.types';
 
 const TAG = 'channels-plans';
@@ -20,72 +21,24 @@ const CampaignPath = PathParams({ accountId: AccountId, retailCampaignIdx: Idx }
 const AccountPath = PathParams({ accountId: AccountId });
 const PlanPath = PathParams({ accountId: AccountId, mediaPlanId: Int64({ minimum: 1, description: 'Media plan id' }) });
 
-const Placement = Type.Object({
-  placementId: Type.String(),
-  placementName: Type.String(),
-  siteIdx: Type.Integer(),
-  siteName: Type.String(),
-  dimension: Type.String({ description: '<width>x<height>' }),
-  isTagPresent: Type.Boolean({ description: 'Whether a tag has been generated for the placement; false until tags are created.' }),
-  additionalInfo: Type.Object({
-    adUnitType: Type.String({ description: 'display (sized display units), in-stream-video (video ad servers) or dooh-screen (digital out of home).' }),
-    dspName: Type.String({ description: 'The ad server that serves the placement.' }),
-    params: Type.Object({}, { additionalProperties: true, description: 'Ad-server parameters of the placement; empty until they are configured.' }),
-  }),
-});
-
 const MediaPlanV2 = Type.Object({
   mediaPlanId: Type.Optional(Type.Integer()),
   mediaPlanName: Type.Optional(Type.String()),
   adServers: Type.Optional(
-    Type.Array(
-      Type.Object({
-        adServerName: Nullable(Type.String()),
-        adServerParams: Type.Object({}, { additionalProperties: true, description: 'Ad-server parameters of the plan; empty until they are configured.' }),
-        placements: Type.Array(Placement),
-      }),
-    ),
+    Type.Array(Type.Object({ adServerName: Nullable(Type.String()), adServerParams: AdServerParamsSchema, placements: Type.Array(PlacementSchema) })),
   ),
-});
-
-const presentPlacement = (p: v1.Placement) => ({
-  placementId: String(p.placementId),
-  placementName: p.placementName,
-  siteIdx: p.siteIdx,
-  siteName: p.siteName,
-  dimension: p.dimension,
-  isTagPresent: p.isTagPresent,
-  additionalInfo: { adUnitType: p.adUnitType, dspName: p.dspName, params: {} },
 });
 
 const presentMediaPlan = (plan: v1.GetMediaPlanResponse) => ({
   ...(plan.mediaPlanId !== undefined && { mediaPlanId: plan.mediaPlanId }),
   ...(plan.mediaPlanName !== undefined && { mediaPlanName: plan.mediaPlanName }),
-  ...(plan.adServersSelected && {
-    adServers: plan.adServers.map((a) => ({ adServerName: a.adServerName ?? null, adServerParams: {}, placements: a.placements.map(presentPlacement) })),
-  }),
+  ...(plan.adServersSelected && { adServers: plan.adServers.map(presentAdServer) }),
 });
 
 const EXAMPLE_PLAN = {
   mediaPlanId: 8801,
   mediaPlanName: 'Spring sale - Acme GAM',
-  adServers: [
-    {
-      adServerName: 'Google Ad Manager',
-      adServerParams: {},
-      placements: [
-        {
-          placementId: '44010',
-          placementName: '300x250 - Acme GAM',
-          siteIdx: 9120,
-          siteName: 'Acme GAM',
-          dimension: '300x250',
-          isTagPresent: false,
-          additionalInfo: { adUnitType: 'display', dspName: 'Google Ad Manager', params: {} },
-        },
-      ],
-    },
-  ],
+  adServers: [{ adServerName: 'Google Ad Manager', adServerParams: { adServerId: 'gam', kind: 'display' }, placements: [EXAMPLE_PLACEMENT] }],
 };
 
 const AutoPlanAnswer = Type.Object({ mediaPlanId: Type.Integer(), msg: Type.String() });
@@ -201,7 +154,8 @@ export const mediaPlanRoutes = [
     description:
       `fields: comma-separated top-level names to include (${MEDIA_PLAN_FIELDS.join(', ')}); absent or empty means all, an unknown name answers 400 naming it. ` +
       "offset/limit page over the plan's placements in id order; every ad server of the plan is listed with the placements of the page that are on it. " +
-      'isTagPresent is false until a tag is generated for the placement; additionalInfo.dspName is the ad server that serves it; params and adServerParams are empty objects until configured.',
+      'isTagPresent turns true once a tag is generated for the placement; additionalInfo.dspName is the ad server that serves it and params the ad-server parameters set on it (PATCH .../placement); ' +
+      "adServerParams names the ad server's id (in GET /v2/ad-servers) and kind.",
     permission: PERMISSIONS.mediaPlanView,
     scope: { account: 'accountId' },
     params: PlanPath,

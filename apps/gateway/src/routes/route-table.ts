@@ -4,6 +4,7 @@ import { campaignRoutes } from './campaign.routes';
 import { contentMapRoutes } from './content-map.routes';
 import { mediaChannelRoutes } from './media-channel.routes';
 import { mediaPlanRoutes } from './media-plan.routes';
+import { placementRoutes } from './placement.routes';
 import { retailCampaignRoutes } from './retail-campaign.routes';
 import { RouteSpec } from './route.types';
 import { taggingRoutes } from './tagging.routes';
@@ -15,6 +16,7 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...mediaChannelRoutes,
   ...retailCampaignRoutes,
   ...mediaPlanRoutes,
+  ...placementRoutes,
   ...templateRoutes,
   ...taggingRoutes,
   ...trackerRoutes,

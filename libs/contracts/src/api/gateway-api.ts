@@ -513,7 +513,7 @@ export interface paths {
     };
     /**
      * Read the placements of a media plan for bulk tagging
-     * @description Every placement of the plan, grouped by the ad server of its site (in the order of each ad server's first placement), with its params and isTagPresent. adServerParams names the ad server's id and kind. A campaign outside the account answers 404 RETAIL_CAMPAIGN_NOT_FOUND; a plan that is not one of the campaign's answers 404 MEDIA_PLAN_NOT_FOUND. The interface names no permission for this operation; it is gated by MediaPlan_View.
+     * @description Every placement of the plan (in id order) with its params and isTagPresent, grouped by the ad server of its site (ad servers in the order their first site was added, as in the media plan read). adServerParams names the ad server's id and kind. A campaign outside the account answers 404 RETAIL_CAMPAIGN_NOT_FOUND; a plan that is not one of the campaign's answers 404 MEDIA_PLAN_NOT_FOUND. The interface names no permission for this operation; it is gated by MediaPlan_View.
      */
     get: operations['getBulkTagData'];
     put?: never;

@@ -282,6 +282,8 @@ export interface MediaPlanAdServer {
     | undefined;
   /** This page's placements on the ad server. */
   placements: Placement[];
+  /** onsite-retail-media, display, video, social or dooh. */
+  adServerKind: string;
 }
 
 /** Only the selected fields are set; ad_servers_selected tells an unselected list from an empty one. */
@@ -349,6 +351,132 @@ export interface MarkTagsPresentRequest {
 export interface MarkTagsPresentResponse {
   /** The number of distinct placements the request named; every one of them is marked afterwards. */
   marked: number;
+}
+
+/** A media plan of a retail campaign: a plan of another campaign reads as missing. */
+export interface GetBulkTagDataRequest {
+  accountId: number;
+  mediaPlanId: number;
+  retailCampaignId: number;
+}
+
+/** Every placement of the plan (in id order), grouped by the ad server of its site (in the order its first site was added). */
+export interface GetBulkTagDataResponse {
+  mediaPlanId: number;
+  mediaPlanName: string;
+  adServers: MediaPlanAdServer[];
+}
+
+export interface GetAdUnitDetailsRequest {
+  accountId: number;
+  mediaPlanId: number;
+  retailCampaignId: number;
+  placementId: number;
+}
+
+export interface AdUnitType {
+  id: number;
+  name: string;
+}
+
+export interface VideoPlayer {
+  name: string;
+  version: string;
+}
+
+export interface InBannerAdUnit {
+  adUnitTypes: AdUnitType[];
+  hasMobileUnit: boolean;
+  mobileBannerType: string[];
+  mobileFlexCreativeUnitType: { [key: string]: number };
+  dimension: string;
+}
+
+export interface InBannerAdUnit_MobileFlexCreativeUnitTypeEntry {
+  key: string;
+  value: number;
+}
+
+export interface InStreamAdUnit {
+  adTagType: string[];
+  dynamicPriVideo: boolean;
+  playerType: VideoPlayer[];
+  videoTagType: string[];
+}
+
+export interface MobileAdUnit {
+  adUnitTypes: AdUnitType[];
+  dimension: string;
+}
+
+export interface NativeAdUnit {
+  adUnitTypes: AdUnitType[];
+  dimension: string;
+  /** Numeric code (as text) to name. */
+  responseFormat: { [key: string]: string };
+}
+
+export interface NativeAdUnit_ResponseFormatEntry {
+  key: string;
+  value: string;
+}
+
+/** Only the groups the placement's dimension offers are set. */
+export interface GetAdUnitDetailsResponse {
+  placementId: number;
+  inBannerAdUnit: InBannerAdUnit | undefined;
+  inStreamAdUnit: InStreamAdUnit | undefined;
+  mobileAdUnit: MobileAdUnit | undefined;
+  nativeAdUnit: NativeAdUnit | undefined;
+}
+
+/** The ad-server params of a placement; on update, the ones set replace the stored ones. */
+export interface PlacementParams {
+  adChoices?: boolean | undefined;
+  ccpa?: boolean | undefined;
+  embeddable?: boolean | undefined;
+  gdprMacro?: boolean | undefined;
+  mraid?: boolean | undefined;
+  noScriptTag?: boolean | undefined;
+  privacy?: boolean | undefined;
+  expansionUnit?: string | undefined;
+  gdprConsentMacro?: string | undefined;
+  tagType?: string | undefined;
+}
+
+/** The placement goes on the plan's site of that name on that ad server (created when missing). */
+export interface CreatePlacementRequest {
+  accountId: number;
+  mediaPlanId: number;
+  placementName: string;
+  siteName: string;
+  dimension: string;
+  /** An ad server of the catalog (ListAdServers). */
+  adServerId: string;
+}
+
+/**
+ * placement_id and site_idx identify the placement; a new site name or ad server moves it to the
+ * plan's site of that name on that ad server (created when missing).
+ */
+export interface UpdatePlacementRequest {
+  accountId: number;
+  mediaPlanId: number;
+  placementId: number;
+  siteIdx: number;
+  placementName?: string | undefined;
+  siteName?: string | undefined;
+  adServerId?: string | undefined;
+  dimension?: string | undefined;
+  params: PlacementParams | undefined;
+}
+
+export interface CreatePlacementResponse {
+  placement: Placement | undefined;
+}
+
+export interface UpdatePlacementResponse {
+  placement: Placement | undefined;
 }
 
 function createBasePageRequest(): PageRequest {
@@ -4503,7 +4631,7 @@ export const Placement: MessageFns<Placement> = {
 };
 
 function createBaseMediaPlanAdServer(): MediaPlanAdServer {
-  return { adServerId: "", adServerName: undefined, placements: [] };
+  return { adServerId: "", adServerName: undefined, placements: [], adServerKind: "" };
 }
 
 export const MediaPlanAdServer: MessageFns<MediaPlanAdServer> = {
@@ -4516,6 +4644,9 @@ export const MediaPlanAdServer: MessageFns<MediaPlanAdServer> = {
     }
     for (const v of message.placements) {
       Placement.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.adServerKind !== "") {
+      writer.uint32(34).string(message.adServerKind);
     }
     return writer;
   },
@@ -4557,6 +4688,14 @@ export const MediaPlanAdServer: MessageFns<MediaPlanAdServer> = {
             message.placements.push(Placement.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.adServerKind = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4584,6 +4723,11 @@ export const MediaPlanAdServer: MessageFns<MediaPlanAdServer> = {
       placements: globalThis.Array.isArray(object?.placements)
         ? object.placements.map((e: any) => Placement.fromJSON(e))
         : [],
+      adServerKind: isSet(object.adServerKind)
+        ? globalThis.String(object.adServerKind)
+        : isSet(object.ad_server_kind)
+        ? globalThis.String(object.ad_server_kind)
+        : "",
     };
   },
 
@@ -4598,6 +4742,9 @@ export const MediaPlanAdServer: MessageFns<MediaPlanAdServer> = {
     if (message.placements?.length) {
       obj.placements = message.placements.map((e) => Placement.toJSON(e));
     }
+    if (message.adServerKind !== "") {
+      obj.adServerKind = message.adServerKind;
+    }
     return obj;
   },
 
@@ -4609,6 +4756,7 @@ export const MediaPlanAdServer: MessageFns<MediaPlanAdServer> = {
     message.adServerId = object.adServerId ?? "";
     message.adServerName = object.adServerName ?? undefined;
     message.placements = object.placements?.map((e) => Placement.fromPartial(e)) || [];
+    message.adServerKind = object.adServerKind ?? "";
     return message;
   },
 };
@@ -5735,6 +5883,2237 @@ export const MarkTagsPresentResponse: MessageFns<MarkTagsPresentResponse> = {
   },
 };
 
+function createBaseGetBulkTagDataRequest(): GetBulkTagDataRequest {
+  return { accountId: 0, mediaPlanId: 0, retailCampaignId: 0 };
+}
+
+export const GetBulkTagDataRequest: MessageFns<GetBulkTagDataRequest> = {
+  encode(message: GetBulkTagDataRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      writer.uint32(16).int64(message.mediaPlanId);
+    }
+    if (message.retailCampaignId !== 0) {
+      writer.uint32(24).int64(message.retailCampaignId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetBulkTagDataRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetBulkTagDataRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.mediaPlanId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.retailCampaignId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetBulkTagDataRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      mediaPlanId: isSet(object.mediaPlanId)
+        ? globalThis.Number(object.mediaPlanId)
+        : isSet(object.media_plan_id)
+        ? globalThis.Number(object.media_plan_id)
+        : 0,
+      retailCampaignId: isSet(object.retailCampaignId)
+        ? globalThis.Number(object.retailCampaignId)
+        : isSet(object.retail_campaign_id)
+        ? globalThis.Number(object.retail_campaign_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetBulkTagDataRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      obj.mediaPlanId = Math.round(message.mediaPlanId);
+    }
+    if (message.retailCampaignId !== 0) {
+      obj.retailCampaignId = Math.round(message.retailCampaignId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetBulkTagDataRequest>, I>>(base?: I): GetBulkTagDataRequest {
+    return GetBulkTagDataRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetBulkTagDataRequest>, I>>(object: I): GetBulkTagDataRequest {
+    const message = createBaseGetBulkTagDataRequest();
+    message.accountId = object.accountId ?? 0;
+    message.mediaPlanId = object.mediaPlanId ?? 0;
+    message.retailCampaignId = object.retailCampaignId ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetBulkTagDataResponse(): GetBulkTagDataResponse {
+  return { mediaPlanId: 0, mediaPlanName: "", adServers: [] };
+}
+
+export const GetBulkTagDataResponse: MessageFns<GetBulkTagDataResponse> = {
+  encode(message: GetBulkTagDataResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.mediaPlanId !== 0) {
+      writer.uint32(8).int64(message.mediaPlanId);
+    }
+    if (message.mediaPlanName !== "") {
+      writer.uint32(18).string(message.mediaPlanName);
+    }
+    for (const v of message.adServers) {
+      MediaPlanAdServer.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetBulkTagDataResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetBulkTagDataResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.mediaPlanId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.mediaPlanName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.adServers.push(MediaPlanAdServer.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetBulkTagDataResponse {
+    return {
+      mediaPlanId: isSet(object.mediaPlanId)
+        ? globalThis.Number(object.mediaPlanId)
+        : isSet(object.media_plan_id)
+        ? globalThis.Number(object.media_plan_id)
+        : 0,
+      mediaPlanName: isSet(object.mediaPlanName)
+        ? globalThis.String(object.mediaPlanName)
+        : isSet(object.media_plan_name)
+        ? globalThis.String(object.media_plan_name)
+        : "",
+      adServers: globalThis.Array.isArray(object?.adServers)
+        ? object.adServers.map((e: any) => MediaPlanAdServer.fromJSON(e))
+        : globalThis.Array.isArray(object?.ad_servers)
+        ? object.ad_servers.map((e: any) => MediaPlanAdServer.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetBulkTagDataResponse): unknown {
+    const obj: any = {};
+    if (message.mediaPlanId !== 0) {
+      obj.mediaPlanId = Math.round(message.mediaPlanId);
+    }
+    if (message.mediaPlanName !== "") {
+      obj.mediaPlanName = message.mediaPlanName;
+    }
+    if (message.adServers?.length) {
+      obj.adServers = message.adServers.map((e) => MediaPlanAdServer.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetBulkTagDataResponse>, I>>(base?: I): GetBulkTagDataResponse {
+    return GetBulkTagDataResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetBulkTagDataResponse>, I>>(object: I): GetBulkTagDataResponse {
+    const message = createBaseGetBulkTagDataResponse();
+    message.mediaPlanId = object.mediaPlanId ?? 0;
+    message.mediaPlanName = object.mediaPlanName ?? "";
+    message.adServers = object.adServers?.map((e) => MediaPlanAdServer.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetAdUnitDetailsRequest(): GetAdUnitDetailsRequest {
+  return { accountId: 0, mediaPlanId: 0, retailCampaignId: 0, placementId: 0 };
+}
+
+export const GetAdUnitDetailsRequest: MessageFns<GetAdUnitDetailsRequest> = {
+  encode(message: GetAdUnitDetailsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      writer.uint32(16).int64(message.mediaPlanId);
+    }
+    if (message.retailCampaignId !== 0) {
+      writer.uint32(24).int64(message.retailCampaignId);
+    }
+    if (message.placementId !== 0) {
+      writer.uint32(32).int64(message.placementId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAdUnitDetailsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAdUnitDetailsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.mediaPlanId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.retailCampaignId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.placementId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAdUnitDetailsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      mediaPlanId: isSet(object.mediaPlanId)
+        ? globalThis.Number(object.mediaPlanId)
+        : isSet(object.media_plan_id)
+        ? globalThis.Number(object.media_plan_id)
+        : 0,
+      retailCampaignId: isSet(object.retailCampaignId)
+        ? globalThis.Number(object.retailCampaignId)
+        : isSet(object.retail_campaign_id)
+        ? globalThis.Number(object.retail_campaign_id)
+        : 0,
+      placementId: isSet(object.placementId)
+        ? globalThis.Number(object.placementId)
+        : isSet(object.placement_id)
+        ? globalThis.Number(object.placement_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetAdUnitDetailsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      obj.mediaPlanId = Math.round(message.mediaPlanId);
+    }
+    if (message.retailCampaignId !== 0) {
+      obj.retailCampaignId = Math.round(message.retailCampaignId);
+    }
+    if (message.placementId !== 0) {
+      obj.placementId = Math.round(message.placementId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAdUnitDetailsRequest>, I>>(base?: I): GetAdUnitDetailsRequest {
+    return GetAdUnitDetailsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAdUnitDetailsRequest>, I>>(object: I): GetAdUnitDetailsRequest {
+    const message = createBaseGetAdUnitDetailsRequest();
+    message.accountId = object.accountId ?? 0;
+    message.mediaPlanId = object.mediaPlanId ?? 0;
+    message.retailCampaignId = object.retailCampaignId ?? 0;
+    message.placementId = object.placementId ?? 0;
+    return message;
+  },
+};
+
+function createBaseAdUnitType(): AdUnitType {
+  return { id: 0, name: "" };
+}
+
+export const AdUnitType: MessageFns<AdUnitType> = {
+  encode(message: AdUnitType, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int32(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdUnitType {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdUnitType();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdUnitType {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: AdUnitType): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AdUnitType>, I>>(base?: I): AdUnitType {
+    return AdUnitType.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AdUnitType>, I>>(object: I): AdUnitType {
+    const message = createBaseAdUnitType();
+    message.id = object.id ?? 0;
+    message.name = object.name ?? "";
+    return message;
+  },
+};
+
+function createBaseVideoPlayer(): VideoPlayer {
+  return { name: "", version: "" };
+}
+
+export const VideoPlayer: MessageFns<VideoPlayer> = {
+  encode(message: VideoPlayer, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.version !== "") {
+      writer.uint32(18).string(message.version);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VideoPlayer {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVideoPlayer();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.version = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VideoPlayer {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      version: isSet(object.version) ? globalThis.String(object.version) : "",
+    };
+  },
+
+  toJSON(message: VideoPlayer): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.version !== "") {
+      obj.version = message.version;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VideoPlayer>, I>>(base?: I): VideoPlayer {
+    return VideoPlayer.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VideoPlayer>, I>>(object: I): VideoPlayer {
+    const message = createBaseVideoPlayer();
+    message.name = object.name ?? "";
+    message.version = object.version ?? "";
+    return message;
+  },
+};
+
+function createBaseInBannerAdUnit(): InBannerAdUnit {
+  return { adUnitTypes: [], hasMobileUnit: false, mobileBannerType: [], mobileFlexCreativeUnitType: {}, dimension: "" };
+}
+
+export const InBannerAdUnit: MessageFns<InBannerAdUnit> = {
+  encode(message: InBannerAdUnit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.adUnitTypes) {
+      AdUnitType.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.hasMobileUnit !== false) {
+      writer.uint32(16).bool(message.hasMobileUnit);
+    }
+    for (const v of message.mobileBannerType) {
+      writer.uint32(26).string(v!);
+    }
+    globalThis.Object.entries(message.mobileFlexCreativeUnitType).forEach(([key, value]: [string, number]) => {
+      InBannerAdUnit_MobileFlexCreativeUnitTypeEntry.encode({ key: key as any, value }, writer.uint32(34).fork())
+        .join();
+    });
+    if (message.dimension !== "") {
+      writer.uint32(42).string(message.dimension);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InBannerAdUnit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInBannerAdUnit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.adUnitTypes.push(AdUnitType.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.hasMobileUnit = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.mobileBannerType.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            const entry4 = InBannerAdUnit_MobileFlexCreativeUnitTypeEntry.decode(reader, reader.uint32());
+            if (entry4.value !== undefined) {
+              message.mobileFlexCreativeUnitType[entry4.key] = entry4.value;
+            }
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.dimension = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InBannerAdUnit {
+    return {
+      adUnitTypes: globalThis.Array.isArray(object?.adUnitTypes)
+        ? object.adUnitTypes.map((e: any) => AdUnitType.fromJSON(e))
+        : globalThis.Array.isArray(object?.ad_unit_types)
+        ? object.ad_unit_types.map((e: any) => AdUnitType.fromJSON(e))
+        : [],
+      hasMobileUnit: isSet(object.hasMobileUnit)
+        ? globalThis.Boolean(object.hasMobileUnit)
+        : isSet(object.has_mobile_unit)
+        ? globalThis.Boolean(object.has_mobile_unit)
+        : false,
+      mobileBannerType: globalThis.Array.isArray(object?.mobileBannerType)
+        ? object.mobileBannerType.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.mobile_banner_type)
+        ? object.mobile_banner_type.map((e: any) => globalThis.String(e))
+        : [],
+      mobileFlexCreativeUnitType: isObject(object.mobileFlexCreativeUnitType)
+        ? (globalThis.Object.entries(object.mobileFlexCreativeUnitType) as [string, any][]).reduce(
+          (acc: { [key: string]: number }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.Number(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.mobile_flex_creative_unit_type)
+        ? (globalThis.Object.entries(object.mobile_flex_creative_unit_type) as [string, any][]).reduce(
+          (acc: { [key: string]: number }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.Number(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      dimension: isSet(object.dimension) ? globalThis.String(object.dimension) : "",
+    };
+  },
+
+  toJSON(message: InBannerAdUnit): unknown {
+    const obj: any = {};
+    if (message.adUnitTypes?.length) {
+      obj.adUnitTypes = message.adUnitTypes.map((e) => AdUnitType.toJSON(e));
+    }
+    if (message.hasMobileUnit !== false) {
+      obj.hasMobileUnit = message.hasMobileUnit;
+    }
+    if (message.mobileBannerType?.length) {
+      obj.mobileBannerType = message.mobileBannerType;
+    }
+    if (message.mobileFlexCreativeUnitType) {
+      const entries = globalThis.Object.entries(message.mobileFlexCreativeUnitType) as [string, number][];
+      if (entries.length > 0) {
+        obj.mobileFlexCreativeUnitType = {};
+        entries.forEach(([k, v]) => {
+          obj.mobileFlexCreativeUnitType[k] = Math.round(v);
+        });
+      }
+    }
+    if (message.dimension !== "") {
+      obj.dimension = message.dimension;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InBannerAdUnit>, I>>(base?: I): InBannerAdUnit {
+    return InBannerAdUnit.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InBannerAdUnit>, I>>(object: I): InBannerAdUnit {
+    const message = createBaseInBannerAdUnit();
+    message.adUnitTypes = object.adUnitTypes?.map((e) => AdUnitType.fromPartial(e)) || [];
+    message.hasMobileUnit = object.hasMobileUnit ?? false;
+    message.mobileBannerType = object.mobileBannerType?.map((e) => e) || [];
+    message.mobileFlexCreativeUnitType =
+      (globalThis.Object.entries(object.mobileFlexCreativeUnitType ?? {}) as [string, number][]).reduce(
+        (acc: { [key: string]: number }, [key, value]: [string, number]) => {
+          if (value !== undefined) {
+            acc[key] = globalThis.Number(value);
+          }
+          return acc;
+        },
+        {},
+      );
+    message.dimension = object.dimension ?? "";
+    return message;
+  },
+};
+
+function createBaseInBannerAdUnit_MobileFlexCreativeUnitTypeEntry(): InBannerAdUnit_MobileFlexCreativeUnitTypeEntry {
+  return { key: "", value: 0 };
+}
+
+export const InBannerAdUnit_MobileFlexCreativeUnitTypeEntry: MessageFns<
+  InBannerAdUnit_MobileFlexCreativeUnitTypeEntry
+> = {
+  encode(
+    message: InBannerAdUnit_MobileFlexCreativeUnitTypeEntry,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== 0) {
+      writer.uint32(16).int32(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InBannerAdUnit_MobileFlexCreativeUnitTypeEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInBannerAdUnit_MobileFlexCreativeUnitTypeEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.value = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InBannerAdUnit_MobileFlexCreativeUnitTypeEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.Number(object.value) : 0,
+    };
+  },
+
+  toJSON(message: InBannerAdUnit_MobileFlexCreativeUnitTypeEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== 0) {
+      obj.value = Math.round(message.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InBannerAdUnit_MobileFlexCreativeUnitTypeEntry>, I>>(
+    base?: I,
+  ): InBannerAdUnit_MobileFlexCreativeUnitTypeEntry {
+    return InBannerAdUnit_MobileFlexCreativeUnitTypeEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InBannerAdUnit_MobileFlexCreativeUnitTypeEntry>, I>>(
+    object: I,
+  ): InBannerAdUnit_MobileFlexCreativeUnitTypeEntry {
+    const message = createBaseInBannerAdUnit_MobileFlexCreativeUnitTypeEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? 0;
+    return message;
+  },
+};
+
+function createBaseInStreamAdUnit(): InStreamAdUnit {
+  return { adTagType: [], dynamicPriVideo: false, playerType: [], videoTagType: [] };
+}
+
+export const InStreamAdUnit: MessageFns<InStreamAdUnit> = {
+  encode(message: InStreamAdUnit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.adTagType) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.dynamicPriVideo !== false) {
+      writer.uint32(16).bool(message.dynamicPriVideo);
+    }
+    for (const v of message.playerType) {
+      VideoPlayer.encode(v!, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.videoTagType) {
+      writer.uint32(34).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InStreamAdUnit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInStreamAdUnit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.adTagType.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.dynamicPriVideo = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.playerType.push(VideoPlayer.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.videoTagType.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InStreamAdUnit {
+    return {
+      adTagType: globalThis.Array.isArray(object?.adTagType)
+        ? object.adTagType.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.ad_tag_type)
+        ? object.ad_tag_type.map((e: any) => globalThis.String(e))
+        : [],
+      dynamicPriVideo: isSet(object.dynamicPriVideo)
+        ? globalThis.Boolean(object.dynamicPriVideo)
+        : isSet(object.dynamic_pri_video)
+        ? globalThis.Boolean(object.dynamic_pri_video)
+        : false,
+      playerType: globalThis.Array.isArray(object?.playerType)
+        ? object.playerType.map((e: any) => VideoPlayer.fromJSON(e))
+        : globalThis.Array.isArray(object?.player_type)
+        ? object.player_type.map((e: any) => VideoPlayer.fromJSON(e))
+        : [],
+      videoTagType: globalThis.Array.isArray(object?.videoTagType)
+        ? object.videoTagType.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.video_tag_type)
+        ? object.video_tag_type.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: InStreamAdUnit): unknown {
+    const obj: any = {};
+    if (message.adTagType?.length) {
+      obj.adTagType = message.adTagType;
+    }
+    if (message.dynamicPriVideo !== false) {
+      obj.dynamicPriVideo = message.dynamicPriVideo;
+    }
+    if (message.playerType?.length) {
+      obj.playerType = message.playerType.map((e) => VideoPlayer.toJSON(e));
+    }
+    if (message.videoTagType?.length) {
+      obj.videoTagType = message.videoTagType;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InStreamAdUnit>, I>>(base?: I): InStreamAdUnit {
+    return InStreamAdUnit.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InStreamAdUnit>, I>>(object: I): InStreamAdUnit {
+    const message = createBaseInStreamAdUnit();
+    message.adTagType = object.adTagType?.map((e) => e) || [];
+    message.dynamicPriVideo = object.dynamicPriVideo ?? false;
+    message.playerType = object.playerType?.map((e) => VideoPlayer.fromPartial(e)) || [];
+    message.videoTagType = object.videoTagType?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseMobileAdUnit(): MobileAdUnit {
+  return { adUnitTypes: [], dimension: "" };
+}
+
+export const MobileAdUnit: MessageFns<MobileAdUnit> = {
+  encode(message: MobileAdUnit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.adUnitTypes) {
+      AdUnitType.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.dimension !== "") {
+      writer.uint32(18).string(message.dimension);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MobileAdUnit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMobileAdUnit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.adUnitTypes.push(AdUnitType.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.dimension = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MobileAdUnit {
+    return {
+      adUnitTypes: globalThis.Array.isArray(object?.adUnitTypes)
+        ? object.adUnitTypes.map((e: any) => AdUnitType.fromJSON(e))
+        : globalThis.Array.isArray(object?.ad_unit_types)
+        ? object.ad_unit_types.map((e: any) => AdUnitType.fromJSON(e))
+        : [],
+      dimension: isSet(object.dimension) ? globalThis.String(object.dimension) : "",
+    };
+  },
+
+  toJSON(message: MobileAdUnit): unknown {
+    const obj: any = {};
+    if (message.adUnitTypes?.length) {
+      obj.adUnitTypes = message.adUnitTypes.map((e) => AdUnitType.toJSON(e));
+    }
+    if (message.dimension !== "") {
+      obj.dimension = message.dimension;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MobileAdUnit>, I>>(base?: I): MobileAdUnit {
+    return MobileAdUnit.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MobileAdUnit>, I>>(object: I): MobileAdUnit {
+    const message = createBaseMobileAdUnit();
+    message.adUnitTypes = object.adUnitTypes?.map((e) => AdUnitType.fromPartial(e)) || [];
+    message.dimension = object.dimension ?? "";
+    return message;
+  },
+};
+
+function createBaseNativeAdUnit(): NativeAdUnit {
+  return { adUnitTypes: [], dimension: "", responseFormat: {} };
+}
+
+export const NativeAdUnit: MessageFns<NativeAdUnit> = {
+  encode(message: NativeAdUnit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.adUnitTypes) {
+      AdUnitType.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.dimension !== "") {
+      writer.uint32(18).string(message.dimension);
+    }
+    globalThis.Object.entries(message.responseFormat).forEach(([key, value]: [string, string]) => {
+      NativeAdUnit_ResponseFormatEntry.encode({ key: key as any, value }, writer.uint32(26).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NativeAdUnit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNativeAdUnit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.adUnitTypes.push(AdUnitType.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.dimension = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            const entry3 = NativeAdUnit_ResponseFormatEntry.decode(reader, reader.uint32());
+            if (entry3.value !== undefined) {
+              message.responseFormat[entry3.key] = entry3.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NativeAdUnit {
+    return {
+      adUnitTypes: globalThis.Array.isArray(object?.adUnitTypes)
+        ? object.adUnitTypes.map((e: any) => AdUnitType.fromJSON(e))
+        : globalThis.Array.isArray(object?.ad_unit_types)
+        ? object.ad_unit_types.map((e: any) => AdUnitType.fromJSON(e))
+        : [],
+      dimension: isSet(object.dimension) ? globalThis.String(object.dimension) : "",
+      responseFormat: isObject(object.responseFormat)
+        ? (globalThis.Object.entries(object.responseFormat) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.response_format)
+        ? (globalThis.Object.entries(object.response_format) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: NativeAdUnit): unknown {
+    const obj: any = {};
+    if (message.adUnitTypes?.length) {
+      obj.adUnitTypes = message.adUnitTypes.map((e) => AdUnitType.toJSON(e));
+    }
+    if (message.dimension !== "") {
+      obj.dimension = message.dimension;
+    }
+    if (message.responseFormat) {
+      const entries = globalThis.Object.entries(message.responseFormat) as [string, string][];
+      if (entries.length > 0) {
+        obj.responseFormat = {};
+        entries.forEach(([k, v]) => {
+          obj.responseFormat[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NativeAdUnit>, I>>(base?: I): NativeAdUnit {
+    return NativeAdUnit.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NativeAdUnit>, I>>(object: I): NativeAdUnit {
+    const message = createBaseNativeAdUnit();
+    message.adUnitTypes = object.adUnitTypes?.map((e) => AdUnitType.fromPartial(e)) || [];
+    message.dimension = object.dimension ?? "";
+    message.responseFormat = (globalThis.Object.entries(object.responseFormat ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseNativeAdUnit_ResponseFormatEntry(): NativeAdUnit_ResponseFormatEntry {
+  return { key: "", value: "" };
+}
+
+export const NativeAdUnit_ResponseFormatEntry: MessageFns<NativeAdUnit_ResponseFormatEntry> = {
+  encode(message: NativeAdUnit_ResponseFormatEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NativeAdUnit_ResponseFormatEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNativeAdUnit_ResponseFormatEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NativeAdUnit_ResponseFormatEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: NativeAdUnit_ResponseFormatEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NativeAdUnit_ResponseFormatEntry>, I>>(
+    base?: I,
+  ): NativeAdUnit_ResponseFormatEntry {
+    return NativeAdUnit_ResponseFormatEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NativeAdUnit_ResponseFormatEntry>, I>>(
+    object: I,
+  ): NativeAdUnit_ResponseFormatEntry {
+    const message = createBaseNativeAdUnit_ResponseFormatEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseGetAdUnitDetailsResponse(): GetAdUnitDetailsResponse {
+  return {
+    placementId: 0,
+    inBannerAdUnit: undefined,
+    inStreamAdUnit: undefined,
+    mobileAdUnit: undefined,
+    nativeAdUnit: undefined,
+  };
+}
+
+export const GetAdUnitDetailsResponse: MessageFns<GetAdUnitDetailsResponse> = {
+  encode(message: GetAdUnitDetailsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.placementId !== 0) {
+      writer.uint32(8).int64(message.placementId);
+    }
+    if (message.inBannerAdUnit !== undefined) {
+      InBannerAdUnit.encode(message.inBannerAdUnit, writer.uint32(18).fork()).join();
+    }
+    if (message.inStreamAdUnit !== undefined) {
+      InStreamAdUnit.encode(message.inStreamAdUnit, writer.uint32(26).fork()).join();
+    }
+    if (message.mobileAdUnit !== undefined) {
+      MobileAdUnit.encode(message.mobileAdUnit, writer.uint32(34).fork()).join();
+    }
+    if (message.nativeAdUnit !== undefined) {
+      NativeAdUnit.encode(message.nativeAdUnit, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAdUnitDetailsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAdUnitDetailsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.placementId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.inBannerAdUnit = InBannerAdUnit.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.inStreamAdUnit = InStreamAdUnit.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.mobileAdUnit = MobileAdUnit.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.nativeAdUnit = NativeAdUnit.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAdUnitDetailsResponse {
+    return {
+      placementId: isSet(object.placementId)
+        ? globalThis.Number(object.placementId)
+        : isSet(object.placement_id)
+        ? globalThis.Number(object.placement_id)
+        : 0,
+      inBannerAdUnit: isSet(object.inBannerAdUnit)
+        ? InBannerAdUnit.fromJSON(object.inBannerAdUnit)
+        : isSet(object.in_banner_ad_unit)
+        ? InBannerAdUnit.fromJSON(object.in_banner_ad_unit)
+        : undefined,
+      inStreamAdUnit: isSet(object.inStreamAdUnit)
+        ? InStreamAdUnit.fromJSON(object.inStreamAdUnit)
+        : isSet(object.in_stream_ad_unit)
+        ? InStreamAdUnit.fromJSON(object.in_stream_ad_unit)
+        : undefined,
+      mobileAdUnit: isSet(object.mobileAdUnit)
+        ? MobileAdUnit.fromJSON(object.mobileAdUnit)
+        : isSet(object.mobile_ad_unit)
+        ? MobileAdUnit.fromJSON(object.mobile_ad_unit)
+        : undefined,
+      nativeAdUnit: isSet(object.nativeAdUnit)
+        ? NativeAdUnit.fromJSON(object.nativeAdUnit)
+        : isSet(object.native_ad_unit)
+        ? NativeAdUnit.fromJSON(object.native_ad_unit)
+        : undefined,
+    };
+  },
+
+  toJSON(message: GetAdUnitDetailsResponse): unknown {
+    const obj: any = {};
+    if (message.placementId !== 0) {
+      obj.placementId = Math.round(message.placementId);
+    }
+    if (message.inBannerAdUnit !== undefined) {
+      obj.inBannerAdUnit = InBannerAdUnit.toJSON(message.inBannerAdUnit);
+    }
+    if (message.inStreamAdUnit !== undefined) {
+      obj.inStreamAdUnit = InStreamAdUnit.toJSON(message.inStreamAdUnit);
+    }
+    if (message.mobileAdUnit !== undefined) {
+      obj.mobileAdUnit = MobileAdUnit.toJSON(message.mobileAdUnit);
+    }
+    if (message.nativeAdUnit !== undefined) {
+      obj.nativeAdUnit = NativeAdUnit.toJSON(message.nativeAdUnit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAdUnitDetailsResponse>, I>>(base?: I): GetAdUnitDetailsResponse {
+    return GetAdUnitDetailsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAdUnitDetailsResponse>, I>>(object: I): GetAdUnitDetailsResponse {
+    const message = createBaseGetAdUnitDetailsResponse();
+    message.placementId = object.placementId ?? 0;
+    message.inBannerAdUnit = (object.inBannerAdUnit !== undefined && object.inBannerAdUnit !== null)
+      ? InBannerAdUnit.fromPartial(object.inBannerAdUnit)
+      : undefined;
+    message.inStreamAdUnit = (object.inStreamAdUnit !== undefined && object.inStreamAdUnit !== null)
+      ? InStreamAdUnit.fromPartial(object.inStreamAdUnit)
+      : undefined;
+    message.mobileAdUnit = (object.mobileAdUnit !== undefined && object.mobileAdUnit !== null)
+      ? MobileAdUnit.fromPartial(object.mobileAdUnit)
+      : undefined;
+    message.nativeAdUnit = (object.nativeAdUnit !== undefined && object.nativeAdUnit !== null)
+      ? NativeAdUnit.fromPartial(object.nativeAdUnit)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePlacementParams(): PlacementParams {
+  return {
+    adChoices: undefined,
+    ccpa: undefined,
+    embeddable: undefined,
+    gdprMacro: undefined,
+    mraid: undefined,
+    noScriptTag: undefined,
+    privacy: undefined,
+    expansionUnit: undefined,
+    gdprConsentMacro: undefined,
+    tagType: undefined,
+  };
+}
+
+export const PlacementParams: MessageFns<PlacementParams> = {
+  encode(message: PlacementParams, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.adChoices !== undefined) {
+      writer.uint32(8).bool(message.adChoices);
+    }
+    if (message.ccpa !== undefined) {
+      writer.uint32(16).bool(message.ccpa);
+    }
+    if (message.embeddable !== undefined) {
+      writer.uint32(24).bool(message.embeddable);
+    }
+    if (message.gdprMacro !== undefined) {
+      writer.uint32(32).bool(message.gdprMacro);
+    }
+    if (message.mraid !== undefined) {
+      writer.uint32(40).bool(message.mraid);
+    }
+    if (message.noScriptTag !== undefined) {
+      writer.uint32(48).bool(message.noScriptTag);
+    }
+    if (message.privacy !== undefined) {
+      writer.uint32(56).bool(message.privacy);
+    }
+    if (message.expansionUnit !== undefined) {
+      writer.uint32(66).string(message.expansionUnit);
+    }
+    if (message.gdprConsentMacro !== undefined) {
+      writer.uint32(74).string(message.gdprConsentMacro);
+    }
+    if (message.tagType !== undefined) {
+      writer.uint32(82).string(message.tagType);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlacementParams {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlacementParams();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.adChoices = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.ccpa = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.embeddable = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.gdprMacro = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.mraid = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.noScriptTag = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.privacy = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.expansionUnit = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.gdprConsentMacro = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.tagType = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlacementParams {
+    return {
+      adChoices: isSet(object.adChoices)
+        ? globalThis.Boolean(object.adChoices)
+        : isSet(object.ad_choices)
+        ? globalThis.Boolean(object.ad_choices)
+        : undefined,
+      ccpa: isSet(object.ccpa) ? globalThis.Boolean(object.ccpa) : undefined,
+      embeddable: isSet(object.embeddable) ? globalThis.Boolean(object.embeddable) : undefined,
+      gdprMacro: isSet(object.gdprMacro)
+        ? globalThis.Boolean(object.gdprMacro)
+        : isSet(object.gdpr_macro)
+        ? globalThis.Boolean(object.gdpr_macro)
+        : undefined,
+      mraid: isSet(object.mraid) ? globalThis.Boolean(object.mraid) : undefined,
+      noScriptTag: isSet(object.noScriptTag)
+        ? globalThis.Boolean(object.noScriptTag)
+        : isSet(object.no_script_tag)
+        ? globalThis.Boolean(object.no_script_tag)
+        : undefined,
+      privacy: isSet(object.privacy) ? globalThis.Boolean(object.privacy) : undefined,
+      expansionUnit: isSet(object.expansionUnit)
+        ? globalThis.String(object.expansionUnit)
+        : isSet(object.expansion_unit)
+        ? globalThis.String(object.expansion_unit)
+        : undefined,
+      gdprConsentMacro: isSet(object.gdprConsentMacro)
+        ? globalThis.String(object.gdprConsentMacro)
+        : isSet(object.gdpr_consent_macro)
+        ? globalThis.String(object.gdpr_consent_macro)
+        : undefined,
+      tagType: isSet(object.tagType)
+        ? globalThis.String(object.tagType)
+        : isSet(object.tag_type)
+        ? globalThis.String(object.tag_type)
+        : undefined,
+    };
+  },
+
+  toJSON(message: PlacementParams): unknown {
+    const obj: any = {};
+    if (message.adChoices !== undefined) {
+      obj.adChoices = message.adChoices;
+    }
+    if (message.ccpa !== undefined) {
+      obj.ccpa = message.ccpa;
+    }
+    if (message.embeddable !== undefined) {
+      obj.embeddable = message.embeddable;
+    }
+    if (message.gdprMacro !== undefined) {
+      obj.gdprMacro = message.gdprMacro;
+    }
+    if (message.mraid !== undefined) {
+      obj.mraid = message.mraid;
+    }
+    if (message.noScriptTag !== undefined) {
+      obj.noScriptTag = message.noScriptTag;
+    }
+    if (message.privacy !== undefined) {
+      obj.privacy = message.privacy;
+    }
+    if (message.expansionUnit !== undefined) {
+      obj.expansionUnit = message.expansionUnit;
+    }
+    if (message.gdprConsentMacro !== undefined) {
+      obj.gdprConsentMacro = message.gdprConsentMacro;
+    }
+    if (message.tagType !== undefined) {
+      obj.tagType = message.tagType;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PlacementParams>, I>>(base?: I): PlacementParams {
+    return PlacementParams.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PlacementParams>, I>>(object: I): PlacementParams {
+    const message = createBasePlacementParams();
+    message.adChoices = object.adChoices ?? undefined;
+    message.ccpa = object.ccpa ?? undefined;
+    message.embeddable = object.embeddable ?? undefined;
+    message.gdprMacro = object.gdprMacro ?? undefined;
+    message.mraid = object.mraid ?? undefined;
+    message.noScriptTag = object.noScriptTag ?? undefined;
+    message.privacy = object.privacy ?? undefined;
+    message.expansionUnit = object.expansionUnit ?? undefined;
+    message.gdprConsentMacro = object.gdprConsentMacro ?? undefined;
+    message.tagType = object.tagType ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreatePlacementRequest(): CreatePlacementRequest {
+  return { accountId: 0, mediaPlanId: 0, placementName: "", siteName: "", dimension: "", adServerId: "" };
+}
+
+export const CreatePlacementRequest: MessageFns<CreatePlacementRequest> = {
+  encode(message: CreatePlacementRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      writer.uint32(16).int64(message.mediaPlanId);
+    }
+    if (message.placementName !== "") {
+      writer.uint32(26).string(message.placementName);
+    }
+    if (message.siteName !== "") {
+      writer.uint32(34).string(message.siteName);
+    }
+    if (message.dimension !== "") {
+      writer.uint32(42).string(message.dimension);
+    }
+    if (message.adServerId !== "") {
+      writer.uint32(50).string(message.adServerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreatePlacementRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreatePlacementRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.mediaPlanId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.placementName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.siteName = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.dimension = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.adServerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreatePlacementRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      mediaPlanId: isSet(object.mediaPlanId)
+        ? globalThis.Number(object.mediaPlanId)
+        : isSet(object.media_plan_id)
+        ? globalThis.Number(object.media_plan_id)
+        : 0,
+      placementName: isSet(object.placementName)
+        ? globalThis.String(object.placementName)
+        : isSet(object.placement_name)
+        ? globalThis.String(object.placement_name)
+        : "",
+      siteName: isSet(object.siteName)
+        ? globalThis.String(object.siteName)
+        : isSet(object.site_name)
+        ? globalThis.String(object.site_name)
+        : "",
+      dimension: isSet(object.dimension) ? globalThis.String(object.dimension) : "",
+      adServerId: isSet(object.adServerId)
+        ? globalThis.String(object.adServerId)
+        : isSet(object.ad_server_id)
+        ? globalThis.String(object.ad_server_id)
+        : "",
+    };
+  },
+
+  toJSON(message: CreatePlacementRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      obj.mediaPlanId = Math.round(message.mediaPlanId);
+    }
+    if (message.placementName !== "") {
+      obj.placementName = message.placementName;
+    }
+    if (message.siteName !== "") {
+      obj.siteName = message.siteName;
+    }
+    if (message.dimension !== "") {
+      obj.dimension = message.dimension;
+    }
+    if (message.adServerId !== "") {
+      obj.adServerId = message.adServerId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreatePlacementRequest>, I>>(base?: I): CreatePlacementRequest {
+    return CreatePlacementRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreatePlacementRequest>, I>>(object: I): CreatePlacementRequest {
+    const message = createBaseCreatePlacementRequest();
+    message.accountId = object.accountId ?? 0;
+    message.mediaPlanId = object.mediaPlanId ?? 0;
+    message.placementName = object.placementName ?? "";
+    message.siteName = object.siteName ?? "";
+    message.dimension = object.dimension ?? "";
+    message.adServerId = object.adServerId ?? "";
+    return message;
+  },
+};
+
+function createBaseUpdatePlacementRequest(): UpdatePlacementRequest {
+  return {
+    accountId: 0,
+    mediaPlanId: 0,
+    placementId: 0,
+    siteIdx: 0,
+    placementName: undefined,
+    siteName: undefined,
+    adServerId: undefined,
+    dimension: undefined,
+    params: undefined,
+  };
+}
+
+export const UpdatePlacementRequest: MessageFns<UpdatePlacementRequest> = {
+  encode(message: UpdatePlacementRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      writer.uint32(16).int64(message.mediaPlanId);
+    }
+    if (message.placementId !== 0) {
+      writer.uint32(24).int64(message.placementId);
+    }
+    if (message.siteIdx !== 0) {
+      writer.uint32(32).int64(message.siteIdx);
+    }
+    if (message.placementName !== undefined) {
+      writer.uint32(42).string(message.placementName);
+    }
+    if (message.siteName !== undefined) {
+      writer.uint32(50).string(message.siteName);
+    }
+    if (message.adServerId !== undefined) {
+      writer.uint32(58).string(message.adServerId);
+    }
+    if (message.dimension !== undefined) {
+      writer.uint32(66).string(message.dimension);
+    }
+    if (message.params !== undefined) {
+      PlacementParams.encode(message.params, writer.uint32(74).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdatePlacementRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdatePlacementRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.mediaPlanId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.placementId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.siteIdx = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.placementName = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.siteName = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.adServerId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.dimension = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.params = PlacementParams.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdatePlacementRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      mediaPlanId: isSet(object.mediaPlanId)
+        ? globalThis.Number(object.mediaPlanId)
+        : isSet(object.media_plan_id)
+        ? globalThis.Number(object.media_plan_id)
+        : 0,
+      placementId: isSet(object.placementId)
+        ? globalThis.Number(object.placementId)
+        : isSet(object.placement_id)
+        ? globalThis.Number(object.placement_id)
+        : 0,
+      siteIdx: isSet(object.siteIdx)
+        ? globalThis.Number(object.siteIdx)
+        : isSet(object.site_idx)
+        ? globalThis.Number(object.site_idx)
+        : 0,
+      placementName: isSet(object.placementName)
+        ? globalThis.String(object.placementName)
+        : isSet(object.placement_name)
+        ? globalThis.String(object.placement_name)
+        : undefined,
+      siteName: isSet(object.siteName)
+        ? globalThis.String(object.siteName)
+        : isSet(object.site_name)
+        ? globalThis.String(object.site_name)
+        : undefined,
+      adServerId: isSet(object.adServerId)
+        ? globalThis.String(object.adServerId)
+        : isSet(object.ad_server_id)
+        ? globalThis.String(object.ad_server_id)
+        : undefined,
+      dimension: isSet(object.dimension) ? globalThis.String(object.dimension) : undefined,
+      params: isSet(object.params) ? PlacementParams.fromJSON(object.params) : undefined,
+    };
+  },
+
+  toJSON(message: UpdatePlacementRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      obj.mediaPlanId = Math.round(message.mediaPlanId);
+    }
+    if (message.placementId !== 0) {
+      obj.placementId = Math.round(message.placementId);
+    }
+    if (message.siteIdx !== 0) {
+      obj.siteIdx = Math.round(message.siteIdx);
+    }
+    if (message.placementName !== undefined) {
+      obj.placementName = message.placementName;
+    }
+    if (message.siteName !== undefined) {
+      obj.siteName = message.siteName;
+    }
+    if (message.adServerId !== undefined) {
+      obj.adServerId = message.adServerId;
+    }
+    if (message.dimension !== undefined) {
+      obj.dimension = message.dimension;
+    }
+    if (message.params !== undefined) {
+      obj.params = PlacementParams.toJSON(message.params);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdatePlacementRequest>, I>>(base?: I): UpdatePlacementRequest {
+    return UpdatePlacementRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdatePlacementRequest>, I>>(object: I): UpdatePlacementRequest {
+    const message = createBaseUpdatePlacementRequest();
+    message.accountId = object.accountId ?? 0;
+    message.mediaPlanId = object.mediaPlanId ?? 0;
+    message.placementId = object.placementId ?? 0;
+    message.siteIdx = object.siteIdx ?? 0;
+    message.placementName = object.placementName ?? undefined;
+    message.siteName = object.siteName ?? undefined;
+    message.adServerId = object.adServerId ?? undefined;
+    message.dimension = object.dimension ?? undefined;
+    message.params = (object.params !== undefined && object.params !== null)
+      ? PlacementParams.fromPartial(object.params)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCreatePlacementResponse(): CreatePlacementResponse {
+  return { placement: undefined };
+}
+
+export const CreatePlacementResponse: MessageFns<CreatePlacementResponse> = {
+  encode(message: CreatePlacementResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.placement !== undefined) {
+      Placement.encode(message.placement, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreatePlacementResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreatePlacementResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.placement = Placement.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreatePlacementResponse {
+    return { placement: isSet(object.placement) ? Placement.fromJSON(object.placement) : undefined };
+  },
+
+  toJSON(message: CreatePlacementResponse): unknown {
+    const obj: any = {};
+    if (message.placement !== undefined) {
+      obj.placement = Placement.toJSON(message.placement);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreatePlacementResponse>, I>>(base?: I): CreatePlacementResponse {
+    return CreatePlacementResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreatePlacementResponse>, I>>(object: I): CreatePlacementResponse {
+    const message = createBaseCreatePlacementResponse();
+    message.placement = (object.placement !== undefined && object.placement !== null)
+      ? Placement.fromPartial(object.placement)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdatePlacementResponse(): UpdatePlacementResponse {
+  return { placement: undefined };
+}
+
+export const UpdatePlacementResponse: MessageFns<UpdatePlacementResponse> = {
+  encode(message: UpdatePlacementResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.placement !== undefined) {
+      Placement.encode(message.placement, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdatePlacementResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdatePlacementResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.placement = Placement.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdatePlacementResponse {
+    return { placement: isSet(object.placement) ? Placement.fromJSON(object.placement) : undefined };
+  },
+
+  toJSON(message: UpdatePlacementResponse): unknown {
+    const obj: any = {};
+    if (message.placement !== undefined) {
+      obj.placement = Placement.toJSON(message.placement);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdatePlacementResponse>, I>>(base?: I): UpdatePlacementResponse {
+    return UpdatePlacementResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdatePlacementResponse>, I>>(object: I): UpdatePlacementResponse {
+    const message = createBaseUpdatePlacementResponse();
+    message.placement = (object.placement !== undefined && object.placement !== null)
+      ? Placement.fromPartial(object.placement)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * Media channels, the ad-server catalog and retail campaigns. The caller's principal travels in
  * call metadata (x-principal, x-principal-sig); the service re-checks scope and permission.
@@ -5916,6 +8295,54 @@ export const ChannelsPlansServiceService = {
     responseDeserialize: (value: Buffer): GetMediaPlanResponse => GetMediaPlanResponse.decode(value),
   },
   /**
+   * Placements of a media plan: the bulk-tag read, the ad-unit details of one placement (from the
+   * seeded ad-unit catalog, by the placement's dimension), create and update.
+   */
+  getBulkTagData: {
+    path: "/channelsplans.v1.ChannelsPlansService/GetBulkTagData" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetBulkTagDataRequest): Buffer =>
+      Buffer.from(GetBulkTagDataRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetBulkTagDataRequest => GetBulkTagDataRequest.decode(value),
+    responseSerialize: (value: GetBulkTagDataResponse): Buffer =>
+      Buffer.from(GetBulkTagDataResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetBulkTagDataResponse => GetBulkTagDataResponse.decode(value),
+  },
+  getAdUnitDetails: {
+    path: "/channelsplans.v1.ChannelsPlansService/GetAdUnitDetails" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetAdUnitDetailsRequest): Buffer =>
+      Buffer.from(GetAdUnitDetailsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetAdUnitDetailsRequest => GetAdUnitDetailsRequest.decode(value),
+    responseSerialize: (value: GetAdUnitDetailsResponse): Buffer =>
+      Buffer.from(GetAdUnitDetailsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetAdUnitDetailsResponse => GetAdUnitDetailsResponse.decode(value),
+  },
+  createPlacement: {
+    path: "/channelsplans.v1.ChannelsPlansService/CreatePlacement" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreatePlacementRequest): Buffer =>
+      Buffer.from(CreatePlacementRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreatePlacementRequest => CreatePlacementRequest.decode(value),
+    responseSerialize: (value: CreatePlacementResponse): Buffer =>
+      Buffer.from(CreatePlacementResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreatePlacementResponse => CreatePlacementResponse.decode(value),
+  },
+  updatePlacement: {
+    path: "/channelsplans.v1.ChannelsPlansService/UpdatePlacement" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdatePlacementRequest): Buffer =>
+      Buffer.from(UpdatePlacementRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdatePlacementRequest => UpdatePlacementRequest.decode(value),
+    responseSerialize: (value: UpdatePlacementResponse): Buffer =>
+      Buffer.from(UpdatePlacementResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdatePlacementResponse => UpdatePlacementResponse.decode(value),
+  },
+  /**
    * Peer methods, called by other services on behalf of the same caller: they check the account
    * scope, not an operation permission (the calling service checked the operation's).
    * A retail campaign's facts other services decide by: status (export and tag download need
@@ -5981,6 +8408,14 @@ export interface ChannelsPlansServiceServer extends UntypedServiceImplementation
   listAdGroups: handleUnaryCall<ListAdGroupsRequest, ListAdGroupsResponse>;
   createAutoMediaPlan: handleUnaryCall<CreateAutoMediaPlanRequest, CreateAutoMediaPlanResponse>;
   getMediaPlan: handleUnaryCall<GetMediaPlanRequest, GetMediaPlanResponse>;
+  /**
+   * Placements of a media plan: the bulk-tag read, the ad-unit details of one placement (from the
+   * seeded ad-unit catalog, by the placement's dimension), create and update.
+   */
+  getBulkTagData: handleUnaryCall<GetBulkTagDataRequest, GetBulkTagDataResponse>;
+  getAdUnitDetails: handleUnaryCall<GetAdUnitDetailsRequest, GetAdUnitDetailsResponse>;
+  createPlacement: handleUnaryCall<CreatePlacementRequest, CreatePlacementResponse>;
+  updatePlacement: handleUnaryCall<UpdatePlacementRequest, UpdatePlacementResponse>;
   /**
    * Peer methods, called by other services on behalf of the same caller: they check the account
    * scope, not an operation permission (the calling service checked the operation's).
@@ -6239,6 +8674,70 @@ export interface ChannelsPlansServiceClient extends Client {
     callback: (error: ServiceError | null, response: GetMediaPlanResponse) => void,
   ): ClientUnaryCall;
   /**
+   * Placements of a media plan: the bulk-tag read, the ad-unit details of one placement (from the
+   * seeded ad-unit catalog, by the placement's dimension), create and update.
+   */
+  getBulkTagData(
+    request: GetBulkTagDataRequest,
+    callback: (error: ServiceError | null, response: GetBulkTagDataResponse) => void,
+  ): ClientUnaryCall;
+  getBulkTagData(
+    request: GetBulkTagDataRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetBulkTagDataResponse) => void,
+  ): ClientUnaryCall;
+  getBulkTagData(
+    request: GetBulkTagDataRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetBulkTagDataResponse) => void,
+  ): ClientUnaryCall;
+  getAdUnitDetails(
+    request: GetAdUnitDetailsRequest,
+    callback: (error: ServiceError | null, response: GetAdUnitDetailsResponse) => void,
+  ): ClientUnaryCall;
+  getAdUnitDetails(
+    request: GetAdUnitDetailsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetAdUnitDetailsResponse) => void,
+  ): ClientUnaryCall;
+  getAdUnitDetails(
+    request: GetAdUnitDetailsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetAdUnitDetailsResponse) => void,
+  ): ClientUnaryCall;
+  createPlacement(
+    request: CreatePlacementRequest,
+    callback: (error: ServiceError | null, response: CreatePlacementResponse) => void,
+  ): ClientUnaryCall;
+  createPlacement(
+    request: CreatePlacementRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreatePlacementResponse) => void,
+  ): ClientUnaryCall;
+  createPlacement(
+    request: CreatePlacementRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreatePlacementResponse) => void,
+  ): ClientUnaryCall;
+  updatePlacement(
+    request: UpdatePlacementRequest,
+    callback: (error: ServiceError | null, response: UpdatePlacementResponse) => void,
+  ): ClientUnaryCall;
+  updatePlacement(
+    request: UpdatePlacementRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdatePlacementResponse) => void,
+  ): ClientUnaryCall;
+  updatePlacement(
+    request: UpdatePlacementRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdatePlacementResponse) => void,
+  ): ClientUnaryCall;
+  /**
    * Peer methods, called by other services on behalf of the same caller: they check the account
    * scope, not an operation permission (the calling service checked the operation's).
    * A retail campaign's facts other services decide by: status (export and tag download need
@@ -6327,6 +8826,10 @@ function longToNumber(int64: { toString(): string }): number {
     throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
+}
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {
