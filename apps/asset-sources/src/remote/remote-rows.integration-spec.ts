@@ -76,6 +76,15 @@ describe('remote sources (real MariaDB, a real HTTP endpoint on loopback)', () =
     expect(fetches() - before).toBe(2);
   });
 
+  it('lets concurrent reads of a stale copy share one fetch', async () => {
+    const account = freshAccount();
+    const id = await create(account, { cacheTime: 60 });
+    const before = seen.length;
+    const reads = await Promise.all(Array.from({ length: 5 }, () => read(account, id)));
+    expect(reads).toEqual(Array.from({ length: 5 }, () => [{ sku: 'A', price: 1 }]));
+    expect(seen.length - before).toBe(1);
+  });
+
   it('keeps the stored copy when a fetch fails, and answers 502 / 424 naming the cause', async () => {
     const account = freshAccount();
     const id = await create(account, { cacheTime: 0 });

@@ -39,13 +39,25 @@ export class RemoteRows {
     return this.now().getTime() - source.rowsFetchedAt.getTime() < source.remote.cacheTime * 1000;
   }
 
+  /** Fetches in flight by source: reads that find the same copy stale share one fetch. */
+  private readonly inFlight = new Map<number, Promise<void>>();
+
   /** True when it fetched (the stored rows changed). */
   async refreshIfStale(source: AssetSourceRecord): Promise<boolean> {
     if (!source.remote || this.isFresh(source)) return false;
+    let refresh = this.inFlight.get(source.assetSourceId);
+    if (!refresh) {
+      refresh = this.refresh(source).finally(() => this.inFlight.delete(source.assetSourceId));
+      this.inFlight.set(source.assetSourceId, refresh);
+    }
+    await refresh;
+    return true;
+  }
+
+  private async refresh(source: AssetSourceRecord): Promise<void> {
     const at = this.now();
     const rows = await this.fetchRows(source);
     await this.sources.replaceRows(source.assetSourceId, rows, source.columns.assetKeyColumn, 'rows_fetched_at', at);
-    return true;
   }
 
   private async fetchRows(source: AssetSourceRecord) {
