@@ -117,6 +117,25 @@ describe('buildTag', () => {
     });
   });
 
+  describe.each(
+    Object.values(MACRO_REGISTRY)
+      .filter((m) => m.urlOnly)
+      .map((m) => [m.adServerId, m] as [string, AdServerMacros]),
+  )('on %s, which takes URLs', (adServerId, macros) => {
+    it.each(SINGLE_TAG_KINDS)('writes a %s tag as a URL of the platform, with the server macros verbatim', (kind) => {
+      const o = options({ kind, adServerId, dataSignalMap: { venue: macros.macroExample }, ...kindExtras(kind) });
+      expect(tagErrors(o, macros)).toEqual([]);
+      const { tagValue } = buildTag(inputs(o));
+      expect(elements(tagValue)).toEqual([]);
+      const url = new URL(tagValue);
+      expect(url.origin).toBe(BASE);
+      expect(url.pathname).toBe(kind === 'video/in-stream' ? '/serve/v1/vast/in-stream.xml' : `/serve/v1/ads/${kind.replace(/\//g, '-')}.html`);
+      expect(valuesOf(url, 'ds_venue')).toEqual([macros.macroExample]);
+      expect(valuesOf(url, 'cb')).toEqual(macros.cacheBusterMacro ? [macros.cacheBusterMacro] : []);
+      expect(valuesOf(url, 'as')).toEqual([adServerId]);
+    });
+  });
+
   it('writes an in-stream tag as a VAST URL, with the player and tag type, and no click macro (the player clicks through VAST)', () => {
     const o = options({ kind: 'video/in-stream', adServerId: 'dv360', tagType: 'VAST 4.2', playerType: { name: 'jwplayer', version: '8.1' } });
     const { tagValue } = buildTag(inputs(o));
