@@ -101,10 +101,25 @@ describe('AssetSourceService (real MariaDB)', () => {
       ['a non-numeric rotation weight', inline({}, [{ sku: 'A', weight: 'heavy' }]), [['/data/0/weight', 'NOT_NUMERIC']]],
       ['a negative rotation weight', inline({}, [{ sku: 'A', weight: -1 }]), [['/data/0/weight', 'NOT_NUMERIC']]],
       ['an unknown content type', inline({ contentType: 'yaml' as never }), [['/contentType', 'NOT_ALLOWED']]],
+      ['an overlong name', inline({ assetSourceName: 'x'.repeat(201) }), [['/assetSourceName', 'TOO_LONG']]],
+      ['an overlong column name', inline({ columnNames: ['sku', 'name', 'weight', 'group', 'c'.repeat(129)] }), [['/columnNames/4', 'TOO_LONG']]],
+      [
+        'more than 100 columns',
+        inline({ columnNames: Array.from({ length: 101 }, (_, i) => `c${i}`) }, [], { assetKeyColumn: null, rotationWeightColumn: null }),
+        [['/columnNames', 'TOO_MANY_ITEMS']],
+      ],
+      ['a row over 16 KiB', inline({}, [{ sku: 'A', name: 'n'.repeat(16_400) }]), [['/data/0', 'TOO_LARGE']]],
     ])('refuses %s, naming the field, and stores nothing', async (_name, input, expected) => {
       const account = freshAccount();
       expect(await pointers(bed.assetSources.createInline(account, input))).toEqual(expected);
       expect((await bed.assetSources.list(account)).total).toBe(0);
+    });
+
+    it('names at most 20 bad rows, however many there are', async () => {
+      const bad = Array.from({ length: 50 }, (_, i) => ({ sku: `S${i}`, colour: 'red' }));
+      const found = await pointers(bed.assetSources.createInline(freshAccount(), inline({}, bad)));
+      expect(found).toHaveLength(20);
+      expect(found[19]).toEqual(['/data/19/colour', 'UNKNOWN_COLUMN']);
     });
 
     it('refuses data that is not an array', async () => {
