@@ -6,6 +6,7 @@ import { campaignGrpc } from './campaigns/campaign.grpc';
 import type { ContentCreativeServices } from './content-creative.services';
 import { contentMapGrpc } from './content-maps/content-map.grpc';
 import { dataSignalGrpc } from './data-signals/data-signal.grpc';
+import { decisionGrpc } from './decisions/decision.grpc';
 
 export interface ContentCreativePeers {
   assetSources: PeerClient<assetSourcesV1.AssetSourcesServiceClient>;
@@ -16,5 +17,5 @@ export interface ContentCreativePeers {
 export function contentCreativeGrpc(
   deps: ContentCreativeServices & ContentCreativePeers & { logger: Logger; guard: CallGuard },
 ): v1.ContentCreativeServiceServer {
-  return { ...dataSignalGrpc(deps), ...campaignGrpc(deps), ...contentMapGrpc(deps) };
+  return { ...dataSignalGrpc(deps), ...campaignGrpc(deps), ...contentMapGrpc(deps), ...decisionGrpc(deps) };
 }

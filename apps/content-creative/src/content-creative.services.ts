@@ -3,6 +3,7 @@ import { CampaignRepository } from './campaigns/campaign.repository';
 import { CampaignService } from './campaigns/campaign.service';
 import { ContentMapRepository } from './content-maps/content-map.repository';
 import { ContentMapService } from './content-maps/content-map.service';
+import { DecisionService } from './decisions/decision.service';
 import { DataSignalRepository } from './data-signals/data-signal.repository';
 import { DataSignalService } from './data-signals/data-signal.service';
 
@@ -10,14 +11,17 @@ export interface ContentCreativeServices {
   dataSignals: DataSignalService;
   campaigns: CampaignService;
   contentMaps: ContentMapService;
+  decisions: DecisionService;
 }
 
 /** Repositories and services over one database; the gRPC server and the specs build them the same way. */
 export function createContentCreativeServices(deps: { db: ServiceDatabase }): ContentCreativeServices {
   const dataSignals = new DataSignalService(new DataSignalRepository(deps.db));
+  const campaigns = new CampaignService(new CampaignRepository(deps.db), dataSignals);
   return {
     dataSignals,
-    campaigns: new CampaignService(new CampaignRepository(deps.db), dataSignals),
+    campaigns,
+    decisions: new DecisionService(campaigns),
     contentMaps: new ContentMapService(new ContentMapRepository(deps.db)),
   };
 }

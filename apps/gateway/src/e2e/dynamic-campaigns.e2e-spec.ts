@@ -348,4 +348,116 @@ describe('dynamic campaigns and data signals over HTTP (gateway -> content-creat
       });
     });
   });
+
+  describe('decision explain', () => {
+    interface Explanation {
+      creativeMaster: string | null;
+      matchedSegment: string | null;
+      usedDefault: boolean;
+      rulePriority: string | null;
+      segments: {
+        name: string;
+        matched: boolean;
+        expressions: { dataSignalPropertyId: string; signalValue: unknown; outcome: boolean; reason: string | null }[];
+      }[];
+    }
+    const explain = (id: number | string, body: unknown, account = accountA, key = fullKey) =>
+      http<Explanation>('POST', `${campaignsPath(account)}/${id}/decisions/explain`, { key, json: body });
+    const rainSegment = {
+      name: 'Rain',
+      creativeMasters: ['cm-umbrella'],
+      condition: { operator: 'or', expressions: [{ dataSignalServiceId: 3, dataSignalPropertyId: 'condition', operator: 'EQUALS', value: 'rain' }] },
+    };
+    let campaignId: string;
+
+    beforeAll(async () => {
+      const graph = { ...campaignBody().decisionGraph, rulePriority: 'PRIORITY', segments: [...campaignBody().decisionGraph.segments, rainSegment] };
+      campaignId = (await create(campaignBody({ decisionGraph: graph }))).body.campaignId;
+    });
+
+    it('names the served master and segment, and each expression outcome', async () => {
+      const result = await explain(campaignId, {
+        signals: [
+          { dataSignalServiceId: 3, dataSignalPropertyId: 'temperature', value: 26 },
+          { dataSignalServiceId: 2, dataSignalPropertyId: 'dayOfWeek', value: 'SUNDAY' },
+          { dataSignalServiceId: 3, dataSignalPropertyId: 'condition', value: 'clear' },
+        ],
+        requestId: 'req-1',
+      });
+      expect(result.status).toBe(200);
+      expect(result.body).toMatchObject({ matchedSegment: 'Warm weekend', usedDefault: false, rulePriority: 'PRIORITY' });
+      expect(['cm-sun', 'cm-beach']).toContain(result.body.creativeMaster);
+      expect(result.body.segments.map((s) => [s.name, s.matched, s.expressions.map((e) => e.reason)])).toEqual([
+        ['Warm weekend', true, [null, null]],
+        ['Rain', false, ['OPERATOR_FALSE']],
+      ]);
+    });
+
+    it('says why nothing matched (missing signal, wrong type, operator false) and that the default served', async () => {
+      const result = await explain(campaignId, {
+        signals: [
+          { dataSignalServiceId: 3, dataSignalPropertyId: 'temperature', value: 'hot' },
+          { dataSignalServiceId: 3, dataSignalPropertyId: 'condition', value: 'snow' },
+        ],
+      });
+      expect(result.body).toMatchObject({ creativeMaster: 'cm-default', matchedSegment: null, usedDefault: true });
+      expect(result.body.segments[0].expressions.map((e) => [e.dataSignalPropertyId, e.signalValue, e.outcome, e.reason])).toEqual([
+        ['temperature', 'hot', false, 'WRONG_TYPE'],
+        ['dayOfWeek', null, false, 'MISSING_SIGNAL'],
+      ]);
+      expect(result.body.segments[1].expressions[0]).toMatchObject({ signalValue: 'snow', outcome: false, reason: 'OPERATOR_FALSE' });
+    });
+
+    it('answers no ad when nothing matches and the campaign has no default, and rotates deterministically per request id', async () => {
+      const noAd = (await create(campaignBody({ decisionGraph: { defaultCreativeMaster: null, segments: [] } }))).body.campaignId;
+      expect((await explain(noAd, { signals: [] })).body).toEqual({
+        creativeMaster: null,
+        matchedSegment: null,
+        usedDefault: false,
+        rulePriority: null,
+        segments: [],
+      });
+
+      const rotatingId = (
+        await create(
+          campaignBody({
+            decisionGraph: {
+              defaultCreativeMaster: 'dry',
+              rulePriority: 'EQUAL_ROTATION',
+              segments: [
+                { ...rainSegment, name: 'Rain A', creativeMasters: ['a1', 'a2'] },
+                { ...rainSegment, name: 'Rain B', creativeMasters: ['b1'] },
+              ],
+            },
+          }),
+        )
+      ).body.campaignId;
+      const rain = { signals: [{ dataSignalServiceId: 3, dataSignalPropertyId: 'condition', value: 'rain' }] };
+      const served = new Set<string>();
+      for (let i = 0; i < 40; i++) {
+        const first = await explain(rotatingId, { ...rain, requestId: `r-${i}` });
+        const again = await explain(rotatingId, { ...rain, requestId: `r-${i}` });
+        expect(again.body.creativeMaster).toBe(first.body.creativeMaster);
+        served.add(`${String(first.body.matchedSegment)}/${String(first.body.creativeMaster)}`);
+      }
+      expect([...served].sort()).toEqual(['Rain A/a1', 'Rain A/a2', 'Rain B/b1']);
+    });
+
+    it("needs DynamicCampaigns_View, the account's own campaign, and bounded signals", async () => {
+      expect((await explain(campaignId, { signals: [] }, accountA, viewKey)).status).toBe(200);
+      expectProblem(await explain(campaignId, { signals: [] }, accountA, exportKey), 403, 'PERMISSION_DENIED');
+      expectProblem(await explain(campaignId, { signals: [] }, accountB), 404, 'DYNAMIC_CAMPAIGN_NOT_FOUND');
+      const tooMany = Array.from({ length: 51 }, (_, i) => ({ dataSignalServiceId: 1, dataSignalPropertyId: `p${i}`, value: 'x' }));
+      const refused = await explain(campaignId, { signals: tooMany });
+      expectProblem(refused, 400, 'VALIDATION_FAILED');
+      expect(errorsOf(refused)).toEqual(['/signals TOO_MANY_ITEMS']);
+      const duplicate = await explain(campaignId, {
+        signals: [
+          { dataSignalServiceId: 1, dataSignalPropertyId: 'country', value: 'US' },
+          { dataSignalServiceId: 1, dataSignalPropertyId: 'country', value: 'DE' },
+        ],
+      });
+      expect(errorsOf(duplicate)).toEqual(['/signals/1 DUPLICATE']);
+    });
+  });
 });

@@ -10,6 +10,8 @@ import {
   CAMPAIGN_URL_MAX,
   CONDITION_OPERATORS,
   DATA_SIGNAL_PROPERTY_ID_MAX,
+  EXPLAIN_REQUEST_ID_MAX,
+  EXPLAIN_SIGNALS_MAX,
   EXPRESSION_VALUE_MAX,
   EXPRESSION_VALUES_MAX,
   PERMISSIONS,
@@ -214,6 +216,45 @@ const DataSignalOut = Type.Object({
   ),
 });
 
+const ExplainBody = Type.Object(
+  {
+    signals: Type.Array(
+      Type.Object(
+        { dataSignalServiceId: SignalId, dataSignalPropertyId: PropertyId, value: Scalar },
+        { additionalProperties: false, description: 'One signal value of the request being explained.' },
+      ),
+      { maxItems: EXPLAIN_SIGNALS_MAX, description: 'Signals not listed are missing, as they would be on a request without them.' },
+    ),
+    requestId: Type.Optional(
+      BoundedString(EXPLAIN_REQUEST_ID_MAX, { description: 'EQUAL_ROTATION picks deterministically per request id; the same id gets the same answer.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const ExplanationOut = Type.Object({
+  creativeMaster: Nullable(Type.String({ description: 'null: nothing is served (no segment matched and there is no default).' })),
+  matchedSegment: Nullable(Type.String()),
+  usedDefault: Type.Boolean({ description: 'True when no segment matched and defaultCreativeMaster served.' }),
+  rulePriority: Nullable(Type.String()),
+  segments: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      matched: Type.Boolean(),
+      expressions: Type.Array(
+        Type.Object({
+          ...ExpressionOut.properties,
+          signalValue: Nullable(Type.Union([Type.String(), Type.Number()])),
+          outcome: Type.Boolean(),
+          reason: Nullable(
+            Type.String({ description: 'MISSING_SIGNAL, WRONG_TYPE (the signal value is not of the operand type) or OPERATOR_FALSE; null when it held.' }),
+          ),
+        }),
+      ),
+    }),
+  ),
+});
+
 /** Dynamic campaigns (create, list, read, delete) and the data-signal catalog they decide by. */
 export const campaignRoutes = [
   defineRoute({
@@ -359,6 +400,87 @@ export const campaignRoutes = [
     async handle({ params, query, backends, links }) {
       const result = await backends.contentCreative.listDataSignals({ accountId: params.accountId, page: query });
       return { body: { dataSignals: result.dataSignals, ...emptyAtEnds(links({ ...query, total: result.total })) } };
+    },
+  }),
+  defineRoute({
+    operationId: 'explainDecision',
+    method: 'post',
+    path: '/v2/accounts/:accountId/campaigns/:campaignId/decisions/explain',
+    tag: TAG,
+    summary: 'Explain which creative master a campaign serves for given signal values',
+    description:
+      'Why this variant, or why no ad: the chosen creative master and segment, every segment with each expression outcome and the reason it failed, and whether the default served. ' +
+      'Evaluated exactly as serving does; stores nothing.',
+    permission: PERMISSIONS.dynamicCampaignsView,
+    scope: { account: 'accountId' },
+    extension: true,
+    params: CampaignPath,
+    body: ExplainBody,
+    success: { status: 200, description: 'The decision and its reasons', schema: ExplanationOut },
+    example: {
+      params: { accountId: 1001, campaignId: 17 },
+      request: { signals: [{ dataSignalServiceId: 3, dataSignalPropertyId: 'temperature', value: 25 }], requestId: 'req-1' },
+      response: {
+        creativeMaster: 'cm-default',
+        matchedSegment: null,
+        usedDefault: true,
+        rulePriority: 'EQUAL_ROTATION',
+        segments: [
+          {
+            name: 'Warm weekend',
+            matched: false,
+            expressions: [
+              {
+                dataSignalServiceId: 3,
+                dataSignalPropertyId: 'temperature',
+                operator: 'greater-than',
+                value: 20,
+                signalValue: 25,
+                outcome: true,
+                reason: null,
+              },
+              {
+                dataSignalServiceId: 2,
+                dataSignalPropertyId: 'dayOfWeek',
+                operator: 'IN',
+                value: ['SATURDAY', 'SUNDAY'],
+                signalValue: null,
+                outcome: false,
+                reason: 'MISSING_SIGNAL',
+              },
+            ],
+          },
+        ],
+      },
+    },
+    async handle({ params, body, backends }) {
+      const result = await backends.contentCreative.explainDecision({
+        accountId: params.accountId,
+        campaignId: params.campaignId,
+        signals: body.signals.map(({ value, ...s }) => ({ ...s, valueJson: JSON.stringify(value) })),
+        requestId: body.requestId ?? '',
+      });
+      return {
+        body: {
+          creativeMaster: result.creativeMaster ?? null,
+          matchedSegment: result.matchedSegment ?? null,
+          usedDefault: result.usedDefault,
+          rulePriority: result.rulePriority ?? null,
+          segments: result.segments.map((segment) => ({
+            name: segment.name,
+            matched: segment.matched,
+            expressions: segment.expressions.map((t) => ({
+              dataSignalServiceId: t.expression?.dataSignalServiceId ?? 0,
+              dataSignalPropertyId: t.expression?.dataSignalPropertyId ?? '',
+              operator: t.expression?.operator ?? '',
+              value: JSON.parse(t.expression?.valueJson ?? 'null') as unknown,
+              signalValue: t.signalValueJson === undefined ? null : (JSON.parse(t.signalValueJson) as unknown),
+              outcome: t.outcome,
+              reason: t.reason ?? null,
+            })),
+          })),
+        },
+      };
     },
   }),
 ];

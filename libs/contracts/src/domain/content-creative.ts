@@ -73,3 +73,7 @@ export const CONTENT_MAP_AD_GROUPS_MAX = 100;
 export const CONTENT_MAP_PLACEMENTS_MAX = 200;
 export const CONTENT_MAP_CONTENT_MAX = 100;
 export const CONTENT_MAP_TEXT_MAX = 200;
+
+/** Signal values one decision explain request may carry, and the length of its request id. */
+export const EXPLAIN_SIGNALS_MAX = 50;
+export const EXPLAIN_REQUEST_ID_MAX = 128;

@@ -233,6 +233,47 @@ export interface GetContentMapResponse {
   total: number;
 }
 
+export interface SignalInput {
+  dataSignalServiceId: number;
+  dataSignalPropertyId: string;
+  /** A string or a number, as JSON. */
+  valueJson: string;
+}
+
+export interface ExplainDecisionRequest {
+  accountId: number;
+  campaignId: number;
+  signals: SignalInput[];
+  /** Rotation is deterministic per request id. */
+  requestId: string;
+}
+
+export interface ExpressionTrace {
+  expression:
+    | Expression
+    | undefined;
+  /** The signal value the expression was judged on, as JSON; unset when the signal was missing. */
+  signalValueJson?: string | undefined;
+  outcome: boolean;
+  /** MISSING_SIGNAL, WRONG_TYPE or OPERATOR_FALSE; unset when the expression held. */
+  reason?: string | undefined;
+}
+
+export interface SegmentTrace {
+  name: string;
+  matched: boolean;
+  expressions: ExpressionTrace[];
+}
+
+export interface ExplainDecisionResponse {
+  /** Unset when nothing is served: no segment matched and the graph has no default. */
+  creativeMaster?: string | undefined;
+  matchedSegment?: string | undefined;
+  usedDefault: boolean;
+  rulePriority?: string | undefined;
+  segments: SegmentTrace[];
+}
+
 function createBasePageRequest(): PageRequest {
   return { offset: 0, limit: 0 };
 }
@@ -3883,6 +3924,631 @@ export const GetContentMapResponse: MessageFns<GetContentMapResponse> = {
   },
 };
 
+function createBaseSignalInput(): SignalInput {
+  return { dataSignalServiceId: 0, dataSignalPropertyId: "", valueJson: "" };
+}
+
+export const SignalInput: MessageFns<SignalInput> = {
+  encode(message: SignalInput, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.dataSignalServiceId !== 0) {
+      writer.uint32(8).int64(message.dataSignalServiceId);
+    }
+    if (message.dataSignalPropertyId !== "") {
+      writer.uint32(18).string(message.dataSignalPropertyId);
+    }
+    if (message.valueJson !== "") {
+      writer.uint32(26).string(message.valueJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignalInput {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignalInput();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.dataSignalServiceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.dataSignalPropertyId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.valueJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SignalInput {
+    return {
+      dataSignalServiceId: isSet(object.dataSignalServiceId)
+        ? globalThis.Number(object.dataSignalServiceId)
+        : isSet(object.data_signal_service_id)
+        ? globalThis.Number(object.data_signal_service_id)
+        : 0,
+      dataSignalPropertyId: isSet(object.dataSignalPropertyId)
+        ? globalThis.String(object.dataSignalPropertyId)
+        : isSet(object.data_signal_property_id)
+        ? globalThis.String(object.data_signal_property_id)
+        : "",
+      valueJson: isSet(object.valueJson)
+        ? globalThis.String(object.valueJson)
+        : isSet(object.value_json)
+        ? globalThis.String(object.value_json)
+        : "",
+    };
+  },
+
+  toJSON(message: SignalInput): unknown {
+    const obj: any = {};
+    if (message.dataSignalServiceId !== 0) {
+      obj.dataSignalServiceId = Math.round(message.dataSignalServiceId);
+    }
+    if (message.dataSignalPropertyId !== "") {
+      obj.dataSignalPropertyId = message.dataSignalPropertyId;
+    }
+    if (message.valueJson !== "") {
+      obj.valueJson = message.valueJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SignalInput>, I>>(base?: I): SignalInput {
+    return SignalInput.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SignalInput>, I>>(object: I): SignalInput {
+    const message = createBaseSignalInput();
+    message.dataSignalServiceId = object.dataSignalServiceId ?? 0;
+    message.dataSignalPropertyId = object.dataSignalPropertyId ?? "";
+    message.valueJson = object.valueJson ?? "";
+    return message;
+  },
+};
+
+function createBaseExplainDecisionRequest(): ExplainDecisionRequest {
+  return { accountId: 0, campaignId: 0, signals: [], requestId: "" };
+}
+
+export const ExplainDecisionRequest: MessageFns<ExplainDecisionRequest> = {
+  encode(message: ExplainDecisionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.campaignId !== 0) {
+      writer.uint32(16).int64(message.campaignId);
+    }
+    for (const v of message.signals) {
+      SignalInput.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.requestId !== "") {
+      writer.uint32(34).string(message.requestId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExplainDecisionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExplainDecisionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.campaignId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.signals.push(SignalInput.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.requestId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExplainDecisionRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      campaignId: isSet(object.campaignId)
+        ? globalThis.Number(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.Number(object.campaign_id)
+        : 0,
+      signals: globalThis.Array.isArray(object?.signals) ? object.signals.map((e: any) => SignalInput.fromJSON(e)) : [],
+      requestId: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ExplainDecisionRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.campaignId !== 0) {
+      obj.campaignId = Math.round(message.campaignId);
+    }
+    if (message.signals?.length) {
+      obj.signals = message.signals.map((e) => SignalInput.toJSON(e));
+    }
+    if (message.requestId !== "") {
+      obj.requestId = message.requestId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExplainDecisionRequest>, I>>(base?: I): ExplainDecisionRequest {
+    return ExplainDecisionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExplainDecisionRequest>, I>>(object: I): ExplainDecisionRequest {
+    const message = createBaseExplainDecisionRequest();
+    message.accountId = object.accountId ?? 0;
+    message.campaignId = object.campaignId ?? 0;
+    message.signals = object.signals?.map((e) => SignalInput.fromPartial(e)) || [];
+    message.requestId = object.requestId ?? "";
+    return message;
+  },
+};
+
+function createBaseExpressionTrace(): ExpressionTrace {
+  return { expression: undefined, signalValueJson: undefined, outcome: false, reason: undefined };
+}
+
+export const ExpressionTrace: MessageFns<ExpressionTrace> = {
+  encode(message: ExpressionTrace, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.expression !== undefined) {
+      Expression.encode(message.expression, writer.uint32(10).fork()).join();
+    }
+    if (message.signalValueJson !== undefined) {
+      writer.uint32(18).string(message.signalValueJson);
+    }
+    if (message.outcome !== false) {
+      writer.uint32(24).bool(message.outcome);
+    }
+    if (message.reason !== undefined) {
+      writer.uint32(34).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExpressionTrace {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExpressionTrace();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.expression = Expression.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.signalValueJson = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.outcome = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExpressionTrace {
+    return {
+      expression: isSet(object.expression) ? Expression.fromJSON(object.expression) : undefined,
+      signalValueJson: isSet(object.signalValueJson)
+        ? globalThis.String(object.signalValueJson)
+        : isSet(object.signal_value_json)
+        ? globalThis.String(object.signal_value_json)
+        : undefined,
+      outcome: isSet(object.outcome) ? globalThis.Boolean(object.outcome) : false,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : undefined,
+    };
+  },
+
+  toJSON(message: ExpressionTrace): unknown {
+    const obj: any = {};
+    if (message.expression !== undefined) {
+      obj.expression = Expression.toJSON(message.expression);
+    }
+    if (message.signalValueJson !== undefined) {
+      obj.signalValueJson = message.signalValueJson;
+    }
+    if (message.outcome !== false) {
+      obj.outcome = message.outcome;
+    }
+    if (message.reason !== undefined) {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExpressionTrace>, I>>(base?: I): ExpressionTrace {
+    return ExpressionTrace.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExpressionTrace>, I>>(object: I): ExpressionTrace {
+    const message = createBaseExpressionTrace();
+    message.expression = (object.expression !== undefined && object.expression !== null)
+      ? Expression.fromPartial(object.expression)
+      : undefined;
+    message.signalValueJson = object.signalValueJson ?? undefined;
+    message.outcome = object.outcome ?? false;
+    message.reason = object.reason ?? undefined;
+    return message;
+  },
+};
+
+function createBaseSegmentTrace(): SegmentTrace {
+  return { name: "", matched: false, expressions: [] };
+}
+
+export const SegmentTrace: MessageFns<SegmentTrace> = {
+  encode(message: SegmentTrace, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.matched !== false) {
+      writer.uint32(16).bool(message.matched);
+    }
+    for (const v of message.expressions) {
+      ExpressionTrace.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SegmentTrace {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSegmentTrace();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.matched = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.expressions.push(ExpressionTrace.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SegmentTrace {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      matched: isSet(object.matched) ? globalThis.Boolean(object.matched) : false,
+      expressions: globalThis.Array.isArray(object?.expressions)
+        ? object.expressions.map((e: any) => ExpressionTrace.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: SegmentTrace): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.matched !== false) {
+      obj.matched = message.matched;
+    }
+    if (message.expressions?.length) {
+      obj.expressions = message.expressions.map((e) => ExpressionTrace.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SegmentTrace>, I>>(base?: I): SegmentTrace {
+    return SegmentTrace.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SegmentTrace>, I>>(object: I): SegmentTrace {
+    const message = createBaseSegmentTrace();
+    message.name = object.name ?? "";
+    message.matched = object.matched ?? false;
+    message.expressions = object.expressions?.map((e) => ExpressionTrace.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseExplainDecisionResponse(): ExplainDecisionResponse {
+  return {
+    creativeMaster: undefined,
+    matchedSegment: undefined,
+    usedDefault: false,
+    rulePriority: undefined,
+    segments: [],
+  };
+}
+
+export const ExplainDecisionResponse: MessageFns<ExplainDecisionResponse> = {
+  encode(message: ExplainDecisionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.creativeMaster !== undefined) {
+      writer.uint32(10).string(message.creativeMaster);
+    }
+    if (message.matchedSegment !== undefined) {
+      writer.uint32(18).string(message.matchedSegment);
+    }
+    if (message.usedDefault !== false) {
+      writer.uint32(24).bool(message.usedDefault);
+    }
+    if (message.rulePriority !== undefined) {
+      writer.uint32(34).string(message.rulePriority);
+    }
+    for (const v of message.segments) {
+      SegmentTrace.encode(v!, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExplainDecisionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExplainDecisionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.creativeMaster = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.matchedSegment = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.usedDefault = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.rulePriority = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.segments.push(SegmentTrace.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExplainDecisionResponse {
+    return {
+      creativeMaster: isSet(object.creativeMaster)
+        ? globalThis.String(object.creativeMaster)
+        : isSet(object.creative_master)
+        ? globalThis.String(object.creative_master)
+        : undefined,
+      matchedSegment: isSet(object.matchedSegment)
+        ? globalThis.String(object.matchedSegment)
+        : isSet(object.matched_segment)
+        ? globalThis.String(object.matched_segment)
+        : undefined,
+      usedDefault: isSet(object.usedDefault)
+        ? globalThis.Boolean(object.usedDefault)
+        : isSet(object.used_default)
+        ? globalThis.Boolean(object.used_default)
+        : false,
+      rulePriority: isSet(object.rulePriority)
+        ? globalThis.String(object.rulePriority)
+        : isSet(object.rule_priority)
+        ? globalThis.String(object.rule_priority)
+        : undefined,
+      segments: globalThis.Array.isArray(object?.segments)
+        ? object.segments.map((e: any) => SegmentTrace.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ExplainDecisionResponse): unknown {
+    const obj: any = {};
+    if (message.creativeMaster !== undefined) {
+      obj.creativeMaster = message.creativeMaster;
+    }
+    if (message.matchedSegment !== undefined) {
+      obj.matchedSegment = message.matchedSegment;
+    }
+    if (message.usedDefault !== false) {
+      obj.usedDefault = message.usedDefault;
+    }
+    if (message.rulePriority !== undefined) {
+      obj.rulePriority = message.rulePriority;
+    }
+    if (message.segments?.length) {
+      obj.segments = message.segments.map((e) => SegmentTrace.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExplainDecisionResponse>, I>>(base?: I): ExplainDecisionResponse {
+    return ExplainDecisionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExplainDecisionResponse>, I>>(object: I): ExplainDecisionResponse {
+    const message = createBaseExplainDecisionResponse();
+    message.creativeMaster = object.creativeMaster ?? undefined;
+    message.matchedSegment = object.matchedSegment ?? undefined;
+    message.usedDefault = object.usedDefault ?? false;
+    message.rulePriority = object.rulePriority ?? undefined;
+    message.segments = object.segments?.map((e) => SegmentTrace.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * Content maps, dynamic campaigns and the data-signal catalog. The caller's principal travels in
  * call metadata (x-principal, x-principal-sig); the service re-checks scope and permission.
@@ -3944,6 +4610,18 @@ export const ContentCreativeServiceService = {
       Buffer.from(DeleteDynamicCampaignResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteDynamicCampaignResponse => DeleteDynamicCampaignResponse.decode(value),
   },
+  /** Which creative master the campaign serves for the given signal values, and why. */
+  explainDecision: {
+    path: "/contentcreative.v1.ContentCreativeService/ExplainDecision" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExplainDecisionRequest): Buffer =>
+      Buffer.from(ExplainDecisionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExplainDecisionRequest => ExplainDecisionRequest.decode(value),
+    responseSerialize: (value: ExplainDecisionResponse): Buffer =>
+      Buffer.from(ExplainDecisionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExplainDecisionResponse => ExplainDecisionResponse.decode(value),
+  },
   saveContentMap: {
     path: "/contentcreative.v1.ContentCreativeService/SaveContentMap" as const,
     requestStream: false as const,
@@ -3973,6 +4651,8 @@ export interface ContentCreativeServiceServer extends UntypedServiceImplementati
   listDynamicCampaigns: handleUnaryCall<ListDynamicCampaignsRequest, ListDynamicCampaignsResponse>;
   getDynamicCampaign: handleUnaryCall<GetDynamicCampaignRequest, GetDynamicCampaignResponse>;
   deleteDynamicCampaign: handleUnaryCall<DeleteDynamicCampaignRequest, DeleteDynamicCampaignResponse>;
+  /** Which creative master the campaign serves for the given signal values, and why. */
+  explainDecision: handleUnaryCall<ExplainDecisionRequest, ExplainDecisionResponse>;
   saveContentMap: handleUnaryCall<SaveContentMapRequest, SaveContentMapResponse>;
   getContentMap: handleUnaryCall<GetContentMapRequest, GetContentMapResponse>;
 }
@@ -4052,6 +4732,22 @@ export interface ContentCreativeServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteDynamicCampaignResponse) => void,
+  ): ClientUnaryCall;
+  /** Which creative master the campaign serves for the given signal values, and why. */
+  explainDecision(
+    request: ExplainDecisionRequest,
+    callback: (error: ServiceError | null, response: ExplainDecisionResponse) => void,
+  ): ClientUnaryCall;
+  explainDecision(
+    request: ExplainDecisionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ExplainDecisionResponse) => void,
+  ): ClientUnaryCall;
+  explainDecision(
+    request: ExplainDecisionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ExplainDecisionResponse) => void,
   ): ClientUnaryCall;
   saveContentMap(
     request: SaveContentMapRequest,
