@@ -164,6 +164,12 @@ describe('channels-plans service over gRPC (real MariaDB and NATS)', () => {
       ));
     });
 
+    it('GetAdServerCatalog answers the catalog to any signed principal, without AdServers_View', async () => {
+      const { adServers } = await call(client.getAdServerCatalog, {}, peer([]));
+      expect(adServers.map((a) => a.adServerId)).toEqual(expect.arrayContaining(['onsite-rm', 'gam']));
+      expect(await failure(call(client.listAdServers, {}, peer()))).toMatchObject({ status: 403 });
+    });
+
     it('GetCampaignFacts answers the facts within the scope, and 404 outside the account or the scope', async () => {
       const facts = await call(client.getCampaignFacts, { accountId: 7, retailCampaignId }, peer());
       expect(facts).toEqual({

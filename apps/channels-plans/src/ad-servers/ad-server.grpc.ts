@@ -21,10 +21,16 @@ export function adServerGrpc({
   logger: Logger;
   guard: CallGuard;
   adServers: AdServerService;
-}): Pick<v1.ChannelsPlansServiceServer, 'listAdServers'> {
+}): Pick<v1.ChannelsPlansServiceServer, 'listAdServers' | 'getAdServerCatalog'> {
   return {
     listAdServers: unary(logger, 'ListAdServers', async (_request, call) => {
       guard.any(call, PERMISSIONS.adServersView);
+      const entries = await adServers.list();
+      return { adServers: entries.map(toAdServer) };
+    }),
+
+    getAdServerCatalog: unary(logger, 'GetAdServerCatalog', async (_request, call) => {
+      guard.peerReference(call);
       const entries = await adServers.list();
       return { adServers: entries.map(toAdServer) };
     }),

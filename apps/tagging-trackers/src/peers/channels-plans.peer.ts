@@ -39,7 +39,7 @@ export interface ChannelsPlansPeer {
 export function channelsPlansPeer(client: PromiseClient<cp.ChannelsPlansServiceClient>): ChannelsPlansPeer {
   return {
     async adServerIds() {
-      const { adServers } = await client.listAdServers({});
+      const { adServers } = await client.getAdServerCatalog({});
       return new Set(adServers.map((a) => a.adServerId));
     },
     async campaign(accountId, retailCampaignId) {

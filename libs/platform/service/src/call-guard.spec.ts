@@ -42,6 +42,11 @@ describe(createCallGuard.name, () => {
     expect(() => guard.peer({ metadata: new Metadata() }, 7)).toThrow(expect.objectContaining({ status: 401, code: 'PRINCIPAL_MISSING' }));
   });
 
+  it('lets a peer read reference data with any signed principal, and refuses an unsigned call', () => {
+    expect(guard.peerReference(call({ ...principal, permissions: [] })).keyId).toBe('k1');
+    expect(() => guard.peerReference({ metadata: new Metadata() })).toThrow(expect.objectContaining({ status: 401, code: 'PRINCIPAL_MISSING' }));
+  });
+
   it('refuses a principal signed too long ago', () => {
     const later = createCallGuard(key, () => Date.now() + 10 * 60_000);
     expect(() => later.any(call(), 'Widgets_View')).toThrow(expect.objectContaining({ status: 401, code: 'PRINCIPAL_EXPIRED' }));

@@ -30,6 +30,8 @@ export interface CallGuard {
    * the permission of the operation it serves).
    */
   peer(call: GuardedCall, accountId: number): Principal;
+  /** For peer reads of reference data that belongs to no tenant (a catalog): the signed principal only. */
+  peerReference(call: GuardedCall): Principal;
 }
 
 export function createCallGuard(principalKey: Buffer, now: () => number = Date.now): CallGuard {
@@ -55,5 +57,6 @@ export function createCallGuard(principalKey: Buffer, now: () => number = Date.n
       assertAccountScope(principal, accountId, () => accountNotFound(accountId));
       return principal;
     },
+    peerReference: (call) => readPrincipal(call.metadata, principalKey, now()),
   };
 }

@@ -39,6 +39,13 @@ export interface ListAdServersResponse {
   adServers: AdServer[];
 }
 
+export interface GetAdServerCatalogRequest {
+}
+
+export interface GetAdServerCatalogResponse {
+  adServers: AdServer[];
+}
+
 export interface ActivationConfiguration {
   tagGeneration: boolean;
   creativeGeneration: boolean;
@@ -813,6 +820,131 @@ export const ListAdServersResponse: MessageFns<ListAdServersResponse> = {
   },
   fromPartial<I extends Exact<DeepPartial<ListAdServersResponse>, I>>(object: I): ListAdServersResponse {
     const message = createBaseListAdServersResponse();
+    message.adServers = object.adServers?.map((e) => AdServer.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetAdServerCatalogRequest(): GetAdServerCatalogRequest {
+  return {};
+}
+
+export const GetAdServerCatalogRequest: MessageFns<GetAdServerCatalogRequest> = {
+  encode(_: GetAdServerCatalogRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAdServerCatalogRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAdServerCatalogRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetAdServerCatalogRequest {
+    return {};
+  },
+
+  toJSON(_: GetAdServerCatalogRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAdServerCatalogRequest>, I>>(base?: I): GetAdServerCatalogRequest {
+    return GetAdServerCatalogRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAdServerCatalogRequest>, I>>(_: I): GetAdServerCatalogRequest {
+    const message = createBaseGetAdServerCatalogRequest();
+    return message;
+  },
+};
+
+function createBaseGetAdServerCatalogResponse(): GetAdServerCatalogResponse {
+  return { adServers: [] };
+}
+
+export const GetAdServerCatalogResponse: MessageFns<GetAdServerCatalogResponse> = {
+  encode(message: GetAdServerCatalogResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.adServers) {
+      AdServer.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAdServerCatalogResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAdServerCatalogResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.adServers.push(AdServer.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAdServerCatalogResponse {
+    return {
+      adServers: globalThis.Array.isArray(object?.adServers)
+        ? object.adServers.map((e: any) => AdServer.fromJSON(e))
+        : globalThis.Array.isArray(object?.ad_servers)
+        ? object.ad_servers.map((e: any) => AdServer.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetAdServerCatalogResponse): unknown {
+    const obj: any = {};
+    if (message.adServers?.length) {
+      obj.adServers = message.adServers.map((e) => AdServer.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAdServerCatalogResponse>, I>>(base?: I): GetAdServerCatalogResponse {
+    return GetAdServerCatalogResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAdServerCatalogResponse>, I>>(object: I): GetAdServerCatalogResponse {
+    const message = createBaseGetAdServerCatalogResponse();
     message.adServers = object.adServers?.map((e) => AdServer.fromPartial(e)) || [];
     return message;
   },
@@ -8386,6 +8518,21 @@ export const ChannelsPlansServiceService = {
       Buffer.from(MarkTagsPresentResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): MarkTagsPresentResponse => MarkTagsPresentResponse.decode(value),
   },
+  /**
+   * The ad-server catalog for a peer: reference data of no tenant, so any signed principal may read it
+   * (ListAdServers, the operation, needs AdServers_View).
+   */
+  getAdServerCatalog: {
+    path: "/channelsplans.v1.ChannelsPlansService/GetAdServerCatalog" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetAdServerCatalogRequest): Buffer =>
+      Buffer.from(GetAdServerCatalogRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetAdServerCatalogRequest => GetAdServerCatalogRequest.decode(value),
+    responseSerialize: (value: GetAdServerCatalogResponse): Buffer =>
+      Buffer.from(GetAdServerCatalogResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetAdServerCatalogResponse => GetAdServerCatalogResponse.decode(value),
+  },
 } as const;
 
 export interface ChannelsPlansServiceServer extends UntypedServiceImplementation {
@@ -8430,6 +8577,11 @@ export interface ChannelsPlansServiceServer extends UntypedServiceImplementation
    * and nothing is marked (all or nothing).
    */
   markTagsPresent: handleUnaryCall<MarkTagsPresentRequest, MarkTagsPresentResponse>;
+  /**
+   * The ad-server catalog for a peer: reference data of no tenant, so any signed principal may read it
+   * (ListAdServers, the operation, needs AdServers_View).
+   */
+  getAdServerCatalog: handleUnaryCall<GetAdServerCatalogRequest, GetAdServerCatalogResponse>;
 }
 
 export interface ChannelsPlansServiceClient extends Client {
@@ -8792,6 +8944,25 @@ export interface ChannelsPlansServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: MarkTagsPresentResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The ad-server catalog for a peer: reference data of no tenant, so any signed principal may read it
+   * (ListAdServers, the operation, needs AdServers_View).
+   */
+  getAdServerCatalog(
+    request: GetAdServerCatalogRequest,
+    callback: (error: ServiceError | null, response: GetAdServerCatalogResponse) => void,
+  ): ClientUnaryCall;
+  getAdServerCatalog(
+    request: GetAdServerCatalogRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetAdServerCatalogResponse) => void,
+  ): ClientUnaryCall;
+  getAdServerCatalog(
+    request: GetAdServerCatalogRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetAdServerCatalogResponse) => void,
   ): ClientUnaryCall;
 }
 
