@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { ApiClient, createApiClient, operations } from '@contracts/api';
+import { startEmbeddedS3 } from '@platform/s3';
 import { deletePrefixedStreams, dropPrefixedSchemas, freePort, RunningProcess, startProcess, uniquePrefix } from '@platform/testing';
 import { BACKENDS } from '../backends/backend.registry';
 import { ResponseConformance } from './response-conformance';
@@ -49,6 +52,9 @@ const repositoryRoot = resolve(__dirname, '../../../..');
 export async function startE2eSystem(tag: string, options: E2eOptions = {}): Promise<E2eSystem> {
   const prefix = uniquePrefix(tag);
   const [httpPort, metricsPort] = [await freePort(), await freePort()];
+  // An object store of the system's own (storage-library and the workers need one) unless the spec brings its own.
+  const s3Directory = options.env?.S3_ENDPOINT ? undefined : await mkdtemp(join(tmpdir(), `e2e-s3-${tag}-`));
+  const s3 = s3Directory ? await startEmbeddedS3({ port: 0, directory: s3Directory }) : undefined;
   const services = Object.values(BACKENDS).filter(
     (backend) => existsSync(resolve(repositoryRoot, `apps/${backend.label}/src/main.ts`)) && (!onlyServices || onlyServices.includes(backend.label)),
   );
@@ -56,7 +62,15 @@ export async function startE2eSystem(tag: string, options: E2eOptions = {}): Pro
   for (const backend of Object.values(BACKENDS)) ports.set(backend.label, await freePort());
   const backendAddresses = Object.fromEntries(Object.values(BACKENDS).map((backend) => [backend.addressVariable, `127.0.0.1:${ports.get(backend.label)}`]));
   // Services reach their peers at the same addresses the gateway does.
-  const common = { MYSQL_SCHEMA_PREFIX: prefix, NATS_PREFIX: prefix, LOG_LEVEL: 'warn', NODE_ENV: 'test', ...backendAddresses, ...options.env };
+  const common = {
+    MYSQL_SCHEMA_PREFIX: prefix,
+    NATS_PREFIX: prefix,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'test',
+    ...backendAddresses,
+    ...(s3 ? { S3_ENDPOINT: s3.endpoint } : {}),
+    ...options.env,
+  };
   const processes: RunningProcess[] = [];
   const otherBackends: RunningProcess[] = [];
   const stop = async () => {
@@ -65,6 +79,8 @@ export async function startE2eSystem(tag: string, options: E2eOptions = {}): Pro
     for (const proc of [...processes].reverse()) codes.push(await proc.stop());
     const otherCodes = await Promise.all(otherBackends.map(async (proc) => ({ name: proc.name, code: await proc.stop() })));
     await Promise.all([dropPrefixedSchemas(prefix), deletePrefixedStreams(prefix)]);
+    await s3?.close();
+    if (s3Directory) await rm(s3Directory, { recursive: true, force: true });
     // Their exit codes are not in the result (specs compare it with the processes they reason about), so a bad exit fails here.
     const unclean = otherCodes.filter((exit) => exit.code !== 0);
     if (unclean.length > 0) throw new Error(`Backends did not exit cleanly: ${unclean.map((exit) => `${exit.name} (${String(exit.code)})`).join(', ')}`);
