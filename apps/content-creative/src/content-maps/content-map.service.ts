@@ -170,7 +170,14 @@ export class ContentMapService {
   ): Promise<Map<string, Record<string, unknown>>> {
     if (header.dataServiceId === null || header.lookupColumn === null) return new Map();
     const values = [...new Set(placements.flatMap((p) => p.content))];
-    return values.length === 0 ? new Map() : findAll(assets, accountId, header.dataServiceId, header.lookupColumn, values);
+    if (values.length === 0) return new Map();
+    try {
+      return await findAll(assets, accountId, header.dataServiceId, header.lookupColumn, values);
+    } catch (error) {
+      // The source was removed or lost the column after the save: the map still reads, its items unenriched.
+      if (error instanceof AppError && (error.status === 404 || error.status === 400)) return new Map();
+      throw error;
+    }
   }
 }
 

@@ -379,6 +379,24 @@ describe('content maps over HTTP (gateway -> content-creative -> channels-plans 
     });
   });
 
+  it('still reads a map whose asset source lost the column it was saved against, its items unenriched', async () => {
+    const source = await inlineSource(accountA, PRODUCTS);
+    const fresh = await campaign({});
+    const { plan: freshPlan, placements } = await plan(fresh, await channel('xandr'));
+    expect((await save(fresh, freshPlan, single([{ placementId: placements[0], content: ['SKU-1'] }], 'Product', source))).status).toBe(200);
+    expect((await read(fresh, freshPlan)).body.placementContentMap?.[0].content[0]).toMatchObject({ displayValue: 'Oat milk 1 l' });
+    const replaced = await http('PUT', `/v2/accounts/${accountA}/asset-sources/inline/${source}`, {
+      key: fullKey,
+      json: { assetSourceName: 'Products', columnNames: ['code', 'name'], data: [{ code: 'SKU-1', name: 'Oat milk 1 l' }] },
+    });
+    expect(replaced.status).toBe(200);
+    const result = await read(fresh, freshPlan);
+    expect(result.status).toBe(200);
+    expect(result.body.placementContentMap?.[0].content).toEqual([
+      { contentValue: 'SKU-1', displayValue: null, productImageUrl: null, previewUrls: [{ adUnitId: Number(placements[0]), url: null }] },
+    ]);
+  });
+
   it('answers 404 for a media plan of another campaign, a missing campaign, and another tenant', async () => {
     expectProblem(await read(plain.campaign, grouped.plan), 404, 'MEDIA_PLAN_NOT_FOUND');
     expectProblem(await save(plain.campaign, grouped.plan, single([])), 404, 'MEDIA_PLAN_NOT_FOUND');
