@@ -163,7 +163,8 @@ export class ResponseConformance {
         },
       );
     }
-    if (!content[mediaType].schema) return;
+    // Only JSON bodies are held to a schema; a file download is checked by its media type.
+    if (!content[mediaType].schema || !/^application\/(.+\+)?json$/.test(mediaType)) return;
     const pointer = ['paths', template.template, method, 'responses', statusKey, 'content', mediaType, 'schema'].map(escapePointer).join('/');
     this.checkBody(label, observed, mediaType, { $ref: `${DOCUMENT_ID}#/${pointer}` }, pointer);
   }

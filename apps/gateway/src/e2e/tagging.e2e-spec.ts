@@ -399,13 +399,14 @@ describe('tag variable maps, single tags, the tag CSV and trackers over HTTP (ga
       });
       await activate(accountA, campaign);
 
-      const response = await fetch(`${system.baseUrl}${downloadPath(accountA, campaign)}`, { headers: { authorization: `Bearer ${fullKey}` } });
+      // Through the conforming client: the download is held to its documented media type too.
+      const response = await http('GET', downloadPath(accountA, campaign), { key: fullKey });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('application/x-download');
       const disposition = response.headers.get('content-disposition') as string;
       expect(disposition).toMatch(/^attachment; filename="[A-Za-z0-9 ._-]+_tags\.csv"; filename\*=UTF-8''/);
       expect(decodeURIComponent(disposition.slice(disposition.indexOf("UTF-8''") + "UTF-8''".length))).toBe('Été "Spring"_Promo_tags.csv');
-      const text = await response.text();
+      const text = response.text;
       expect(text.split('\r\n')[0]).toBe('Site Name,Placement Id,Placement Name,Dimension,Ad Server,Tag Kind,Tag');
       const rows = parseCsv(text, { columns: true }) as Record<string, string>[];
       expect(rows.map((r) => [r['Placement Id'], r['Tag Kind']])).toEqual([
@@ -431,9 +432,9 @@ describe('tag variable maps, single tags, the tag CSV and trackers over HTTP (ga
     it('downloads an ACTIVE campaign without tags as the header row alone, named in plain ASCII', async () => {
       const empty = await createCampaign(accountA, 'Plain name');
       await activate(accountA, empty);
-      const response = await fetch(`${system.baseUrl}${downloadPath(accountA, empty)}`, { headers: { authorization: `Bearer ${fullKey}` } });
+      const response = await http('GET', downloadPath(accountA, empty), { key: fullKey });
       expect(response.headers.get('content-disposition')).toBe('attachment; filename="Plain name_tags.csv"');
-      expect(parseCsv(await response.text(), { columns: true })).toEqual([]);
+      expect(parseCsv(response.text, { columns: true })).toEqual([]);
     });
   });
   describe('trackers', () => {

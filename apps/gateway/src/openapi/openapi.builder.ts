@@ -46,7 +46,7 @@ interface OperationSource {
   params?: TObject;
   query?: TObject;
   body?: TSchema;
-  success: { status: number; description: string; schema?: TSchema; alternatives?: { status: number; description: string }[] };
+  success: { status: number; description: string; schema?: TSchema; mediaType?: string; alternatives?: { status: number; description: string }[] };
   problems?: number[];
   example?: RouteExample;
 }
@@ -64,6 +64,8 @@ function operation(source: OperationSource, extra: JsonObject, commonProblems: n
   const success: JsonObject = { description: source.success.description };
   if (source.success.schema)
     success.content = { 'application/json': { schema: plain(source.success.schema), ...examples(example.response, source.success.description) } };
+  // A file download: its media type, with the bytes as a string of that type.
+  if (source.success.mediaType) success.content = { [source.success.mediaType]: { schema: { type: 'string', contentMediaType: source.success.mediaType } } };
   const problems = [...new Set([...commonProblems, ...(source.body ? BODY_PROBLEMS : []), ...(source.problems ?? [])])].sort((a, b) => a - b);
   return {
     operationId: source.operationId,

@@ -1,3 +1,4 @@
+import { pipeline } from 'node:stream/promises';
 import { Router, Request, Response, NextFunction, ErrorRequestHandler } from 'express';
 import { validationFailed } from '@platform/errors';
 import { accountNotFound, assertPermission, orgNotFound, Principal, principalMetadata } from '@platform/grpc';
@@ -124,6 +125,15 @@ async function handle({ spec, scope, params, query, body }: CompiledRoute, deps:
   if (result.headers) res.set(result.headers);
   const status = result.status ?? spec.success.status;
   res.statusCode = status;
+  if (result.stream) {
+    res.setHeader('Content-Type', spec.success.mediaType ?? 'application/octet-stream');
+    try {
+      await pipeline(result.stream, res);
+    } catch {
+      // The status and headers are gone: a failure part-way can only cut the answer short, which pipeline did.
+    }
+    return;
+  }
   if (result.body === undefined) {
     res.end();
     return;

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Request } from 'express';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Principal } from '@platform/grpc';
@@ -28,6 +29,11 @@ export interface RouteResult {
   status?: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * A success body that is not JSON (a file download), streamed to the client as it is produced; its
+   * Content-Type is the route's `success.mediaType`. An error part-way can only cut the answer short.
+   */
+  stream?: Readable;
 }
 
 /**
@@ -62,7 +68,14 @@ export interface RouteSpec<P extends TObject = TObject, Q extends TObject = TObj
    * The usual success answer; `alternatives` are further 2xx statuses the handler may answer with
    * the same body schema (e.g. 200 when a create finds what it was asked to create already there).
    */
-  success: { status: number; description: string; schema?: TSchema; alternatives?: { status: number; description: string }[] };
+  success: {
+    status: number;
+    description: string;
+    schema?: TSchema;
+    /** For a non-JSON success body (answered as `stream`): its media type, e.g. `application/x-download`. */
+    mediaType?: string;
+    alternatives?: { status: number; description: string }[];
+  };
   /** Problem statuses this operation documents beyond the common 400/401/403/404. */
   problems?: number[];
   example?: RouteExample<Static<P>, Static<B>>;

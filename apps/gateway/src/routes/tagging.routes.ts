@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import { Type, type TProperties } from '@sinclair/typebox';
 import {
@@ -398,10 +397,10 @@ const downloadTagsRoute = defineRoute({
   permission: PERMISSIONS.mediaPlanTagsDownload,
   scope: { account: 'accountId' },
   params: PathParams({ accountId: AccountId, retailCampaignIdx: Idx }),
-  success: { status: 200, description: 'The CSV file (application/x-download)' },
+  success: { status: 200, description: 'The CSV file', mediaType: 'application/x-download' },
   problems: [409],
   example: { params: { accountId: 1001, retailCampaignIdx: 7 } },
-  async handle({ params, backends, req }) {
+  async handle({ params, backends }) {
     const page = (afterTagMetadataId: number) =>
       backends.taggingTrackers.listCampaignTags({
         accountId: params.accountId,
@@ -411,12 +410,6 @@ const downloadTagsRoute = defineRoute({
       });
     // The first page answers the campaign's 404 and 409 while a problem can still be sent.
     const first = await page(0);
-    const res = req.res;
-    if (!res) throw new Error('express did not attach the response to the request');
-    res.status(200);
-    res.setHeader('Content-Type', 'application/x-download');
-    res.setHeader('Content-Disposition', tagsContentDisposition(first.campaignName));
-    res.setHeader('Cache-Control', 'no-store');
     async function* rows() {
       let current = first;
       for (;;) {
@@ -426,12 +419,13 @@ const downloadTagsRoute = defineRoute({
       }
     }
     const csv = stringify({ header: true, columns: [...TAG_CSV_COLUMNS], cast: { string: neutraliseCell }, record_delimiter: 'windows' });
-    try {
-      await pipeline(Readable.from(rows()), csv, res);
-    } catch {
-      // Headers are gone: a failure mid-file can only cut the download short, which pipeline did.
-    }
-    return {};
+    const source = Readable.from(rows());
+    // A page that fails part-way ends the file short rather than leaving the download hanging.
+    source.on('error', (error) => csv.destroy(error));
+    return {
+      headers: { 'Content-Disposition': tagsContentDisposition(first.campaignName), 'Cache-Control': 'no-store' },
+      stream: source.pipe(csv),
+    };
   },
 });
 
