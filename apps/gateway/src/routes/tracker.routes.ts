@@ -1,8 +1,8 @@
 import { Type, type TOptional, type TSchema, type TString } from '@sinclair/typebox';
 import {
   PERMISSIONS,
-  PLACEMENT_NAME_MAX,
-  SITE_NAME_MAX,
+  MEDIA_PLAN_PLACEMENT_NAME_MAX,
+  MEDIA_PLAN_SITE_NAME_MAX,
   TRACKER_FILTER_KEYS,
   TRACKER_FILTERS_MAX,
   TRACKER_RECORD_FIELDS,
@@ -170,7 +170,11 @@ export const trackerRoutes: RouteSpec[] = [
       {
         mediaPlanDetails: Type.Array(
           Type.Object(
-            { siteName: BoundedString(SITE_NAME_MAX, { minLength: 1 }), placementName: BoundedString(PLACEMENT_NAME_MAX, { minLength: 1 }), ...trackerFields },
+            {
+              siteName: BoundedString(MEDIA_PLAN_SITE_NAME_MAX, { minLength: 1 }),
+              placementName: BoundedString(MEDIA_PLAN_PLACEMENT_NAME_MAX, { minLength: 1 }),
+              ...trackerFields,
+            },
             { additionalProperties: false },
           ),
           { maxItems: TRACKER_ROWS_MAX },

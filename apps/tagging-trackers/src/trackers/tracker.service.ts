@@ -1,6 +1,6 @@
 import {
-  PLACEMENT_NAME_MAX,
-  SITE_NAME_MAX,
+  MEDIA_PLAN_PLACEMENT_NAME_MAX,
+  MEDIA_PLAN_SITE_NAME_MAX,
   TRACKER_RECORD_FIELD,
   TRACKER_RECORD_FIELDS,
   TRACKER_ROWS_MAX,
@@ -22,13 +22,13 @@ function inputErrors(input: TrackerUpdateInput): FieldError[] {
   if (input.rows.length > TRACKER_ROWS_MAX)
     errors.push({ pointer: '/mediaPlanDetails', code: 'TOO_MANY_ITEMS', detail: `mediaPlanDetails may hold at most ${TRACKER_ROWS_MAX} entries.` });
   input.rows.forEach((row, i) => {
-    if (row.siteName.length > SITE_NAME_MAX)
-      errors.push({ pointer: `/mediaPlanDetails/${i}/siteName`, code: 'TOO_LONG', detail: `siteName must be at most ${SITE_NAME_MAX} characters.` });
-    if (row.placementName.length > PLACEMENT_NAME_MAX) {
+    if (row.siteName.length > MEDIA_PLAN_SITE_NAME_MAX)
+      errors.push({ pointer: `/mediaPlanDetails/${i}/siteName`, code: 'TOO_LONG', detail: `siteName must be at most ${MEDIA_PLAN_SITE_NAME_MAX} characters.` });
+    if (row.placementName.length > MEDIA_PLAN_PLACEMENT_NAME_MAX) {
       errors.push({
         pointer: `/mediaPlanDetails/${i}/placementName`,
         code: 'TOO_LONG',
-        detail: `placementName must be at most ${PLACEMENT_NAME_MAX} characters.`,
+        detail: `placementName must be at most ${MEDIA_PLAN_PLACEMENT_NAME_MAX} characters.`,
       });
     }
     for (const field of Object.keys(row.trackers)) {

@@ -67,8 +67,6 @@ export const TRACKER_TYPES = [
 export type TrackerType = (typeof TRACKER_TYPES)[number];
 export const TRACKER_VALUE_MAX = 2048;
 export const TRACKER_ROWS_MAX = 500;
-export const SITE_NAME_MAX = 200;
-export const PLACEMENT_NAME_MAX = 200;
 
 /** Where each update field's values show in the per-placement tracker record of the tracker read. */
 export const TRACKER_RECORD_FIELD: Readonly<Record<TrackerType, string>> = {
