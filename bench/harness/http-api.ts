@@ -10,7 +10,7 @@ export interface ApiRequest {
   json?: unknown;
 }
 
-export type Api = (method: 'GET' | 'POST', path: string, request: ApiRequest) => Promise<ApiResponse>;
+export type Api = (method: 'GET' | 'POST' | 'PATCH', path: string, request: ApiRequest) => Promise<ApiResponse>;
 
 /** Real HTTP to the gateway; benchmarks seed through the public API, never behind its back. */
 export function apiClient(baseUrl: string): Api {

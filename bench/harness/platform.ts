@@ -8,7 +8,14 @@ import type { Defer } from './teardown';
 export interface PlatformOptions {
   /** Also start the templates service and point the gateway at it (TEMPLATES_ADDR). */
   templates?: boolean;
+  /**
+   * More gRPC services to start beside channels-plans, by app name (e.g. `tagging-trackers`); the
+   * gateway and every service get each one's `<NAME>_ADDR`.
+   */
+  services?: string[];
 }
+
+const addressVariable = (name: string) => `${name.toUpperCase().replace(/-/g, '_')}_ADDR`;
 
 export interface RunningPlatform {
   gatewayUrl: string;
@@ -69,29 +76,32 @@ export async function startPlatform(tag: string, defer: Defer, options: Platform
   });
   defer('stop channels-plans', () => channelsPlans.stop());
 
-  // Started before the gateway, which otherwise would come up with no templates backend to call.
-  const backendAddresses: Record<string, string> = {};
-  let templates: RunningProcess | undefined;
-  if (options.templates) {
-    const templatesPort = await freePort();
-    templates = await startProcess({
-      name: 'templates',
-      entry: 'apps/templates/src/main.ts',
-      env: { ...common, GRPC_PORT: String(templatesPort) },
-      ready: /templates ready/,
+  // Started before the gateway, which otherwise would come up with no backend to call. Their ports are
+  // chosen first, so each service also knows where its peers are (channels-plans is already up).
+  const extraNames = [...new Set([...(options.templates ? ['templates'] : []), ...(options.services ?? [])])];
+  const extraPorts = new Map<string, number>();
+  for (const name of extraNames) extraPorts.set(name, await freePort());
+  const backendAddresses: Record<string, string> = { CHANNELS_PLANS_ADDR: `127.0.0.1:${grpcPort}` };
+  for (const [name, port] of extraPorts) backendAddresses[addressVariable(name)] = `127.0.0.1:${port}`;
+  const extras: RunningProcess[] = [];
+  for (const [name, port] of extraPorts) {
+    const started = await startProcess({
+      name,
+      entry: `apps/${name}/src/main.ts`,
+      env: { ...common, ...backendAddresses, GRPC_PORT: String(port) },
+      ready: new RegExp(`${name} ready`),
       nodeArgs: benchNodeArgs(),
-      logFile: logFile('templates'),
+      logFile: logFile(name),
     });
-    const started = templates;
-    defer('stop templates', () => started.stop());
-    backendAddresses.TEMPLATES_ADDR = `127.0.0.1:${templatesPort}`;
+    defer(`stop ${name}`, () => started.stop());
+    extras.push(started);
   }
 
   const gateway = await startProcess({
     name: 'gateway',
     entry: 'apps/gateway/src/main.ts',
     // The limiter stays in the measured path, with a budget one benchmark key cannot exhaust.
-    env: { ...common, PORT: String(httpPort), CHANNELS_PLANS_ADDR: `127.0.0.1:${grpcPort}`, ...backendAddresses, RATE_LIMIT_PER_MINUTE: '100000000' },
+    env: { ...common, PORT: String(httpPort), ...backendAddresses, RATE_LIMIT_PER_MINUTE: '100000000' },
     ready: /gateway listening/,
     nodeArgs: benchNodeArgs(),
     logFile: logFile('gateway'),
@@ -101,7 +111,7 @@ export async function startPlatform(tag: string, defer: Defer, options: Platform
   return {
     gatewayUrl: `http://127.0.0.1:${httpPort}`,
     prefix,
-    pids: pidsOf({ gateway: gateway.child.pid, 'channels-plans': channelsPlans.child.pid, ...(templates ? { templates: templates.child.pid } : {}) }),
-    logBytes: () => sizeOf(logFile('channels-plans')) + sizeOf(logFile('gateway')) + (templates ? sizeOf(logFile('templates')) : 0),
+    pids: pidsOf({ gateway: gateway.child.pid, 'channels-plans': channelsPlans.child.pid, ...Object.fromEntries(extras.map((p) => [p.name, p.child.pid])) }),
+    logBytes: () => ['channels-plans', 'gateway', ...extraNames].reduce((total, name) => total + sizeOf(logFile(name)), 0),
   };
 }
