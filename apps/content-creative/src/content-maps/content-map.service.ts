@@ -132,7 +132,14 @@ export class ContentMapService {
 
   /** The campaign and the plan, which must be one of the campaign's: a plan of another campaign is as missing as one that does not exist. */
   private async campaignAndPlan(key: ContentMapKey, channels: CampaignPlanDirectory): Promise<{ campaign: CampaignFacts; plan: PlanFacts }> {
-    const [campaign, plan] = await Promise.all([channels.campaign(key.accountId, key.retailCampaignId), channels.plan(key.accountId, key.mediaPlanId)]);
+    // Asked side by side, but a missing campaign is reported before a missing plan, whichever answers first.
+    const [campaignAnswer, planAnswer] = await Promise.allSettled([
+      channels.campaign(key.accountId, key.retailCampaignId),
+      channels.plan(key.accountId, key.mediaPlanId),
+    ]);
+    if (campaignAnswer.status === 'rejected') throw campaignAnswer.reason;
+    if (planAnswer.status === 'rejected') throw planAnswer.reason;
+    const [campaign, plan] = [campaignAnswer.value, planAnswer.value];
     if (plan.retailCampaignId !== key.retailCampaignId)
       throw notFound('MEDIA_PLAN_NOT_FOUND', `Media plan ${key.mediaPlanId} is not a media plan of retail campaign ${key.retailCampaignId}.`);
     return { campaign, plan };

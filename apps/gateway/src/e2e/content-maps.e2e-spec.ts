@@ -1,4 +1,4 @@
-import { admin, E2eSystem, expectProblem, Http, httpClient, startE2eSystem } from './e2e-system';
+import { admin, apiClient, E2eSystem, exchange, expectProblem, Http, httpClient, JsonBody, startE2eSystem } from './e2e-system';
 
 jest.setTimeout(120_000);
 
@@ -67,10 +67,18 @@ describe('content maps over HTTP (gateway -> content-creative -> channels-plans 
   };
   const mapPath = (campaign: number, plan: number, account = accountA) =>
     `/v2/accounts/${account}/retail-campaigns/${campaign}/media-plans/${plan}/content-map`;
+  const MAP = '/v2/accounts/{accountId}/retail-campaigns/{retailCampaignId}/media-plans/{mediaPlanId}/content-map' as const;
+  const api = (key: string) => apiClient(http, { apiKey: key });
+  /** Bodies are typed loosely: the refusal specs send what the contract does not allow. */
   const save = (campaign: number, plan: number, body: unknown, account = accountA, key = fullKey) =>
-    http<{ message: string }>('POST', mapPath(campaign, plan, account), { key, json: body });
-  const read = (campaign: number, plan: number, query = '', account = accountA, key = fullKey) =>
-    http<ContentMapRead>('GET', `${mapPath(campaign, plan, account)}${query}`, { key });
+    exchange(
+      api(key).POST(MAP, {
+        params: { path: { accountId: account, retailCampaignId: campaign, mediaPlanId: plan } },
+        body: body as JsonBody<'saveContentMap'>,
+      }),
+    );
+  const read = (campaign: number, plan: number, query: { offset?: number; limit?: number } = {}, account = accountA, key = fullKey) =>
+    exchange(api(key).GET(MAP, { params: { path: { accountId: account, retailCampaignId: campaign, mediaPlanId: plan }, query } }));
   const errorsOf = (result: { body: { errors?: Record<string, unknown>[] } }) =>
     (result.body.errors ?? []).map((e) => `${String(e.pointer)} ${String(e.code)}`);
   const single = (
@@ -220,7 +228,7 @@ describe('content maps over HTTP (gateway -> content-creative -> channels-plans 
         'Category',
       ),
     );
-    const first = await read(plain.campaign, plain.plan, '?offset=0&limit=1');
+    const first = await read(plain.campaign, plain.plan, { offset: 0, limit: 1 });
     expect(first.body.placementContentMap?.map((p) => p.placementId)).toEqual([home]);
     expect(first.body).toMatchObject({ contentType: 'Category', numOfCards: 2, previous: null });
     expect(first.body.next).toBe(`${system.baseUrl}${mapPath(plain.campaign, plain.plan)}?offset=1&limit=1`);
@@ -228,7 +236,7 @@ describe('content maps over HTTP (gateway -> content-creative -> channels-plans 
     expect(second.body.placementContentMap?.map((p) => p.placementId)).toEqual([search]);
     expect(second.body.next).toBeNull();
     expect(second.body.previous).toBe(`${system.baseUrl}${mapPath(plain.campaign, plain.plan)}?offset=0&limit=1`);
-    expectProblem(await read(plain.campaign, plain.plan, '?limit=101'), 400, 'VALIDATION_FAILED');
+    expectProblem(await read(plain.campaign, plain.plan, { limit: 101 }), 400, 'VALIDATION_FAILED');
   });
 
   it('saves per ad group for an ad-group campaign and reads adGroupPlacementCreativeMap only, paged by ad group', async () => {
@@ -248,7 +256,7 @@ describe('content maps over HTTP (gateway -> content-creative -> channels-plans 
       ],
     });
     expect(saved.status).toBe(200);
-    const first = await read(grouped.campaign, grouped.plan, '?limit=1');
+    const first = await read(grouped.campaign, grouped.plan, { limit: 1 });
     expect(first.body).toMatchObject({ contentType: 'Creatives', numOfCards: 2, placementContentMap: null, previous: null });
     expect(first.body.adGroupPlacementCreativeMap).toEqual([
       {
@@ -401,20 +409,20 @@ describe('content maps over HTTP (gateway -> content-creative -> channels-plans 
     expectProblem(await read(plain.campaign, grouped.plan), 404, 'MEDIA_PLAN_NOT_FOUND');
     expectProblem(await save(plain.campaign, grouped.plan, single([])), 404, 'MEDIA_PLAN_NOT_FOUND');
     expectProblem(await read(9_999_999, plain.plan), 404, 'RETAIL_CAMPAIGN_NOT_FOUND');
-    expectProblem(await read(plain.campaign, plain.plan, '', accountB), 404, 'RETAIL_CAMPAIGN_NOT_FOUND');
+    expectProblem(await read(plain.campaign, plain.plan, {}, accountB), 404, 'RETAIL_CAMPAIGN_NOT_FOUND');
     expectProblem(await save(plain.campaign, plain.plan, single([]), accountB), 404, 'RETAIL_CAMPAIGN_NOT_FOUND');
-    expectProblem(await read(plain.campaign, plain.plan, '', foreignAccount), 404, 'ACCOUNT_NOT_FOUND');
+    expectProblem(await read(plain.campaign, plain.plan, {}, foreignAccount), 404, 'ACCOUNT_NOT_FOUND');
   });
 
   it('reads with MediaPlan_List and saves with MediaPlan_Edit, and with nothing else', async () => {
-    expect((await read(plain.campaign, plain.plan, '', accountA, listKey)).status).toBe(200);
+    expect((await read(plain.campaign, plain.plan, {}, accountA, listKey)).status).toBe(200);
     const denied = await save(plain.campaign, plain.plan, single([]), accountA, listKey);
     expectProblem(denied, 403, 'PERMISSION_DENIED');
     expect(denied.body.requiredPermission).toBe('MediaPlan_Edit');
-    const readDenied = await read(plain.campaign, plain.plan, '', accountA, editKey);
+    const readDenied = await read(plain.campaign, plain.plan, {}, accountA, editKey);
     expectProblem(readDenied, 403, 'PERMISSION_DENIED');
     expect(readDenied.body.requiredPermission).toBe('MediaPlan_List');
-    expectProblem(await read(plain.campaign, plain.plan, '', accountA, otherKey), 403, 'PERMISSION_DENIED');
+    expectProblem(await read(plain.campaign, plain.plan, {}, accountA, otherKey), 403, 'PERMISSION_DENIED');
     expectProblem(await save(plain.campaign, plain.plan, single([]), accountA, otherKey), 403, 'PERMISSION_DENIED');
   });
 
@@ -422,7 +430,7 @@ describe('content maps over HTTP (gateway -> content-creative -> channels-plans 
     const [home] = plain.placements;
     const result = await save(plain.campaign, plain.plan, single([{ placementId: home, content: ['SKU-3'] }]), accountA, editKey);
     expect(result.status).toBe(200);
-    expect((await read(plain.campaign, plain.plan, '', accountA, listKey)).body.placementContentMap).toEqual([
+    expect((await read(plain.campaign, plain.plan, {}, accountA, listKey)).body.placementContentMap).toEqual([
       expect.objectContaining({ placementId: home, content: [expect.objectContaining({ contentValue: 'SKU-3', displayValue: 'Butter' })] }),
     ]);
   });

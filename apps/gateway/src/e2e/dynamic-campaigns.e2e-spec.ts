@@ -1,4 +1,4 @@
-import { admin, E2eSystem, expectProblem, Http, httpClient, startE2eSystem } from './e2e-system';
+import { admin, apiClient, E2eSystem, exchange, expectProblem, Http, httpClient, JsonBody, startE2eSystem } from './e2e-system';
 
 jest.setTimeout(120_000);
 
@@ -62,12 +62,21 @@ describe('dynamic campaigns and data signals over HTTP (gateway -> content-creat
   let sourceOfB: number;
 
   const campaignsPath = (account: number) => `/v2/accounts/${account}/campaigns`;
+  type Page = { offset?: number; limit?: number };
+  const api = (key: string) => apiClient(http, { apiKey: key });
+  /** Bodies are typed loosely: the refusal specs send what the contract does not allow. */
   const create = (body: unknown, account = accountA, key = fullKey) =>
-    http<{ campaignId: string; msg: string }>('POST', campaignsPath(account), { key, json: body });
-  const list = (query = '', account = accountA, key = fullKey) => http<CampaignPage>('GET', `${campaignsPath(account)}${query}`, { key });
-  const read = (id: number | string, account = accountA, key = fullKey) => http('GET', `${campaignsPath(account)}/${id}`, { key });
-  const remove = (id: number | string, account = accountA, key = fullKey) => http('DELETE', `${campaignsPath(account)}/${id}`, { key });
-  const signals = (query = '', account = accountA, key = fullKey) => http<DataSignalPage>('GET', `/v2/accounts/${account}/data-signals${query}`, { key });
+    exchange(
+      api(key).POST('/v2/accounts/{accountId}/campaigns', { params: { path: { accountId: account } }, body: body as JsonBody<'createDynamicCampaign'> }),
+    );
+  const list = (query: Page = {}, account = accountA, key = fullKey) =>
+    exchange(api(key).GET('/v2/accounts/{accountId}/campaigns', { params: { path: { accountId: account }, query } }));
+  const read = (id: number | string, account = accountA, key = fullKey) =>
+    exchange(api(key).GET('/v2/accounts/{accountId}/campaigns/{campaignId}', { params: { path: { accountId: account, campaignId: Number(id) } } }));
+  const remove = (id: number | string, account = accountA, key = fullKey) =>
+    exchange(api(key).DELETE('/v2/accounts/{accountId}/campaigns/{campaignId}', { params: { path: { accountId: account, campaignId: Number(id) } } }));
+  const signals = (query: Page = {}, account = accountA, key = fullKey) =>
+    exchange(api(key).GET('/v2/accounts/{accountId}/data-signals', { params: { path: { accountId: account }, query } }));
   const errorsOf = (result: { body: { errors?: Record<string, unknown>[] } }) =>
     (result.body.errors ?? []).map((e) => `${String(e.pointer)} ${String(e.code)}`);
 
@@ -108,7 +117,7 @@ describe('dynamic campaigns and data signals over HTTP (gateway -> content-creat
 
   describe('data signals', () => {
     it('lists the catalog families with their properties and operators; next and previous are "" at the ends', async () => {
-      const all = await signals('?limit=100', accountA, signalsKey);
+      const all = await signals({ limit: 100 }, accountA, signalsKey);
       expect(all.status).toBe(200);
       expect(all.body.dataSignals.map((s) => s.dataSignalName)).toEqual(['Geography', 'Time', 'Weather', 'Device', 'Audience']);
       const geography = all.body.dataSignals[0];
@@ -123,7 +132,7 @@ describe('dynamic campaigns and data signals over HTTP (gateway -> content-creat
     });
 
     it('pages with next and previous links that work when followed', async () => {
-      const first = await signals('?offset=0&limit=2');
+      const first = await signals({ offset: 0, limit: 2 });
       expect(first.body.dataSignals.map((s) => s.dataSignalId)).toEqual([1, 2]);
       expect(first.body.previous).toBe('');
       expect(first.body.next).toBe(`${system.baseUrl}/v2/accounts/${accountA}/data-signals?offset=2&limit=2`);
@@ -136,9 +145,9 @@ describe('dynamic campaigns and data signals over HTTP (gateway -> content-creat
     });
 
     it('needs DataSignals_View, an account of the key, and a limit within the cap', async () => {
-      expectProblem(await signals('', accountA, viewKey), 403, 'PERMISSION_DENIED');
-      expectProblem(await signals('', foreignAccount), 404, 'ACCOUNT_NOT_FOUND');
-      expectProblem(await signals('?limit=101'), 400, 'VALIDATION_FAILED');
+      expectProblem(await signals({}, accountA, viewKey), 403, 'PERMISSION_DENIED');
+      expectProblem(await signals({}, foreignAccount), 404, 'ACCOUNT_NOT_FOUND');
+      expectProblem(await signals({ limit: 101 }), 400, 'VALIDATION_FAILED');
     });
   });
 
@@ -181,28 +190,28 @@ describe('dynamic campaigns and data signals over HTTP (gateway -> content-creat
       expect(deleted.text).toBe('');
       expectProblem(await read(id), 404, 'DYNAMIC_CAMPAIGN_NOT_FOUND');
       expectProblem(await remove(id), 404, 'DYNAMIC_CAMPAIGN_NOT_FOUND');
-      expect((await list('?limit=100')).body.campaigns.map((c) => c.campaignId)).not.toContain(Number(id));
+      expect((await list({ limit: 100 })).body.campaigns.map((c) => c.campaignId)).not.toContain(Number(id));
     });
 
     it("keeps each account's campaigns to itself: another account's ids are 404, an account outside the key is 404", async () => {
       const id = (await create(campaignBody({ campaignName: 'Private' }))).body.campaignId;
       expectProblem(await read(id, accountB), 404, 'DYNAMIC_CAMPAIGN_NOT_FOUND');
       expectProblem(await remove(id, accountB), 404, 'DYNAMIC_CAMPAIGN_NOT_FOUND');
-      expect((await list('', accountB)).body.campaigns).toEqual([]);
-      expectProblem(await list('', foreignAccount), 404, 'ACCOUNT_NOT_FOUND');
+      expect((await list({}, accountB)).body.campaigns).toEqual([]);
+      expectProblem(await list({}, foreignAccount), 404, 'ACCOUNT_NOT_FOUND');
       expectProblem(await create(campaignBody(), foreignAccount), 404, 'ACCOUNT_NOT_FOUND');
       expect((await read(id)).status).toBe(200);
     });
 
     it('gates reads with DynamicCampaigns_View and writes with DynamicCampaigns_Edit; Campaigns_Create does not reach them', async () => {
       const id = (await create(campaignBody())).body.campaignId;
-      expect((await list('', accountA, viewKey)).status).toBe(200);
+      expect((await list({}, accountA, viewKey)).status).toBe(200);
       expect((await read(id, accountA, viewKey)).status).toBe(200);
       const denied = await create(campaignBody(), accountA, viewKey);
       expectProblem(denied, 403, 'PERMISSION_DENIED');
       expect(denied.body.requiredPermission).toBe('DynamicCampaigns_Edit');
       expectProblem(await remove(id, accountA, viewKey), 403, 'PERMISSION_DENIED');
-      expectProblem(await list('', accountA, exportKey), 403, 'PERMISSION_DENIED');
+      expectProblem(await list({}, accountA, exportKey), 403, 'PERMISSION_DENIED');
       expectProblem(await create(campaignBody(), accountA, exportKey), 403, 'PERMISSION_DENIED');
       expect((await read(id)).status).toBe(200);
     });
@@ -211,14 +220,14 @@ describe('dynamic campaigns and data signals over HTTP (gateway -> content-creat
       const account = accountB;
       const ids: number[] = [];
       for (const name of ['p1', 'p2', 'p3']) ids.push(Number((await create(campaignBody({ campaignName: name }), account)).body.campaignId));
-      const first = await list('?offset=0&limit=2', account);
+      const first = await list({ offset: 0, limit: 2 }, account);
       expect(first.body.campaigns.map((c) => c.campaignId)).toEqual(ids.slice(0, 2));
       expect(first.body.previous).toBe('');
       const second = await http<CampaignPage>('GET', first.body.next, { key: fullKey });
       expect(second.body.campaigns.map((c) => c.campaignId)).toEqual(ids.slice(2));
       expect(second.body.next).toBe('');
       expect(second.body.previous).toBe(`${system.baseUrl}${campaignsPath(account)}?offset=0&limit=2`);
-      expectProblem(await list('?limit=0', account), 400, 'VALIDATION_FAILED');
+      expectProblem(await list({ limit: 0 }, account), 400, 'VALIDATION_FAILED');
     });
 
     it('stores asset and decision maps naming sources and columns of the account (asked of asset-sources)', async () => {
@@ -231,11 +240,11 @@ describe('dynamic campaigns and data signals over HTTP (gateway -> content-creat
 
     describe('refuses, storing nothing', () => {
       const refusedWith = async (body: unknown, expected: string[]) => {
-        const before = (await list('?limit=100')).body.campaigns.length;
+        const before = (await list({ limit: 100 })).body.campaigns.length;
         const result = await create(body);
         expectProblem(result, 400, 'VALIDATION_FAILED');
         expect(errorsOf(result)).toEqual(expected);
-        expect((await list('?limit=100')).body.campaigns.length).toBe(before);
+        expect((await list({ limit: 100 })).body.campaigns.length).toBe(before);
       };
       const segment = campaignBody().decisionGraph.segments[0];
       const withExpression = (expression: Record<string, unknown>) =>
@@ -342,7 +351,7 @@ describe('dynamic campaigns and data signals over HTTP (gateway -> content-creat
       });
 
       it('a campaign id that is not a plain integer in the path', async () => {
-        const result = await read('1e3');
+        const result = await http('GET', `${campaignsPath(accountA)}/1e3`, { key: fullKey });
         expectProblem(result, 400, 'VALIDATION_FAILED');
         expect(result.body.errors).toEqual([expect.objectContaining({ parameter: 'campaignId', code: 'INVALID_FORMAT' })]);
       });
@@ -350,19 +359,13 @@ describe('dynamic campaigns and data signals over HTTP (gateway -> content-creat
   });
 
   describe('decision explain', () => {
-    interface Explanation {
-      creativeMaster: string | null;
-      matchedSegment: string | null;
-      usedDefault: boolean;
-      rulePriority: string | null;
-      segments: {
-        name: string;
-        matched: boolean;
-        expressions: { dataSignalPropertyId: string; signalValue: unknown; outcome: boolean; reason: string | null }[];
-      }[];
-    }
     const explain = (id: number | string, body: unknown, account = accountA, key = fullKey) =>
-      http<Explanation>('POST', `${campaignsPath(account)}/${id}/decisions/explain`, { key, json: body });
+      exchange(
+        api(key).POST('/v2/accounts/{accountId}/campaigns/{campaignId}/decisions/explain', {
+          params: { path: { accountId: account, campaignId: Number(id) } },
+          body: body as JsonBody<'explainDecision'>,
+        }),
+      );
     const rainSegment = {
       name: 'Rain',
       creativeMasters: ['cm-umbrella'],

@@ -7608,12 +7608,14 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The CSV file (application/x-download) */
+      /** @description The CSV file */
       200: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/x-download': string;
+        };
       };
       /** @description Bad Request */
       400: {
