@@ -1,9 +1,10 @@
-import { assetSourcesV1 as v1 } from '@contracts/proto';
+import { assetSourcesV1 as v1, SERVICE_ENDPOINTS } from '@contracts/proto';
 import type { GrpcServiceSpec } from '@platform/service';
 import { assetSourcesConfigSchema, type AssetSourcesConfig } from './asset-sources.config';
 import { assetSourcesGrpc } from './asset-sources.grpc';
 import { createAssetSourcesServices } from './asset-sources.services';
 import { ASSET_SOURCES_MIGRATIONS } from './migrations';
+import { campaignCheckFor } from './motion-design/campaign-check';
 
 /** What is particular to asset-sources; @platform/service runs it like every other service. */
 export const assetSourcesService: GrpcServiceSpec<AssetSourcesConfig, v1.AssetSourcesServiceServer> = {
@@ -11,7 +12,7 @@ export const assetSourcesService: GrpcServiceSpec<AssetSourcesConfig, v1.AssetSo
   configSchema: assetSourcesConfigSchema,
   database: { base: 'asset_sources', migrations: ASSET_SOURCES_MIGRATIONS },
   definition: v1.AssetSourcesServiceService,
-  implementation: ({ config, logger, guard, db }) => {
+  implementation: ({ config, logger, guard, db, connectPeer }) => {
     const services = createAssetSourcesServices({
       db,
       logger,
@@ -23,6 +24,6 @@ export const assetSourcesService: GrpcServiceSpec<AssetSourcesConfig, v1.AssetSo
         services.recommendations.recomputeDue().catch((error: unknown) => logger.warn({ err: error }, 'recommendation sweep failed'));
       }, config.RECOMMENDATION_SWEEP_MS).unref();
     }
-    return assetSourcesGrpc({ logger, guard, ...services });
+    return assetSourcesGrpc({ logger, guard, ...services, campaignCheck: campaignCheckFor(connectPeer(SERVICE_ENDPOINTS.contentCreative)) });
   },
 };

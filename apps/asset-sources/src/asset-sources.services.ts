@@ -3,6 +3,7 @@ import type { ServiceDatabase } from '@platform/mysql';
 import { createOutboundFetch, parseAllowlist, type OutboundFetch } from '@platform/outbound-fetch';
 import { LabelRepository } from './labels/label.repository';
 import { LabelService } from './labels/label.service';
+import { MotionDesignService } from './motion-design/motion-design.service';
 import { RecommendationEventRepository } from './recommendations/recommendation-event.repository';
 import { RecommendationService } from './recommendations/recommendation.service';
 import { RemoteRows } from './remote/remote-rows';
@@ -13,6 +14,7 @@ export interface AssetSourcesServices {
   assetSources: AssetSourceService;
   labels: LabelService;
   recommendations: RecommendationService;
+  motionDesign: MotionDesignService;
 }
 
 export interface AssetSourcesDeps {
@@ -31,5 +33,10 @@ export function createAssetSourcesServices(deps: AssetSourcesDeps): AssetSources
   const assetSources = new AssetSourceService(repository, remoteRows);
   const recommendations = new RecommendationService(repository, assetSources, new RecommendationEventRepository(deps.db), deps.logger, deps.now);
   assetSources.setDependents(recommendations);
-  return { assetSources, labels: new LabelService(new LabelRepository(deps.db), assetSources), recommendations };
+  return {
+    assetSources,
+    labels: new LabelService(new LabelRepository(deps.db), assetSources),
+    recommendations,
+    motionDesign: new MotionDesignService(repository, assetSources),
+  };
 }

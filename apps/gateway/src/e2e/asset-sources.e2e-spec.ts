@@ -407,6 +407,18 @@ describe('asset sources over HTTP (gateway -> asset-sources -> MariaDB)', () => 
       expect(`${String(failed.body.detail)} ${String((failed.body as Json).cause ?? '')}`).toMatch(cause);
     });
 
+    it.each([
+      ['a URL that is not http(s)', { url: 'ftp://example.com/feed.csv' }, '/url', 'INVALID_FORMAT'],
+      ['a method other than GET or POST', { httpMethod: 'PUT' }, '/httpMethod', 'NOT_ALLOWED'],
+      ['a cacheTime above a week', { cacheTime: 604_801 }, '/cacheTime', 'OUT_OF_RANGE'],
+      ['a missing contentType', { contentType: undefined }, '/contentType', 'REQUIRED'],
+      ['a key column that is not a column', { assetKeyColumn: 'id' }, '/assetKeyColumn', 'UNKNOWN_COLUMN'],
+    ])('refuses a remote source with %s (400 naming it)', async (_name, change, pointer, code) => {
+      const result = await call('POST', `${base()}/remote`, remoteBody('/products.json', change));
+      expectProblem(result, 400, 'VALIDATION_FAILED');
+      expect(result.body.errors).toEqual([expect.objectContaining({ pointer, code })]);
+    });
+
     it('replaces a remote source with PUT (the cached copy dropped) and refuses bad settings', async () => {
       const id = await createRemote(remoteBody('/products.json'));
       await call('GET', `${base()}/${id}/data`);
@@ -564,6 +576,69 @@ describe('asset sources over HTTP (gateway -> asset-sources -> MariaDB)', () => 
       );
       const blank = await call('POST', `${base()}/${rec}/recommendation/events`, { cookieId: 'c1', itemKey: '', eventType: 'view' });
       expectProblem(blank, 400, 'VALIDATION_FAILED');
+    });
+  });
+
+  describe('motion-design sources', () => {
+    const createCampaign = async (account = accountA) => {
+      const created = await call<{ campaignId: string | number }>('POST', `/v2/accounts/${account}/campaigns`, {
+        campaignName: 'Motion campaign',
+        defaultURL: 'https://shop.example.com/motion',
+        assetMap: [],
+        decisionMap: [],
+        decisionGraph: { defaultCreativeMaster: 'cm-default', segments: [] },
+        ad: { adId: 'ad-motion' },
+      });
+      expect(created.status).toBe(201);
+      return String(created.body.campaignId);
+    };
+    const fillBody = (campaignId: string, overrides: Json = {}) => ({
+      campaignId,
+      destinationAssetSourceName: 'Motion',
+      assetSourceMap: [
+        { assetId: 'motion/intro.mp4', assetSourceColumn: 'introVideo' },
+        { assetId: 'motion/logo.png', assetSourceColumn: 'logo' },
+      ],
+      ...overrides,
+    });
+
+    it('creates (0) and then fills a motion-design source from the campaign assets', async () => {
+      const campaignId = await createCampaign();
+      const created = await call<{ destinationAssetSourceId: number }>('PUT', `${base()}/0/motion-design`, fillBody(campaignId));
+      expect(created.status).toBe(201);
+      const id = created.body.destinationAssetSourceId;
+      expect((await call('GET', `${base()}/${id}/data`)).body).toMatchObject({
+        assetSourceType: 'motion-design',
+        assetSourceColumns: ['introVideo', 'logo'],
+        data: [{ introVideo: 'motion/intro.mp4', logo: 'motion/logo.png' }],
+      });
+      const filled = await call(
+        'PUT',
+        `${base()}/${id}/motion-design`,
+        fillBody(campaignId, { assetSourceMap: [{ assetId: 'outro.webm', assetSourceColumn: 'clip' }] }),
+      );
+      expect(filled).toMatchObject({ status: 200, body: { destinationAssetSourceId: id } });
+      expect(await rows(id)).toEqual([{ clip: 'outro.webm' }]);
+    });
+
+    it('refuses an unknown campaign (404), a path breaking the library rules (400), another kind (409) and another tenant (404)', async () => {
+      expect((await call('PUT', `${base()}/0/motion-design`, fillBody('999999999'))).status).toBe(404);
+      const campaignId = await createCampaign();
+      const traversal = await call(
+        'PUT',
+        `${base()}/0/motion-design`,
+        fillBody(campaignId, { assetSourceMap: [{ assetId: 'motion/../secret.png', assetSourceColumn: 'a' }] }),
+      );
+      expectProblem(traversal, 400, 'VALIDATION_FAILED');
+      expect(traversal.body.errors).toEqual([
+        expect.objectContaining({ pointer: '/assetSourceMap/0/assetId', code: 'PATH_TRAVERSAL', detail: expect.stringContaining('rule 3') }),
+      ]);
+      const inline = await createInline();
+      expectProblem(await call('PUT', `${base()}/${inline}/motion-design`, fillBody(campaignId)), 409, 'ASSET_SOURCE_KIND_MISMATCH');
+      const theirs = (await call<{ destinationAssetSourceId: number }>('PUT', `${base(accountB)}/0/motion-design`, fillBody(await createCampaign(accountB))))
+        .body.destinationAssetSourceId;
+      expectProblem(await call('PUT', `${base()}/${theirs}/motion-design`, fillBody(campaignId)), 404, 'ASSET_SOURCE_NOT_FOUND');
+      expect((await call('PUT', `${base()}/0/motion-design`, fillBody(campaignId), viewKey)).body.requiredPermission).toBe('AssetSources_Edit');
     });
   });
 });

@@ -11,6 +11,8 @@ import {
   ASSET_SOURCE_SPECIAL_COLUMNS,
   ASSET_SOURCE_TYPES,
   ASSET_SOURCE_URL_MAX,
+  MOTION_DESIGN_CAMPAIGN_ID_MAX,
+  MOTION_DESIGN_MAP_MAX,
   PERMISSIONS,
   RECOMMENDATION_ACCEPTED_RANGE_MAX,
   RECOMMENDATION_COOKIE_GROUP_MAX,
@@ -146,6 +148,27 @@ const RecommendationBody = Type.Object(
 );
 const LabelBody = Type.Object(
   { label: BoundedString(ASSET_SOURCE_LABEL_MAX, { minLength: 1, description: 'Compared exactly, after trimming.' }) },
+  { additionalProperties: false },
+);
+const MotionDesignPath = PathParams({
+  accountId: AccountId,
+  destAssetSourceId: Int64({ minimum: 0, description: 'The motion-design source to fill; 0 creates one.' }),
+});
+const MotionDesignBody = Type.Object(
+  {
+    campaignId: BoundedString(MOTION_DESIGN_CAMPAIGN_ID_MAX, { minLength: 1, description: 'A dynamic campaign of the account (its decimal id).' }),
+    destinationAssetSourceName: BoundedString(ASSET_SOURCE_NAME_MAX, { minLength: 1 }),
+    assetSourceMap: Type.Array(
+      Type.Object(
+        {
+          assetId: BoundedString(512, { minLength: 1, description: 'The asset, as its asset-library path (the library path rules apply).' }),
+          assetSourceColumn: ColumnName('The destination column holding that asset path.'),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: MOTION_DESIGN_MAP_MAX },
+    ),
+  },
   { additionalProperties: false },
 );
 const EventBody = Type.Object(
@@ -689,6 +712,46 @@ export const assetSourceRoutes = [
     async handle({ params, body, backends }) {
       await backends.assetSources.recordRecommendationEvent({ accountId: params.accountId, assetSourceId: params.assetSourceId, ...body });
       return { status: 201, body: { msg: 'Event recorded.' } };
+    },
+  }),
+
+  defineRoute({
+    operationId: 'fillMotionDesignAssetSource',
+    method: 'put',
+    path: '/v2/accounts/:accountId/asset-sources/:destAssetSourceId/motion-design',
+    tag: TAG,
+    summary: 'Fill (or create) a motion-design source from campaign assets',
+    description:
+      'Each assetSourceMap entry puts an asset, named by its asset-library path, in a column: the destination holds one row, its columns those of the map, in order. ' +
+      'destAssetSourceId 0 creates a motion-design source (201); an existing one of the account has its name, columns and row replaced (200); a source of another kind is 409. ' +
+      'The campaign must be a dynamic campaign of the account, read on behalf of the caller (so the key also needs DynamicCampaigns_View). ' +
+      'Asset paths are checked against the asset-library path rules, not looked up in the library.',
+    permission: PERMISSIONS.assetSourcesEdit,
+    scope: { account: 'accountId' },
+    params: MotionDesignPath,
+    body: MotionDesignBody,
+    success: {
+      status: 200,
+      description: 'Filled',
+      schema: Type.Object({ destinationAssetSourceId: Type.Integer() }),
+      alternatives: [{ status: 201, description: 'Created (destAssetSourceId 0)' }],
+    },
+    problems: [409],
+    example: {
+      params: { accountId: 1001, destAssetSourceId: 0 },
+      request: {
+        campaignId: '17',
+        destinationAssetSourceName: 'Spring motion',
+        assetSourceMap: [
+          { assetId: 'motion/spring-intro.mp4', assetSourceColumn: 'introVideo' },
+          { assetId: 'motion/logo.png', assetSourceColumn: 'logo' },
+        ],
+      },
+      response: { destinationAssetSourceId: 45 },
+    },
+    async handle({ params, body, backends }) {
+      const result = await backends.assetSources.fillMotionDesignSource({ accountId: params.accountId, destAssetSourceId: params.destAssetSourceId, ...body });
+      return { status: params.destAssetSourceId === 0 ? 201 : 200, body: { destinationAssetSourceId: result.destinationAssetSourceId } };
     },
   }),
 ];

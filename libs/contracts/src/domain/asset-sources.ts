@@ -53,3 +53,7 @@ export const RECOMMENDATION_SOURCE_ITEMS_MAX = 10_000;
 
 /** The columns of every recommendation source's rows: one row per (item, recommended item). */
 export const RECOMMENDATION_COLUMNS = ['itemKey', 'recommendedItemKey', 'rank', 'score'] as const;
+
+/** Asset-to-column entries of one motion-design fill. */
+export const MOTION_DESIGN_MAP_MAX = 100;
+export const MOTION_DESIGN_CAMPAIGN_ID_MAX = 20;

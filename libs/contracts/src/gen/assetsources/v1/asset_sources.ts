@@ -315,6 +315,26 @@ export interface ListLabelsResponse {
 export interface DeleteLabelResponse {
 }
 
+export interface MotionDesignMapEntry {
+  /** The asset, as its asset-library path. */
+  assetId: string;
+  assetSourceColumn: string;
+}
+
+export interface FillMotionDesignSourceRequest {
+  accountId: number;
+  /** 0 creates a new motion-design source. */
+  destAssetSourceId: number;
+  /** A dynamic campaign of the account. */
+  campaignId: string;
+  destinationAssetSourceName: string;
+  assetSourceMap: MotionDesignMapEntry[];
+}
+
+export interface FillMotionDesignSourceResponse {
+  destinationAssetSourceId: number;
+}
+
 function createBasePageRequest(): PageRequest {
   return { offset: 0, limit: 0 };
 }
@@ -5149,6 +5169,329 @@ export const DeleteLabelResponse: MessageFns<DeleteLabelResponse> = {
   },
 };
 
+function createBaseMotionDesignMapEntry(): MotionDesignMapEntry {
+  return { assetId: "", assetSourceColumn: "" };
+}
+
+export const MotionDesignMapEntry: MessageFns<MotionDesignMapEntry> = {
+  encode(message: MotionDesignMapEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assetId !== "") {
+      writer.uint32(10).string(message.assetId);
+    }
+    if (message.assetSourceColumn !== "") {
+      writer.uint32(18).string(message.assetSourceColumn);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MotionDesignMapEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMotionDesignMapEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.assetId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.assetSourceColumn = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MotionDesignMapEntry {
+    return {
+      assetId: isSet(object.assetId)
+        ? globalThis.String(object.assetId)
+        : isSet(object.asset_id)
+        ? globalThis.String(object.asset_id)
+        : "",
+      assetSourceColumn: isSet(object.assetSourceColumn)
+        ? globalThis.String(object.assetSourceColumn)
+        : isSet(object.asset_source_column)
+        ? globalThis.String(object.asset_source_column)
+        : "",
+    };
+  },
+
+  toJSON(message: MotionDesignMapEntry): unknown {
+    const obj: any = {};
+    if (message.assetId !== "") {
+      obj.assetId = message.assetId;
+    }
+    if (message.assetSourceColumn !== "") {
+      obj.assetSourceColumn = message.assetSourceColumn;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MotionDesignMapEntry>, I>>(base?: I): MotionDesignMapEntry {
+    return MotionDesignMapEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MotionDesignMapEntry>, I>>(object: I): MotionDesignMapEntry {
+    const message = createBaseMotionDesignMapEntry();
+    message.assetId = object.assetId ?? "";
+    message.assetSourceColumn = object.assetSourceColumn ?? "";
+    return message;
+  },
+};
+
+function createBaseFillMotionDesignSourceRequest(): FillMotionDesignSourceRequest {
+  return { accountId: 0, destAssetSourceId: 0, campaignId: "", destinationAssetSourceName: "", assetSourceMap: [] };
+}
+
+export const FillMotionDesignSourceRequest: MessageFns<FillMotionDesignSourceRequest> = {
+  encode(message: FillMotionDesignSourceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.destAssetSourceId !== 0) {
+      writer.uint32(16).int64(message.destAssetSourceId);
+    }
+    if (message.campaignId !== "") {
+      writer.uint32(26).string(message.campaignId);
+    }
+    if (message.destinationAssetSourceName !== "") {
+      writer.uint32(34).string(message.destinationAssetSourceName);
+    }
+    for (const v of message.assetSourceMap) {
+      MotionDesignMapEntry.encode(v!, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FillMotionDesignSourceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFillMotionDesignSourceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.destAssetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.campaignId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.destinationAssetSourceName = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.assetSourceMap.push(MotionDesignMapEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FillMotionDesignSourceRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      destAssetSourceId: isSet(object.destAssetSourceId)
+        ? globalThis.Number(object.destAssetSourceId)
+        : isSet(object.dest_asset_source_id)
+        ? globalThis.Number(object.dest_asset_source_id)
+        : 0,
+      campaignId: isSet(object.campaignId)
+        ? globalThis.String(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.String(object.campaign_id)
+        : "",
+      destinationAssetSourceName: isSet(object.destinationAssetSourceName)
+        ? globalThis.String(object.destinationAssetSourceName)
+        : isSet(object.destination_asset_source_name)
+        ? globalThis.String(object.destination_asset_source_name)
+        : "",
+      assetSourceMap: globalThis.Array.isArray(object?.assetSourceMap)
+        ? object.assetSourceMap.map((e: any) => MotionDesignMapEntry.fromJSON(e))
+        : globalThis.Array.isArray(object?.asset_source_map)
+        ? object.asset_source_map.map((e: any) => MotionDesignMapEntry.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: FillMotionDesignSourceRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.destAssetSourceId !== 0) {
+      obj.destAssetSourceId = Math.round(message.destAssetSourceId);
+    }
+    if (message.campaignId !== "") {
+      obj.campaignId = message.campaignId;
+    }
+    if (message.destinationAssetSourceName !== "") {
+      obj.destinationAssetSourceName = message.destinationAssetSourceName;
+    }
+    if (message.assetSourceMap?.length) {
+      obj.assetSourceMap = message.assetSourceMap.map((e) => MotionDesignMapEntry.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FillMotionDesignSourceRequest>, I>>(base?: I): FillMotionDesignSourceRequest {
+    return FillMotionDesignSourceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FillMotionDesignSourceRequest>, I>>(
+    object: I,
+  ): FillMotionDesignSourceRequest {
+    const message = createBaseFillMotionDesignSourceRequest();
+    message.accountId = object.accountId ?? 0;
+    message.destAssetSourceId = object.destAssetSourceId ?? 0;
+    message.campaignId = object.campaignId ?? "";
+    message.destinationAssetSourceName = object.destinationAssetSourceName ?? "";
+    message.assetSourceMap = object.assetSourceMap?.map((e) => MotionDesignMapEntry.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseFillMotionDesignSourceResponse(): FillMotionDesignSourceResponse {
+  return { destinationAssetSourceId: 0 };
+}
+
+export const FillMotionDesignSourceResponse: MessageFns<FillMotionDesignSourceResponse> = {
+  encode(message: FillMotionDesignSourceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.destinationAssetSourceId !== 0) {
+      writer.uint32(8).int64(message.destinationAssetSourceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FillMotionDesignSourceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFillMotionDesignSourceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.destinationAssetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FillMotionDesignSourceResponse {
+    return {
+      destinationAssetSourceId: isSet(object.destinationAssetSourceId)
+        ? globalThis.Number(object.destinationAssetSourceId)
+        : isSet(object.destination_asset_source_id)
+        ? globalThis.Number(object.destination_asset_source_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: FillMotionDesignSourceResponse): unknown {
+    const obj: any = {};
+    if (message.destinationAssetSourceId !== 0) {
+      obj.destinationAssetSourceId = Math.round(message.destinationAssetSourceId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FillMotionDesignSourceResponse>, I>>(base?: I): FillMotionDesignSourceResponse {
+    return FillMotionDesignSourceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FillMotionDesignSourceResponse>, I>>(
+    object: I,
+  ): FillMotionDesignSourceResponse {
+    const message = createBaseFillMotionDesignSourceResponse();
+    message.destinationAssetSourceId = object.destinationAssetSourceId ?? 0;
+    return message;
+  },
+};
+
 /**
  * Asset sources (inline, remote, recommendation, motion-design; feeds later), their rows and labels.
  * The caller's principal travels in call metadata (x-principal, x-principal-sig); the service
@@ -5312,6 +5655,22 @@ export const AssetSourcesServiceService = {
     responseDeserialize: (value: Buffer): RecordRecommendationEventResponse =>
       RecordRecommendationEventResponse.decode(value),
   },
+  /**
+   * Fills a motion-design source (or creates one when dest_asset_source_id is 0) from a campaign's
+   * assets, each an asset-library path, mapped to columns.
+   */
+  fillMotionDesignSource: {
+    path: "/assetsources.v1.AssetSourcesService/FillMotionDesignSource" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FillMotionDesignSourceRequest): Buffer =>
+      Buffer.from(FillMotionDesignSourceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FillMotionDesignSourceRequest => FillMotionDesignSourceRequest.decode(value),
+    responseSerialize: (value: FillMotionDesignSourceResponse): Buffer =>
+      Buffer.from(FillMotionDesignSourceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FillMotionDesignSourceResponse =>
+      FillMotionDesignSourceResponse.decode(value),
+  },
   addLabel: {
     path: "/assetsources.v1.AssetSourcesService/AddLabel" as const,
     requestStream: false as const,
@@ -5362,6 +5721,11 @@ export interface AssetSourcesServiceServer extends UntypedServiceImplementation 
   replaceRecommendationSource: handleUnaryCall<ReplaceRecommendationSourceRequest, ReplaceRecommendationSourceResponse>;
   /** Records one interaction of a cookie with an item, for collaborative and hybrid recommendations. */
   recordRecommendationEvent: handleUnaryCall<RecordRecommendationEventRequest, RecordRecommendationEventResponse>;
+  /**
+   * Fills a motion-design source (or creates one when dest_asset_source_id is 0) from a campaign's
+   * assets, each an asset-library path, mapped to columns.
+   */
+  fillMotionDesignSource: handleUnaryCall<FillMotionDesignSourceRequest, FillMotionDesignSourceResponse>;
   addLabel: handleUnaryCall<AddLabelRequest, AddLabelResponse>;
   listLabels: handleUnaryCall<ListLabelsRequest, ListLabelsResponse>;
   deleteLabel: handleUnaryCall<DeleteLabelRequest, DeleteLabelResponse>;
@@ -5569,6 +5933,25 @@ export interface AssetSourcesServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RecordRecommendationEventResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Fills a motion-design source (or creates one when dest_asset_source_id is 0) from a campaign's
+   * assets, each an asset-library path, mapped to columns.
+   */
+  fillMotionDesignSource(
+    request: FillMotionDesignSourceRequest,
+    callback: (error: ServiceError | null, response: FillMotionDesignSourceResponse) => void,
+  ): ClientUnaryCall;
+  fillMotionDesignSource(
+    request: FillMotionDesignSourceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FillMotionDesignSourceResponse) => void,
+  ): ClientUnaryCall;
+  fillMotionDesignSource(
+    request: FillMotionDesignSourceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FillMotionDesignSourceResponse) => void,
   ): ClientUnaryCall;
   addLabel(
     request: AddLabelRequest,

@@ -1,0 +1,64 @@
+import { ASSET_SOURCE_COLUMN_NAME_MAX, ASSET_SOURCE_NAME_MAX, MOTION_DESIGN_MAP_MAX } from '@contracts/domain';
+import { blankOrTooLong, validationFailed, type FieldError } from '@platform/errors';
+import { NO_SPECIAL_COLUMNS, type SourceRow } from '../sources/asset-source.model';
+import type { AssetSourceRepository } from '../sources/asset-source.repository';
+import type { AssetSourceService } from '../sources/asset-source.service';
+import { assetPathErrors } from './asset-path.rules';
+
+export interface MotionDesignFill {
+  campaignId: string;
+  destinationAssetSourceName: string;
+  assetSourceMap: { assetId: string; assetSourceColumn: string }[];
+}
+
+/** Whether a dynamic campaign of the account exists; the peer that owns campaigns answers it on behalf of the caller. */
+export type CampaignCheck = (accountId: number, campaignId: number) => Promise<void>;
+
+function fillErrors(fill: MotionDesignFill): FieldError[] {
+  const errors: FieldError[] = [...blankOrTooLong('/destinationAssetSourceName', fill.destinationAssetSourceName, ASSET_SOURCE_NAME_MAX)];
+  if (!/^[1-9][0-9]{0,15}$/.test(fill.campaignId))
+    errors.push({ pointer: '/campaignId', code: 'INVALID_FORMAT', detail: 'campaignId must be the decimal id of a dynamic campaign of the account.' });
+  if (fill.assetSourceMap.length === 0) errors.push({ pointer: '/assetSourceMap', code: 'REQUIRED', detail: 'assetSourceMap must map at least one asset.' });
+  if (fill.assetSourceMap.length > MOTION_DESIGN_MAP_MAX)
+    errors.push({ pointer: '/assetSourceMap', code: 'TOO_MANY_ITEMS', detail: `assetSourceMap may hold at most ${MOTION_DESIGN_MAP_MAX} entries.` });
+  const seen = new Set<string>();
+  fill.assetSourceMap.slice(0, MOTION_DESIGN_MAP_MAX).forEach((entry, i) => {
+    const at = `/assetSourceMap/${i}`;
+    const column = blankOrTooLong(`${at}/assetSourceColumn`, entry.assetSourceColumn, ASSET_SOURCE_COLUMN_NAME_MAX);
+    if (column.length === 0 && seen.has(entry.assetSourceColumn))
+      column.push({ pointer: `${at}/assetSourceColumn`, code: 'DUPLICATE', detail: `Column ${JSON.stringify(entry.assetSourceColumn)} is mapped twice.` });
+    seen.add(entry.assetSourceColumn);
+    errors.push(...column, ...assetPathErrors(`${at}/assetId`, entry.assetId));
+  });
+  return errors;
+}
+
+/**
+ * Motion-design sources: a campaign's assets, each named by its asset-library path, laid out as one
+ * row whose columns are the mapped columns. Filling an existing motion-design source replaces its
+ * name, columns and row; destination 0 creates one.
+ */
+export class MotionDesignService {
+  constructor(
+    private readonly sources: AssetSourceRepository,
+    private readonly assetSources: AssetSourceService,
+  ) {}
+
+  async fill(accountId: number, destAssetSourceId: number, fill: MotionDesignFill, campaignExists: CampaignCheck): Promise<number> {
+    const errors = fillErrors(fill);
+    if (errors.length > 0) throw validationFailed(errors);
+    const current = destAssetSourceId === 0 ? undefined : await this.assetSources.ofKind(accountId, destAssetSourceId, 'motion-design');
+    await campaignExists(accountId, Number(fill.campaignId));
+    const row: SourceRow = Object.fromEntries(fill.assetSourceMap.map((entry) => [entry.assetSourceColumn, entry.assetId]));
+    const source = {
+      assetSourceType: 'motion-design' as const,
+      assetSourceName: fill.destinationAssetSourceName.trim(),
+      columnNames: fill.assetSourceMap.map((entry) => entry.assetSourceColumn),
+      columns: NO_SPECIAL_COLUMNS,
+      contentType: null,
+    };
+    if (!current) return this.sources.insert(accountId, source, [row]);
+    await this.sources.update(current.assetSourceId, source, [row]);
+    return current.assetSourceId;
+  }
+}
