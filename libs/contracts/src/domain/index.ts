@@ -6,4 +6,5 @@ export * from './channels-plans';
 export * from './content-creative';
 export * from './tagging';
 export * from './templates';
+export * from './asset-sources';
 export * from './json-depth';

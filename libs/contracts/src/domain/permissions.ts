@@ -24,6 +24,8 @@ export const PERMISSIONS = {
   dynamicCampaignsView: 'DynamicCampaigns_View',
   dynamicCampaignsEdit: 'DynamicCampaigns_Edit',
   dataSignalsView: 'DataSignals_View',
+  assetSourcesView: 'AssetSources_View',
+  assetSourcesEdit: 'AssetSources_Edit',
   tagsView: 'Tags_View',
   tagsEdit: 'Tags_Edit',
   trackersView: 'Trackers_View',
