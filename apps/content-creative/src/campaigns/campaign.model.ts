@@ -1,5 +1,4 @@
-import type { ExpressionValue } from '@contracts/domain';
-
+import type { DecisionGraph } from '@domain/decisioning';
 export interface AssetMapEntry {
   assetId: string;
   assetSourceId: number;
@@ -14,25 +13,8 @@ export interface DecisionMapEntry {
   dataSignalProperty: string;
 }
 
-export interface Expression {
-  dataSignalServiceId: number;
-  dataSignalPropertyId: string;
-  operator: string;
-  /** Checked by the rules: a string or number of the property's type, or a list for IN, NOT_IN and BETWEEN. */
-  value: ExpressionValue;
-}
-
-export interface Segment {
-  name: string;
-  creativeMasters: string[];
-  condition: { operator: string; expressions: Expression[] };
-}
-
-export interface DecisionGraph {
-  defaultCreativeMaster: string | null;
-  rulePriority: string | null;
-  segments: Segment[];
-}
+// The decision graph is the decisioning library's: ad serving evaluates the same shape.
+export type { DecisionGraph, Expression, Segment } from '@domain/decisioning';
 
 /** A campaign as a caller describes it. */
 export interface CampaignInput {

@@ -1,8 +1,7 @@
 import { DATA_SIGNAL_PROPERTY_ID_MAX, EXPLAIN_REQUEST_ID_MAX, EXPLAIN_SIGNALS_MAX, EXPRESSION_VALUE_MAX } from '@contracts/domain';
 import { validationFailed, type FieldError } from '@platform/errors';
 import type { CampaignService } from '../campaigns/campaign.service';
-import { signalKey, type SignalValue } from './decision.evaluator';
-import { explainDecision, type Explanation } from './decision.explain';
+import { explainDecision, signalKey, type Explanation, type SignalValue } from '@domain/decisioning';
 
 export interface SignalInput {
   dataSignalServiceId: number;

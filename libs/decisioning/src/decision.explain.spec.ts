@@ -1,4 +1,4 @@
-import type { DecisionGraph } from '../campaigns/campaign.model';
+import type { DecisionGraph } from './decision-graph';
 import { signalKey, type SignalValue } from './decision.evaluator';
 import { explainDecision } from './decision.explain';
 

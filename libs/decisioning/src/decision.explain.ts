@@ -1,4 +1,4 @@
-import type { DecisionGraph, Expression } from '../campaigns/campaign.model';
+import type { DecisionGraph, Expression } from './decision-graph';
 import { compileGraph, decide, expressionOutcome, signalKey, type ExpressionFailure, type SignalValue, type SignalValues } from './decision.evaluator';
 
 export interface ExpressionTrace {

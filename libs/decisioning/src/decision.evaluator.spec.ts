@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { DecisionGraph, Expression, Segment } from '../campaigns/campaign.model';
+import type { DecisionGraph, Expression, Segment } from './decision-graph';
 import { compileGraph, decide, expressionOutcome, requestHash, segmentMatches, signalKey, type SignalValue } from './decision.evaluator';
 
 /** Fixed seed: a failure reproduces on every run and machine. */

@@ -1,11 +1,11 @@
 import { canonicalOperator } from '@contracts/domain';
-import type { DecisionGraph, Expression } from '../campaigns/campaign.model';
+import type { DecisionGraph, Expression } from './decision-graph';
 
 /**
  * Picks a campaign's creative master from signal values. Built for the serving hot path: a graph is
  * compiled once (operands parsed, IN lists as sets, operators resolved), and `decide` then does no
- * I/O and allocates nothing but its small answer. No dependency beyond @contracts/domain, so it can
- * move into a library the ad server imports.
+ * I/O and allocates nothing but its small answer. Depends on nothing beyond @contracts/domain, so the ad
+ * server can import it as content-creative does.
  */
 
 /** A signal value as a request carries it; keys are `signalKey(dataSignalId, propertyId)`. */

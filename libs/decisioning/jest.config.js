@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'decisioning',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};
