@@ -204,6 +204,23 @@ describe('asset sources over HTTP (gateway -> asset-sources -> MariaDB)', () => 
       expect((await call<{ assetSources: unknown[] }>('GET', `${base(accountB)}?limit=100`)).body.assetSources).toHaveLength(before);
     });
 
+    it('answers the paths the interface writes with a trailing slash (list, add and delete a label)', async () => {
+      // Straight fetch: the conformance check matches documented paths, which carry no trailing slash.
+      const raw = (method: string, path: string, json?: unknown) =>
+        fetch(`${system.baseUrl}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${fullKey}`, 'content-type': 'application/json' },
+          body: json === undefined ? undefined : JSON.stringify(json),
+        });
+      const id = await createInline();
+      const listed = await raw('GET', `${base()}/?limit=100`);
+      expect(listed.status).toBe(200);
+      const plain = await call<{ assetSources: unknown[] }>('GET', `${base()}?limit=100`);
+      expect(((await listed.json()) as { assetSources: unknown[] }).assetSources).toEqual(plain.body.assetSources);
+      expect((await raw('POST', `${base()}/${id}/labels/`, { label: 'slash' })).status).toBe(201);
+      expect((await raw('DELETE', `${base()}/${id}/labels/`, { label: 'slash' })).status).toBe(200);
+    });
+
     it('refuses a limit above 100 and a malformed id', async () => {
       expectProblem(await call('GET', `${base()}?limit=101`), 400, 'VALIDATION_FAILED');
       expectProblem(await call('GET', `${base()}/1e3`), 400, 'VALIDATION_FAILED');
