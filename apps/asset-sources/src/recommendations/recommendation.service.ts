@@ -151,7 +151,14 @@ export class RecommendationService implements SourceDependents {
   async recompute(target: AssetSourceRecord): Promise<void> {
     const settings = target.recommendation;
     if (!settings) return;
-    const source = await this.sources.get(target.accountId, settings.sourceAssetSourceId);
+    const stored = await this.sources.get(target.accountId, settings.sourceAssetSourceId);
+    // A remote item source is ranked from a fresh copy when it can be fetched, else from the last one.
+    const source =
+      stored &&
+      (await this.assetSources.fresh(stored).catch((error: unknown) => {
+        this.logger.warn({ err: error, assetSourceId: stored.assetSourceId }, 'remote item source could not be refreshed; ranking its last copy');
+        return stored;
+      }));
     const at = this.now();
     if (!source || source.columns.assetKeyColumn === null) {
       await this.sources.replaceRows(target.assetSourceId, [], 'itemKey', 'computed_at', at);

@@ -98,6 +98,20 @@ describe('remote sources (real MariaDB, a real HTTP endpoint on loopback)', () =
     expect((await bed.assetSources.get(account, id)).rowCount).toBe(1);
   });
 
+  it('ranks recommendations over a remote source from a fresh copy', async () => {
+    const account = freshAccount();
+    const id = await create(account, { cacheTime: 0 });
+    answer = { status: 200, body: '[{"sku":"A","price":1},{"sku":"B","price":2},{"sku":"C","price":9}]' };
+    const rec = await bed.recommendations.create(account, id, {
+      updateFrequency: 1,
+      config: { type: 'content', maxRecommendations: 3, recommendationMap: [{ assetSourceColumn: 'price', dataType: 'numeric', acceptedRange: 1 }] },
+    });
+    expect(JSON.parse((await bed.assetSources.readData(account, rec)).rowsJson)).toEqual([
+      { itemKey: 'A', recommendedItemKey: 'B', rank: 1, score: 1 },
+      { itemKey: 'B', recommendedItemKey: 'A', rank: 1, score: 1 },
+    ]);
+  });
+
   it('refuses an address outside the allowlist without reaching it (424)', async () => {
     const account = freshAccount();
     const id = await create(account, { url: 'http://10.0.0.1/feed', cacheTime: 0 });

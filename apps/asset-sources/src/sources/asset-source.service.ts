@@ -115,11 +115,16 @@ export class AssetSourceService {
     assetSourceId: number,
     page?: { offset?: number; limit?: number },
   ): Promise<{ source: AssetSourceRecord; rowsJson: string; total: number }> {
-    let source = await this.get(accountId, assetSourceId);
-    if (source.assetSourceType === 'remote' && (await this.remoteRows.refreshIfStale(source))) source = await this.get(accountId, assetSourceId);
+    const source = await this.fresh(await this.get(accountId, assetSourceId));
     const window = effectivePage(page);
     const rows = window.offset >= source.rowCount ? [] : await this.sources.readRows(assetSourceId, window);
     return { source, rowsJson: `[${rows.join(',')}]`, total: source.rowCount };
+  }
+
+  /** The source with current rows: a remote source whose copy is stale is fetched first (502/424 when that fails). */
+  async fresh(source: AssetSourceRecord): Promise<AssetSourceRecord> {
+    if (source.assetSourceType !== 'remote' || !(await this.remoteRows.refreshIfStale(source))) return source;
+    return this.get(source.accountId, source.assetSourceId);
   }
 
   describe(accountId: number, assetSourceIds: readonly number[]): Promise<AssetSourceRecord[]> {
@@ -127,8 +132,7 @@ export class AssetSourceService {
   }
 
   async findRows(accountId: number, assetSourceId: number, column: string, values: readonly string[]): Promise<{ value: string; rowJson: string }[]> {
-    let source = await this.get(accountId, assetSourceId);
-    if (source.assetSourceType === 'remote' && (await this.remoteRows.refreshIfStale(source))) source = await this.get(accountId, assetSourceId);
+    const source = await this.fresh(await this.get(accountId, assetSourceId));
     if (!source.columnNames.includes(column))
       throw validationFailed([
         { pointer: '/column', code: 'UNKNOWN_COLUMN', detail: `Asset source ${assetSourceId} has no column ${JSON.stringify(column)}.` },
