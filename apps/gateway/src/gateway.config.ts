@@ -1,5 +1,6 @@
 import { backendAddressFields } from './backends/backend.registry';
-import { commonFields, loadConfig, mysqlFields, natsFields, optionalUrl, port, secretKey, z } from '@platform/config';
+import { STORAGE_LIMITS } from '@contracts/domain';
+import { commonFields, loadConfig, mysqlFields, natsFields, optionalUrl, port, s3Fields, secretKey, z } from '@platform/config';
 
 export const gatewayConfigSchema = z.object({
   ...commonFields,
@@ -24,6 +25,10 @@ export const gatewayConfigSchema = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
+  /** The object store uploads are staged in and library files are served from (GET /files/...). */
+  ...s3Fields,
+  /** Largest asset-library upload; a larger one is refused with 413 and nothing is kept. */
+  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1).max(STORAGE_LIMITS.uploadMaxBytes).default(STORAGE_LIMITS.uploadMaxBytes),
   /** Set when a proxy or load balancer sits in front, so req.protocol/host honour X-Forwarded-*. */
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   /**

@@ -18,6 +18,9 @@ import { startIdentity } from './identity/identity.module';
 import { buildOpenApi } from './openapi/openapi.builder';
 import { bindRoutes } from './routes/route-binder';
 import { knownPermissions, ROUTE_TABLE } from './routes/route-table';
+import { createObjectStore } from '@platform/s3';
+import { filesRouter } from './uploads/files.router';
+import { createUploadApp, withUploads } from './uploads/upload.handler';
 
 export interface GatewayModule {
   port: number;
@@ -38,6 +41,14 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const backends = connectBackends(addressOf, (key, address) => createGrpcClient<Client>(BACKENDS[key].Client, address));
   const backendChecks = Object.fromEntries((Object.keys(BACKENDS) as BackendKey[]).map((key) => [BACKENDS[key].label, () => checkHealth(addressOf(key))]));
 
+  const store = createObjectStore({
+    endpoint: config.S3_ENDPOINT,
+    accessKey: config.S3_ACCESS_KEY,
+    secretKey: config.S3_SECRET_KEY,
+    bucket: config.S3_BUCKET,
+    region: config.S3_REGION,
+  });
+  const rateLimit = createRateLimit(config.RATE_LIMIT_PER_MINUTE);
   let accepting = true;
   const metrics = createHttpMetrics();
   const accessLogger = createAccessLogger({ service: 'gateway', level: config.LOG_LEVEL });
@@ -61,12 +72,13 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       identity.adminRouter,
       bindRoutes(ROUTE_TABLE, {
         authenticate: identity.authenticate,
-        rateLimit: createRateLimit(config.RATE_LIMIT_PER_MINUTE),
+        rateLimit,
         backends,
         principalKey,
         deadlineMs: config.GRPC_DEADLINE_MS,
         publicBaseUrl: config.PUBLIC_BASE_URL,
       }),
+      filesRouter(store),
     ],
   });
 
@@ -75,7 +87,18 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       const s = createServer(handler).listen(port, config.HOST, () => resolve(s));
       s.once('error', reject);
     });
-  const server = await listen(app, config.PORT);
+  // Multipart uploads stream past the JSON app (see uploads/upload.handler.ts).
+  const uploads = createUploadApp({
+    logger,
+    authenticate: identity.authenticate,
+    rateLimit,
+    backends,
+    principalKey,
+    deadlineMs: config.GRPC_DEADLINE_MS,
+    store,
+    maxBytes: config.UPLOAD_MAX_BYTES,
+  });
+  const server = await listen(withUploads(uploads, app), config.PORT);
   server.keepAliveTimeout = 65_000;
   const port = (server.address() as AddressInfo).port;
   const metricsServer =

@@ -7,6 +7,7 @@ import { mediaPlanRoutes } from './media-plan.routes';
 import { placementRoutes } from './placement.routes';
 import { retailCampaignRoutes } from './retail-campaign.routes';
 import { RouteSpec } from './route.types';
+import { storageRoutes } from './storage.routes';
 import { taggingRoutes } from './tagging.routes';
 import { trackerRoutes } from './tracker.routes';
 import { templateRoutes } from './template.routes';
@@ -22,6 +23,7 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...trackerRoutes,
   ...campaignRoutes,
   ...contentMapRoutes,
+  ...storageRoutes,
   ...assetSourceRoutes,
 ];
 

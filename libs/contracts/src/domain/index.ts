@@ -8,3 +8,4 @@ export * from './tagging';
 export * from './templates';
 export * from './asset-sources';
 export * from './json-depth';
+export * from './storage';

@@ -30,6 +30,11 @@ export const PERMISSIONS = {
   tagsEdit: 'Tags_Edit',
   trackersView: 'Trackers_View',
   trackersEdit: 'Trackers_Edit',
+  assetLibraryView: 'AssetLibrary_View',
+  assetLibraryEdit: 'AssetLibrary_Edit',
+  cloudStorageView: 'CloudStorage_View',
+  cloudStorageEdit: 'CloudStorage_Edit',
+  queuesView: 'Queues_View',
 } as const;
 
 export type Permission = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];

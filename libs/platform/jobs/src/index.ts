@@ -6,3 +6,14 @@ export { JOB_PROGRESS_STREAM, jobProgressSubject, jobProgressConsumerSpec } from
 export { encodeJobProgress, decodeJobProgress, JobStatus, type JobProgress } from './job-progress.codec';
 export { createJobProgressPublisher, type JobProgressPublisher, type JobProgressPublisherOptions, type JobProgressReport } from './job-progress.publisher';
 export { applyJobProgress, queueStatusOf, type QueueStatus, type QueueView } from './queue-view.reducer';
+export {
+  JOB_REQUEST_STREAM,
+  jobRequestSubject,
+  prefixedJobRequestSubject,
+  jobRequestConsumerSpec,
+  encodeJobRequest,
+  decodeJobRequest,
+  type JobRequest,
+} from './job-request';
+export { openCustomerBucket, CustomerEndpointRefused, awsEndpoint, s3CodeOf, type CustomerBucketTarget } from './customer-bucket';
+export { runJobConsumer, JobFailed, type JobHandler, type JobProgressSink, type JobResult, type RunJobConsumerOptions } from './job-runner';

@@ -19,6 +19,12 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 
+export interface RenameCloudServiceResponse {
+}
+
+export interface DeleteCloudServiceResponse {
+}
+
 export interface GetQueueRequest {
   queueId: string;
 }
@@ -30,6 +36,238 @@ export interface GetQueueResponse {
   totalItems: number;
   totalProcessed: number;
 }
+
+export interface CopyFromCloudResponse {
+  queueId: string;
+}
+
+export interface StartUploadResponse {
+  queueId: string;
+}
+
+export interface CreateCloudServiceResponse {
+  service: CloudService | undefined;
+}
+
+export interface CloudService {
+  id: number;
+  name: string;
+  serviceType: string;
+  /** s3://<bucket>/<prefix> */
+  rootDir: string;
+}
+
+export interface ListCloudServicesRequest {
+  accountId: number;
+}
+
+export interface ListCloudServicesResponse {
+  services: CloudService[];
+}
+
+export interface CreateCloudServiceRequest {
+  accountId: number;
+  name: string;
+  serviceType: string;
+  /** <bucket>/<prefix> */
+  rootDir: string;
+  accessKey: string;
+  secretKey: string;
+  /** S3-compatible base URL; empty means AWS S3. */
+  endpoint: string;
+  region: string;
+}
+
+export interface RenameCloudServiceRequest {
+  accountId: number;
+  serviceId: number;
+  name: string;
+}
+
+export interface DeleteCloudServiceRequest {
+  accountId: number;
+  serviceId: number;
+}
+
+export interface ListCloudFilesRequest {
+  accountId: number;
+  serviceId: number;
+  /** Sub-path under the service's root; empty for the root. */
+  path: string;
+}
+
+export interface CloudFile {
+  name: string;
+  /** RFC 3339 UTC. */
+  date: string;
+  size: number;
+}
+
+export interface ListCloudFilesResponse {
+  files: CloudFile[];
+  folders: string[];
+  /** s3:// URL of the listed folder. */
+  url: string;
+  path: string;
+}
+
+export interface CopyFromCloudRequest {
+  accountId: number;
+  serviceId: number;
+  path: string;
+  files: string[];
+  folders: string[];
+}
+
+export interface ListAssetsRequest {
+  accountId: number;
+  prefix: string;
+  limit: number;
+  nextKey: string;
+}
+
+export interface AssetFile {
+  name: string;
+  /** Path of the file inside the account's library; the edge turns it into the cdnUrl. */
+  path: string;
+  sizeBytes: number;
+  /** RFC 3339 UTC. */
+  date: string;
+}
+
+export interface ListAssetsResponse {
+  files: AssetFile[];
+  folders: string[];
+  /** Empty on the last page. */
+  nextKey: string;
+  path: string;
+}
+
+export interface StartUploadRequest {
+  accountId: number;
+  /** Target folder in the library; empty for the root. */
+  path: string;
+  fileName: string;
+  /** Where the edge streamed the bytes (outside every account's library). */
+  stagingKey: string;
+  sizeBytes: number;
+}
+
+export interface DeleteAssetsRequest {
+  accountId: number;
+  /** deleteFile or deleteFolder. */
+  command: string;
+  file: string;
+  path: string;
+}
+
+export interface DeleteAssetsResponse {
+  msg: string;
+}
+
+function createBaseRenameCloudServiceResponse(): RenameCloudServiceResponse {
+  return {};
+}
+
+export const RenameCloudServiceResponse: MessageFns<RenameCloudServiceResponse> = {
+  encode(_: RenameCloudServiceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenameCloudServiceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenameCloudServiceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): RenameCloudServiceResponse {
+    return {};
+  },
+
+  toJSON(_: RenameCloudServiceResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenameCloudServiceResponse>, I>>(base?: I): RenameCloudServiceResponse {
+    return RenameCloudServiceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenameCloudServiceResponse>, I>>(_: I): RenameCloudServiceResponse {
+    const message = createBaseRenameCloudServiceResponse();
+    return message;
+  },
+};
+
+function createBaseDeleteCloudServiceResponse(): DeleteCloudServiceResponse {
+  return {};
+}
+
+export const DeleteCloudServiceResponse: MessageFns<DeleteCloudServiceResponse> = {
+  encode(_: DeleteCloudServiceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteCloudServiceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteCloudServiceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteCloudServiceResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteCloudServiceResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteCloudServiceResponse>, I>>(base?: I): DeleteCloudServiceResponse {
+    return DeleteCloudServiceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteCloudServiceResponse>, I>>(_: I): DeleteCloudServiceResponse {
+    const message = createBaseDeleteCloudServiceResponse();
+    return message;
+  },
+};
 
 function createBaseGetQueueRequest(): GetQueueRequest {
   return { queueId: "" };
@@ -245,6 +483,2074 @@ export const GetQueueResponse: MessageFns<GetQueueResponse> = {
   },
 };
 
+function createBaseCopyFromCloudResponse(): CopyFromCloudResponse {
+  return { queueId: "" };
+}
+
+export const CopyFromCloudResponse: MessageFns<CopyFromCloudResponse> = {
+  encode(message: CopyFromCloudResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.queueId !== "") {
+      writer.uint32(10).string(message.queueId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CopyFromCloudResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCopyFromCloudResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.queueId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CopyFromCloudResponse {
+    return {
+      queueId: isSet(object.queueId)
+        ? globalThis.String(object.queueId)
+        : isSet(object.queue_id)
+        ? globalThis.String(object.queue_id)
+        : "",
+    };
+  },
+
+  toJSON(message: CopyFromCloudResponse): unknown {
+    const obj: any = {};
+    if (message.queueId !== "") {
+      obj.queueId = message.queueId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CopyFromCloudResponse>, I>>(base?: I): CopyFromCloudResponse {
+    return CopyFromCloudResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CopyFromCloudResponse>, I>>(object: I): CopyFromCloudResponse {
+    const message = createBaseCopyFromCloudResponse();
+    message.queueId = object.queueId ?? "";
+    return message;
+  },
+};
+
+function createBaseStartUploadResponse(): StartUploadResponse {
+  return { queueId: "" };
+}
+
+export const StartUploadResponse: MessageFns<StartUploadResponse> = {
+  encode(message: StartUploadResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.queueId !== "") {
+      writer.uint32(10).string(message.queueId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartUploadResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartUploadResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.queueId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartUploadResponse {
+    return {
+      queueId: isSet(object.queueId)
+        ? globalThis.String(object.queueId)
+        : isSet(object.queue_id)
+        ? globalThis.String(object.queue_id)
+        : "",
+    };
+  },
+
+  toJSON(message: StartUploadResponse): unknown {
+    const obj: any = {};
+    if (message.queueId !== "") {
+      obj.queueId = message.queueId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartUploadResponse>, I>>(base?: I): StartUploadResponse {
+    return StartUploadResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartUploadResponse>, I>>(object: I): StartUploadResponse {
+    const message = createBaseStartUploadResponse();
+    message.queueId = object.queueId ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateCloudServiceResponse(): CreateCloudServiceResponse {
+  return { service: undefined };
+}
+
+export const CreateCloudServiceResponse: MessageFns<CreateCloudServiceResponse> = {
+  encode(message: CreateCloudServiceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.service !== undefined) {
+      CloudService.encode(message.service, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateCloudServiceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateCloudServiceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.service = CloudService.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateCloudServiceResponse {
+    return { service: isSet(object.service) ? CloudService.fromJSON(object.service) : undefined };
+  },
+
+  toJSON(message: CreateCloudServiceResponse): unknown {
+    const obj: any = {};
+    if (message.service !== undefined) {
+      obj.service = CloudService.toJSON(message.service);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateCloudServiceResponse>, I>>(base?: I): CreateCloudServiceResponse {
+    return CreateCloudServiceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateCloudServiceResponse>, I>>(object: I): CreateCloudServiceResponse {
+    const message = createBaseCreateCloudServiceResponse();
+    message.service = (object.service !== undefined && object.service !== null)
+      ? CloudService.fromPartial(object.service)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCloudService(): CloudService {
+  return { id: 0, name: "", serviceType: "", rootDir: "" };
+}
+
+export const CloudService: MessageFns<CloudService> = {
+  encode(message: CloudService, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.serviceType !== "") {
+      writer.uint32(26).string(message.serviceType);
+    }
+    if (message.rootDir !== "") {
+      writer.uint32(34).string(message.rootDir);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CloudService {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCloudService();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.serviceType = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.rootDir = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CloudService {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      serviceType: isSet(object.serviceType)
+        ? globalThis.String(object.serviceType)
+        : isSet(object.service_type)
+        ? globalThis.String(object.service_type)
+        : "",
+      rootDir: isSet(object.rootDir)
+        ? globalThis.String(object.rootDir)
+        : isSet(object.root_dir)
+        ? globalThis.String(object.root_dir)
+        : "",
+    };
+  },
+
+  toJSON(message: CloudService): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.serviceType !== "") {
+      obj.serviceType = message.serviceType;
+    }
+    if (message.rootDir !== "") {
+      obj.rootDir = message.rootDir;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CloudService>, I>>(base?: I): CloudService {
+    return CloudService.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CloudService>, I>>(object: I): CloudService {
+    const message = createBaseCloudService();
+    message.id = object.id ?? 0;
+    message.name = object.name ?? "";
+    message.serviceType = object.serviceType ?? "";
+    message.rootDir = object.rootDir ?? "";
+    return message;
+  },
+};
+
+function createBaseListCloudServicesRequest(): ListCloudServicesRequest {
+  return { accountId: 0 };
+}
+
+export const ListCloudServicesRequest: MessageFns<ListCloudServicesRequest> = {
+  encode(message: ListCloudServicesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCloudServicesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCloudServicesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCloudServicesRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListCloudServicesRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCloudServicesRequest>, I>>(base?: I): ListCloudServicesRequest {
+    return ListCloudServicesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCloudServicesRequest>, I>>(object: I): ListCloudServicesRequest {
+    const message = createBaseListCloudServicesRequest();
+    message.accountId = object.accountId ?? 0;
+    return message;
+  },
+};
+
+function createBaseListCloudServicesResponse(): ListCloudServicesResponse {
+  return { services: [] };
+}
+
+export const ListCloudServicesResponse: MessageFns<ListCloudServicesResponse> = {
+  encode(message: ListCloudServicesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.services) {
+      CloudService.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCloudServicesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCloudServicesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.services.push(CloudService.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCloudServicesResponse {
+    return {
+      services: globalThis.Array.isArray(object?.services)
+        ? object.services.map((e: any) => CloudService.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListCloudServicesResponse): unknown {
+    const obj: any = {};
+    if (message.services?.length) {
+      obj.services = message.services.map((e) => CloudService.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCloudServicesResponse>, I>>(base?: I): ListCloudServicesResponse {
+    return ListCloudServicesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCloudServicesResponse>, I>>(object: I): ListCloudServicesResponse {
+    const message = createBaseListCloudServicesResponse();
+    message.services = object.services?.map((e) => CloudService.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCreateCloudServiceRequest(): CreateCloudServiceRequest {
+  return {
+    accountId: 0,
+    name: "",
+    serviceType: "",
+    rootDir: "",
+    accessKey: "",
+    secretKey: "",
+    endpoint: "",
+    region: "",
+  };
+}
+
+export const CreateCloudServiceRequest: MessageFns<CreateCloudServiceRequest> = {
+  encode(message: CreateCloudServiceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.serviceType !== "") {
+      writer.uint32(26).string(message.serviceType);
+    }
+    if (message.rootDir !== "") {
+      writer.uint32(34).string(message.rootDir);
+    }
+    if (message.accessKey !== "") {
+      writer.uint32(42).string(message.accessKey);
+    }
+    if (message.secretKey !== "") {
+      writer.uint32(50).string(message.secretKey);
+    }
+    if (message.endpoint !== "") {
+      writer.uint32(58).string(message.endpoint);
+    }
+    if (message.region !== "") {
+      writer.uint32(66).string(message.region);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateCloudServiceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateCloudServiceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.serviceType = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.rootDir = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.accessKey = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.secretKey = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.endpoint = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.region = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateCloudServiceRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      serviceType: isSet(object.serviceType)
+        ? globalThis.String(object.serviceType)
+        : isSet(object.service_type)
+        ? globalThis.String(object.service_type)
+        : "",
+      rootDir: isSet(object.rootDir)
+        ? globalThis.String(object.rootDir)
+        : isSet(object.root_dir)
+        ? globalThis.String(object.root_dir)
+        : "",
+      accessKey: isSet(object.accessKey)
+        ? globalThis.String(object.accessKey)
+        : isSet(object.access_key)
+        ? globalThis.String(object.access_key)
+        : "",
+      secretKey: isSet(object.secretKey)
+        ? globalThis.String(object.secretKey)
+        : isSet(object.secret_key)
+        ? globalThis.String(object.secret_key)
+        : "",
+      endpoint: isSet(object.endpoint) ? globalThis.String(object.endpoint) : "",
+      region: isSet(object.region) ? globalThis.String(object.region) : "",
+    };
+  },
+
+  toJSON(message: CreateCloudServiceRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.serviceType !== "") {
+      obj.serviceType = message.serviceType;
+    }
+    if (message.rootDir !== "") {
+      obj.rootDir = message.rootDir;
+    }
+    if (message.accessKey !== "") {
+      obj.accessKey = message.accessKey;
+    }
+    if (message.secretKey !== "") {
+      obj.secretKey = message.secretKey;
+    }
+    if (message.endpoint !== "") {
+      obj.endpoint = message.endpoint;
+    }
+    if (message.region !== "") {
+      obj.region = message.region;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateCloudServiceRequest>, I>>(base?: I): CreateCloudServiceRequest {
+    return CreateCloudServiceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateCloudServiceRequest>, I>>(object: I): CreateCloudServiceRequest {
+    const message = createBaseCreateCloudServiceRequest();
+    message.accountId = object.accountId ?? 0;
+    message.name = object.name ?? "";
+    message.serviceType = object.serviceType ?? "";
+    message.rootDir = object.rootDir ?? "";
+    message.accessKey = object.accessKey ?? "";
+    message.secretKey = object.secretKey ?? "";
+    message.endpoint = object.endpoint ?? "";
+    message.region = object.region ?? "";
+    return message;
+  },
+};
+
+function createBaseRenameCloudServiceRequest(): RenameCloudServiceRequest {
+  return { accountId: 0, serviceId: 0, name: "" };
+}
+
+export const RenameCloudServiceRequest: MessageFns<RenameCloudServiceRequest> = {
+  encode(message: RenameCloudServiceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.serviceId !== 0) {
+      writer.uint32(16).int64(message.serviceId);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenameCloudServiceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenameCloudServiceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.serviceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenameCloudServiceRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      serviceId: isSet(object.serviceId)
+        ? globalThis.Number(object.serviceId)
+        : isSet(object.service_id)
+        ? globalThis.Number(object.service_id)
+        : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: RenameCloudServiceRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.serviceId !== 0) {
+      obj.serviceId = Math.round(message.serviceId);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenameCloudServiceRequest>, I>>(base?: I): RenameCloudServiceRequest {
+    return RenameCloudServiceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenameCloudServiceRequest>, I>>(object: I): RenameCloudServiceRequest {
+    const message = createBaseRenameCloudServiceRequest();
+    message.accountId = object.accountId ?? 0;
+    message.serviceId = object.serviceId ?? 0;
+    message.name = object.name ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteCloudServiceRequest(): DeleteCloudServiceRequest {
+  return { accountId: 0, serviceId: 0 };
+}
+
+export const DeleteCloudServiceRequest: MessageFns<DeleteCloudServiceRequest> = {
+  encode(message: DeleteCloudServiceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.serviceId !== 0) {
+      writer.uint32(16).int64(message.serviceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteCloudServiceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteCloudServiceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.serviceId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteCloudServiceRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      serviceId: isSet(object.serviceId)
+        ? globalThis.Number(object.serviceId)
+        : isSet(object.service_id)
+        ? globalThis.Number(object.service_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: DeleteCloudServiceRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.serviceId !== 0) {
+      obj.serviceId = Math.round(message.serviceId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteCloudServiceRequest>, I>>(base?: I): DeleteCloudServiceRequest {
+    return DeleteCloudServiceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteCloudServiceRequest>, I>>(object: I): DeleteCloudServiceRequest {
+    const message = createBaseDeleteCloudServiceRequest();
+    message.accountId = object.accountId ?? 0;
+    message.serviceId = object.serviceId ?? 0;
+    return message;
+  },
+};
+
+function createBaseListCloudFilesRequest(): ListCloudFilesRequest {
+  return { accountId: 0, serviceId: 0, path: "" };
+}
+
+export const ListCloudFilesRequest: MessageFns<ListCloudFilesRequest> = {
+  encode(message: ListCloudFilesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.serviceId !== 0) {
+      writer.uint32(16).int64(message.serviceId);
+    }
+    if (message.path !== "") {
+      writer.uint32(26).string(message.path);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCloudFilesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCloudFilesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.serviceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCloudFilesRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      serviceId: isSet(object.serviceId)
+        ? globalThis.Number(object.serviceId)
+        : isSet(object.service_id)
+        ? globalThis.Number(object.service_id)
+        : 0,
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
+    };
+  },
+
+  toJSON(message: ListCloudFilesRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.serviceId !== 0) {
+      obj.serviceId = Math.round(message.serviceId);
+    }
+    if (message.path !== "") {
+      obj.path = message.path;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCloudFilesRequest>, I>>(base?: I): ListCloudFilesRequest {
+    return ListCloudFilesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCloudFilesRequest>, I>>(object: I): ListCloudFilesRequest {
+    const message = createBaseListCloudFilesRequest();
+    message.accountId = object.accountId ?? 0;
+    message.serviceId = object.serviceId ?? 0;
+    message.path = object.path ?? "";
+    return message;
+  },
+};
+
+function createBaseCloudFile(): CloudFile {
+  return { name: "", date: "", size: 0 };
+}
+
+export const CloudFile: MessageFns<CloudFile> = {
+  encode(message: CloudFile, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.date !== "") {
+      writer.uint32(18).string(message.date);
+    }
+    if (message.size !== 0) {
+      writer.uint32(24).int64(message.size);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CloudFile {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCloudFile();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.date = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.size = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CloudFile {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      date: isSet(object.date) ? globalThis.String(object.date) : "",
+      size: isSet(object.size) ? globalThis.Number(object.size) : 0,
+    };
+  },
+
+  toJSON(message: CloudFile): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.date !== "") {
+      obj.date = message.date;
+    }
+    if (message.size !== 0) {
+      obj.size = Math.round(message.size);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CloudFile>, I>>(base?: I): CloudFile {
+    return CloudFile.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CloudFile>, I>>(object: I): CloudFile {
+    const message = createBaseCloudFile();
+    message.name = object.name ?? "";
+    message.date = object.date ?? "";
+    message.size = object.size ?? 0;
+    return message;
+  },
+};
+
+function createBaseListCloudFilesResponse(): ListCloudFilesResponse {
+  return { files: [], folders: [], url: "", path: "" };
+}
+
+export const ListCloudFilesResponse: MessageFns<ListCloudFilesResponse> = {
+  encode(message: ListCloudFilesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.files) {
+      CloudFile.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.folders) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.url !== "") {
+      writer.uint32(26).string(message.url);
+    }
+    if (message.path !== "") {
+      writer.uint32(34).string(message.path);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCloudFilesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCloudFilesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.files.push(CloudFile.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.folders.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCloudFilesResponse {
+    return {
+      files: globalThis.Array.isArray(object?.files) ? object.files.map((e: any) => CloudFile.fromJSON(e)) : [],
+      folders: globalThis.Array.isArray(object?.folders) ? object.folders.map((e: any) => globalThis.String(e)) : [],
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
+    };
+  },
+
+  toJSON(message: ListCloudFilesResponse): unknown {
+    const obj: any = {};
+    if (message.files?.length) {
+      obj.files = message.files.map((e) => CloudFile.toJSON(e));
+    }
+    if (message.folders?.length) {
+      obj.folders = message.folders;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.path !== "") {
+      obj.path = message.path;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCloudFilesResponse>, I>>(base?: I): ListCloudFilesResponse {
+    return ListCloudFilesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCloudFilesResponse>, I>>(object: I): ListCloudFilesResponse {
+    const message = createBaseListCloudFilesResponse();
+    message.files = object.files?.map((e) => CloudFile.fromPartial(e)) || [];
+    message.folders = object.folders?.map((e) => e) || [];
+    message.url = object.url ?? "";
+    message.path = object.path ?? "";
+    return message;
+  },
+};
+
+function createBaseCopyFromCloudRequest(): CopyFromCloudRequest {
+  return { accountId: 0, serviceId: 0, path: "", files: [], folders: [] };
+}
+
+export const CopyFromCloudRequest: MessageFns<CopyFromCloudRequest> = {
+  encode(message: CopyFromCloudRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.serviceId !== 0) {
+      writer.uint32(16).int64(message.serviceId);
+    }
+    if (message.path !== "") {
+      writer.uint32(26).string(message.path);
+    }
+    for (const v of message.files) {
+      writer.uint32(34).string(v!);
+    }
+    for (const v of message.folders) {
+      writer.uint32(42).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CopyFromCloudRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCopyFromCloudRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.serviceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.files.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.folders.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CopyFromCloudRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      serviceId: isSet(object.serviceId)
+        ? globalThis.Number(object.serviceId)
+        : isSet(object.service_id)
+        ? globalThis.Number(object.service_id)
+        : 0,
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
+      files: globalThis.Array.isArray(object?.files) ? object.files.map((e: any) => globalThis.String(e)) : [],
+      folders: globalThis.Array.isArray(object?.folders) ? object.folders.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: CopyFromCloudRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.serviceId !== 0) {
+      obj.serviceId = Math.round(message.serviceId);
+    }
+    if (message.path !== "") {
+      obj.path = message.path;
+    }
+    if (message.files?.length) {
+      obj.files = message.files;
+    }
+    if (message.folders?.length) {
+      obj.folders = message.folders;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CopyFromCloudRequest>, I>>(base?: I): CopyFromCloudRequest {
+    return CopyFromCloudRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CopyFromCloudRequest>, I>>(object: I): CopyFromCloudRequest {
+    const message = createBaseCopyFromCloudRequest();
+    message.accountId = object.accountId ?? 0;
+    message.serviceId = object.serviceId ?? 0;
+    message.path = object.path ?? "";
+    message.files = object.files?.map((e) => e) || [];
+    message.folders = object.folders?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseListAssetsRequest(): ListAssetsRequest {
+  return { accountId: 0, prefix: "", limit: 0, nextKey: "" };
+}
+
+export const ListAssetsRequest: MessageFns<ListAssetsRequest> = {
+  encode(message: ListAssetsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.prefix !== "") {
+      writer.uint32(18).string(message.prefix);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(24).int32(message.limit);
+    }
+    if (message.nextKey !== "") {
+      writer.uint32(34).string(message.nextKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAssetsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAssetsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.prefix = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.nextKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAssetsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      prefix: isSet(object.prefix) ? globalThis.String(object.prefix) : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      nextKey: isSet(object.nextKey)
+        ? globalThis.String(object.nextKey)
+        : isSet(object.next_key)
+        ? globalThis.String(object.next_key)
+        : "",
+    };
+  },
+
+  toJSON(message: ListAssetsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.prefix !== "") {
+      obj.prefix = message.prefix;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.nextKey !== "") {
+      obj.nextKey = message.nextKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAssetsRequest>, I>>(base?: I): ListAssetsRequest {
+    return ListAssetsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAssetsRequest>, I>>(object: I): ListAssetsRequest {
+    const message = createBaseListAssetsRequest();
+    message.accountId = object.accountId ?? 0;
+    message.prefix = object.prefix ?? "";
+    message.limit = object.limit ?? 0;
+    message.nextKey = object.nextKey ?? "";
+    return message;
+  },
+};
+
+function createBaseAssetFile(): AssetFile {
+  return { name: "", path: "", sizeBytes: 0, date: "" };
+}
+
+export const AssetFile: MessageFns<AssetFile> = {
+  encode(message: AssetFile, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.path !== "") {
+      writer.uint32(18).string(message.path);
+    }
+    if (message.sizeBytes !== 0) {
+      writer.uint32(24).int64(message.sizeBytes);
+    }
+    if (message.date !== "") {
+      writer.uint32(34).string(message.date);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AssetFile {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAssetFile();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.sizeBytes = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.date = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AssetFile {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
+      sizeBytes: isSet(object.sizeBytes)
+        ? globalThis.Number(object.sizeBytes)
+        : isSet(object.size_bytes)
+        ? globalThis.Number(object.size_bytes)
+        : 0,
+      date: isSet(object.date) ? globalThis.String(object.date) : "",
+    };
+  },
+
+  toJSON(message: AssetFile): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.path !== "") {
+      obj.path = message.path;
+    }
+    if (message.sizeBytes !== 0) {
+      obj.sizeBytes = Math.round(message.sizeBytes);
+    }
+    if (message.date !== "") {
+      obj.date = message.date;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AssetFile>, I>>(base?: I): AssetFile {
+    return AssetFile.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AssetFile>, I>>(object: I): AssetFile {
+    const message = createBaseAssetFile();
+    message.name = object.name ?? "";
+    message.path = object.path ?? "";
+    message.sizeBytes = object.sizeBytes ?? 0;
+    message.date = object.date ?? "";
+    return message;
+  },
+};
+
+function createBaseListAssetsResponse(): ListAssetsResponse {
+  return { files: [], folders: [], nextKey: "", path: "" };
+}
+
+export const ListAssetsResponse: MessageFns<ListAssetsResponse> = {
+  encode(message: ListAssetsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.files) {
+      AssetFile.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.folders) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.nextKey !== "") {
+      writer.uint32(26).string(message.nextKey);
+    }
+    if (message.path !== "") {
+      writer.uint32(34).string(message.path);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAssetsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAssetsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.files.push(AssetFile.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.folders.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.nextKey = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAssetsResponse {
+    return {
+      files: globalThis.Array.isArray(object?.files) ? object.files.map((e: any) => AssetFile.fromJSON(e)) : [],
+      folders: globalThis.Array.isArray(object?.folders) ? object.folders.map((e: any) => globalThis.String(e)) : [],
+      nextKey: isSet(object.nextKey)
+        ? globalThis.String(object.nextKey)
+        : isSet(object.next_key)
+        ? globalThis.String(object.next_key)
+        : "",
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
+    };
+  },
+
+  toJSON(message: ListAssetsResponse): unknown {
+    const obj: any = {};
+    if (message.files?.length) {
+      obj.files = message.files.map((e) => AssetFile.toJSON(e));
+    }
+    if (message.folders?.length) {
+      obj.folders = message.folders;
+    }
+    if (message.nextKey !== "") {
+      obj.nextKey = message.nextKey;
+    }
+    if (message.path !== "") {
+      obj.path = message.path;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAssetsResponse>, I>>(base?: I): ListAssetsResponse {
+    return ListAssetsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAssetsResponse>, I>>(object: I): ListAssetsResponse {
+    const message = createBaseListAssetsResponse();
+    message.files = object.files?.map((e) => AssetFile.fromPartial(e)) || [];
+    message.folders = object.folders?.map((e) => e) || [];
+    message.nextKey = object.nextKey ?? "";
+    message.path = object.path ?? "";
+    return message;
+  },
+};
+
+function createBaseStartUploadRequest(): StartUploadRequest {
+  return { accountId: 0, path: "", fileName: "", stagingKey: "", sizeBytes: 0 };
+}
+
+export const StartUploadRequest: MessageFns<StartUploadRequest> = {
+  encode(message: StartUploadRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.path !== "") {
+      writer.uint32(18).string(message.path);
+    }
+    if (message.fileName !== "") {
+      writer.uint32(26).string(message.fileName);
+    }
+    if (message.stagingKey !== "") {
+      writer.uint32(34).string(message.stagingKey);
+    }
+    if (message.sizeBytes !== 0) {
+      writer.uint32(40).int64(message.sizeBytes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartUploadRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartUploadRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.fileName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.stagingKey = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.sizeBytes = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartUploadRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
+      fileName: isSet(object.fileName)
+        ? globalThis.String(object.fileName)
+        : isSet(object.file_name)
+        ? globalThis.String(object.file_name)
+        : "",
+      stagingKey: isSet(object.stagingKey)
+        ? globalThis.String(object.stagingKey)
+        : isSet(object.staging_key)
+        ? globalThis.String(object.staging_key)
+        : "",
+      sizeBytes: isSet(object.sizeBytes)
+        ? globalThis.Number(object.sizeBytes)
+        : isSet(object.size_bytes)
+        ? globalThis.Number(object.size_bytes)
+        : 0,
+    };
+  },
+
+  toJSON(message: StartUploadRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.path !== "") {
+      obj.path = message.path;
+    }
+    if (message.fileName !== "") {
+      obj.fileName = message.fileName;
+    }
+    if (message.stagingKey !== "") {
+      obj.stagingKey = message.stagingKey;
+    }
+    if (message.sizeBytes !== 0) {
+      obj.sizeBytes = Math.round(message.sizeBytes);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartUploadRequest>, I>>(base?: I): StartUploadRequest {
+    return StartUploadRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartUploadRequest>, I>>(object: I): StartUploadRequest {
+    const message = createBaseStartUploadRequest();
+    message.accountId = object.accountId ?? 0;
+    message.path = object.path ?? "";
+    message.fileName = object.fileName ?? "";
+    message.stagingKey = object.stagingKey ?? "";
+    message.sizeBytes = object.sizeBytes ?? 0;
+    return message;
+  },
+};
+
+function createBaseDeleteAssetsRequest(): DeleteAssetsRequest {
+  return { accountId: 0, command: "", file: "", path: "" };
+}
+
+export const DeleteAssetsRequest: MessageFns<DeleteAssetsRequest> = {
+  encode(message: DeleteAssetsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.command !== "") {
+      writer.uint32(18).string(message.command);
+    }
+    if (message.file !== "") {
+      writer.uint32(26).string(message.file);
+    }
+    if (message.path !== "") {
+      writer.uint32(34).string(message.path);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteAssetsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteAssetsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.command = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.file = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteAssetsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      command: isSet(object.command) ? globalThis.String(object.command) : "",
+      file: isSet(object.file) ? globalThis.String(object.file) : "",
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
+    };
+  },
+
+  toJSON(message: DeleteAssetsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.command !== "") {
+      obj.command = message.command;
+    }
+    if (message.file !== "") {
+      obj.file = message.file;
+    }
+    if (message.path !== "") {
+      obj.path = message.path;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteAssetsRequest>, I>>(base?: I): DeleteAssetsRequest {
+    return DeleteAssetsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteAssetsRequest>, I>>(object: I): DeleteAssetsRequest {
+    const message = createBaseDeleteAssetsRequest();
+    message.accountId = object.accountId ?? 0;
+    message.command = object.command ?? "";
+    message.file = object.file ?? "";
+    message.path = object.path ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteAssetsResponse(): DeleteAssetsResponse {
+  return { msg: "" };
+}
+
+export const DeleteAssetsResponse: MessageFns<DeleteAssetsResponse> = {
+  encode(message: DeleteAssetsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.msg !== "") {
+      writer.uint32(10).string(message.msg);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteAssetsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteAssetsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.msg = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteAssetsResponse {
+    return { msg: isSet(object.msg) ? globalThis.String(object.msg) : "" };
+  },
+
+  toJSON(message: DeleteAssetsResponse): unknown {
+    const obj: any = {};
+    if (message.msg !== "") {
+      obj.msg = message.msg;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteAssetsResponse>, I>>(base?: I): DeleteAssetsResponse {
+    return DeleteAssetsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteAssetsResponse>, I>>(object: I): DeleteAssetsResponse {
+    const message = createBaseDeleteAssetsResponse();
+    message.msg = object.msg ?? "";
+    return message;
+  },
+};
+
 /**
  * Cloud storage services, the asset library and the queue view of every asynchronous job. The
  * caller's principal travels in call metadata (x-principal, x-principal-sig); the service re-checks
@@ -252,6 +2558,7 @@ export const GetQueueResponse: MessageFns<GetQueueResponse> = {
  */
 export type StorageLibraryServiceService = typeof StorageLibraryServiceService;
 export const StorageLibraryServiceService = {
+  /** The queue view of any job kind, for the account that owns it (another account's id is not found). */
   getQueue: {
     path: "/storagelibrary.v1.StorageLibraryService/GetQueue" as const,
     requestStream: false as const,
@@ -261,13 +2568,123 @@ export const StorageLibraryServiceService = {
     responseSerialize: (value: GetQueueResponse): Buffer => Buffer.from(GetQueueResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetQueueResponse => GetQueueResponse.decode(value),
   },
+  listCloudServices: {
+    path: "/storagelibrary.v1.StorageLibraryService/ListCloudServices" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListCloudServicesRequest): Buffer =>
+      Buffer.from(ListCloudServicesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListCloudServicesRequest => ListCloudServicesRequest.decode(value),
+    responseSerialize: (value: ListCloudServicesResponse): Buffer =>
+      Buffer.from(ListCloudServicesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListCloudServicesResponse => ListCloudServicesResponse.decode(value),
+  },
+  /** Checks the credentials against the bucket before storing them (sealed) and answers without them. */
+  createCloudService: {
+    path: "/storagelibrary.v1.StorageLibraryService/CreateCloudService" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateCloudServiceRequest): Buffer =>
+      Buffer.from(CreateCloudServiceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateCloudServiceRequest => CreateCloudServiceRequest.decode(value),
+    responseSerialize: (value: CreateCloudServiceResponse): Buffer =>
+      Buffer.from(CreateCloudServiceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateCloudServiceResponse => CreateCloudServiceResponse.decode(value),
+  },
+  renameCloudService: {
+    path: "/storagelibrary.v1.StorageLibraryService/RenameCloudService" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RenameCloudServiceRequest): Buffer =>
+      Buffer.from(RenameCloudServiceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RenameCloudServiceRequest => RenameCloudServiceRequest.decode(value),
+    responseSerialize: (value: RenameCloudServiceResponse): Buffer =>
+      Buffer.from(RenameCloudServiceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RenameCloudServiceResponse => RenameCloudServiceResponse.decode(value),
+  },
+  deleteCloudService: {
+    path: "/storagelibrary.v1.StorageLibraryService/DeleteCloudService" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteCloudServiceRequest): Buffer =>
+      Buffer.from(DeleteCloudServiceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteCloudServiceRequest => DeleteCloudServiceRequest.decode(value),
+    responseSerialize: (value: DeleteCloudServiceResponse): Buffer =>
+      Buffer.from(DeleteCloudServiceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteCloudServiceResponse => DeleteCloudServiceResponse.decode(value),
+  },
+  listCloudFiles: {
+    path: "/storagelibrary.v1.StorageLibraryService/ListCloudFiles" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListCloudFilesRequest): Buffer =>
+      Buffer.from(ListCloudFilesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListCloudFilesRequest => ListCloudFilesRequest.decode(value),
+    responseSerialize: (value: ListCloudFilesResponse): Buffer =>
+      Buffer.from(ListCloudFilesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListCloudFilesResponse => ListCloudFilesResponse.decode(value),
+  },
+  /** Queues a copy of files and folders of the customer's bucket into the account's asset library. */
+  copyFromCloud: {
+    path: "/storagelibrary.v1.StorageLibraryService/CopyFromCloud" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CopyFromCloudRequest): Buffer => Buffer.from(CopyFromCloudRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CopyFromCloudRequest => CopyFromCloudRequest.decode(value),
+    responseSerialize: (value: CopyFromCloudResponse): Buffer =>
+      Buffer.from(CopyFromCloudResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CopyFromCloudResponse => CopyFromCloudResponse.decode(value),
+  },
+  listAssets: {
+    path: "/storagelibrary.v1.StorageLibraryService/ListAssets" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListAssetsRequest): Buffer => Buffer.from(ListAssetsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListAssetsRequest => ListAssetsRequest.decode(value),
+    responseSerialize: (value: ListAssetsResponse): Buffer => Buffer.from(ListAssetsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListAssetsResponse => ListAssetsResponse.decode(value),
+  },
+  /** Queues the placement (or the extraction, for a zip) of a file the edge already streamed to staging. */
+  startUpload: {
+    path: "/storagelibrary.v1.StorageLibraryService/StartUpload" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StartUploadRequest): Buffer => Buffer.from(StartUploadRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StartUploadRequest => StartUploadRequest.decode(value),
+    responseSerialize: (value: StartUploadResponse): Buffer => Buffer.from(StartUploadResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StartUploadResponse => StartUploadResponse.decode(value),
+  },
+  deleteAssets: {
+    path: "/storagelibrary.v1.StorageLibraryService/DeleteAssets" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteAssetsRequest): Buffer => Buffer.from(DeleteAssetsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteAssetsRequest => DeleteAssetsRequest.decode(value),
+    responseSerialize: (value: DeleteAssetsResponse): Buffer =>
+      Buffer.from(DeleteAssetsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteAssetsResponse => DeleteAssetsResponse.decode(value),
+  },
 } as const;
 
 export interface StorageLibraryServiceServer extends UntypedServiceImplementation {
+  /** The queue view of any job kind, for the account that owns it (another account's id is not found). */
   getQueue: handleUnaryCall<GetQueueRequest, GetQueueResponse>;
+  listCloudServices: handleUnaryCall<ListCloudServicesRequest, ListCloudServicesResponse>;
+  /** Checks the credentials against the bucket before storing them (sealed) and answers without them. */
+  createCloudService: handleUnaryCall<CreateCloudServiceRequest, CreateCloudServiceResponse>;
+  renameCloudService: handleUnaryCall<RenameCloudServiceRequest, RenameCloudServiceResponse>;
+  deleteCloudService: handleUnaryCall<DeleteCloudServiceRequest, DeleteCloudServiceResponse>;
+  listCloudFiles: handleUnaryCall<ListCloudFilesRequest, ListCloudFilesResponse>;
+  /** Queues a copy of files and folders of the customer's bucket into the account's asset library. */
+  copyFromCloud: handleUnaryCall<CopyFromCloudRequest, CopyFromCloudResponse>;
+  listAssets: handleUnaryCall<ListAssetsRequest, ListAssetsResponse>;
+  /** Queues the placement (or the extraction, for a zip) of a file the edge already streamed to staging. */
+  startUpload: handleUnaryCall<StartUploadRequest, StartUploadResponse>;
+  deleteAssets: handleUnaryCall<DeleteAssetsRequest, DeleteAssetsResponse>;
 }
 
 export interface StorageLibraryServiceClient extends Client {
+  /** The queue view of any job kind, for the account that owns it (another account's id is not found). */
   getQueue(
     request: GetQueueRequest,
     callback: (error: ServiceError | null, response: GetQueueResponse) => void,
@@ -282,6 +2699,144 @@ export interface StorageLibraryServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetQueueResponse) => void,
+  ): ClientUnaryCall;
+  listCloudServices(
+    request: ListCloudServicesRequest,
+    callback: (error: ServiceError | null, response: ListCloudServicesResponse) => void,
+  ): ClientUnaryCall;
+  listCloudServices(
+    request: ListCloudServicesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListCloudServicesResponse) => void,
+  ): ClientUnaryCall;
+  listCloudServices(
+    request: ListCloudServicesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListCloudServicesResponse) => void,
+  ): ClientUnaryCall;
+  /** Checks the credentials against the bucket before storing them (sealed) and answers without them. */
+  createCloudService(
+    request: CreateCloudServiceRequest,
+    callback: (error: ServiceError | null, response: CreateCloudServiceResponse) => void,
+  ): ClientUnaryCall;
+  createCloudService(
+    request: CreateCloudServiceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateCloudServiceResponse) => void,
+  ): ClientUnaryCall;
+  createCloudService(
+    request: CreateCloudServiceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateCloudServiceResponse) => void,
+  ): ClientUnaryCall;
+  renameCloudService(
+    request: RenameCloudServiceRequest,
+    callback: (error: ServiceError | null, response: RenameCloudServiceResponse) => void,
+  ): ClientUnaryCall;
+  renameCloudService(
+    request: RenameCloudServiceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RenameCloudServiceResponse) => void,
+  ): ClientUnaryCall;
+  renameCloudService(
+    request: RenameCloudServiceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RenameCloudServiceResponse) => void,
+  ): ClientUnaryCall;
+  deleteCloudService(
+    request: DeleteCloudServiceRequest,
+    callback: (error: ServiceError | null, response: DeleteCloudServiceResponse) => void,
+  ): ClientUnaryCall;
+  deleteCloudService(
+    request: DeleteCloudServiceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteCloudServiceResponse) => void,
+  ): ClientUnaryCall;
+  deleteCloudService(
+    request: DeleteCloudServiceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteCloudServiceResponse) => void,
+  ): ClientUnaryCall;
+  listCloudFiles(
+    request: ListCloudFilesRequest,
+    callback: (error: ServiceError | null, response: ListCloudFilesResponse) => void,
+  ): ClientUnaryCall;
+  listCloudFiles(
+    request: ListCloudFilesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListCloudFilesResponse) => void,
+  ): ClientUnaryCall;
+  listCloudFiles(
+    request: ListCloudFilesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListCloudFilesResponse) => void,
+  ): ClientUnaryCall;
+  /** Queues a copy of files and folders of the customer's bucket into the account's asset library. */
+  copyFromCloud(
+    request: CopyFromCloudRequest,
+    callback: (error: ServiceError | null, response: CopyFromCloudResponse) => void,
+  ): ClientUnaryCall;
+  copyFromCloud(
+    request: CopyFromCloudRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CopyFromCloudResponse) => void,
+  ): ClientUnaryCall;
+  copyFromCloud(
+    request: CopyFromCloudRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CopyFromCloudResponse) => void,
+  ): ClientUnaryCall;
+  listAssets(
+    request: ListAssetsRequest,
+    callback: (error: ServiceError | null, response: ListAssetsResponse) => void,
+  ): ClientUnaryCall;
+  listAssets(
+    request: ListAssetsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListAssetsResponse) => void,
+  ): ClientUnaryCall;
+  listAssets(
+    request: ListAssetsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListAssetsResponse) => void,
+  ): ClientUnaryCall;
+  /** Queues the placement (or the extraction, for a zip) of a file the edge already streamed to staging. */
+  startUpload(
+    request: StartUploadRequest,
+    callback: (error: ServiceError | null, response: StartUploadResponse) => void,
+  ): ClientUnaryCall;
+  startUpload(
+    request: StartUploadRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StartUploadResponse) => void,
+  ): ClientUnaryCall;
+  startUpload(
+    request: StartUploadRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StartUploadResponse) => void,
+  ): ClientUnaryCall;
+  deleteAssets(
+    request: DeleteAssetsRequest,
+    callback: (error: ServiceError | null, response: DeleteAssetsResponse) => void,
+  ): ClientUnaryCall;
+  deleteAssets(
+    request: DeleteAssetsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteAssetsResponse) => void,
+  ): ClientUnaryCall;
+  deleteAssets(
+    request: DeleteAssetsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteAssetsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,6 @@
+module.exports = {
+  displayName: 'storage-library',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+  testTimeout: 30000,
+};

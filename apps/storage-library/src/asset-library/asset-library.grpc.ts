@@ -1,0 +1,39 @@
+import { PERMISSIONS } from '@contracts/domain';
+import { storageLibraryV1 as v1 } from '@contracts/proto';
+import { unary } from '@platform/grpc';
+import type { Logger } from '@platform/logging';
+import type { CallGuard } from '@platform/service';
+import type { AssetLibraryService } from './asset-library.service';
+
+export function assetLibraryGrpc({
+  logger,
+  guard,
+  assets,
+}: {
+  logger: Logger;
+  guard: CallGuard;
+  assets: AssetLibraryService;
+}): Pick<v1.StorageLibraryServiceServer, 'listAssets' | 'startUpload' | 'deleteAssets'> {
+  return {
+    listAssets: unary(logger, 'ListAssets', async (request, call) => {
+      guard.account(call, PERMISSIONS.assetLibraryView, request.accountId);
+      return assets.list(request.accountId, { prefix: request.prefix, limit: request.limit, nextKey: request.nextKey });
+    }),
+
+    startUpload: unary(logger, 'StartUpload', async (request, call) => {
+      guard.account(call, PERMISSIONS.assetLibraryEdit, request.accountId);
+      const queueId = await assets.startUpload(request.accountId, {
+        stagingKey: request.stagingKey,
+        path: request.path,
+        fileName: request.fileName,
+        sizeBytes: request.sizeBytes,
+      });
+      return { queueId };
+    }),
+
+    deleteAssets: unary(logger, 'DeleteAssets', async (request, call) => {
+      guard.account(call, PERMISSIONS.assetLibraryEdit, request.accountId);
+      return { msg: await assets.delete(request.accountId, { command: request.command, file: request.file, path: request.path }) };
+    }),
+  };
+}

@@ -1,0 +1,105 @@
+import { joinAssetPath, MAX_PAGE_LIMIT, normalizeFolder, STORAGE_JOB_KINDS, STORAGE_LIMITS, type UploadJob } from '@contracts/domain';
+import { AppError, notFound, type FieldError } from '@platform/errors';
+import type { ObjectStore } from '@platform/s3';
+import type { QueueService } from '../queues/queue.service';
+import { assertNoErrors, fileNameErrors, pathErrors } from './path-rules';
+
+export interface AssetFileEntry {
+  name: string;
+  /** Path inside the account's library. */
+  path: string;
+  sizeBytes: number;
+  date: string;
+}
+
+export interface AssetListing {
+  files: AssetFileEntry[];
+  folders: string[];
+  /** '' on the last page. */
+  nextKey: string;
+  path: string;
+}
+
+/** Every key of an account's library starts here; nothing a caller sends can name another account's keys. */
+export const libraryRoot = (accountId: number) => `accounts/${accountId}/`;
+
+export const DELETE_COMMANDS = ['deleteFile', 'deleteFolder'] as const;
+
+/** The account's asset library on the object store, and the uploads into it. */
+export class AssetLibraryService {
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly queues: QueueService,
+  ) {}
+
+  async list(accountId: number, request: { prefix: string; limit: number; nextKey: string }): Promise<AssetListing> {
+    const limit = request.limit || 25;
+    const errors: FieldError[] = [...pathErrors({ parameter: 'prefix' }, request.prefix), ...pathErrors({ parameter: 'nextKey' }, request.nextKey)];
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT) {
+      errors.push({ parameter: 'limit', code: 'OUT_OF_RANGE', detail: `limit must be from 1 to ${MAX_PAGE_LIMIT}.` });
+    }
+    assertNoErrors(errors);
+    const root = libraryRoot(accountId);
+    const path = normalizeFolder(request.prefix);
+    const prefix = path ? `${root}${path}/` : root;
+    const page = await this.store.listPage({ prefix, limit, startAfter: request.nextKey ? `${root}${request.nextKey}` : undefined });
+    return {
+      files: page.files.map((file) => ({
+        name: file.key.slice(prefix.length),
+        path: file.key.slice(root.length),
+        sizeBytes: file.size,
+        date: file.lastModified.toISOString(),
+      })),
+      folders: page.folders.map((folder) => folder.slice(prefix.length).replace(/\/$/, '')),
+      nextKey: page.nextKey ? page.nextKey.slice(root.length) : '',
+      path,
+    };
+  }
+
+  async delete(accountId: number, request: { command: string; file: string; path: string }): Promise<string> {
+    const root = libraryRoot(accountId);
+    if (request.command === 'deleteFile') {
+      assertNoErrors([
+        ...(request.file
+          ? fileNameErrors({ parameter: 'file' }, request.file)
+          : [{ parameter: 'file', code: 'REQUIRED', detail: 'file is required for deleteFile.' }]),
+        ...pathErrors({ parameter: 'path' }, request.path),
+      ]);
+      const key = `${root}${joinAssetPath(request.path, request.file)}`;
+      if (!(await this.store.statObject(key))) throw notFound('ASSET_NOT_FOUND', `File ${joinAssetPath(request.path, request.file)} was not found.`);
+      await this.store.deleteObject(key);
+      return `File ${joinAssetPath(request.path, request.file)} deleted.`;
+    }
+    if (request.command === 'deleteFolder') {
+      const path = normalizeFolder(request.path);
+      assertNoErrors(
+        path ? pathErrors({ parameter: 'path' }, request.path) : [{ parameter: 'path', code: 'REQUIRED', detail: 'path is required for deleteFolder.' }],
+      );
+      const deleted = await this.store.deletePrefix(`${root}${path}/`);
+      if (deleted === 0) throw notFound('ASSET_FOLDER_NOT_FOUND', `Folder ${path} was not found.`);
+      return `Folder ${path} deleted (${deleted} file${deleted === 1 ? '' : 's'}).`;
+    }
+    throw new AppError(400, 'VALIDATION_FAILED', 'command must be deleteFile or deleteFolder.', {
+      errors: [{ parameter: 'command', code: 'NOT_ALLOWED', detail: `command must be one of ${DELETE_COMMANDS.join(', ')}.` }],
+    });
+  }
+
+  /** Queues the placement of bytes the edge staged; the worker extracts a zip, places anything else. */
+  async startUpload(accountId: number, request: UploadJob): Promise<string> {
+    const errors = [...pathErrors({ pointer: '/path' }, request.path), ...fileNameErrors({ pointer: '/file' }, request.fileName)];
+    assertNoErrors(errors);
+    if (!request.stagingKey.startsWith(`staging/uploads/${accountId}/`) || request.stagingKey.includes('..')) {
+      throw new AppError(400, 'INVALID_STAGING_KEY', 'The staged upload does not belong to this account.');
+    }
+    if (request.sizeBytes > STORAGE_LIMITS.uploadMaxBytes) {
+      throw new AppError(413, 'UPLOAD_TOO_LARGE', `An upload may hold at most ${STORAGE_LIMITS.uploadMaxBytes} bytes.`);
+    }
+    const staged = await this.store.statObject(request.stagingKey);
+    if (!staged) throw new AppError(400, 'UPLOAD_NOT_STAGED', 'The uploaded bytes were not found.');
+    return this.queues.enqueue(STORAGE_JOB_KINDS.upload, accountId, {
+      ...request,
+      path: normalizeFolder(request.path),
+      sizeBytes: staged.size,
+    } satisfies UploadJob);
+  }
+}

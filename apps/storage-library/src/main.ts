@@ -1,0 +1,4 @@
+import { runGrpcService } from '@platform/service';
+import { storageLibraryService } from './storage-library.module';
+
+void runGrpcService(storageLibraryService);

@@ -1,0 +1,5 @@
+import type { Migration } from '@platform/mysql';
+import { createStorageLibrary } from './20261123150000_create_storage_library';
+
+/** Every schema change of this service, in order; the outbox migration comes from @platform/nats. */
+export const STORAGE_LIBRARY_MIGRATIONS: Migration[] = [createStorageLibrary];

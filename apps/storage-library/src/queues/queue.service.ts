@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { notFound } from '@platform/errors';
+import { applyJobProgress, jobRequestSubject, type JobProgress, type JobRequest, type QueueView } from '@platform/jobs';
+import type { ServiceDatabase } from '@platform/mysql';
+import { withTransaction } from '@platform/mysql';
+import type { EventOutbox } from '@platform/service';
+import type { QueueRepository } from './queue.repository';
+
+const queueNotFound = (queueId: string) => notFound('QUEUE_NOT_FOUND', `Queue ${queueId} was not found.`);
+
+/**
+ * Queues of asynchronous jobs: accepting a job (its queue row and its request, in one transaction)
+ * and the view folded from the workers' progress events.
+ */
+export class QueueService {
+  constructor(
+    private readonly db: ServiceDatabase,
+    private readonly events: EventOutbox,
+    private readonly queues: QueueRepository,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** A queue the caller's accounts own; any other id is not found, whether it exists or not. */
+  async get(accountIds: readonly number[], queueId: string): Promise<QueueView> {
+    const view = await this.queues.find(queueId);
+    if (!view || !accountIds.includes(view.accountId)) throw queueNotFound(queueId);
+    return view;
+  }
+
+  /**
+   * Accepts a job: the Queued row and the request message commit together, so a worker never gets a
+   * job the queue view does not know, and a job is never shown that no worker will get.
+   */
+  async enqueue(kind: string, accountId: number, payload: unknown): Promise<string> {
+    const queueId = randomUUID();
+    const request: JobRequest = { queueId, accountId, kind, payload };
+    await withTransaction(this.db.knex, async (trx: Knex.Transaction) => {
+      await this.queues.insert(trx, {
+        queueId,
+        accountId,
+        kind,
+        status: 'Queued',
+        totalItems: 0,
+        totalProcessed: 0,
+        message: 'Queued',
+        sequence: 0,
+        updatedAt: this.now().toISOString(),
+      });
+      await this.events.record(trx, { subject: jobRequestSubject(kind), msgId: `job:${queueId}`, payload: request });
+    });
+    return queueId;
+  }
+
+  /** Folds one progress event; duplicates, stale events and events after the end change nothing. */
+  async apply(event: JobProgress): Promise<void> {
+    await withTransaction(this.db.knex, async (trx: Knex.Transaction) => {
+      const current = await this.queues.findForUpdate(trx, event.queueId);
+      const next = applyJobProgress(current, event);
+      if (next !== current) await this.queues.save(trx, next);
+    });
+  }
+}

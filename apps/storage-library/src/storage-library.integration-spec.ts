@@ -1,0 +1,136 @@
+import { Client } from 'minio';
+import { JobStatus, jobRequestSubject, type JobProgress } from '@platform/jobs';
+import { openStorageLibraryTestBed, rejectionOf, type StorageLibraryTestBed } from './storage-library.test-support';
+
+jest.setTimeout(60_000);
+
+describe('storage-library services (real MariaDB and S3)', () => {
+  let bed: StorageLibraryTestBed;
+  let customer: Client;
+
+  beforeAll(async () => {
+    bed = await openStorageLibraryTestBed('sl');
+    const { hostname, port } = new URL(bed.s3.endpoint);
+    customer = new Client({
+      endPoint: hostname,
+      port: Number(port),
+      useSSL: false,
+      accessKey: 'S3RVER',
+      secretKey: 'S3RVER',
+      region: 'us-east-1',
+      pathStyle: true,
+    });
+    await customer.makeBucket('customer', 'us-east-1');
+    await customer.putObject('customer', 'root/a.png', Buffer.from('a'));
+  });
+
+  afterAll(async () => {
+    await bed?.close();
+  });
+
+  const progress = (queueId: string, sequence: number, overrides: Partial<JobProgress> = {}): JobProgress => ({
+    queueId,
+    accountId: 1,
+    kind: 'asset-upload',
+    status: JobStatus.JOB_STATUS_PROCESSING,
+    totalItems: 3,
+    totalProcessed: 1,
+    message: 'working',
+    sequence,
+    occurredAt: new Date(1_800_000_000_000 + sequence).toISOString(),
+    ...overrides,
+  });
+
+  describe('queues', () => {
+    it('writes the Queued row and the job request in one transaction', async () => {
+      const queueId = await bed.queues.enqueue('asset-upload', 1, { stagingKey: 'k' });
+      expect(await bed.queues.get([1], queueId)).toMatchObject({ queueId, status: 'Queued', kind: 'asset-upload', totalItems: 0 });
+      const rows = await bed.db.knex('outbox').select('subject', 'msg_id', 'payload');
+      const row = rows.find((r: { msg_id: string }) => r.msg_id === `job:${queueId}`);
+      expect(row.subject).toMatch(new RegExp(`${jobRequestSubject('asset-upload').replace(/\./g, '\\.')}$`));
+      expect(JSON.parse(String(row.payload))).toEqual({ queueId, accountId: 1, kind: 'asset-upload', payload: { stagingKey: 'k' } });
+    });
+
+    it('folds progress to one terminal state, ignoring stale and later events', async () => {
+      const queueId = await bed.queues.enqueue('asset-upload', 1, {});
+      await bed.queues.apply(progress(queueId, 5));
+      await bed.queues.apply(progress(queueId, 3, { totalProcessed: 0, message: 'stale' }));
+      expect(await bed.queues.get([1], queueId)).toMatchObject({ status: 'Processing', totalProcessed: 1, message: 'working' });
+      await bed.queues.apply(progress(queueId, 6, { status: JobStatus.JOB_STATUS_COMPLETED, totalProcessed: 3, message: 'done' }));
+      await bed.queues.apply(progress(queueId, 7, { status: JobStatus.JOB_STATUS_FAILED, message: 'replayed' }));
+      expect(await bed.queues.get([1], queueId)).toMatchObject({ status: 'Completed', totalItems: 3, totalProcessed: 3, message: 'done' });
+    });
+
+    it("answers not found for another account's queue and for an unknown id", async () => {
+      const queueId = await bed.queues.enqueue('cloud-copy', 1, {});
+      expect(await rejectionOf(bed.queues.get([2], queueId))).toMatchObject({ status: 404, code: 'QUEUE_NOT_FOUND' });
+      expect(await rejectionOf(bed.queues.get([1], 'nope'))).toMatchObject({ status: 404, code: 'QUEUE_NOT_FOUND' });
+    });
+  });
+
+  describe('cloud services', () => {
+    const input = (overrides: Record<string, string> = {}) => ({
+      name: 'Bucket',
+      serviceType: 'objstore',
+      rootDir: 'customer/root',
+      accessKey: 'S3RVER',
+      secretKey: 'S3RVER',
+      endpoint: bed.s3.endpoint,
+      region: '',
+      ...overrides,
+    });
+
+    it('checks the credentials against the bucket and seals them at rest', async () => {
+      const created = await bed.cloud.create(10, input());
+      expect(created).toMatchObject({ bucket: 'customer', prefix: 'root', region: 'us-east-1' });
+      const [row] = await bed.db.knex('cloud_services').where({ id: created.id });
+      expect(Buffer.from(row.sealed_credentials).toString('latin1')).not.toContain('S3RVER');
+      expect((await bed.cloud.listFiles(10, created.id, '')).files.map((f) => f.name)).toEqual(['a.png']);
+    });
+
+    it.each([
+      [{ secretKey: 'wrong' }, 'CLOUD_CREDENTIALS_REJECTED'],
+      [{ rootDir: 'missing-bucket/x' }, 'CLOUD_BUCKET_NOT_FOUND'],
+      [{ endpoint: 'http://127.0.0.1:1' }, 'CLOUD_ENDPOINT_NOT_ALLOWED'],
+      [{ endpoint: 'http://169.254.169.254' }, 'CLOUD_ENDPOINT_NOT_ALLOWED'],
+      [{ rootDir: 'customer/../x' }, 'VALIDATION_FAILED'],
+      [{ serviceType: 'ftp' }, 'VALIDATION_FAILED'],
+    ])('refuses %j with %s and stores nothing', async (overrides, code) => {
+      const before = (await bed.cloud.list(11)).length;
+      expect(await rejectionOf(bed.cloud.create(11, input(overrides)))).toMatchObject({ code });
+      expect(await bed.cloud.list(11)).toHaveLength(before);
+    });
+
+    it("keeps another account's service out of reach", async () => {
+      const created = await bed.cloud.create(12, input());
+      expect(await rejectionOf(bed.cloud.rename(13, created.id, 'x'))).toMatchObject({ status: 404, code: 'CLOUD_SERVICE_NOT_FOUND' });
+      expect(await rejectionOf(bed.cloud.copy(13, created.id, { path: '', files: ['a.png'], folders: [] }))).toMatchObject({ status: 404 });
+      expect(await rejectionOf(bed.cloud.delete(13, created.id))).toMatchObject({ status: 404 });
+    });
+  });
+
+  describe('asset library', () => {
+    it('lists one folder level of the account only, with nextKey relative to the library', async () => {
+      await bed.store.putObject('accounts/20/f/one.png', Buffer.from('1'));
+      await bed.store.putObject('accounts/20/f/two.png', Buffer.from('22'));
+      await bed.store.putObject('accounts/20/f/sub/three.png', Buffer.from('333'));
+      await bed.store.putObject('accounts/21/f/other.png', Buffer.from('x'));
+      const first = await bed.assets.list(20, { prefix: 'f', limit: 2, nextKey: '' });
+      expect(first.files.map((f) => [f.name, f.path, f.sizeBytes])).toEqual([['one.png', 'f/one.png', 1]]);
+      expect(first.folders).toEqual(['sub']);
+      const second = await bed.assets.list(20, { prefix: 'f', limit: 2, nextKey: first.nextKey });
+      expect(second.files.map((f) => f.name)).toEqual(['two.png']);
+      expect(second.nextKey).toBe('');
+    });
+
+    it('refuses a staged upload of another account and a file name by its rule', async () => {
+      expect(await rejectionOf(bed.assets.startUpload(20, { stagingKey: 'staging/uploads/21/x', path: '', fileName: 'a.png', sizeBytes: 1 }))).toMatchObject({
+        code: 'INVALID_STAGING_KEY',
+      });
+      expect(await rejectionOf(bed.assets.startUpload(20, { stagingKey: 'staging/uploads/20/x', path: '', fileName: 'a.bat', sizeBytes: 1 }))).toMatchObject({
+        status: 400,
+        detail: expect.stringMatching(/^Rule 7/),
+      });
+    });
+  });
+});

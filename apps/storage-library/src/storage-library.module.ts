@@ -1,0 +1,54 @@
+import { storageLibraryV1 as v1 } from '@contracts/proto';
+import { JOB_PROGRESS_STREAM, JOB_REQUEST_STREAM } from '@platform/jobs';
+import { DEAD_LETTER_STREAM } from '@platform/nats';
+import { parseAllowlist } from '@platform/outbound-fetch';
+import { createObjectStore, type ObjectStore } from '@platform/s3';
+import { createSecretBox, resolveKey } from '@platform/secrets';
+import type { GrpcServiceSpec } from '@platform/service';
+import { STORAGE_LIBRARY_MIGRATIONS } from './migrations';
+import { startQueueViewConsumer } from './queues/queue-view.consumer';
+import { storageLibraryConfigSchema, type StorageLibraryConfig } from './storage-library.config';
+import { storageLibraryGrpc } from './storage-library.grpc';
+import { createStorageLibraryServices } from './storage-library.services';
+
+export const objectStoreOf = (config: StorageLibraryConfig): ObjectStore =>
+  createObjectStore({
+    endpoint: config.S3_ENDPOINT,
+    accessKey: config.S3_ACCESS_KEY,
+    secretKey: config.S3_SECRET_KEY,
+    bucket: config.S3_BUCKET,
+    region: config.S3_REGION,
+  });
+
+/** What is particular to storage-library; @platform/service runs it like every other service. */
+export const storageLibraryService: GrpcServiceSpec<StorageLibraryConfig, v1.StorageLibraryServiceServer> = {
+  name: 'storage-library',
+  configSchema: storageLibraryConfigSchema,
+  database: { base: 'storage_library', migrations: STORAGE_LIBRARY_MIGRATIONS },
+  // Job requests go out through the outbox; progress comes back on the progress stream.
+  streams: [JOB_REQUEST_STREAM, JOB_PROGRESS_STREAM, DEAD_LETTER_STREAM],
+  seed: ({ config }) => objectStoreOf(config).ensureBucket(),
+  definition: v1.StorageLibraryServiceService,
+  implementation: ({ config, logger, guard, db, events, nats, names }) => {
+    const key = resolveKey({
+      configured: config.SECRETS_ENCRYPTION_KEY,
+      nodeEnv: config.NODE_ENV,
+      variable: 'SECRETS_ENCRYPTION_KEY',
+      warn: (m) => logger.warn(m),
+    });
+    const services = createStorageLibraryServices({
+      db,
+      events,
+      store: objectStoreOf(config),
+      box: createSecretBox(key),
+      allowlist: parseAllowlist(config.OUTBOUND_ALLOWLIST),
+    });
+    // The queue view's consumer lives as long as the NATS connection the service closes on shutdown;
+    // a failure to start it is fatal, since queues would silently stop moving.
+    startQueueViewConsumer({ nats, names, logger, queues: services.queues }).catch((error: unknown) => {
+      logger.fatal({ err: error }, 'queue view consumer failed to start');
+      process.exit(1);
+    });
+    return storageLibraryGrpc({ logger, guard, ...services });
+  },
+};

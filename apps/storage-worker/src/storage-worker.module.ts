@@ -1,0 +1,36 @@
+import { JOB_PROGRESS_STREAM, JOB_REQUEST_STREAM } from '@platform/jobs';
+import { DEAD_LETTER_STREAM } from '@platform/nats';
+import { parseAllowlist } from '@platform/outbound-fetch';
+import { createObjectStore } from '@platform/s3';
+import { createSecretBox, resolveKey } from '@platform/secrets';
+import type { WorkerSpec } from '@platform/service';
+import { cloudCopyJob } from './cloud-copy/cloud-copy.job';
+import { storageWorkerConfigSchema, type StorageWorkerConfig } from './storage-worker.config';
+import { uploadJob } from './uploads/upload.job';
+
+/** The storage worker: places and extracts uploads, copies from customers' buckets. */
+export const storageWorker: WorkerSpec<StorageWorkerConfig> = {
+  name: 'storage-worker',
+  configSchema: storageWorkerConfigSchema,
+  streams: [JOB_REQUEST_STREAM, JOB_PROGRESS_STREAM, DEAD_LETTER_STREAM],
+  jobs: async ({ config, logger }) => {
+    const store = createObjectStore({
+      endpoint: config.S3_ENDPOINT,
+      accessKey: config.S3_ACCESS_KEY,
+      secretKey: config.S3_SECRET_KEY,
+      bucket: config.S3_BUCKET,
+      region: config.S3_REGION,
+    });
+    await store.ensureBucket();
+    const key = resolveKey({
+      configured: config.SECRETS_ENCRYPTION_KEY,
+      nodeEnv: config.NODE_ENV,
+      variable: 'SECRETS_ENCRYPTION_KEY',
+      warn: (m) => logger.warn(m),
+    });
+    return [
+      uploadJob({ store, tmpDir: config.STORAGE_WORKER_TMP_DIR }),
+      cloudCopyJob({ store, box: createSecretBox(key), allowlist: parseAllowlist(config.OUTBOUND_ALLOWLIST) }),
+    ];
+  },
+};

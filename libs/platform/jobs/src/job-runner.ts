@@ -1,0 +1,120 @@
+import type { Logger } from '@platform/logging';
+import { runConsumer, type Naming, type RunningConsumer } from '@platform/nats';
+import type { NatsConnection } from 'nats';
+import { JobStatus } from './job-progress.codec';
+import { createJobProgressPublisher } from './job-progress.publisher';
+import { decodeJobRequest, jobRequestConsumerSpec, type JobRequest } from './job-request';
+
+/** A failure retrying cannot fix (a zip bomb, a refused name): the job ends Failed at once with this message. */
+export class JobFailed extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JobFailed';
+  }
+}
+
+/** How a job reports progress while it runs; the runner reports the start and the one terminal state. */
+export interface JobProgressSink {
+  progress(totalProcessed: number, totalItems: number, message?: string): Promise<void>;
+}
+
+/** What a finished job reports as its terminal (Completed) state. */
+export interface JobResult {
+  totalItems: number;
+  totalProcessed: number;
+  message: string;
+}
+
+export interface JobHandler<P = unknown> {
+  /** The job kind: its request subject and its progress subject. */
+  kind: string;
+  /**
+   * Does the job. Must be safe to run again from the start (a redelivery after a crash does):
+   * write deterministic keys, and make each write all-or-nothing.
+   */
+  run(job: JobRequest<P>, sink: JobProgressSink): Promise<JobResult>;
+  /**
+   * Runs once the terminal state is stored (Completed or Failed), before the ack: the place to drop
+   * inputs the job no longer needs (a staged upload). A crash before it re-runs the whole job, which
+   * then still finds its inputs. Failures are logged, not retried.
+   */
+  cleanup?(job: JobRequest<P>): Promise<void>;
+}
+
+export interface RunJobConsumerOptions {
+  nats: NatsConnection;
+  names: Naming;
+  logger: Logger;
+  /** Durable consumer name; one per worker kind, shared by its replicas. */
+  durable: string;
+  handler: JobHandler;
+  /** Deliveries before a failing job is given up as Failed (transient errors are retried until then). */
+  maxDeliver?: number;
+  /** Jobs one process runs at once. */
+  concurrency?: number;
+}
+
+/**
+ * The job pattern every worker follows: a durable consumer of one kind's requests; Processing
+ * reported when a delivery starts; exactly one terminal state per job, Completed when run resolves,
+ * Failed at once for a JobFailed, and Failed after the last delivery for any other error (earlier
+ * ones nak and retry). The message is acked only after the terminal state is stored, so a crash
+ * anywhere re-runs the job, which is why run must be repeatable.
+ */
+export async function runJobConsumer({
+  nats,
+  names,
+  logger,
+  durable,
+  handler,
+  maxDeliver = 5,
+  concurrency = 2,
+}: RunJobConsumerOptions): Promise<RunningConsumer> {
+  const publisher = createJobProgressPublisher({ js: nats.jetstream(), prefix: names.prefix, kind: handler.kind });
+  const log = logger.child({ component: 'job-runner', kind: handler.kind });
+  const cleanup = async (job: JobRequest) => {
+    try {
+      await handler.cleanup?.(job);
+    } catch (error) {
+      log.warn({ err: error, queueId: job.queueId }, 'job cleanup failed');
+    }
+  };
+  return runConsumer({
+    js: nats.jetstream(),
+    jsm: await nats.jetstreamManager(),
+    spec: names.consumerSpec(jobRequestConsumerSpec(durable, handler.kind, maxDeliver)),
+    logger,
+    batch: concurrency,
+    fetchExpiresMs: 1_000,
+    retryBackoff: { initialMs: 500, maxMs: 10_000 },
+    handler: async ({ data, deliveryCount }) => {
+      const job = decodeJobRequest(data);
+      const report = (status: JobStatus, totalItems: number, totalProcessed: number, message: string) =>
+        publisher.report(job.queueId, job.accountId, { status, totalItems, totalProcessed, message });
+      let last = { totalItems: 0, totalProcessed: 0 };
+      const sink: JobProgressSink = {
+        progress: async (totalProcessed, totalItems, message = '') => {
+          last = { totalItems, totalProcessed };
+          await report(JobStatus.JOB_STATUS_PROCESSING, totalItems, totalProcessed, message);
+        },
+      };
+      await report(JobStatus.JOB_STATUS_PROCESSING, 0, 0, deliveryCount > 1 ? `Processing (attempt ${deliveryCount})` : 'Processing');
+      let result: JobResult;
+      try {
+        result = await handler.run(job, sink);
+      } catch (error) {
+        if (!(error instanceof JobFailed) && deliveryCount < maxDeliver) {
+          log.warn({ err: error, queueId: job.queueId, deliveryCount }, 'job failed; it will be retried');
+          throw error;
+        }
+        const message = error instanceof JobFailed ? error.message : `Failed after ${deliveryCount} attempts.`;
+        log.warn({ err: error, queueId: job.queueId }, 'job failed');
+        await report(JobStatus.JOB_STATUS_FAILED, last.totalItems, last.totalProcessed, message);
+        await cleanup(job);
+        return;
+      }
+      await report(JobStatus.JOB_STATUS_COMPLETED, result.totalItems, result.totalProcessed, result.message);
+      await cleanup(job);
+    },
+  });
+}

@@ -1,0 +1,133 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { DestinationStream } from 'pino';
+import { commonFields, loadConfig, natsFields, port, z } from '@platform/config';
+import { runJobConsumer, type JobHandler } from '@platform/jobs';
+import { createLifecycle, type Lifecycle } from '@platform/lifecycle';
+import { createLogger, type Logger } from '@platform/logging';
+import { closeNats, connectNats, ensureStream, naming, pingNats, type Naming, type RunningConsumer, type StreamSpec } from '@platform/nats';
+import type { NatsConnection } from 'nats';
+
+/** The environment every worker reads; a worker's schema spreads these and adds its own. */
+export const workerFields = {
+  ...commonFields,
+  ...natsFields,
+  /** GET /healthz (alive) and /readyz (NATS answers) for probes; 0 picks a free port. */
+  HEALTH_PORT: port(8090),
+  HEALTH_HOST: z.string().default('127.0.0.1'),
+};
+
+export type WorkerConfig = z.infer<z.ZodObject<typeof workerFields>>;
+
+export interface WorkerDeps<C extends WorkerConfig> {
+  config: C;
+  logger: Logger;
+  nats: NatsConnection;
+  names: Naming;
+}
+
+/** What makes a worker itself; config, logging, NATS, health, consumers and shutdown order are runWorker's. */
+export interface WorkerSpec<C extends WorkerConfig> {
+  name: string;
+  configSchema: z.ZodType<C>;
+  /** Streams the worker reads or writes, declared without NATS_PREFIX (idempotent). */
+  streams: readonly StreamSpec[];
+  /** Opens what the handlers need (e.g. the object store) and returns one handler per job kind. */
+  jobs(deps: WorkerDeps<C>): Promise<JobHandler[]>;
+  /** Jobs one process runs at once, per kind. */
+  concurrency?: number;
+}
+
+export interface RunWorkerOptions {
+  env?: NodeJS.ProcessEnv;
+  exit?: (code: number) => void;
+  logDestination?: DestinationStream;
+}
+
+export interface WorkerProcess {
+  lifecycle: Lifecycle;
+  healthPort: number;
+}
+
+/**
+ * A worker's whole main(): config, logger, lifecycle with signal handlers, NATS and its streams, one
+ * durable job consumer per handler (runJobConsumer: progress, exactly one terminal state, retries),
+ * a health endpoint, and the shutdown order (not ready, stop taking jobs and let running ones
+ * settle, close NATS). Logs `<name> ready`; a start-up failure logs and exits with 1.
+ */
+export async function runWorker<C extends WorkerConfig>(
+  spec: WorkerSpec<C>,
+  { env = process.env, exit = (code) => process.exit(code), logDestination }: RunWorkerOptions = {},
+): Promise<WorkerProcess | undefined> {
+  let config: C;
+  try {
+    config = loadConfig(spec.configSchema as unknown as z.ZodObject, env) as C;
+  } catch (error) {
+    console.error(`${spec.name}: ${error instanceof Error ? error.message : String(error)}`);
+    exit(1);
+    return undefined;
+  }
+  const logger = createLogger({ service: spec.name, level: config.LOG_LEVEL, destination: logDestination });
+  const lifecycle = createLifecycle({ logger, drainDelayMs: config.SHUTDOWN_DRAIN_DELAY_MS, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS, exit });
+  const removeSignalHandlers = lifecycle.installSignalHandlers();
+  lifecycle.onClose('signal-handlers', async () => removeSignalHandlers());
+
+  let nats: NatsConnection | undefined;
+  let health: Server | undefined;
+  const consumers: RunningConsumer[] = [];
+  try {
+    const names = naming(config.NATS_PREFIX);
+    nats = await connectNats({ url: config.NATS_URL, name: spec.name, logger });
+    const jsm = await nats.jetstreamManager();
+    for (const stream of spec.streams) await ensureStream(jsm, names.streamSpec(stream));
+    const handlers = await spec.jobs({ config, logger, nats, names });
+    for (const handler of handlers) {
+      consumers.push(await runJobConsumer({ nats, names, logger, durable: `${spec.name}-${handler.kind}`, handler, concurrency: spec.concurrency }));
+    }
+    const connection = nats;
+    health = await listenHealth(config.HEALTH_HOST, config.HEALTH_PORT, {
+      live: () => true,
+      ready: async () =>
+        lifecycle.isReady() &&
+        (await pingNats(connection).then(
+          () => true,
+          () => false,
+        )),
+    });
+  } catch (error) {
+    logger.fatal({ err: error }, `${spec.name} failed to start`);
+    for (const consumer of consumers) await consumer.stop().catch(() => undefined);
+    if (nats) await closeNats(nats).catch(() => undefined);
+    health?.close();
+    removeSignalHandlers();
+    exit(1);
+    return undefined;
+  }
+  const connection = nats;
+  const healthServer = health;
+  lifecycle.onDrain('jobs', async () => {
+    await Promise.all(consumers.map((consumer) => consumer.stop()));
+  });
+  lifecycle.onClose('connections', async () => {
+    healthServer.close();
+    await closeNats(connection);
+  });
+  lifecycle.markReady();
+  const healthPort = (healthServer.address() as AddressInfo).port;
+  logger.info({ healthPort }, `${spec.name} ready`);
+  return { lifecycle, healthPort };
+}
+
+function listenHealth(host: string, portNumber: number, checks: { live(): boolean; ready(): Promise<boolean> }): Promise<Server> {
+  const server = createServer((req, res) => {
+    const answer = (ok: boolean) =>
+      res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify({ status: ok ? 'ok' : 'unavailable' }));
+    if (req.url === '/healthz') return answer(checks.live());
+    if (req.url === '/readyz') return void checks.ready().then(answer);
+    res.writeHead(404).end();
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(portNumber, host, () => resolve(server));
+  });
+}
