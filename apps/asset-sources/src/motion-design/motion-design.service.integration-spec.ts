@@ -87,6 +87,12 @@ describe('MotionDesignService (real MariaDB)', () => {
       'PATH_CONTROL_CHARACTER',
     ],
     [
+      'an extension outside the list',
+      fill({ assetSourceMap: [{ assetId: 'motion/x.exe', assetSourceColumn: 'a' }] }),
+      '/assetSourceMap/0/assetId',
+      'EXTENSION_NOT_ALLOWED',
+    ],
+    [
       'a Latin-1 supplement character',
       fill({ assetSourceMap: [{ assetId: 'motion/caf\u00e9.png', assetSourceColumn: 'a' }] }),
       '/assetSourceMap/0/assetId',

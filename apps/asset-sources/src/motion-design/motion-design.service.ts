@@ -1,9 +1,8 @@
-import { ASSET_SOURCE_COLUMN_NAME_MAX, ASSET_SOURCE_NAME_MAX, MOTION_DESIGN_MAP_MAX } from '@contracts/domain';
+import { ASSET_SOURCE_COLUMN_NAME_MAX, ASSET_SOURCE_NAME_MAX, assetFileNameViolation, MOTION_DESIGN_MAP_MAX } from '@contracts/domain';
 import { blankOrTooLong, validationFailed, type FieldError } from '@platform/errors';
 import { NO_SPECIAL_COLUMNS, type SourceRow } from '../sources/asset-source.model';
 import type { AssetSourceRepository } from '../sources/asset-source.repository';
 import type { AssetSourceService } from '../sources/asset-source.service';
-import { assetPathErrors } from './asset-path.rules';
 
 export interface MotionDesignFill {
   campaignId: string;
@@ -28,7 +27,9 @@ function fillErrors(fill: MotionDesignFill): FieldError[] {
     if (column.length === 0 && seen.has(entry.assetSourceColumn))
       column.push({ pointer: `${at}/assetSourceColumn`, code: 'DUPLICATE', detail: `Column ${JSON.stringify(entry.assetSourceColumn)} is mapped twice.` });
     seen.add(entry.assetSourceColumn);
-    errors.push(...column, ...assetPathErrors(`${at}/assetId`, entry.assetId));
+    // A motion-design asset is named by its library path, so a path the library could never hold is refused with the rule it breaks.
+    const path = assetFileNameViolation(entry.assetId);
+    errors.push(...column, ...(path ? [{ pointer: `${at}/assetId`, code: path.code, detail: `assetId is an asset-library path. ${path.detail}` }] : []));
   });
   return errors;
 }

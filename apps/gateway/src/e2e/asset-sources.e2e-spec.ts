@@ -648,7 +648,7 @@ describe('asset sources over HTTP (gateway -> asset-sources -> MariaDB)', () => 
       );
       expectProblem(traversal, 400, 'VALIDATION_FAILED');
       expect(traversal.body.errors).toEqual([
-        expect.objectContaining({ pointer: '/assetSourceMap/0/assetId', code: 'PATH_TRAVERSAL', detail: expect.stringContaining('rule 3') }),
+        expect.objectContaining({ pointer: '/assetSourceMap/0/assetId', code: 'PATH_TRAVERSAL', detail: expect.stringContaining('Rule 3') }),
       ]);
       const inline = await createInline();
       expectProblem(await call('PUT', `${base()}/${inline}/motion-design`, fillBody(campaignId)), 409, 'ASSET_SOURCE_KIND_MISMATCH');
