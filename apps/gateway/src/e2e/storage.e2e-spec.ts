@@ -6,6 +6,7 @@ import { Client } from 'minio';
 import { ZipFile } from 'yazl';
 import { ASSET_ALLOWED_EXTENSIONS } from '@contracts/domain';
 import { startEmbeddedS3, type EmbeddedS3 } from '@platform/s3';
+import { freePort, startProcess, type RunningProcess } from '@platform/testing';
 import { admin, E2eSystem, expectProblem, Http, httpClient, startE2eSystem } from './e2e-system';
 
 jest.setTimeout(180_000);
@@ -67,6 +68,7 @@ describe('storage over HTTP (gateway -> storage-library -> storage-worker -> S3)
   let keyB: string;
   let viewOnlyKey: string;
   let noQueuesKey: string;
+  let storageEnv: Record<string, string>;
 
   const upload = async (account: number, file: { name: string; data: Buffer } | undefined, path?: string, key = fullKey) => {
     const form = new FormData();
@@ -123,10 +125,15 @@ describe('storage over HTTP (gateway -> storage-library -> storage-worker -> S3)
       pathStyle: true,
     });
     await customer.makeBucket(CUSTOMER_BUCKET, 'us-east-1');
-    system = await startE2eSystem('st', {
-      workers: ['storage-worker'],
-      env: { S3_ENDPOINT: s3.endpoint, S3_BUCKET: LIBRARY_BUCKET, OUTBOUND_ALLOWLIST: `${hostname}:${port}`, UPLOAD_MAX_BYTES: String(UPLOAD_MAX_BYTES) },
-    });
+    storageEnv = {
+      S3_ENDPOINT: s3.endpoint,
+      S3_BUCKET: LIBRARY_BUCKET,
+      OUTBOUND_ALLOWLIST: `${hostname}:${port}`,
+      UPLOAD_MAX_BYTES: String(UPLOAD_MAX_BYTES),
+      // A job held by a worker that died goes to another one after this long.
+      JOB_ACK_WAIT_MS: '3000',
+    };
+    system = await startE2eSystem('st', { workers: ['storage-worker'], env: storageEnv });
     http = httpClient(system.baseUrl);
     const a = admin(http);
     const orgId = await a.createOrg({ name: 'Storage Retail', isRetailer: true });
@@ -401,6 +408,67 @@ describe('storage over HTTP (gateway -> storage-library -> storage-worker -> S3)
     it('deletes the service (204), then it is gone', async () => {
       expect((await http('DELETE', `${cloud()}/${serviceId}`, { key: fullKey })).status).toBe(204);
       expectProblem(await http('DELETE', `${cloud()}/${serviceId}`, { key: fullKey }), 404, 'CLOUD_SERVICE_NOT_FOUND');
+    });
+  });
+
+  describe('reliability', () => {
+    const startWorker = async (name: string): Promise<RunningProcess> =>
+      startProcess({
+        name,
+        entry: 'apps/storage-worker/src/main.ts',
+        env: {
+          ...storageEnv,
+          MYSQL_SCHEMA_PREFIX: system.prefix,
+          NATS_PREFIX: system.prefix,
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'info',
+          HEALTH_PORT: String(await freePort()),
+        },
+        ready: /storage-worker ready/,
+      });
+
+    it('finishes an extraction after its worker is killed mid-way, each file once and whole', async () => {
+      // Only the workers of this test take jobs now.
+      const original = system.otherBackends.find((proc) => proc.name === 'storage-worker');
+      expect(await original?.stop()).toBe(0);
+      const first = await startWorker('storage-worker-killed');
+      let second: RunningProcess | undefined;
+      try {
+        const files = Array.from({ length: 600 }, (_, i) => ({ name: `img-${String(i).padStart(4, '0')}.png`, data: randomBytes(1_500 + i) }));
+        const queued = await upload(accountA, { name: 'many.zip', data: await zipOf(files) }, 'restart');
+        expect(queued.status).toBe(200);
+        const { queueId } = queued.body;
+
+        const deadline = Date.now() + 60_000;
+        let seen: QueueDetail;
+        do {
+          seen = (await queue(queueId)).body;
+          if (Date.now() > deadline) throw new Error(`no progress: ${JSON.stringify(seen)}`);
+        } while (!(seen.status === 'Processing' && seen.totalProcessed > 0));
+        expect(seen.totalProcessed).toBeLessThan(files.length);
+        first.child.kill('SIGKILL');
+        await new Promise((resolve) => first.child.once('exit', resolve));
+
+        second = await startWorker('storage-worker-restarted');
+        const done = await settle(queueId);
+        expect(done).toMatchObject({ status: 'Completed', totalItems: files.length, totalProcessed: files.length });
+
+        const names: string[] = [];
+        let nextKey = '';
+        do {
+          const page = await list(accountA, { prefix: 'restart', limit: '100', ...(nextKey ? { nextKey } : {}) });
+          names.push(...page.body.files.map((f) => f.name));
+          nextKey = page.body.nextKey;
+        } while (nextKey);
+        expect(names).toEqual(files.map((f) => f.name));
+        for (const file of [files[0], files[299], files[599]]) {
+          const served = await fetchBytes(`${system.baseUrl}/files/accounts/${accountA}/restart/${file.name}`);
+          expect(served.bytes.equals(file.data)).toBe(true);
+        }
+      } finally {
+        if (first.child.exitCode === null && first.child.signalCode === null) first.child.kill('SIGKILL');
+        expect(await second?.stop()).toBe(0);
+      }
     });
   });
 });

@@ -34,13 +34,13 @@ export const prefixedJobRequestSubject = (prefix: string, kind: string) => namin
  * A worker's durable consumer of one kind. The ack wait is long because a job (a zip of thousands of
  * files, a copy of gigabytes) runs while its message is held; the worker extends it while working.
  */
-export function jobRequestConsumerSpec(durable: string, kind: string, maxDeliver = 5): ConsumerSpec {
+export function jobRequestConsumerSpec(durable: string, kind: string, maxDeliver = 5, ackWaitMs = 60_000): ConsumerSpec {
   return {
     stream: JOB_REQUEST_STREAM.name,
     durable,
     filterSubject: jobRequestSubject(kind),
     maxDeliver,
-    ackWaitMs: 60_000,
+    ackWaitMs,
     deadLetterSubject: deadLetterSubjectFor(JOB_REQUEST_STREAM.name, durable),
   };
 }

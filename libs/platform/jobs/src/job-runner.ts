@@ -52,6 +52,8 @@ export interface RunJobConsumerOptions {
   maxDeliver?: number;
   /** Jobs one process runs at once. */
   concurrency?: number;
+  /** How long a delivery may go without a sign of life before another worker gets the job (see jobRequestConsumerSpec). */
+  ackWaitMs?: number;
 }
 
 /**
@@ -69,6 +71,7 @@ export async function runJobConsumer({
   handler,
   maxDeliver = 5,
   concurrency = 2,
+  ackWaitMs,
 }: RunJobConsumerOptions): Promise<RunningConsumer> {
   const publisher = createJobProgressPublisher({ js: nats.jetstream(), prefix: names.prefix, kind: handler.kind });
   const log = logger.child({ component: 'job-runner', kind: handler.kind });
@@ -82,7 +85,7 @@ export async function runJobConsumer({
   return runConsumer({
     js: nats.jetstream(),
     jsm: await nats.jetstreamManager(),
-    spec: names.consumerSpec(jobRequestConsumerSpec(durable, handler.kind, maxDeliver)),
+    spec: names.consumerSpec(jobRequestConsumerSpec(durable, handler.kind, maxDeliver, ackWaitMs)),
     logger,
     batch: concurrency,
     fetchExpiresMs: 1_000,

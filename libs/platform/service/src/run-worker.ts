@@ -15,6 +15,8 @@ export const workerFields = {
   /** GET /healthz (alive) and /readyz (NATS answers) for probes; 0 picks a free port. */
   HEALTH_PORT: port(8090),
   HEALTH_HOST: z.string().default('127.0.0.1'),
+  /** How long a job held by a worker that died waits before another worker takes it over. */
+  JOB_ACK_WAIT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
 };
 
 export type WorkerConfig = z.infer<z.ZodObject<typeof workerFields>>;
@@ -82,7 +84,17 @@ export async function runWorker<C extends WorkerConfig>(
     for (const stream of spec.streams) await ensureStream(jsm, names.streamSpec(stream));
     const handlers = await spec.jobs({ config, logger, nats, names });
     for (const handler of handlers) {
-      consumers.push(await runJobConsumer({ nats, names, logger, durable: `${spec.name}-${handler.kind}`, handler, concurrency: spec.concurrency }));
+      consumers.push(
+        await runJobConsumer({
+          nats,
+          names,
+          logger,
+          durable: `${spec.name}-${handler.kind}`,
+          handler,
+          concurrency: spec.concurrency,
+          ackWaitMs: config.JOB_ACK_WAIT_MS,
+        }),
+      );
     }
     const connection = nats;
     health = await listenHealth(config.HEALTH_HOST, config.HEALTH_PORT, {
