@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { createLogger } from '@platform/logging';
+import { closeNats, connectNats, DEAD_LETTER_STREAM, ensureStream, naming, publish, runConsumer, type RunningConsumer } from '@platform/nats';
+import type { JetStreamManager, NatsConnection } from 'nats';
+import { decodeJobProgress, type JobProgress } from './job-progress.codec';
+import { JOB_PROGRESS_STREAM, jobProgressConsumerSpec } from './job-progress.stream';
+import { encodeJobRequest, JOB_REQUEST_STREAM, prefixedJobRequestSubject } from './job-request';
+import { JobFailed, runJobConsumer, type JobHandler } from './job-runner';
+import { applyJobProgress, type QueueView } from './queue-view.reducer';
+
+const logger = createLogger({ service: 'platform-jobs-runner-test', level: 'silent' });
+
+describe(runJobConsumer.name, () => {
+  const prefix = `T${randomBytes(4).toString('hex')}_`;
+  const names = naming(prefix);
+  let nc: NatsConnection;
+  let jsm: JetStreamManager;
+  const running: RunningConsumer[] = [];
+  const events = new Map<string, JobProgress[]>();
+  const views = new Map<string, QueueView>();
+
+  beforeAll(async () => {
+    nc = await connectNats({ url: process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222', name: 'platform-jobs-runner-test', logger });
+    jsm = await nc.jetstreamManager();
+    for (const stream of [JOB_REQUEST_STREAM, JOB_PROGRESS_STREAM, DEAD_LETTER_STREAM]) await ensureStream(jsm, names.streamSpec(stream));
+    running.push(
+      await runConsumer({
+        js: nc.jetstream(),
+        jsm,
+        spec: names.consumerSpec(jobProgressConsumerSpec('runner-test-view')),
+        logger,
+        fetchExpiresMs: 1_000,
+        handler: async ({ data }) => {
+          const event = decodeJobProgress(data);
+          events.set(event.queueId, [...(events.get(event.queueId) ?? []), event]);
+          views.set(event.queueId, applyJobProgress(views.get(event.queueId), event));
+        },
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    for (const consumer of running) await consumer.stop();
+    if (jsm) for await (const name of jsm.streams.names()) if (name.startsWith(prefix)) await jsm.streams.delete(name);
+    if (nc) await closeNats(nc);
+  });
+
+  async function runKind(kind: string, run: JobHandler['run'], cleanup?: JobHandler['cleanup']) {
+    running.push(await runJobConsumer({ nats: nc, names, logger, durable: `runner-${kind}`, handler: { kind, run, cleanup }, maxDeliver: 3 }));
+  }
+
+  const request = (kind: string, queueId: string) =>
+    publish(nc.jetstream(), prefixedJobRequestSubject(prefix, kind), encodeJobRequest({ queueId, accountId: 9, kind, payload: { n: 1 } }), {
+      msgId: `job:${queueId}`,
+    });
+
+  async function ended(queueId: string): Promise<QueueView> {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const view = views.get(queueId);
+      if (view && (view.status === 'Completed' || view.status === 'Failed')) return view;
+      if (Date.now() > deadline) throw new Error(`queue ${queueId} did not end: ${JSON.stringify(view)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  const terminals = (queueId: string) => (events.get(queueId) ?? []).filter((e) => e.status === 3 || e.status === 4);
+
+  it('reports Processing, the handler progress and one Completed, then cleans up', async () => {
+    const cleaned: string[] = [];
+    await runKind(
+      'ok',
+      async (_job, sink) => {
+        await sink.progress(1, 2, 'half');
+        return { totalItems: 2, totalProcessed: 2, message: 'done' };
+      },
+      async (job) => {
+        cleaned.push(job.queueId);
+      },
+    );
+    await request('ok', 'q-ok');
+    expect(await ended('q-ok')).toMatchObject({ status: 'Completed', totalItems: 2, totalProcessed: 2, message: 'done', accountId: 9 });
+    expect(events.get('q-ok')?.map((e) => e.message)).toEqual(['Processing', 'half', 'done']);
+    expect(cleaned).toEqual(['q-ok']);
+  });
+
+  it('fails at once, without a retry, on JobFailed, with its message', async () => {
+    let runs = 0;
+    await runKind('refused', async () => {
+      runs++;
+      throw new JobFailed('The zip entry "../x" is not allowed');
+    });
+    await request('refused', 'q-refused');
+    expect(await ended('q-refused')).toMatchObject({ status: 'Failed', message: 'The zip entry "../x" is not allowed' });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(runs).toBe(1);
+    expect(terminals('q-refused')).toHaveLength(1);
+  });
+
+  it('retries a transient error and completes once it passes', async () => {
+    let runs = 0;
+    await runKind('flaky', async () => {
+      if (++runs < 2) throw new Error('connection reset');
+      return { totalItems: 1, totalProcessed: 1, message: 'ok at last' };
+    });
+    await request('flaky', 'q-flaky');
+    expect(await ended('q-flaky')).toMatchObject({ status: 'Completed', message: 'ok at last' });
+    expect(runs).toBe(2);
+    expect(terminals('q-flaky')).toHaveLength(1);
+  });
+
+  it('gives up as Failed after the last delivery of an error that persists', async () => {
+    let runs = 0;
+    await runKind('broken', async () => {
+      runs++;
+      throw new Error('still down');
+    });
+    await request('broken', 'q-broken');
+    expect(await ended('q-broken')).toMatchObject({ status: 'Failed', message: 'Failed after 3 attempts.' });
+    expect(runs).toBe(3);
+    expect(terminals('q-broken')).toHaveLength(1);
+  });
+});
