@@ -2,12 +2,14 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assetExtension, assetFileNameViolation, assetPathViolation, joinAssetPath, STORAGE_JOB_KINDS, type UploadJob } from '@contracts/domain';
 import { JobFailed, type JobHandler } from '@platform/jobs';
 import type { ObjectStore } from '@platform/s3';
 import { contentTypeOf } from '../content-type';
-import { entryName, planExtraction, type ZipLimits } from './zip-inspection';
+import type { Entry, ZipFile } from 'yauzl';
+import { entryName, planExtraction, type PlannedEntry, type ZipLimits } from './zip-inspection';
 import { openEntry, openZip, readEntries } from './zip-reader';
 
 export interface UploadJobDeps {
@@ -16,6 +18,30 @@ export interface UploadJobDeps {
   zipLimits?: ZipLimits;
   /** Progress is reported every this many entries. */
   progressEvery?: number;
+}
+
+/**
+ * One entry into its key. An entry whose data does not match its header (a bomb that lies about its
+ * size, a bad CRC) fails the job with the reason rather than being retried; the object being written
+ * is aborted, so nothing half-written appears.
+ */
+async function extractEntry(store: ObjectStore, key: string, zip: ZipFile, entry: Entry, planned: PlannedEntry): Promise<void> {
+  let data: Readable;
+  try {
+    data = await openEntry(zip, entry);
+  } catch (error) {
+    throw new JobFailed(`The zip entry ${JSON.stringify(planned.name)} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  let zipError: Error | undefined;
+  data.once('error', (error) => {
+    zipError = error;
+  });
+  try {
+    await store.putObject(key, data, { size: planned.size, contentType: contentTypeOf(planned.target) });
+  } catch (error) {
+    if (zipError) throw new JobFailed(`The zip entry ${JSON.stringify(planned.name)} is corrupt: ${zipError.message}`);
+    throw error;
+  }
 }
 
 export const libraryKey = (accountId: number, path: string) => `accounts/${accountId}/${path}`;
@@ -56,10 +82,7 @@ export function uploadJob({ store, tmpDir, zipLimits, progressEvery = 50 }: Uplo
           const files = entries.filter((entry) => !entryName(entry).endsWith('/'));
           let done = 0;
           for (const [index, planned] of plan.entries()) {
-            await store.putObject(libraryKey(accountId, planned.target), await openEntry(zip, files[index]), {
-              size: planned.size,
-              contentType: contentTypeOf(planned.target),
-            });
+            await extractEntry(store, libraryKey(accountId, planned.target), zip, files[index], planned);
             done++;
             if (done % progressEvery === 0 && done < plan.length) await sink.progress(done, plan.length, `Extracted ${done} of ${plan.length} files`);
           }
