@@ -90,6 +90,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   // Multipart uploads stream past the JSON app (see uploads/upload.handler.ts).
   const uploads = createUploadApp({
     logger,
+    accessLogger,
+    metrics,
     authenticate: identity.authenticate,
     rateLimit,
     backends,

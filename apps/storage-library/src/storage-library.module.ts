@@ -27,7 +27,15 @@ export const storageLibraryService: GrpcServiceSpec<StorageLibraryConfig, v1.Sto
   database: { base: 'storage_library', migrations: STORAGE_LIBRARY_MIGRATIONS },
   // Job requests go out through the outbox; progress comes back on the progress stream.
   streams: [JOB_REQUEST_STREAM, JOB_PROGRESS_STREAM, DEAD_LETTER_STREAM],
-  seed: ({ config }) => objectStoreOf(config).ensureBucket(),
+  // The bucket is made when the object store answers; a store that is down only fails the library's
+  // own operations (cloud services and queues keep working), so it does not stop the service starting.
+  seed: async ({ config, logger }) => {
+    try {
+      await objectStoreOf(config).ensureBucket();
+    } catch (error) {
+      logger.warn({ err: error, endpoint: config.S3_ENDPOINT }, 'object store unreachable at start; the asset library fails until it answers');
+    }
+  },
   definition: v1.StorageLibraryServiceService,
   implementation: ({ config, logger, guard, db, events, nats, names }) => {
     const key = resolveKey({

@@ -427,6 +427,30 @@ describe('storage over HTTP (gateway -> storage-library -> storage-worker -> S3)
         ready: /storage-worker ready/,
       });
 
+    /** Waits until the job has made progress but not finished, then kills its worker without warning. */
+    async function killMidway(worker: RunningProcess, queueId: string, total: number): Promise<void> {
+      const deadline = Date.now() + 60_000;
+      let seen: QueueDetail;
+      do {
+        seen = (await queue(queueId)).body;
+        if (Date.now() > deadline) throw new Error(`no progress: ${JSON.stringify(seen)}`);
+      } while (!(seen.status === 'Processing' && seen.totalProcessed > 0));
+      expect(seen.totalProcessed).toBeLessThan(total);
+      worker.child.kill('SIGKILL');
+      await new Promise((resolve) => worker.child.once('exit', resolve));
+    }
+
+    async function libraryNames(prefix: string): Promise<string[]> {
+      const names: string[] = [];
+      let nextKey = '';
+      do {
+        const page = await list(accountA, { prefix, limit: '100', ...(nextKey ? { nextKey } : {}) });
+        names.push(...page.body.files.map((f) => f.name));
+        nextKey = page.body.nextKey;
+      } while (nextKey);
+      return names;
+    }
+
     it('finishes an extraction after its worker is killed mid-way, each file once and whole', async () => {
       // Only the workers of this test take jobs now.
       const original = system.otherBackends.find((proc) => proc.name === 'storage-worker');
@@ -439,31 +463,59 @@ describe('storage over HTTP (gateway -> storage-library -> storage-worker -> S3)
         expect(queued.status).toBe(200);
         const { queueId } = queued.body;
 
-        const deadline = Date.now() + 60_000;
-        let seen: QueueDetail;
-        do {
-          seen = (await queue(queueId)).body;
-          if (Date.now() > deadline) throw new Error(`no progress: ${JSON.stringify(seen)}`);
-        } while (!(seen.status === 'Processing' && seen.totalProcessed > 0));
-        expect(seen.totalProcessed).toBeLessThan(files.length);
-        first.child.kill('SIGKILL');
-        await new Promise((resolve) => first.child.once('exit', resolve));
+        await killMidway(first, queueId, files.length);
 
         second = await startWorker('storage-worker-restarted');
         const done = await settle(queueId);
         expect(done).toMatchObject({ status: 'Completed', totalItems: files.length, totalProcessed: files.length });
 
-        const names: string[] = [];
-        let nextKey = '';
-        do {
-          const page = await list(accountA, { prefix: 'restart', limit: '100', ...(nextKey ? { nextKey } : {}) });
-          names.push(...page.body.files.map((f) => f.name));
-          nextKey = page.body.nextKey;
-        } while (nextKey);
-        expect(names).toEqual(files.map((f) => f.name));
+        expect(await libraryNames('restart')).toEqual(files.map((f) => f.name));
         for (const file of [files[0], files[299], files[599]]) {
           const served = await fetchBytes(`${system.baseUrl}/files/accounts/${accountA}/restart/${file.name}`);
           expect(served.bytes.equals(file.data)).toBe(true);
+        }
+      } finally {
+        if (first.child.exitCode === null && first.child.signalCode === null) first.child.kill('SIGKILL');
+        expect(await second?.stop()).toBe(0);
+      }
+    });
+
+    it('finishes a cloud copy after its worker is killed mid-way, each object once and whole', async () => {
+      const objects = Array.from({ length: 300 }, (_, i) => ({ name: `obj-${String(i).padStart(4, '0')}.jpg`, data: randomBytes(2_000 + i) }));
+      await Promise.all(objects.map((o) => customer.putObject(CUSTOMER_BUCKET, `bulk-root/bulk/${o.name}`, o.data)));
+      const created = await http<{ id: number }>('POST', `/accounts/${accountA}/cloud`, {
+        key: fullKey,
+        json: {
+          name: 'Bulk',
+          serviceType: 'objstore',
+          rootDir: `${CUSTOMER_BUCKET}/bulk-root`,
+          accessKey: 'S3RVER',
+          secreteKey: 'S3RVER',
+          endpoint: s3.endpoint,
+        },
+      });
+      expect(created.status).toBe(200);
+      const first = await startWorker('storage-worker-killed-copy');
+      let second: RunningProcess | undefined;
+      try {
+        const queued = await http<{ queueId: string }>('POST', `/accounts/${accountA}/cloud/${created.body.id}`, {
+          key: fullKey,
+          json: { files: [], folders: ['bulk'] },
+        });
+        expect(queued.status).toBe(200);
+        await killMidway(first, queued.body.queueId, objects.length);
+        second = await startWorker('storage-worker-restarted-copy');
+        const done = await settle(queued.body.queueId);
+        expect(done).toMatchObject({
+          status: 'Completed',
+          totalItems: objects.length,
+          totalProcessed: objects.length,
+          message: `Copied ${objects.length} of ${objects.length} files.`,
+        });
+        expect(await libraryNames('bulk')).toEqual(objects.map((o) => o.name));
+        for (const object of [objects[0], objects[150], objects[299]]) {
+          const served = await fetchBytes(`${system.baseUrl}/files/accounts/${accountA}/bulk/${object.name}`);
+          expect(served.bytes.equals(object.data)).toBe(true);
         }
       } finally {
         if (first.child.exitCode === null && first.child.signalCode === null) first.child.kill('SIGKILL');

@@ -3,10 +3,13 @@ import express, { type Express, type Request, type Response } from 'express';
 import { PERMISSIONS } from '@contracts/domain';
 import { validationFailed } from '@platform/errors';
 import { assertPermission, principalMetadata } from '@platform/grpc';
-import type { Logger } from '@platform/logging';
+import type { AccessLogger, Logger } from '@platform/logging';
 import type { ObjectStore } from '@platform/s3';
 import type { BackendConnections } from '../backends/typed-client';
+import { accessLog } from '../http/access-log';
 import type { Authenticator } from '../http/authenticate';
+import type { HttpMetrics } from '../http/http-metrics';
+import { securityHeaders } from '../http/security-headers';
 import { problemHandler, requestId } from '../http/problem.middleware';
 import type { RateLimit } from '../http/rate-limit';
 import { compileValidator } from '../http/validation';
@@ -16,6 +19,9 @@ import { stageMultipartUpload, uploadTooLarge } from './multipart-upload';
 
 export interface UploadHandlerDeps {
   logger: Logger;
+  /** The API app's access log and metrics, so uploads are logged and counted like every request. */
+  accessLogger: AccessLogger;
+  metrics: HttpMetrics;
   authenticate: Authenticator;
   rateLimit: RateLimit;
   backends: BackendConnections;
@@ -49,6 +55,8 @@ export function createUploadApp(deps: UploadHandlerDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestId);
+  app.use(accessLog(deps.accessLogger, deps.metrics));
+  app.use(securityHeaders({ crossOriginResourcePolicy: { policy: 'same-site' } }));
   const params = compileValidator(PathParams({ accountId: AccountId }), 'path');
   const scope = scopeCheck({ account: 'accountId' });
   app.post('/v2/accounts/:accountId/asset-library', (req: Request, res: Response, next) => {
