@@ -269,7 +269,7 @@ export const storageRoutes = [
     summary: 'Register a cloud storage service (an S3-compatible bucket)',
     description:
       'The credentials are checked against the bucket first: a refused key answers 400 CLOUD_CREDENTIALS_REJECTED, a missing bucket 400 CLOUD_BUCKET_NOT_FOUND, ' +
-      'an endpoint on a private or loopback address 400 CLOUD_ENDPOINT_NOT_ALLOWED, an unreachable one 502. They are stored encrypted and never shown again. ' +
+      'an endpoint on a private or loopback address 400 CLOUD_ENDPOINT_NOT_ALLOWED, an unreachable or silent one 424 (CLOUD_SOURCE_FAILED, CLOUD_SOURCE_TIMEOUT). They are stored encrypted and never shown again. ' +
       'endpoint and region are extensions (an S3-compatible base URL, default AWS S3).',
     permission: PERMISSIONS.cloudStorageEdit,
     scope: { account: 'accountId' },
@@ -287,7 +287,7 @@ export const storageRoutes = [
       { additionalProperties: false },
     ),
     success: { status: 200, description: 'Registered', schema: CloudService },
-    problems: [502],
+    problems: [424],
     example: {
       params: { accountId: 1001 },
       request: { name: 'Brand assets', serviceType: 'objstore', rootDir: 'brand-bucket/campaigns/2026', accessKey: '<ACCESS_KEY>', secreteKey: '<SECRET_KEY>' },
@@ -365,7 +365,7 @@ export const storageRoutes = [
         path: Type.String(),
       }),
     },
-    problems: [502],
+    problems: [424],
     example: {
       params: { accountId: 1001, serviceId: 7 },
       query: { path: 'spring' },

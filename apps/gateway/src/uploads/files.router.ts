@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { notFound } from '@platform/errors';
+import { AppError, notFound } from '@platform/errors';
 import { InvalidObjectKeyError, ObjectNotFoundError, type ObjectStore } from '@platform/s3';
 
 const fileNotFound = () => notFound('FILE_NOT_FOUND', 'No file is stored at this address.');
@@ -32,7 +32,13 @@ export function filesRouter(store: ObjectStore): Router {
       res.status(200).set({ 'Content-Type': stat.contentType, 'Content-Length': String(stat.size), 'Cache-Control': 'public, max-age=300' });
       body.on('error', (error) => res.destroy(error));
       body.pipe(res);
-    })().catch(next);
+    })().catch((error: unknown) =>
+      next(
+        error instanceof AppError
+          ? error
+          : new AppError(503, 'OBJECT_STORE_UNAVAILABLE', 'The file storage is not available; try again shortly.', { cause: error }),
+      ),
+    );
   });
   return router;
 }

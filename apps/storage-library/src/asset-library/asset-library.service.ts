@@ -1,6 +1,6 @@
 import { joinAssetPath, MAX_PAGE_LIMIT, normalizeFolder, STORAGE_JOB_KINDS, STORAGE_LIMITS, type UploadJob } from '@contracts/domain';
 import { AppError, notFound, type FieldError } from '@platform/errors';
-import type { ObjectStore } from '@platform/s3';
+import { InvalidObjectKeyError, type ObjectStore } from '@platform/s3';
 import type { QueueService } from '../queues/queue.service';
 import { assertNoErrors, fileNameErrors, pathErrors } from './path-rules';
 
@@ -18,6 +18,21 @@ export interface AssetListing {
   /** '' on the last page. */
   nextKey: string;
   path: string;
+}
+
+/** Our own object store failing is a 503 (a dependency of ours), never a 500 with its internals. */
+async function onStore<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if (error instanceof InvalidObjectKeyError) {
+      throw new AppError(400, 'VALIDATION_FAILED', 'The path is not a valid storage key.', {
+        errors: [{ parameter: 'path', code: 'INVALID_KEY', detail: error.message }],
+      });
+    }
+    throw new AppError(503, 'OBJECT_STORE_UNAVAILABLE', 'The asset library storage is not available; try again shortly.', { cause: error });
+  }
 }
 
 /** Every key of an account's library starts here; nothing a caller sends can name another account's keys. */
@@ -42,7 +57,7 @@ export class AssetLibraryService {
     const root = libraryRoot(accountId);
     const path = normalizeFolder(request.prefix);
     const prefix = path ? `${root}${path}/` : root;
-    const page = await this.store.listPage({ prefix, limit, startAfter: request.nextKey ? `${root}${request.nextKey}` : undefined });
+    const page = await onStore(() => this.store.listPage({ prefix, limit, startAfter: request.nextKey ? `${root}${request.nextKey}` : undefined }));
     return {
       files: page.files.map((file) => ({
         name: file.key.slice(prefix.length),
@@ -66,8 +81,9 @@ export class AssetLibraryService {
         ...pathErrors({ parameter: 'path' }, request.path),
       ]);
       const key = `${root}${joinAssetPath(request.path, request.file)}`;
-      if (!(await this.store.statObject(key))) throw notFound('ASSET_NOT_FOUND', `File ${joinAssetPath(request.path, request.file)} was not found.`);
-      await this.store.deleteObject(key);
+      if (!(await onStore(() => this.store.statObject(key))))
+        throw notFound('ASSET_NOT_FOUND', `File ${joinAssetPath(request.path, request.file)} was not found.`);
+      await onStore(() => this.store.deleteObject(key));
       return `File ${joinAssetPath(request.path, request.file)} deleted.`;
     }
     if (request.command === 'deleteFolder') {
@@ -75,7 +91,7 @@ export class AssetLibraryService {
       assertNoErrors(
         path ? pathErrors({ parameter: 'path' }, request.path) : [{ parameter: 'path', code: 'REQUIRED', detail: 'path is required for deleteFolder.' }],
       );
-      const deleted = await this.store.deletePrefix(`${root}${path}/`);
+      const deleted = await onStore(() => this.store.deletePrefix(`${root}${path}/`));
       if (deleted === 0) throw notFound('ASSET_FOLDER_NOT_FOUND', `Folder ${path} was not found.`);
       return `Folder ${path} deleted (${deleted} file${deleted === 1 ? '' : 's'}).`;
     }
@@ -94,7 +110,7 @@ export class AssetLibraryService {
     if (request.sizeBytes > STORAGE_LIMITS.uploadMaxBytes) {
       throw new AppError(413, 'UPLOAD_TOO_LARGE', `An upload may hold at most ${STORAGE_LIMITS.uploadMaxBytes} bytes.`);
     }
-    const staged = await this.store.statObject(request.stagingKey);
+    const staged = await onStore(() => this.store.statObject(request.stagingKey));
     if (!staged) throw new AppError(400, 'UPLOAD_NOT_STAGED', 'The uploaded bytes were not found.');
     return this.queues.enqueue(STORAGE_JOB_KINDS.upload, accountId, {
       ...request,

@@ -14,7 +14,8 @@ const BUCKET_PATTERN = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const REGION_PATTERN = /^[a-z0-9-]{0,64}$/;
 /** Most entries one listing answers; the customer's folder may hold more. */
 export const CLOUD_LIST_MAX = 1_000;
-const CHECK_TIMEOUT_MS = 10_000;
+/** Under the gateway's gRPC deadline, so a silent endpoint is answered as the customer's, not as our timeout. */
+const CHECK_TIMEOUT_MS = 4_000;
 
 const serviceNotFound = (id: number) => notFound('CLOUD_SERVICE_NOT_FOUND', `Cloud service ${id} was not found.`);
 
@@ -97,7 +98,7 @@ export class CloudServiceService {
     try {
       let after = '';
       for (;;) {
-        const page = await client.listObjectsV2Query(service.bucket, listPrefix, '', '/', Math.min(1000, CLOUD_LIST_MAX), after);
+        const page = await withTimeout(client.listObjectsV2Query(service.bucket, listPrefix, '', '/', Math.min(1000, CLOUD_LIST_MAX), after), CHECK_TIMEOUT_MS);
         for (const item of page.objects) {
           if (item.prefix !== undefined) folders.push(item.prefix.slice(listPrefix.length).replace(/\/$/, ''));
           else if (item.name !== undefined && item.name !== listPrefix) {
@@ -199,7 +200,10 @@ function sourceFailure(error: unknown): AppError {
       errors: [{ pointer: '/rootDir', code: 'CLOUD_BUCKET_NOT_FOUND', detail: 'The bucket was not found.' }],
     });
   }
-  return new AppError(502, 'CLOUD_SOURCE_FAILED', `The customer's storage did not answer as expected${code ? ` (${code})` : ''}.`);
+  // The customer's endpoint is down, unknown or speaks no S3: theirs to fix, so a 424 naming the endpoint.
+  return new AppError(424, 'CLOUD_SOURCE_FAILED', `The customer's storage did not answer as expected${code ? ` (${code})` : ''}.`, {
+    errors: [{ pointer: '/endpoint', code: 'CLOUD_SOURCE_FAILED', detail: 'The storage endpoint could not be used.' }],
+  });
 }
 
 async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -208,7 +212,7 @@ async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     return await Promise.race([
       promise,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new AppError(502, 'CLOUD_SOURCE_TIMEOUT', `The customer's storage did not answer within ${ms} ms.`)), ms);
+        timer = setTimeout(() => reject(new AppError(424, 'CLOUD_SOURCE_TIMEOUT', `The customer's storage did not answer within ${ms} ms.`)), ms);
       }),
     ]);
   } finally {

@@ -19,7 +19,7 @@ export interface paths {
     put?: never;
     /**
      * Register a cloud storage service (an S3-compatible bucket)
-     * @description The credentials are checked against the bucket first: a refused key answers 400 CLOUD_CREDENTIALS_REJECTED, a missing bucket 400 CLOUD_BUCKET_NOT_FOUND, an endpoint on a private or loopback address 400 CLOUD_ENDPOINT_NOT_ALLOWED, an unreachable one 502. They are stored encrypted and never shown again. endpoint and region are extensions (an S3-compatible base URL, default AWS S3).
+     * @description The credentials are checked against the bucket first: a refused key answers 400 CLOUD_CREDENTIALS_REJECTED, a missing bucket 400 CLOUD_BUCKET_NOT_FOUND, an endpoint on a private or loopback address 400 CLOUD_ENDPOINT_NOT_ALLOWED, an unreachable or silent one 424 (CLOUD_SOURCE_FAILED, CLOUD_SOURCE_TIMEOUT). They are stored encrypted and never shown again. endpoint and region are extensions (an S3-compatible base URL, default AWS S3).
      */
     post: operations['createCloudService'];
     delete?: never;
@@ -1347,8 +1347,8 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Too Many Requests */
-      429: {
+      /** @description Failed Dependency */
+      424: {
         headers: {
           [name: string]: unknown;
         };
@@ -1356,8 +1356,8 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Bad Gateway */
-      502: {
+      /** @description Too Many Requests */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -1468,8 +1468,8 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Too Many Requests */
-      429: {
+      /** @description Failed Dependency */
+      424: {
         headers: {
           [name: string]: unknown;
         };
@@ -1477,8 +1477,8 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Bad Gateway */
-      502: {
+      /** @description Too Many Requests */
+      429: {
         headers: {
           [name: string]: unknown;
         };
