@@ -18,6 +18,8 @@ export interface UploadJobDeps {
   zipLimits?: ZipLimits;
   /** Progress is reported every this many entries. */
   progressEvery?: number;
+  /** Entries written at once. */
+  extractConcurrency?: number;
 }
 
 /**
@@ -51,7 +53,7 @@ export const libraryKey = (accountId: number, path: string) => `accounts/${accou
  * whole and then extracted entry by entry. Every key is fixed by the job, so a re-run overwrites
  * rather than duplicates, and each object appears whole or not at all.
  */
-export function uploadJob({ store, tmpDir, zipLimits, progressEvery = 50 }: UploadJobDeps): JobHandler<UploadJob> {
+export function uploadJob({ store, tmpDir, zipLimits, progressEvery = 50, extractConcurrency = 8 }: UploadJobDeps): JobHandler<UploadJob> {
   return {
     kind: STORAGE_JOB_KINDS.upload,
 
@@ -81,11 +83,26 @@ export function uploadJob({ store, tmpDir, zipLimits, progressEvery = 50 }: Uplo
           await sink.progress(0, plan.length, `Extracting ${plan.length} files`);
           const files = entries.filter((entry) => !entryName(entry).endsWith('/'));
           let done = 0;
-          for (const [index, planned] of plan.entries()) {
-            await extractEntry(store, libraryKey(accountId, planned.target), zip, files[index], planned);
-            done++;
-            if (done % progressEvery === 0 && done < plan.length) await sink.progress(done, plan.length, `Extracted ${done} of ${plan.length} files`);
-          }
+          let next = 0;
+          // A few entries in flight at once: small files are bound by the store's round trips, not by bytes.
+          let failed = false;
+          const lane = async () => {
+            while (next < plan.length && !failed) {
+              const index = next++;
+              try {
+                await extractEntry(store, libraryKey(accountId, plan[index].target), zip, files[index], plan[index]);
+              } catch (error) {
+                failed = true;
+                throw error;
+              }
+              done++;
+              if (done % progressEvery === 0 && done < plan.length) await sink.progress(done, plan.length, `Extracted ${done} of ${plan.length} files`);
+            }
+          };
+          // Every lane settles before the archive closes; the first failure is the job's.
+          const lanes = await Promise.allSettled(Array.from({ length: Math.min(extractConcurrency, plan.length) }, lane));
+          const failure = lanes.find((lane): lane is PromiseRejectedResult => lane.status === 'rejected');
+          if (failure) throw failure.reason;
           return { totalItems: plan.length, totalProcessed: done, message: `Extracted ${done} files from ${payload.fileName}.` };
         } finally {
           zip.close();
