@@ -11,6 +11,8 @@ export interface CloudCopyDeps {
   box: SecretBox;
   allowlist: readonly string[];
   progressEvery?: number;
+  /** Largest object copied; STORAGE_LIMITS.copyMaxObjectBytes by default. */
+  maxObjectBytes?: number;
 }
 
 interface SourceObject {
@@ -29,7 +31,13 @@ const MAX_FAILURES_LISTED = 10;
  * file that fails (refused name, gone, unreadable) is reported and the rest go on; the job fails
  * only when nothing could be copied.
  */
-export function cloudCopyJob({ store, box, allowlist, progressEvery = 20 }: CloudCopyDeps): JobHandler<CloudCopyJob> {
+export function cloudCopyJob({
+  store,
+  box,
+  allowlist,
+  progressEvery = 20,
+  maxObjectBytes = STORAGE_LIMITS.copyMaxObjectBytes,
+}: CloudCopyDeps): JobHandler<CloudCopyJob> {
   return {
     kind: STORAGE_JOB_KINDS.cloudCopy,
 
@@ -56,7 +64,7 @@ export function cloudCopyJob({ store, box, allowlist, progressEvery = 20 }: Clou
       const failures: string[] = [];
       let processed = 0;
       for (const object of objects) {
-        const failure = await copyOne(client, bucket, object, accountId, store);
+        const failure = await copyOne(client, bucket, object, accountId, store, maxObjectBytes);
         if (failure) failures.push(`${object.target}: ${failure}`);
         processed++;
         if (processed % progressEvery === 0 && processed < objects.length)
@@ -74,11 +82,19 @@ export function cloudCopyJob({ store, box, allowlist, progressEvery = 20 }: Clou
 }
 
 /** One object, or the reason it could not be copied (never a credential). */
-async function copyOne(client: Client, bucket: string, object: SourceObject, accountId: number, store: ObjectStore): Promise<string | undefined> {
+async function copyOne(
+  client: Client,
+  bucket: string,
+  object: SourceObject,
+  accountId: number,
+  store: ObjectStore,
+  maxBytes: number,
+): Promise<string | undefined> {
   const broken = assetFileNameViolation(object.target);
   if (broken) return broken.detail;
   try {
     const size = object.size ?? (await client.statObject(bucket, object.key)).size;
+    if (size > maxBytes) return `larger than ${maxBytes} bytes, the most one file may hold`;
     await store.putObject(libraryKey(accountId, object.target), await client.getObject(bucket, object.key), {
       size,
       contentType: contentTypeOf(object.target),

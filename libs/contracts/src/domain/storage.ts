@@ -101,6 +101,8 @@ export const STORAGE_LIMITS = {
   copyMaxItems: 1_000,
   /** Most objects one cloud copy may copy after expanding its folders. */
   copyMaxObjects: 10_000,
+  /** Largest single object a cloud copy takes; a larger one is reported as failed and the rest go on. */
+  copyMaxObjectBytes: 5 * 1024 * 1024 * 1024,
 } as const;
 
 export const CLOUD_SERVICE_TYPES = ['objstore'] as const;
