@@ -94,7 +94,10 @@ function checkOperation(gateway: GatewayOperation, operation: JsonObject, permis
   // Request body: documented exactly when the route takes one, with a schema and a valid example.
   const requestBody = jsonContent(operation.requestBody as JsonObject | undefined, 'application/json');
   if (route.body && !requestBody?.schema) problems.push('takes a body but documents no application/json request schema');
-  if (!route.body && operation.requestBody) problems.push('documents a request body the route does not read');
+  const multipartBody = 'multipartBody' in route ? route.multipartBody : undefined;
+  if (!route.body && !multipartBody && operation.requestBody) problems.push('documents a request body the route does not read');
+  const multipart = jsonContent(operation.requestBody as JsonObject | undefined, 'multipart/form-data');
+  if (multipartBody && !multipart?.schema) problems.push('reads a multipart body but documents no multipart/form-data schema');
   if (requestBody) {
     const values = exampleValues(requestBody);
     if (values.length === 0) problems.push('request body has no example');
@@ -120,7 +123,7 @@ function checkOperation(gateway: GatewayOperation, operation: JsonObject, permis
       }
     }
   }
-  const errorStatuses = new Set([...(admin ? ADMIN_PROBLEMS : V2_PROBLEMS), ...(route.body ? BODY_PROBLEMS : []), ...(route.problems ?? [])]);
+  const errorStatuses = new Set([...(admin ? ADMIN_PROBLEMS : V2_PROBLEMS), ...(route.body || multipartBody ? BODY_PROBLEMS : []), ...(route.problems ?? [])]);
   for (const status of errorStatuses) {
     const problem = jsonContent(responses[String(status)], 'application/problem+json');
     if (!problem) problems.push(`error status ${status} is not documented as application/problem+json`);

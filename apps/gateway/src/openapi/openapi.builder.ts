@@ -46,6 +46,7 @@ interface OperationSource {
   params?: TObject;
   query?: TObject;
   body?: TSchema;
+  multipartBody?: TObject;
   success: { status: number; description: string; schema?: TSchema; mediaType?: string; alternatives?: { status: number; description: string }[] };
   problems?: number[];
   example?: RouteExample;
@@ -66,7 +67,8 @@ function operation(source: OperationSource, extra: JsonObject, commonProblems: n
     success.content = { 'application/json': { schema: plain(source.success.schema), ...examples(example.response, source.success.description) } };
   // A file download: its media type, with the bytes as a string of that type.
   if (source.success.mediaType) success.content = { [source.success.mediaType]: { schema: { type: 'string', contentMediaType: source.success.mediaType } } };
-  const problems = [...new Set([...commonProblems, ...(source.body ? BODY_PROBLEMS : []), ...(source.problems ?? [])])].sort((a, b) => a - b);
+  const readsBody = source.body !== undefined || source.multipartBody !== undefined;
+  const problems = [...new Set([...commonProblems, ...(readsBody ? BODY_PROBLEMS : []), ...(source.problems ?? [])])].sort((a, b) => a - b);
   return {
     operationId: source.operationId,
     summary: source.summary,
@@ -77,6 +79,14 @@ function operation(source: OperationSource, extra: JsonObject, commonProblems: n
     ],
     ...(source.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: plain(source.body), ...examples(example.request, 'A valid request') } } } }
+      : {}),
+    ...(source.multipartBody
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'multipart/form-data': { schema: plain(source.multipartBody), encoding: { file: { contentType: '*/*' } } } },
+          },
+        }
       : {}),
     responses: {
       [String(source.success.status)]: success,

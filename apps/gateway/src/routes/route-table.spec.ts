@@ -30,6 +30,7 @@ describe('the route table', () => {
       ...(route.params ? unboundedFields(route.params).map((p) => `path ${p}`) : []),
       ...(route.query ? unboundedFields(route.query).map((p) => `query ${p}`) : []),
       ...(route.body ? unboundedFields(route.body).map((p) => `body ${p}`) : []),
+      ...(route.multipartBody ? unboundedFields(route.multipartBody).map((p) => `multipart body ${p}`) : []),
     ];
     expect(problems).toEqual([]);
   });

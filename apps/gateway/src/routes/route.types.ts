@@ -65,6 +65,11 @@ export interface RouteSpec<P extends TObject = TObject, Q extends TObject = TObj
   query?: Q;
   body?: B;
   /**
+   * A multipart/form-data body, read and checked by the upload handler before the route is reached
+   * (apps/gateway/src/uploads); declared here so the OpenAPI document describes it.
+   */
+  multipartBody?: TObject;
+  /**
    * The usual success answer; `alternatives` are further 2xx statuses the handler may answer with
    * the same body schema (e.g. 200 when a create finds what it was asked to create already there).
    */

@@ -195,6 +195,21 @@ export const storageRoutes = [
     permission: PERMISSIONS.assetLibraryEdit,
     scope: { account: 'accountId' },
     params: AccountPath,
+    multipartBody: Type.Object(
+      {
+        file: Type.String({
+          format: 'binary',
+          maxLength: STORAGE_LIMITS.uploadMaxBytes,
+          description: `The file or zip archive (at most ${STORAGE_LIMITS.uploadMaxBytes} bytes); its file name obeys the path and extension rules.`,
+        }),
+        path: Type.Optional(BoundedString(ASSET_PATH_MAX, { description: 'Target folder in the library; the path rules apply.' })),
+      },
+      {
+        required: ['file'],
+        additionalProperties: false,
+        description: 'Parts other than file and path are not part of the contract (the gateway ignores them).',
+      },
+    ),
     success: { status: 200, description: 'Queued', schema: QueueIdBody },
     problems: [413, 415],
     example: { params: { accountId: 1001 }, response: { queueId: EXAMPLE_QUEUE_ID } },

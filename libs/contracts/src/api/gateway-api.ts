@@ -2308,7 +2308,19 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /**
+           * Format: binary
+           * @description The file or zip archive (at most 209715200 bytes); its file name obeys the path and extension rules.
+           */
+          file: string;
+          /** @description Target folder in the library; the path rules apply. */
+          path?: string;
+        };
+      };
+    };
     responses: {
       /** @description Queued */
       200: {
