@@ -37,7 +37,7 @@ export const storageLibraryService: GrpcServiceSpec<StorageLibraryConfig, v1.Sto
     }
   },
   definition: v1.StorageLibraryServiceService,
-  implementation: ({ config, logger, guard, db, events, nats, names }) => {
+  implementation: ({ config, logger, guard, db, events, nats, names, runInBackground }) => {
     const key = resolveKey({
       configured: config.SECRETS_ENCRYPTION_KEY,
       nodeEnv: config.NODE_ENV,
@@ -51,12 +51,8 @@ export const storageLibraryService: GrpcServiceSpec<StorageLibraryConfig, v1.Sto
       box: createSecretBox(key),
       allowlist: parseAllowlist(config.OUTBOUND_ALLOWLIST),
     });
-    // The queue view's consumer lives as long as the NATS connection the service closes on shutdown;
-    // a failure to start it is fatal, since queues would silently stop moving.
-    startQueueViewConsumer({ nats, names, logger, queues: services.queues }).catch((error: unknown) => {
-      logger.fatal({ err: error }, 'queue view consumer failed to start');
-      process.exit(1);
-    });
+    // Queues would silently stop moving without it, so a consumer that cannot start fails the start-up.
+    runInBackground('queue view', () => startQueueViewConsumer({ nats, names, logger, queues: services.queues }));
     return storageLibraryGrpc({ logger, guard, ...services });
   },
 };

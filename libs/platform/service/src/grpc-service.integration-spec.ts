@@ -144,6 +144,39 @@ describe('gRPC service shape (real MariaDB and NATS)', () => {
     expect(await connectionsOfServiceUser()).toBe(0);
   });
 
+  it('starts background work before serving, stops it once on drain after the last call, and fails the start-up when it cannot start', async () => {
+    const events: string[] = [];
+    const withBackground = (start: () => Promise<{ stop(): Promise<void> }>): EchoSpec => ({
+      ...spec,
+      implementation: (deps) => {
+        deps.runInBackground('probe', start);
+        return spec.implementation(deps);
+      },
+    });
+    const running = await startGrpcService(
+      config(),
+      silent,
+      withBackground(async () => {
+        events.push('started');
+        return { stop: async () => void events.push('stopped') };
+      }),
+    );
+    expect(events).toEqual(['started']);
+    expect(await running.ready()).toBe(true);
+    await running.drain();
+    await running.close();
+    expect(events).toEqual(['started', 'stopped']);
+
+    await expect(
+      startGrpcService(
+        config(),
+        silent,
+        withBackground(() => Promise.reject(new Error('consumer refused'))),
+      ),
+    ).rejects.toThrow('consumer refused');
+    expect(await connectionsOfServiceUser()).toBe(0);
+  });
+
   describe(runGrpcService.name, () => {
     const logged = () => {
       const lines: Record<string, unknown>[] = [];

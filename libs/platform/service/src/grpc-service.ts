@@ -31,6 +31,17 @@ export interface GrpcServiceDeps<C extends GrpcServiceConfig> extends SeedDeps<C
    * peerAddressFields); the connection closes with the service.
    */
   connectPeer<P extends Client>(endpoint: ServiceEndpoint<P>): PeerClient<P>;
+  /**
+   * Runs work beside the gRPC handlers (e.g. a JetStream consumer feeding a view). It is started once
+   * the handlers are built, before the service reports ready (a failure to start fails the start-up),
+   * and stopped when the service drains, after the last call and before the outbox's final relay.
+   */
+  runInBackground(name: string, start: () => Promise<BackgroundTask>): void;
+}
+
+/** Something a service runs beside its handlers; stop() waits for the work in hand to settle. */
+export interface BackgroundTask {
+  stop(): Promise<void>;
 }
 
 /**
@@ -111,6 +122,7 @@ export async function startGrpcService<C extends GrpcServiceConfig, I extends Un
 
     const grpc = createGrpcServer({ logger, serviceNames: [grpcServiceName(spec.definition)] });
     const peerAddresses = config as unknown as Record<string, string | undefined>;
+    const backgroundStarts: { name: string; start: () => Promise<BackgroundTask> }[] = [];
     const deps: GrpcServiceDeps<C> = {
       config,
       logger,
@@ -124,8 +136,21 @@ export async function startGrpcService<C extends GrpcServiceConfig, I extends Un
         opened.push(async () => peer.close());
         return peer;
       },
+      runInBackground: (name, start) => {
+        backgroundStarts.push({ name, start });
+      },
     };
     addService(grpc, spec.definition, spec.implementation(deps));
+    const background: { name: string; task: BackgroundTask }[] = [];
+    for (const { name, start } of backgroundStarts) {
+      const started = await start();
+      // Stopped on drain and again by close (which also covers a start-up that fails later): once is enough.
+      let stopping: Promise<void> | undefined;
+      const task = { stop: () => (stopping ??= started.stop()) };
+      background.push({ name, task });
+      opened.push(() => task.stop());
+      logger.info({ task: name }, 'background task started');
+    }
     const grpcPort = await grpc.listen(config.GRPC_HOST, config.GRPC_PORT);
     grpc.setServing(true);
 
@@ -144,6 +169,7 @@ export async function startGrpcService<C extends GrpcServiceConfig, I extends Un
       },
       drain: async () => {
         await grpc.drain(drainTimeoutMs);
+        for (const { task } of background) await task.stop();
         await relay.stop();
         // Events committed by the last calls go out now rather than at the next start.
         await relay.flush();

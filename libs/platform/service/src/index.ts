@@ -5,6 +5,14 @@
 export { grpcServiceFields, peerAddressFields, type GrpcServiceConfig } from './service.config';
 export { createCallGuard, type CallGuard, type GuardedCall } from './call-guard';
 export { createEventOutbox, type DomainEvent, type EventOutbox } from './event-outbox';
-export { grpcServiceName, startGrpcService, type GrpcServiceDeps, type GrpcServiceSpec, type RunningGrpcService, type SeedDeps } from './grpc-service';
+export {
+  grpcServiceName,
+  startGrpcService,
+  type BackgroundTask,
+  type GrpcServiceDeps,
+  type GrpcServiceSpec,
+  type RunningGrpcService,
+  type SeedDeps,
+} from './grpc-service';
 export { runGrpcService, type GrpcServiceProcess, type RunGrpcServiceOptions } from './run-grpc-service';
 export { runWorker, workerFields, type RunWorkerOptions, type WorkerConfig, type WorkerDeps, type WorkerProcess, type WorkerSpec } from './run-worker';
