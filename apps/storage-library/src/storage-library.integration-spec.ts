@@ -1,5 +1,7 @@
 import { Client } from 'minio';
 import { JobStatus, jobRequestSubject, type JobProgress } from '@platform/jobs';
+import { createObjectStore, type ObjectStore } from '@platform/s3';
+import { AssetLibraryService, FIND_FILES_CONCURRENCY, FIND_FILES_MAX_PATHS } from './asset-library/asset-library.service';
 import { openStorageLibraryTestBed, rejectionOf, type StorageLibraryTestBed } from './storage-library.test-support';
 
 jest.setTimeout(60_000);
@@ -121,6 +123,73 @@ describe('storage-library services (real MariaDB and S3)', () => {
       const second = await bed.assets.list(20, { prefix: 'f', limit: 2, nextKey: first.nextKey });
       expect(second.files.map((f) => f.name)).toEqual(['two.png']);
       expect(second.nextKey).toBe('');
+    });
+
+    describe('finding files (peer FindLibraryFiles)', () => {
+      beforeAll(async () => {
+        await bed.store.putObject('accounts/30/motion/intro.mp4', Buffer.from('1234'));
+        await bed.store.putObject('accounts/30/logo.png', Buffer.from('12'));
+        await bed.store.putObject('accounts/30/folder.png/inside.png', Buffer.from('x'));
+        await bed.store.putObject('accounts/31/motion/outro.webm', Buffer.from('x'));
+      });
+
+      it('answers the paths that exist as files of the account, each once in the order asked, with their size', async () => {
+        const found = await bed.assets.findFiles(30, ['logo.png', 'motion/missing.png', 'motion/intro.mp4', 'logo.png']);
+        expect(found).toEqual([
+          { path: 'logo.png', sizeBytes: 2 },
+          { path: 'motion/intro.mp4', sizeBytes: 4 },
+        ]);
+        expect(await bed.assets.findFiles(30, [])).toEqual([]);
+      });
+
+      it("leaves out another account's file and a folder named like a file", async () => {
+        expect(await bed.assets.findFiles(30, ['motion/outro.webm', 'folder.png'])).toEqual([]);
+        expect(await bed.assets.findFiles(31, ['motion/outro.webm', 'logo.png'])).toEqual([{ path: 'motion/outro.webm', sizeBytes: 1 }]);
+      });
+
+      it('refuses a path breaking the library rules, naming it, and more than the bound', async () => {
+        const error = await rejectionOf(bed.assets.findFiles(30, ['logo.png', '../31/motion/outro.webm', 'motion/x.exe']));
+        expect(error).toMatchObject({
+          status: 400,
+          errors: [
+            expect.objectContaining({ pointer: '/paths/1', code: 'PATH_TRAVERSAL' }),
+            expect.objectContaining({ pointer: '/paths/2', code: 'EXTENSION_NOT_ALLOWED' }),
+          ],
+        });
+        const tooMany = Array.from({ length: FIND_FILES_MAX_PATHS + 1 }, (_, i) => `f${i}.png`);
+        expect(await rejectionOf(bed.assets.findFiles(30, tooMany))).toMatchObject({
+          status: 400,
+          errors: [expect.objectContaining({ pointer: '/paths', code: 'TOO_MANY_ITEMS' })],
+        });
+        expect(await bed.assets.findFiles(30, tooMany.slice(1))).toEqual([]);
+      });
+
+      it(`keeps at most ${FIND_FILES_CONCURRENCY} stats in flight on the object store`, async () => {
+        let inFlight = 0;
+        let most = 0;
+        const counting: ObjectStore = Object.assign(Object.create(bed.store) as ObjectStore, {
+          statObject: async (key: string) => {
+            most = Math.max(most, ++inFlight);
+            try {
+              return await bed.store.statObject(key);
+            } finally {
+              inFlight--;
+            }
+          },
+        });
+        const assets = new AssetLibraryService(counting, bed.queues);
+        const paths = [...Array.from({ length: 200 }, (_, i) => `none/${i}.png`), 'logo.png'];
+        expect(await assets.findFiles(30, paths)).toEqual([{ path: 'logo.png', sizeBytes: 2 }]);
+        expect(most).toBe(FIND_FILES_CONCURRENCY);
+      });
+
+      it('answers 503 when the object store is down', async () => {
+        const down = createObjectStore({ endpoint: 'http://127.0.0.1:1', accessKey: 'S3RVER', secretKey: 'S3RVER', bucket: 'library', region: 'us-east-1' });
+        expect(await rejectionOf(new AssetLibraryService(down, bed.queues).findFiles(30, ['logo.png']))).toMatchObject({
+          status: 503,
+          code: 'OBJECT_STORE_UNAVAILABLE',
+        });
+      });
     });
 
     it('refuses a staged upload of another account and a file name by its rule', async () => {

@@ -2,7 +2,7 @@ import { storageLibraryV1 as v1 } from '@contracts/proto';
 import { JOB_PROGRESS_STREAM, JOB_REQUEST_STREAM } from '@platform/jobs';
 import { DEAD_LETTER_STREAM } from '@platform/nats';
 import { parseAllowlist } from '@platform/outbound-fetch';
-import { createObjectStore, type ObjectStore } from '@platform/s3';
+import { objectStoreFromConfig } from '@platform/s3';
 import { createSecretBox, resolveKey } from '@platform/secrets';
 import type { GrpcServiceSpec } from '@platform/service';
 import { STORAGE_LIBRARY_MIGRATIONS } from './migrations';
@@ -10,15 +10,6 @@ import { startQueueViewConsumer } from './queues/queue-view.consumer';
 import { storageLibraryConfigSchema, type StorageLibraryConfig } from './storage-library.config';
 import { storageLibraryGrpc } from './storage-library.grpc';
 import { createStorageLibraryServices } from './storage-library.services';
-
-export const objectStoreOf = (config: StorageLibraryConfig): ObjectStore =>
-  createObjectStore({
-    endpoint: config.S3_ENDPOINT,
-    accessKey: config.S3_ACCESS_KEY,
-    secretKey: config.S3_SECRET_KEY,
-    bucket: config.S3_BUCKET,
-    region: config.S3_REGION,
-  });
 
 /** What is particular to storage-library; @platform/service runs it like every other service. */
 export const storageLibraryService: GrpcServiceSpec<StorageLibraryConfig, v1.StorageLibraryServiceServer> = {
@@ -31,7 +22,7 @@ export const storageLibraryService: GrpcServiceSpec<StorageLibraryConfig, v1.Sto
   // own operations (cloud services and queues keep working), so it does not stop the service starting.
   seed: async ({ config, logger }) => {
     try {
-      await objectStoreOf(config).ensureBucket();
+      await objectStoreFromConfig(config).ensureBucket();
     } catch (error) {
       logger.warn({ err: error, endpoint: config.S3_ENDPOINT }, 'object store unreachable at start; the asset library fails until it answers');
     }
@@ -47,7 +38,7 @@ export const storageLibraryService: GrpcServiceSpec<StorageLibraryConfig, v1.Sto
     const services = createStorageLibraryServices({
       db,
       events,
-      store: objectStoreOf(config),
+      store: objectStoreFromConfig(config),
       box: createSecretBox(key),
       allowlist: parseAllowlist(config.OUTBOUND_ALLOWLIST),
     });

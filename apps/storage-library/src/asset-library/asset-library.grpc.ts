@@ -13,7 +13,7 @@ export function assetLibraryGrpc({
   logger: Logger;
   guard: CallGuard;
   assets: AssetLibraryService;
-}): Pick<v1.StorageLibraryServiceServer, 'listAssets' | 'startUpload' | 'deleteAssets'> {
+}): Pick<v1.StorageLibraryServiceServer, 'listAssets' | 'startUpload' | 'deleteAssets' | 'findLibraryFiles'> {
   return {
     listAssets: unary(logger, 'ListAssets', async (request, call) => {
       guard.account(call, PERMISSIONS.assetLibraryView, request.accountId);
@@ -34,6 +34,12 @@ export function assetLibraryGrpc({
     deleteAssets: unary(logger, 'DeleteAssets', async (request, call) => {
       guard.account(call, PERMISSIONS.assetLibraryEdit, request.accountId);
       return { msg: await assets.delete(request.accountId, { command: request.command, file: request.file, path: request.path }) };
+    }),
+
+    // Peer method: the calling service checked its operation's permission; the scope is checked here.
+    findLibraryFiles: unary(logger, 'FindLibraryFiles', async (request, call) => {
+      guard.peer(call, request.accountId);
+      return { files: await assets.findFiles(request.accountId, request.paths) };
     }),
   };
 }

@@ -40,6 +40,38 @@ export const libraryRoot = (accountId: number) => `accounts/${accountId}/`;
 
 export const DELETE_COMMANDS = ['deleteFile', 'deleteFolder'] as const;
 
+/** Most paths one FindLibraryFiles call may ask about. */
+export const FIND_FILES_MAX_PATHS = 1_000;
+/** Stats in flight at once for one FindLibraryFiles call: a thousand paths never become a thousand open requests. */
+export const FIND_FILES_CONCURRENCY = 16;
+
+export interface FoundLibraryFile {
+  path: string;
+  sizeBytes: number;
+}
+
+/** Runs `work` on every item, at most `lanes` at a time; results in the items' order. */
+async function inLanes<T, R>(items: readonly T[], lanes: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  let failed = false;
+  const lane = async () => {
+    while (!failed && next < items.length) {
+      const at = next++;
+      try {
+        results[at] = await work(items[at]);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(lanes, items.length) }, lane));
+  const rejected = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (rejected) throw rejected.reason;
+  return results;
+}
+
 /** The account's asset library on the object store, and the uploads into it. */
 export class AssetLibraryService {
   constructor(
@@ -97,6 +129,27 @@ export class AssetLibraryService {
     }
     throw new AppError(400, 'VALIDATION_FAILED', 'command must be deleteFile or deleteFolder.', {
       errors: [{ parameter: 'command', code: 'NOT_ALLOWED', detail: `command must be one of ${DELETE_COMMANDS.join(', ')}.` }],
+    });
+  }
+
+  /**
+   * Which of the paths exist as files in the account's library, each once, in the order first asked.
+   * Every path must obey the library's rules for a file path (a folder or a key outside the library
+   * can never be named); the first failure of the object store fails the whole answer (503).
+   */
+  async findFiles(accountId: number, paths: readonly string[]): Promise<FoundLibraryFile[]> {
+    if (paths.length > FIND_FILES_MAX_PATHS) {
+      throw new AppError(400, 'VALIDATION_FAILED', `At most ${FIND_FILES_MAX_PATHS} paths may be looked up at once.`, {
+        errors: [{ pointer: '/paths', code: 'TOO_MANY_ITEMS', detail: `paths may hold at most ${FIND_FILES_MAX_PATHS} entries, got ${paths.length}.` }],
+      });
+    }
+    assertNoErrors(paths.flatMap((path, i) => fileNameErrors({ pointer: `/paths/${i}` }, path)));
+    const root = libraryRoot(accountId);
+    const unique = [...new Set(paths)];
+    const stats = await onStore(() => inLanes(unique, FIND_FILES_CONCURRENCY, (path) => this.store.statObject(`${root}${path}`)));
+    return unique.flatMap((path, i) => {
+      const stat = stats[i];
+      return stat ? [{ path, sizeBytes: stat.size }] : [];
     });
   }
 

@@ -165,6 +165,22 @@ export interface DeleteAssetsResponse {
   msg: string;
 }
 
+export interface FindLibraryFilesRequest {
+  accountId: number;
+  /** Paths inside the account's library (no leading slash), at most 1,000; repeats are looked up once. */
+  paths: string[];
+}
+
+export interface LibraryFile {
+  path: string;
+  sizeBytes: number;
+}
+
+export interface FindLibraryFilesResponse {
+  /** The requested paths that exist as files, each once, in the order first asked; a missing path is left out. */
+  files: LibraryFile[];
+}
+
 function createBaseRenameCloudServiceResponse(): RenameCloudServiceResponse {
   return {};
 }
@@ -2551,6 +2567,253 @@ export const DeleteAssetsResponse: MessageFns<DeleteAssetsResponse> = {
   },
 };
 
+function createBaseFindLibraryFilesRequest(): FindLibraryFilesRequest {
+  return { accountId: 0, paths: [] };
+}
+
+export const FindLibraryFilesRequest: MessageFns<FindLibraryFilesRequest> = {
+  encode(message: FindLibraryFilesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    for (const v of message.paths) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindLibraryFilesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindLibraryFilesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.paths.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindLibraryFilesRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      paths: globalThis.Array.isArray(object?.paths) ? object.paths.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: FindLibraryFilesRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.paths?.length) {
+      obj.paths = message.paths;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindLibraryFilesRequest>, I>>(base?: I): FindLibraryFilesRequest {
+    return FindLibraryFilesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindLibraryFilesRequest>, I>>(object: I): FindLibraryFilesRequest {
+    const message = createBaseFindLibraryFilesRequest();
+    message.accountId = object.accountId ?? 0;
+    message.paths = object.paths?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseLibraryFile(): LibraryFile {
+  return { path: "", sizeBytes: 0 };
+}
+
+export const LibraryFile: MessageFns<LibraryFile> = {
+  encode(message: LibraryFile, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.path !== "") {
+      writer.uint32(10).string(message.path);
+    }
+    if (message.sizeBytes !== 0) {
+      writer.uint32(16).int64(message.sizeBytes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LibraryFile {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLibraryFile();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.sizeBytes = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LibraryFile {
+    return {
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
+      sizeBytes: isSet(object.sizeBytes)
+        ? globalThis.Number(object.sizeBytes)
+        : isSet(object.size_bytes)
+        ? globalThis.Number(object.size_bytes)
+        : 0,
+    };
+  },
+
+  toJSON(message: LibraryFile): unknown {
+    const obj: any = {};
+    if (message.path !== "") {
+      obj.path = message.path;
+    }
+    if (message.sizeBytes !== 0) {
+      obj.sizeBytes = Math.round(message.sizeBytes);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LibraryFile>, I>>(base?: I): LibraryFile {
+    return LibraryFile.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LibraryFile>, I>>(object: I): LibraryFile {
+    const message = createBaseLibraryFile();
+    message.path = object.path ?? "";
+    message.sizeBytes = object.sizeBytes ?? 0;
+    return message;
+  },
+};
+
+function createBaseFindLibraryFilesResponse(): FindLibraryFilesResponse {
+  return { files: [] };
+}
+
+export const FindLibraryFilesResponse: MessageFns<FindLibraryFilesResponse> = {
+  encode(message: FindLibraryFilesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.files) {
+      LibraryFile.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindLibraryFilesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindLibraryFilesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.files.push(LibraryFile.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindLibraryFilesResponse {
+    return {
+      files: globalThis.Array.isArray(object?.files) ? object.files.map((e: any) => LibraryFile.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: FindLibraryFilesResponse): unknown {
+    const obj: any = {};
+    if (message.files?.length) {
+      obj.files = message.files.map((e) => LibraryFile.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindLibraryFilesResponse>, I>>(base?: I): FindLibraryFilesResponse {
+    return FindLibraryFilesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindLibraryFilesResponse>, I>>(object: I): FindLibraryFilesResponse {
+    const message = createBaseFindLibraryFilesResponse();
+    message.files = object.files?.map((e) => LibraryFile.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * Cloud storage services, the asset library and the queue view of every asynchronous job. The
  * caller's principal travels in call metadata (x-principal, x-principal-sig); the service re-checks
@@ -2664,6 +2927,23 @@ export const StorageLibraryServiceService = {
       Buffer.from(DeleteAssetsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteAssetsResponse => DeleteAssetsResponse.decode(value),
   },
+  /**
+   * Peer method, called by other services on behalf of the same caller: it checks the account scope,
+   * not an operation permission (the calling service checked the operation's).
+   * Which of at most 1,000 library paths exist as files in the account's asset library (a path
+   * breaking the library's path rules is INVALID_ARGUMENT naming it; a folder is not a file).
+   */
+  findLibraryFiles: {
+    path: "/storagelibrary.v1.StorageLibraryService/FindLibraryFiles" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FindLibraryFilesRequest): Buffer =>
+      Buffer.from(FindLibraryFilesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FindLibraryFilesRequest => FindLibraryFilesRequest.decode(value),
+    responseSerialize: (value: FindLibraryFilesResponse): Buffer =>
+      Buffer.from(FindLibraryFilesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FindLibraryFilesResponse => FindLibraryFilesResponse.decode(value),
+  },
 } as const;
 
 export interface StorageLibraryServiceServer extends UntypedServiceImplementation {
@@ -2681,6 +2961,13 @@ export interface StorageLibraryServiceServer extends UntypedServiceImplementatio
   /** Queues the placement (or the extraction, for a zip) of a file the edge already streamed to staging. */
   startUpload: handleUnaryCall<StartUploadRequest, StartUploadResponse>;
   deleteAssets: handleUnaryCall<DeleteAssetsRequest, DeleteAssetsResponse>;
+  /**
+   * Peer method, called by other services on behalf of the same caller: it checks the account scope,
+   * not an operation permission (the calling service checked the operation's).
+   * Which of at most 1,000 library paths exist as files in the account's asset library (a path
+   * breaking the library's path rules is INVALID_ARGUMENT naming it; a folder is not a file).
+   */
+  findLibraryFiles: handleUnaryCall<FindLibraryFilesRequest, FindLibraryFilesResponse>;
 }
 
 export interface StorageLibraryServiceClient extends Client {
@@ -2837,6 +3124,27 @@ export interface StorageLibraryServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteAssetsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Peer method, called by other services on behalf of the same caller: it checks the account scope,
+   * not an operation permission (the calling service checked the operation's).
+   * Which of at most 1,000 library paths exist as files in the account's asset library (a path
+   * breaking the library's path rules is INVALID_ARGUMENT naming it; a folder is not a file).
+   */
+  findLibraryFiles(
+    request: FindLibraryFilesRequest,
+    callback: (error: ServiceError | null, response: FindLibraryFilesResponse) => void,
+  ): ClientUnaryCall;
+  findLibraryFiles(
+    request: FindLibraryFilesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FindLibraryFilesResponse) => void,
+  ): ClientUnaryCall;
+  findLibraryFiles(
+    request: FindLibraryFilesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FindLibraryFilesResponse) => void,
   ): ClientUnaryCall;
 }
 
