@@ -13,6 +13,13 @@ export interface PlatformOptions {
    * gateway and every service get each one's `<NAME>_ADDR`.
    */
   services?: string[];
+  /**
+   * JetStream workers to start after the services, by app name (e.g. `storage-worker`), each with a
+   * HEALTH_PORT of its own and the services' environment (their addresses included); ready on `<name> ready`.
+   */
+  workers?: string[];
+  /** More environment for every process started (e.g. S3_ENDPOINT, S3_BUCKET, OUTBOUND_ALLOWLIST). */
+  env?: Record<string, string>;
 }
 
 const addressVariable = (name: string) => `${name.toUpperCase().replace(/-/g, '_')}_ADDR`;
@@ -64,7 +71,7 @@ export async function startPlatform(tag: string, defer: Defer, options: Platform
   defer('remove service logs', async () => rmSync(logDir, { recursive: true, force: true }));
   const logFile = (name: string) => join(logDir, `${name}.log`);
   const sizeOf = (file: string) => statSync(file).size;
-  const common = { MYSQL_SCHEMA_PREFIX: prefix, NATS_PREFIX: prefix, LOG_LEVEL, ...profilingEnv() };
+  const common = { MYSQL_SCHEMA_PREFIX: prefix, NATS_PREFIX: prefix, LOG_LEVEL, ...options.env, ...profilingEnv() };
 
   const channelsPlans = await startProcess({
     name: 'channels-plans',
@@ -97,6 +104,21 @@ export async function startPlatform(tag: string, defer: Defer, options: Platform
     extras.push(started);
   }
 
+  // Workers take their jobs from JetStream; the services above are up, so the streams they publish to exist.
+  const workerNames = [...new Set(options.workers ?? [])];
+  for (const name of workerNames) {
+    const started = await startProcess({
+      name,
+      entry: `apps/${name}/src/main.ts`,
+      env: { ...common, ...backendAddresses, HEALTH_PORT: String(await freePort()) },
+      ready: new RegExp(`${name} ready`),
+      nodeArgs: benchNodeArgs(),
+      logFile: logFile(name),
+    });
+    defer(`stop ${name}`, () => started.stop());
+    extras.push(started);
+  }
+
   const gateway = await startProcess({
     name: 'gateway',
     entry: 'apps/gateway/src/main.ts',
@@ -112,6 +134,39 @@ export async function startPlatform(tag: string, defer: Defer, options: Platform
     gatewayUrl: `http://127.0.0.1:${httpPort}`,
     prefix,
     pids: pidsOf({ gateway: gateway.child.pid, 'channels-plans': channelsPlans.child.pid, ...Object.fromEntries(extras.map((p) => [p.name, p.child.pid])) }),
-    logBytes: () => ['channels-plans', 'gateway', ...extraNames].reduce((total, name) => total + sizeOf(logFile(name)), 0),
+    logBytes: () => ['channels-plans', 'gateway', ...extraNames, ...workerNames].reduce((total, name) => total + sizeOf(logFile(name)), 0),
   };
+}
+
+export interface RunningObjectStore {
+  /** S3_ENDPOINT for the services, e.g. http://127.0.0.1:41234 */
+  endpoint: string;
+  /** `host:port` of the endpoint, for OUTBOUND_ALLOWLIST (a customer bucket on this server is a loopback address). */
+  hostPort: string;
+  pid: number;
+  /** Where the server keeps buckets and objects as plain files. */
+  directory: string;
+}
+
+/**
+ * The embedded S3-compatible server (`tools/s3-server`, s3rver on local files, V4 signatures checked)
+ * in a process of its own on a free port, so its CPU is accounted apart from the benchmark's and the
+ * benchmark's own client does not share its event loop. Stopping it and removing its files is deferred.
+ */
+export async function startObjectStore(defer: Defer): Promise<RunningObjectStore> {
+  const directory = mkdtempSync(join(tmpdir(), 'bench-s3-'));
+  defer('remove object store files', async () => rmSync(directory, { recursive: true, force: true }));
+  const port = await freePort();
+  // Beside the data directory rather than in it, so the log is not taken for a bucket.
+  const logPath = `${directory}.log`;
+  defer('remove object store log', async () => rmSync(logPath, { force: true }));
+  const server = await startProcess({
+    name: 's3-server',
+    entry: 'tools/s3-server/main.ts',
+    env: { S3_EMBEDDED_PORT: String(port), S3_DATA_DIR: directory, LOG_LEVEL },
+    ready: /embedded S3 server listening/,
+    logFile: logPath,
+  });
+  defer('stop s3-server', () => server.stop());
+  return { endpoint: `http://127.0.0.1:${port}`, hostPort: `127.0.0.1:${port}`, pid: server.child.pid as number, directory };
 }
