@@ -18,7 +18,7 @@ import { startIdentity } from './identity/identity.module';
 import { buildOpenApi } from './openapi/openapi.builder';
 import { bindRoutes } from './routes/route-binder';
 import { knownPermissions, ROUTE_TABLE } from './routes/route-table';
-import { createObjectStore } from '@platform/s3';
+import { objectStoreFromConfig } from '@platform/s3';
 import { filesRouter } from './uploads/files.router';
 import { createUploadApp, withUploads } from './uploads/upload.handler';
 
@@ -41,13 +41,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const backends = connectBackends(addressOf, (key, address) => createGrpcClient<Client>(BACKENDS[key].Client, address));
   const backendChecks = Object.fromEntries((Object.keys(BACKENDS) as BackendKey[]).map((key) => [BACKENDS[key].label, () => checkHealth(addressOf(key))]));
 
-  const store = createObjectStore({
-    endpoint: config.S3_ENDPOINT,
-    accessKey: config.S3_ACCESS_KEY,
-    secretKey: config.S3_SECRET_KEY,
-    bucket: config.S3_BUCKET,
-    region: config.S3_REGION,
-  });
+  const store = objectStoreFromConfig(config);
   const rateLimit = createRateLimit(config.RATE_LIMIT_PER_MINUTE);
   let accepting = true;
   const metrics = createHttpMetrics();

@@ -1,7 +1,7 @@
 import { JOB_PROGRESS_STREAM, JOB_REQUEST_STREAM } from '@platform/jobs';
 import { DEAD_LETTER_STREAM } from '@platform/nats';
 import { parseAllowlist } from '@platform/outbound-fetch';
-import { createObjectStore } from '@platform/s3';
+import { objectStoreFromConfig } from '@platform/s3';
 import { createSecretBox, resolveKey } from '@platform/secrets';
 import type { WorkerSpec } from '@platform/service';
 import { cloudCopyJob } from './cloud-copy/cloud-copy.job';
@@ -14,13 +14,7 @@ export const storageWorker: WorkerSpec<StorageWorkerConfig> = {
   configSchema: storageWorkerConfigSchema,
   streams: [JOB_REQUEST_STREAM, JOB_PROGRESS_STREAM, DEAD_LETTER_STREAM],
   jobs: async ({ config, logger }) => {
-    const store = createObjectStore({
-      endpoint: config.S3_ENDPOINT,
-      accessKey: config.S3_ACCESS_KEY,
-      secretKey: config.S3_SECRET_KEY,
-      bucket: config.S3_BUCKET,
-      region: config.S3_REGION,
-    });
+    const store = objectStoreFromConfig(config);
     await store.ensureBucket();
     const key = resolveKey({
       configured: config.SECRETS_ENCRYPTION_KEY,

@@ -1,5 +1,5 @@
-export { createObjectStore } from './object-store';
-export type { ListedFile, ListPage, ListPageRequest, ObjectStat, ObjectStore, ObjectStoreOptions, PutObjectOptions } from './object-store';
+export { createObjectStore, objectStoreFromConfig } from './object-store';
+export type { ListedFile, ListPage, ListPageRequest, ObjectStat, ObjectStore, ObjectStoreOptions, ObjectStoreSettings, PutObjectOptions } from './object-store';
 export { accountKey, validateObjectKey, validatePrefix, MAX_KEY_BYTES } from './object-key';
 export { MAX_LIST_LIMIT } from './list-page';
 export { MIN_PART_SIZE } from './multipart-upload';

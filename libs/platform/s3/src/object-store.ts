@@ -223,3 +223,23 @@ function isNotFound(error: unknown): boolean {
   const code = s3ErrorCode(error);
   return code === 'NoSuchKey' || code === 'NotFound';
 }
+
+/** The S3_* settings every process that touches the platform's object store reads (s3Fields of @platform/config). */
+export interface ObjectStoreSettings {
+  S3_ENDPOINT: string;
+  S3_ACCESS_KEY: string;
+  S3_SECRET_KEY: string;
+  S3_BUCKET: string;
+  S3_REGION: string;
+}
+
+/** The platform's own object store, as its configuration names it. */
+export function objectStoreFromConfig(config: ObjectStoreSettings): ObjectStore {
+  return createObjectStore({
+    endpoint: config.S3_ENDPOINT,
+    accessKey: config.S3_ACCESS_KEY,
+    secretKey: config.S3_SECRET_KEY,
+    bucket: config.S3_BUCKET,
+    region: config.S3_REGION,
+  });
+}
