@@ -5,8 +5,8 @@ import { grpcServiceFields, peerAddressFields } from '@platform/service';
 export const assetSourcesConfigSchema = z.object({
   ...grpcServiceFields,
   GRPC_PORT: port(50053),
-  /** content-creative answers whether a motion-design fill's campaign exists. */
-  ...peerAddressFields([SERVICE_ENDPOINTS.contentCreative]),
+  /** content-creative answers whether a motion-design fill's campaign exists; storage-library, whether its asset paths are files of the library. */
+  ...peerAddressFields([SERVICE_ENDPOINTS.contentCreative, SERVICE_ENDPOINTS.storageLibrary]),
   /** `host:port,...` that remote sources may reach although loopback or private (tests, on-premise sources). */
   OUTBOUND_ALLOWLIST: z.string().default(''),
   /** Total time of one remote-source fetch; below the gateway's gRPC deadline so the customer sees the remote's failure, not ours. */

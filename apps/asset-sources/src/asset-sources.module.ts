@@ -5,6 +5,7 @@ import { assetSourcesGrpc } from './asset-sources.grpc';
 import { createAssetSourcesServices } from './asset-sources.services';
 import { ASSET_SOURCES_MIGRATIONS } from './migrations';
 import { campaignCheckFor } from './motion-design/campaign-check';
+import { libraryFilesLookupFor } from './motion-design/library-files';
 
 /** What is particular to asset-sources; @platform/service runs it like every other service. */
 export const assetSourcesService: GrpcServiceSpec<AssetSourcesConfig, v1.AssetSourcesServiceServer> = {
@@ -24,6 +25,13 @@ export const assetSourcesService: GrpcServiceSpec<AssetSourcesConfig, v1.AssetSo
         services.recommendations.recomputeDue().catch((error: unknown) => logger.warn({ err: error }, 'recommendation sweep failed'));
       }, config.RECOMMENDATION_SWEEP_MS).unref();
     }
-    return assetSourcesGrpc({ logger, guard, ...services, campaignCheck: campaignCheckFor(connectPeer(SERVICE_ENDPOINTS.contentCreative)) });
+    const campaignCheck = campaignCheckFor(connectPeer(SERVICE_ENDPOINTS.contentCreative));
+    const libraryFiles = libraryFilesLookupFor(connectPeer(SERVICE_ENDPOINTS.storageLibrary));
+    return assetSourcesGrpc({
+      logger,
+      guard,
+      ...services,
+      motionDesignPeers: (incoming) => ({ campaignExists: campaignCheck(incoming), filesInLibrary: libraryFiles(incoming) }),
+    });
   },
 };

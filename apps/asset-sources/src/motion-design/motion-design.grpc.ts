@@ -4,21 +4,21 @@ import { assetSourcesV1 as v1 } from '@contracts/proto';
 import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
 import type { CallGuard } from '@platform/service';
-import type { CampaignCheck, MotionDesignService } from './motion-design.service';
+import type { MotionDesignPeers, MotionDesignService } from './motion-design.service';
 
-/** How a call finds out whether a campaign exists: asked of the campaigns' owner on behalf of the caller. */
-export type CampaignCheckFor = (incoming: Metadata) => CampaignCheck;
+/** How a call asks the owners of campaigns and of the asset library: on behalf of its caller. */
+export type MotionDesignPeersFor = (incoming: Metadata) => MotionDesignPeers;
 
 export function motionDesignGrpc({
   logger,
   guard,
   motionDesign,
-  campaignCheck,
+  motionDesignPeers,
 }: {
   logger: Logger;
   guard: CallGuard;
   motionDesign: MotionDesignService;
-  campaignCheck: CampaignCheckFor;
+  motionDesignPeers: MotionDesignPeersFor;
 }): Pick<v1.AssetSourcesServiceServer, 'fillMotionDesignSource'> {
   return {
     fillMotionDesignSource: unary(logger, 'FillMotionDesignSource', async (request, call) => {
@@ -27,7 +27,7 @@ export function motionDesignGrpc({
         request.accountId,
         request.destAssetSourceId,
         { campaignId: request.campaignId, destinationAssetSourceName: request.destinationAssetSourceName, assetSourceMap: request.assetSourceMap },
-        campaignCheck(call.metadata),
+        motionDesignPeers(call.metadata),
       );
       return { destinationAssetSourceId };
     }),

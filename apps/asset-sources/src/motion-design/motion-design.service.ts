@@ -13,6 +13,25 @@ export interface MotionDesignFill {
 /** Whether a dynamic campaign of the account exists; the peer that owns campaigns answers it on behalf of the caller. */
 export type CampaignCheck = (accountId: number, campaignId: number) => Promise<void>;
 
+/** Which of the paths exist as files in the account's asset library; the peer that owns the library answers it on behalf of the caller. */
+export type LibraryFilesLookup = (accountId: number, paths: string[]) => Promise<ReadonlySet<string>>;
+
+/** What a fill asks of the peers that own campaigns and the asset library. */
+export interface MotionDesignPeers {
+  campaignExists: CampaignCheck;
+  filesInLibrary: LibraryFilesLookup;
+}
+
+/** Every entry whose asset is not a file of the account's library, each named by its pointer. */
+async function missingAssetErrors(accountId: number, fill: MotionDesignFill, filesInLibrary: LibraryFilesLookup): Promise<FieldError[]> {
+  const found = await filesInLibrary(accountId, [...new Set(fill.assetSourceMap.map((entry) => entry.assetId))]);
+  return fill.assetSourceMap.flatMap((entry, i) =>
+    found.has(entry.assetId)
+      ? []
+      : [{ pointer: `/assetSourceMap/${i}/assetId`, code: 'ASSET_NOT_FOUND', detail: `No file ${entry.assetId} in the account's asset library.` }],
+  );
+}
+
 function fillErrors(fill: MotionDesignFill): FieldError[] {
   const errors: FieldError[] = [...blankOrTooLong('/destinationAssetSourceName', fill.destinationAssetSourceName, ASSET_SOURCE_NAME_MAX)];
   if (!/^[1-9][0-9]{0,15}$/.test(fill.campaignId))
@@ -37,7 +56,8 @@ function fillErrors(fill: MotionDesignFill): FieldError[] {
 /**
  * Motion-design sources: a campaign's assets, each named by its asset-library path, laid out as one
  * row whose columns are the mapped columns. Filling an existing motion-design source replaces its
- * name, columns and row; destination 0 creates one.
+ * name, columns and row; destination 0 creates one. Every path must be a file of the account's
+ * library at the time of the fill; nothing is stored otherwise.
  */
 export class MotionDesignService {
   constructor(
@@ -45,11 +65,14 @@ export class MotionDesignService {
     private readonly assetSources: AssetSourceService,
   ) {}
 
-  async fill(accountId: number, destAssetSourceId: number, fill: MotionDesignFill, campaignExists: CampaignCheck): Promise<number> {
+  async fill(accountId: number, destAssetSourceId: number, fill: MotionDesignFill, peers: MotionDesignPeers): Promise<number> {
     const errors = fillErrors(fill);
     if (errors.length > 0) throw validationFailed(errors);
     const current = destAssetSourceId === 0 ? undefined : await this.assetSources.ofKind(accountId, destAssetSourceId, 'motion-design');
-    await campaignExists(accountId, Number(fill.campaignId));
+    await peers.campaignExists(accountId, Number(fill.campaignId));
+    // The library is asked only about paths its rules allow (checked above), so its answer is about existence alone.
+    const missing = await missingAssetErrors(accountId, fill, peers.filesInLibrary);
+    if (missing.length > 0) throw validationFailed(missing);
     const row: SourceRow = Object.fromEntries(fill.assetSourceMap.map((entry) => [entry.assetSourceColumn, entry.assetId]));
     const source = {
       assetSourceType: 'motion-design' as const,

@@ -119,10 +119,14 @@ describe('asset sources over HTTP (gateway -> asset-sources -> MariaDB)', () => 
     });
     closedPort = await freePort();
     const remotePort = new URL(remote.origin).port;
-    // The system starts every service, and storage-library needs an object store to start.
+    // The system starts every service, and storage-library needs an object store to start; the storage
+    // worker places the files motion-design sources name in the asset library.
     s3Dir = await mkdtemp(join(tmpdir(), 'asset-sources-e2e-'));
     s3 = await startEmbeddedS3({ port: 0, directory: s3Dir });
-    system = await startE2eSystem('asrc', { env: { S3_ENDPOINT: s3.endpoint, OUTBOUND_ALLOWLIST: `127.0.0.1:${remotePort},127.0.0.1:${closedPort}` } });
+    system = await startE2eSystem('asrc', {
+      workers: ['storage-worker'],
+      env: { S3_ENDPOINT: s3.endpoint, OUTBOUND_ALLOWLIST: `127.0.0.1:${remotePort},127.0.0.1:${closedPort}` },
+    });
     http = httpClient(system.baseUrl);
     const a = admin(http);
     const orgId = await a.createOrg({ name: 'Asset Retail', isRetailer: true });
@@ -597,6 +601,40 @@ describe('asset sources over HTTP (gateway -> asset-sources -> MariaDB)', () => 
   });
 
   describe('motion-design sources', () => {
+    /** Uploads a file into the account's asset library through the gateway and waits for the storage worker to place it. */
+    const uploadToLibrary = async (account: number, folder: string, name: string) => {
+      const form = new FormData();
+      if (folder) form.append('path', folder);
+      form.append('file', new Blob([Buffer.from(`${account}:${folder}/${name}`)]), name);
+      const response = await fetch(`${system.baseUrl}/v2/accounts/${account}/asset-library`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fullKey}` },
+        body: form,
+      });
+      expect(response.status).toBe(200);
+      const { queueId } = (await response.json()) as { queueId: string };
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const queue = await call<{ status: string; message: string }>('GET', `/v2/queues/${queueId}/status`);
+        expect(queue.status).toBe(200);
+        if (queue.body.status === 'Failed') throw new Error(`upload of ${folder}/${name} failed: ${queue.body.message}`);
+        if (queue.body.status === 'Completed') return;
+        if (Date.now() > deadline) throw new Error(`upload of ${folder}/${name} still ${queue.body.status}`);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+    };
+
+    beforeAll(async () => {
+      await Promise.all([
+        uploadToLibrary(accountA, 'motion', 'intro.mp4'),
+        uploadToLibrary(accountA, 'motion', 'logo.png'),
+        uploadToLibrary(accountA, '', 'outro.webm'),
+        uploadToLibrary(accountB, 'motion', 'intro.mp4'),
+        uploadToLibrary(accountB, 'motion', 'logo.png'),
+        uploadToLibrary(accountB, 'motion', 'theirs.png'),
+      ]);
+    });
+
     const createCampaign = async (account = accountA) => {
       const created = await call<{ campaignId: string | number }>('POST', `/v2/accounts/${account}/campaigns`, {
         campaignName: 'Motion campaign',
@@ -636,6 +674,36 @@ describe('asset sources over HTTP (gateway -> asset-sources -> MariaDB)', () => 
       );
       expect(filled).toMatchObject({ status: 200, body: { destinationAssetSourceId: id } });
       expect(await rows(id)).toEqual([{ clip: 'outro.webm' }]);
+    });
+
+    it("refuses each path that is not a file of the account's library (400 naming it) and stores nothing; once uploaded, the same fill succeeds", async () => {
+      const campaignId = await createCampaign();
+      const body = fillBody(campaignId, {
+        destinationAssetSourceName: 'Motion with missing assets',
+        assetSourceMap: [
+          { assetId: 'motion/intro.mp4', assetSourceColumn: 'introVideo' },
+          { assetId: 'motion/late.png', assetSourceColumn: 'still' },
+          { assetId: 'motion/theirs.png', assetSourceColumn: 'theirs' },
+        ],
+      });
+      const sourcesBefore = (await follow<Json>(`${base()}?limit=100`, 'assetSources')).items;
+      const missing = await call('PUT', `${base()}/0/motion-design`, body);
+      expectProblem(missing, 400, 'VALIDATION_FAILED');
+      // A file of another account (motion/theirs.png is accountB's) is not in this account's library.
+      expect(missing.body.errors).toEqual([
+        expect.objectContaining({ pointer: '/assetSourceMap/1/assetId', code: 'ASSET_NOT_FOUND', detail: expect.stringContaining('motion/late.png') }),
+        expect.objectContaining({ pointer: '/assetSourceMap/2/assetId', code: 'ASSET_NOT_FOUND', detail: expect.stringContaining('motion/theirs.png') }),
+      ]);
+      expect((await follow<Json>(`${base()}?limit=100`, 'assetSources')).items).toEqual(sourcesBefore);
+
+      // A motion-design source keeps its row when a refill names a missing path.
+      const id = (await call<{ destinationAssetSourceId: number }>('PUT', `${base()}/0/motion-design`, fillBody(campaignId))).body.destinationAssetSourceId;
+      expectProblem(await call('PUT', `${base()}/${id}/motion-design`, body), 400, 'VALIDATION_FAILED');
+      expect(await rows(id)).toEqual([{ introVideo: 'motion/intro.mp4', logo: 'motion/logo.png' }]);
+
+      await Promise.all([uploadToLibrary(accountA, 'motion', 'late.png'), uploadToLibrary(accountA, 'motion', 'theirs.png')]);
+      expect(await call('PUT', `${base()}/${id}/motion-design`, body)).toMatchObject({ status: 200, body: { destinationAssetSourceId: id } });
+      expect(await rows(id)).toEqual([{ introVideo: 'motion/intro.mp4', still: 'motion/late.png', theirs: 'motion/theirs.png' }]);
     });
 
     it('refuses an unknown campaign (404), a path breaking the library rules (400), another kind (409) and another tenant (404)', async () => {
