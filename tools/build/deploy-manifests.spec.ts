@@ -311,7 +311,13 @@ describe('deploy/k8s manifests', () => {
       ]);
       // The gateway, and each service that calls a peer (peerAddressFields in its config).
       const clients = APP_WORKLOADS.filter(({ doc }) => doc.spec?.template?.metadata?.labels?.['retail-media.io/grpc-client'] === 'true');
-      expect(clients.map(({ doc }) => doc.metadata?.name).sort()).toEqual(['channels-plans', 'content-creative', 'gateway', 'tagging-trackers']);
+      expect(clients.map(({ doc }) => doc.metadata?.name).sort()).toEqual([
+        'asset-sources',
+        'channels-plans',
+        'content-creative',
+        'gateway',
+        'tagging-trackers',
+      ]);
     });
   });
 
