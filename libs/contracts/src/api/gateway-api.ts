@@ -246,7 +246,7 @@ export interface paths {
     get?: never;
     /**
      * Fill (or create) a motion-design source from campaign assets
-     * @description Each assetSourceMap entry puts an asset, named by its asset-library path, in a column: the destination holds one row, its columns those of the map, in order. destAssetSourceId 0 creates a motion-design source (201); an existing one of the account has its name, columns and row replaced (200); a source of another kind is 409. The campaign must be a dynamic campaign of the account, read on behalf of the caller (so the key also needs DynamicCampaigns_View). Asset paths are checked against the asset-library path rules, not looked up in the library.
+     * @description Each assetSourceMap entry puts an asset, named by its asset-library path, in a column: the destination holds one row, its columns those of the map, in order. destAssetSourceId 0 creates a motion-design source (201); an existing one of the account has its name, columns and row replaced (200); a source of another kind is 409. The campaign must be a dynamic campaign of the account, read on behalf of the caller (so the key also needs DynamicCampaigns_View). Each asset path must obey the asset-library path rules and exist as a file of the account's asset library (400 ASSET_NOT_FOUND naming the path otherwise; nothing stored).
      */
     put: operations['fillMotionDesignAssetSource'];
     post?: never;
