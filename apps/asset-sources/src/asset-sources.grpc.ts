@@ -5,11 +5,12 @@ import type { AssetSourcesServices } from './asset-sources.services';
 import { labelGrpc } from './labels/label.grpc';
 import { motionDesignGrpc, type MotionDesignPeersFor } from './motion-design/motion-design.grpc';
 import { recommendationGrpc } from './recommendations/recommendation.grpc';
+import { retailFeedGrpc } from './retail-feed/retail-feed.grpc';
 import { assetSourceGrpc } from './sources/asset-source.grpc';
 
 /** The whole AssetSourcesService: each feature brings the handlers of its operations. */
 export function assetSourcesGrpc(
   deps: AssetSourcesServices & { logger: Logger; guard: CallGuard; motionDesignPeers: MotionDesignPeersFor },
 ): v1.AssetSourcesServiceServer {
-  return { ...assetSourceGrpc(deps), ...labelGrpc(deps), ...recommendationGrpc(deps), ...motionDesignGrpc(deps) };
+  return { ...assetSourceGrpc(deps), ...labelGrpc(deps), ...recommendationGrpc(deps), ...motionDesignGrpc(deps), ...retailFeedGrpc(deps) };
 }

@@ -7,6 +7,8 @@ import { MotionDesignService } from './motion-design/motion-design.service';
 import { RecommendationEventRepository } from './recommendations/recommendation-event.repository';
 import { RecommendationService } from './recommendations/recommendation.service';
 import { RemoteRows } from './remote/remote-rows';
+import { RetailFeedRepository } from './retail-feed/retail-feed.repository';
+import { RetailFeedService } from './retail-feed/retail-feed.service';
 import { AssetSourceRepository } from './sources/asset-source.repository';
 import { AssetSourceService } from './sources/asset-source.service';
 
@@ -15,6 +17,7 @@ export interface AssetSourcesServices {
   labels: LabelService;
   recommendations: RecommendationService;
   motionDesign: MotionDesignService;
+  retailFeed: RetailFeedService;
 }
 
 export interface AssetSourcesDeps {
@@ -38,5 +41,6 @@ export function createAssetSourcesServices(deps: AssetSourcesDeps): AssetSources
     labels: new LabelService(new LabelRepository(deps.db), assetSources),
     recommendations,
     motionDesign: new MotionDesignService(repository, assetSources),
+    retailFeed: new RetailFeedService(new RetailFeedRepository(deps.db), assetSources),
   };
 }

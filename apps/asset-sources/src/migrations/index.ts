@@ -1,5 +1,6 @@
 import type { Migration } from '@platform/mysql';
 import { createAssetSources } from './20261123150000_create_asset_sources';
+import { createRetailFeedSettings } from './20261123170000_create_retail_feed_settings';
 
 /** Every schema change of this service, in order; the outbox migration comes from @platform/nats. */
-export const ASSET_SOURCES_MIGRATIONS: Migration[] = [createAssetSources];
+export const ASSET_SOURCES_MIGRATIONS: Migration[] = [createAssetSources, createRetailFeedSettings];

@@ -6,6 +6,7 @@ import { mediaChannelRoutes } from './media-channel.routes';
 import { mediaPlanRoutes } from './media-plan.routes';
 import { placementRoutes } from './placement.routes';
 import { retailCampaignRoutes } from './retail-campaign.routes';
+import { retailFeedRoutes } from './retail-feed.routes';
 import { RouteSpec } from './route.types';
 import { storageRoutes } from './storage.routes';
 import { taggingRoutes } from './tagging.routes';
@@ -25,6 +26,7 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...contentMapRoutes,
   ...storageRoutes,
   ...assetSourceRoutes,
+  ...retailFeedRoutes,
 ];
 
 /** Every permission a key may be granted: the shared catalog, which includes the ones no route uses yet. */

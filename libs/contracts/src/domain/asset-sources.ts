@@ -57,3 +57,12 @@ export const RECOMMENDATION_COLUMNS = ['itemKey', 'recommendedItemKey', 'rank', 
 /** Asset-to-column entries of one motion-design fill. */
 export const MOTION_DESIGN_MAP_MAX = 100;
 export const MOTION_DESIGN_CAMPAIGN_ID_MAX = 20;
+
+/**
+ * What the retail feed list (GET /v2/accounts/:accountId/retail-feed-settings/list) selects with `fields`,
+ * and the column each reads: product the source's asset key column (else `sku`), category `category`,
+ * sub-category `subCategory`.
+ */
+export const RETAIL_FEED_FIELDS = ['product', 'category', 'sub-category'] as const;
+export type RetailFeedField = (typeof RETAIL_FEED_FIELDS)[number];
+export const RETAIL_FEED_QUERY_MAX = 255;

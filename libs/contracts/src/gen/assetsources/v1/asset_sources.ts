@@ -335,6 +335,37 @@ export interface FillMotionDesignSourceResponse {
   destinationAssetSourceId: number;
 }
 
+export interface SetRetailFeedSourceRequest {
+  accountId: number;
+  assetSourceId: number;
+}
+
+export interface SetRetailFeedSourceResponse {
+}
+
+export interface GetRetailFeedSourceRequest {
+  accountId: number;
+}
+
+export interface GetRetailFeedSourceResponse {
+  assetSourceId: number;
+}
+
+export interface ListRetailFeedValuesRequest {
+  accountId: number;
+  /** product, category or sub-category. */
+  field: string;
+  /** Case-insensitive substring the values must contain; empty for every value. */
+  query: string;
+  page: PageRequest | undefined;
+}
+
+export interface ListRetailFeedValuesResponse {
+  values: string[];
+  /** True when more values follow this page (the list is not counted: a page reads at most limit + 1 values). */
+  more: boolean;
+}
+
 function createBasePageRequest(): PageRequest {
   return { offset: 0, limit: 0 };
 }
@@ -5492,6 +5523,505 @@ export const FillMotionDesignSourceResponse: MessageFns<FillMotionDesignSourceRe
   },
 };
 
+function createBaseSetRetailFeedSourceRequest(): SetRetailFeedSourceRequest {
+  return { accountId: 0, assetSourceId: 0 };
+}
+
+export const SetRetailFeedSourceRequest: MessageFns<SetRetailFeedSourceRequest> = {
+  encode(message: SetRetailFeedSourceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      writer.uint32(16).int64(message.assetSourceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetRetailFeedSourceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetRetailFeedSourceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetRetailFeedSourceRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: SetRetailFeedSourceRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetRetailFeedSourceRequest>, I>>(base?: I): SetRetailFeedSourceRequest {
+    return SetRetailFeedSourceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetRetailFeedSourceRequest>, I>>(object: I): SetRetailFeedSourceRequest {
+    const message = createBaseSetRetailFeedSourceRequest();
+    message.accountId = object.accountId ?? 0;
+    message.assetSourceId = object.assetSourceId ?? 0;
+    return message;
+  },
+};
+
+function createBaseSetRetailFeedSourceResponse(): SetRetailFeedSourceResponse {
+  return {};
+}
+
+export const SetRetailFeedSourceResponse: MessageFns<SetRetailFeedSourceResponse> = {
+  encode(_: SetRetailFeedSourceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetRetailFeedSourceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetRetailFeedSourceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): SetRetailFeedSourceResponse {
+    return {};
+  },
+
+  toJSON(_: SetRetailFeedSourceResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetRetailFeedSourceResponse>, I>>(base?: I): SetRetailFeedSourceResponse {
+    return SetRetailFeedSourceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetRetailFeedSourceResponse>, I>>(_: I): SetRetailFeedSourceResponse {
+    const message = createBaseSetRetailFeedSourceResponse();
+    return message;
+  },
+};
+
+function createBaseGetRetailFeedSourceRequest(): GetRetailFeedSourceRequest {
+  return { accountId: 0 };
+}
+
+export const GetRetailFeedSourceRequest: MessageFns<GetRetailFeedSourceRequest> = {
+  encode(message: GetRetailFeedSourceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRetailFeedSourceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRetailFeedSourceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetRetailFeedSourceRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetRetailFeedSourceRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetRetailFeedSourceRequest>, I>>(base?: I): GetRetailFeedSourceRequest {
+    return GetRetailFeedSourceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetRetailFeedSourceRequest>, I>>(object: I): GetRetailFeedSourceRequest {
+    const message = createBaseGetRetailFeedSourceRequest();
+    message.accountId = object.accountId ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetRetailFeedSourceResponse(): GetRetailFeedSourceResponse {
+  return { assetSourceId: 0 };
+}
+
+export const GetRetailFeedSourceResponse: MessageFns<GetRetailFeedSourceResponse> = {
+  encode(message: GetRetailFeedSourceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assetSourceId !== 0) {
+      writer.uint32(8).int64(message.assetSourceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRetailFeedSourceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRetailFeedSourceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetRetailFeedSourceResponse {
+    return {
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetRetailFeedSourceResponse): unknown {
+    const obj: any = {};
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetRetailFeedSourceResponse>, I>>(base?: I): GetRetailFeedSourceResponse {
+    return GetRetailFeedSourceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetRetailFeedSourceResponse>, I>>(object: I): GetRetailFeedSourceResponse {
+    const message = createBaseGetRetailFeedSourceResponse();
+    message.assetSourceId = object.assetSourceId ?? 0;
+    return message;
+  },
+};
+
+function createBaseListRetailFeedValuesRequest(): ListRetailFeedValuesRequest {
+  return { accountId: 0, field: "", query: "", page: undefined };
+}
+
+export const ListRetailFeedValuesRequest: MessageFns<ListRetailFeedValuesRequest> = {
+  encode(message: ListRetailFeedValuesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.field !== "") {
+      writer.uint32(18).string(message.field);
+    }
+    if (message.query !== "") {
+      writer.uint32(26).string(message.query);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRetailFeedValuesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRetailFeedValuesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.field = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.query = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRetailFeedValuesRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      field: isSet(object.field) ? globalThis.String(object.field) : "",
+      query: isSet(object.query) ? globalThis.String(object.query) : "",
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListRetailFeedValuesRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.field !== "") {
+      obj.field = message.field;
+    }
+    if (message.query !== "") {
+      obj.query = message.query;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListRetailFeedValuesRequest>, I>>(base?: I): ListRetailFeedValuesRequest {
+    return ListRetailFeedValuesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListRetailFeedValuesRequest>, I>>(object: I): ListRetailFeedValuesRequest {
+    const message = createBaseListRetailFeedValuesRequest();
+    message.accountId = object.accountId ?? 0;
+    message.field = object.field ?? "";
+    message.query = object.query ?? "";
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListRetailFeedValuesResponse(): ListRetailFeedValuesResponse {
+  return { values: [], more: false };
+}
+
+export const ListRetailFeedValuesResponse: MessageFns<ListRetailFeedValuesResponse> = {
+  encode(message: ListRetailFeedValuesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.values) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.more !== false) {
+      writer.uint32(16).bool(message.more);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRetailFeedValuesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRetailFeedValuesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.values.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.more = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRetailFeedValuesResponse {
+    return {
+      values: globalThis.Array.isArray(object?.values) ? object.values.map((e: any) => globalThis.String(e)) : [],
+      more: isSet(object.more) ? globalThis.Boolean(object.more) : false,
+    };
+  },
+
+  toJSON(message: ListRetailFeedValuesResponse): unknown {
+    const obj: any = {};
+    if (message.values?.length) {
+      obj.values = message.values;
+    }
+    if (message.more !== false) {
+      obj.more = message.more;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListRetailFeedValuesResponse>, I>>(base?: I): ListRetailFeedValuesResponse {
+    return ListRetailFeedValuesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListRetailFeedValuesResponse>, I>>(object: I): ListRetailFeedValuesResponse {
+    const message = createBaseListRetailFeedValuesResponse();
+    message.values = object.values?.map((e) => e) || [];
+    message.more = object.more ?? false;
+    return message;
+  },
+};
+
 /**
  * Asset sources (inline, remote, recommendation, motion-design; feeds later), their rows and labels.
  * The caller's principal travels in call metadata (x-principal, x-principal-sig); the service
@@ -5698,6 +6228,42 @@ export const AssetSourcesServiceService = {
     responseSerialize: (value: DeleteLabelResponse): Buffer => Buffer.from(DeleteLabelResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteLabelResponse => DeleteLabelResponse.decode(value),
   },
+  /** Extension: designates one of the account's sources as its retail feed source (idempotent). */
+  setRetailFeedSource: {
+    path: "/assetsources.v1.AssetSourcesService/SetRetailFeedSource" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetRetailFeedSourceRequest): Buffer =>
+      Buffer.from(SetRetailFeedSourceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetRetailFeedSourceRequest => SetRetailFeedSourceRequest.decode(value),
+    responseSerialize: (value: SetRetailFeedSourceResponse): Buffer =>
+      Buffer.from(SetRetailFeedSourceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SetRetailFeedSourceResponse => SetRetailFeedSourceResponse.decode(value),
+  },
+  /** Extension: the account's retail feed source; NOT_FOUND (RETAIL_FEED_NOT_SET) until one is set. */
+  getRetailFeedSource: {
+    path: "/assetsources.v1.AssetSourcesService/GetRetailFeedSource" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetRetailFeedSourceRequest): Buffer =>
+      Buffer.from(GetRetailFeedSourceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetRetailFeedSourceRequest => GetRetailFeedSourceRequest.decode(value),
+    responseSerialize: (value: GetRetailFeedSourceResponse): Buffer =>
+      Buffer.from(GetRetailFeedSourceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetRetailFeedSourceResponse => GetRetailFeedSourceResponse.decode(value),
+  },
+  /** The distinct products, categories or sub-categories of the retail feed source, a page at a time. */
+  listRetailFeedValues: {
+    path: "/assetsources.v1.AssetSourcesService/ListRetailFeedValues" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListRetailFeedValuesRequest): Buffer =>
+      Buffer.from(ListRetailFeedValuesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListRetailFeedValuesRequest => ListRetailFeedValuesRequest.decode(value),
+    responseSerialize: (value: ListRetailFeedValuesResponse): Buffer =>
+      Buffer.from(ListRetailFeedValuesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListRetailFeedValuesResponse => ListRetailFeedValuesResponse.decode(value),
+  },
 } as const;
 
 export interface AssetSourcesServiceServer extends UntypedServiceImplementation {
@@ -5729,6 +6295,12 @@ export interface AssetSourcesServiceServer extends UntypedServiceImplementation 
   addLabel: handleUnaryCall<AddLabelRequest, AddLabelResponse>;
   listLabels: handleUnaryCall<ListLabelsRequest, ListLabelsResponse>;
   deleteLabel: handleUnaryCall<DeleteLabelRequest, DeleteLabelResponse>;
+  /** Extension: designates one of the account's sources as its retail feed source (idempotent). */
+  setRetailFeedSource: handleUnaryCall<SetRetailFeedSourceRequest, SetRetailFeedSourceResponse>;
+  /** Extension: the account's retail feed source; NOT_FOUND (RETAIL_FEED_NOT_SET) until one is set. */
+  getRetailFeedSource: handleUnaryCall<GetRetailFeedSourceRequest, GetRetailFeedSourceResponse>;
+  /** The distinct products, categories or sub-categories of the retail feed source, a page at a time. */
+  listRetailFeedValues: handleUnaryCall<ListRetailFeedValuesRequest, ListRetailFeedValuesResponse>;
 }
 
 export interface AssetSourcesServiceClient extends Client {
@@ -5997,6 +6569,54 @@ export interface AssetSourcesServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteLabelResponse) => void,
+  ): ClientUnaryCall;
+  /** Extension: designates one of the account's sources as its retail feed source (idempotent). */
+  setRetailFeedSource(
+    request: SetRetailFeedSourceRequest,
+    callback: (error: ServiceError | null, response: SetRetailFeedSourceResponse) => void,
+  ): ClientUnaryCall;
+  setRetailFeedSource(
+    request: SetRetailFeedSourceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SetRetailFeedSourceResponse) => void,
+  ): ClientUnaryCall;
+  setRetailFeedSource(
+    request: SetRetailFeedSourceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SetRetailFeedSourceResponse) => void,
+  ): ClientUnaryCall;
+  /** Extension: the account's retail feed source; NOT_FOUND (RETAIL_FEED_NOT_SET) until one is set. */
+  getRetailFeedSource(
+    request: GetRetailFeedSourceRequest,
+    callback: (error: ServiceError | null, response: GetRetailFeedSourceResponse) => void,
+  ): ClientUnaryCall;
+  getRetailFeedSource(
+    request: GetRetailFeedSourceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetRetailFeedSourceResponse) => void,
+  ): ClientUnaryCall;
+  getRetailFeedSource(
+    request: GetRetailFeedSourceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetRetailFeedSourceResponse) => void,
+  ): ClientUnaryCall;
+  /** The distinct products, categories or sub-categories of the retail feed source, a page at a time. */
+  listRetailFeedValues(
+    request: ListRetailFeedValuesRequest,
+    callback: (error: ServiceError | null, response: ListRetailFeedValuesResponse) => void,
+  ): ClientUnaryCall;
+  listRetailFeedValues(
+    request: ListRetailFeedValuesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListRetailFeedValuesResponse) => void,
+  ): ClientUnaryCall;
+  listRetailFeedValues(
+    request: ListRetailFeedValuesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListRetailFeedValuesResponse) => void,
   ): ClientUnaryCall;
 }
 

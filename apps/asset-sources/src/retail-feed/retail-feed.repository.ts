@@ -1,0 +1,60 @@
+import type { PageWindow, ServiceDatabase } from '@platform/mysql';
+
+/**
+ * The indexed columns of asset_source_rows the list reads, each with its (asset_source_id, column)
+ * index: `key_value` (the asset key column's value) and the virtual `sku_value`, `category_value` and
+ * `sub_category_value` (see the 20261123170000 migration).
+ */
+const VALUE_INDEXES = {
+  key_value: 'ix_asset_source_rows_key',
+  sku_value: 'ix_asset_source_rows_sku',
+  category_value: 'ix_asset_source_rows_category',
+  sub_category_value: 'ix_asset_source_rows_sub_category',
+} as const;
+export type RetailFeedValueColumn = keyof typeof VALUE_INDEXES;
+
+/** A page of values, and whether more follow it. */
+export interface ValuePage {
+  items: string[];
+  more: boolean;
+}
+
+/** `%`, `_` and the escape character itself match literally inside a LIKE pattern. */
+const likeContaining = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export class RetailFeedRepository {
+  constructor(private readonly db: ServiceDatabase) {}
+
+  /** Designates the account's retail feed source; setting the same one again changes nothing. */
+  async set(accountId: number, assetSourceId: number): Promise<void> {
+    await this.db.knex.raw(
+      'INSERT INTO retail_feed_settings (account_id, asset_source_id) VALUES (?, ?) ' +
+        'ON DUPLICATE KEY UPDATE updated_at = IF(asset_source_id = VALUES(asset_source_id), updated_at, CURRENT_TIMESTAMP(3)), asset_source_id = VALUES(asset_source_id)',
+      [accountId, assetSourceId],
+    );
+  }
+
+  async get(accountId: number): Promise<number | undefined> {
+    const [row] = await this.db.execute<{ asset_source_id: number }>('SELECT asset_source_id FROM retail_feed_settings WHERE account_id = ?', [accountId]);
+    return row && Number(row.asset_source_id);
+  }
+
+  /**
+   * A page of the distinct non-blank values of `column` in the source's rows that contain `query` (empty:
+   * every value). The column has the schema's collation (utf8mb4_unicode_ci), so values equal ignoring
+   * case are one value, shown in its first spelling in binary order. The groups are read in the order of
+   * the (asset_source_id, column) index, which is the answer's order: no row JSON is parsed, nothing is
+   * sorted, and the walk stops after limit + 1 values (the extra one tells whether more follow), so
+   * the list is never counted. With 100,000 rows (the integration spec prints the times): about 2 ms for
+   * the first page, 120 ms for the last, against 260 ms to read the distinct values out of the row JSON.
+   */
+  async values(assetSourceId: number, column: RetailFeedValueColumn, query: string, window: PageWindow): Promise<ValuePage> {
+    const contains = query === '' ? '' : ` AND ${column} LIKE ?`;
+    const rows = await this.db.execute<{ value: string }>(
+      `SELECT MIN(${column} COLLATE utf8mb4_bin) AS value FROM asset_source_rows FORCE INDEX (${VALUE_INDEXES[column]}) ` +
+        `WHERE asset_source_id = ? AND ${column} > ''${contains} GROUP BY ${column} ORDER BY ${column} LIMIT ? OFFSET ?`,
+      [assetSourceId, ...(query === '' ? [] : [likeContaining(query)]), window.limit + 1, window.offset],
+    );
+    return { items: rows.slice(0, window.limit).map((row) => row.value), more: rows.length > window.limit };
+  }
+}
