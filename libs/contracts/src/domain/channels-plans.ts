@@ -105,7 +105,7 @@ export const MEDIA_PLAN_SITE_NAME_MAX = 200;
 export const PLACEMENT_ID_PATTERN = '^[1-9][0-9]{0,14}$';
 export const PLACEMENT_ID_MAX_LENGTH = 15;
 
-/** The boolean ad-server parameters of a placement (interface.md, Placement `params`). */
+/** The boolean ad-server parameters of a placement (its `params` object). */
 export const PLACEMENT_PARAM_BOOLEANS = ['adChoices', 'ccpa', 'embeddable', 'gdprMacro', 'mraid', 'noScriptTag', 'privacy'] as const;
 export type PlacementParamBoolean = (typeof PLACEMENT_PARAM_BOOLEANS)[number];
 /** The string ad-server parameters of a placement. */
