@@ -259,6 +259,14 @@ describe('ad groups and media plans over HTTP (gateway -> channels-plans -> Mari
       ]);
     });
 
+    it('answers GET of .../media-plans/auto with 405 and Allow: POST, not as a media plan id', async () => {
+      const wrongMethod = await http('GET', `/v2/accounts/${accountA}/media-plans/auto`, { key: fullKey });
+      expectProblem(wrongMethod, 405, 'METHOD_NOT_ALLOWED');
+      expect(wrongMethod.headers.get('allow')).toBe('POST');
+      // A real id still reads (or is missing) as before.
+      expectProblem(await http('GET', `/v2/accounts/${accountA}/media-plans/999999`, { key: fullKey }), 404, 'MEDIA_PLAN_NOT_FOUND');
+    });
+
     it('refuses malformed bodies, naming each field', async () => {
       const path = `/v2/accounts/${accountA}/media-plans/auto`;
       for (const [body, pointers] of [

@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import { Router, Request, Response, NextFunction, ErrorRequestHandler } from 'express';
-import { validationFailed } from '@platform/errors';
+import { AppError, validationFailed } from '@platform/errors';
 import { accountNotFound, assertPermission, orgNotFound, Principal, principalMetadata } from '@platform/grpc';
 import type { BackendConnections } from '../backends/typed-client';
 import { compileValidator, CompiledValidator } from '../http/validation';
@@ -24,6 +24,8 @@ type ScopeCheck = (principal: Principal, params: Record<string, unknown>) => voi
 interface CompiledRoute {
   spec: RouteSpec;
   scope: ScopeCheck;
+  /** More specific paths of other methods this route's template would also match (see shadowingRoutes). */
+  shadows: { regex: RegExp; allow: string }[];
   params?: CompiledValidator;
   query?: CompiledValidator;
   body?: CompiledValidator;
@@ -57,6 +59,7 @@ export function bindRoutes(routes: RouteSpec[], deps: RouteBinderDeps): Router {
     const compiled: CompiledRoute = {
       spec,
       scope: scopeCheck(spec.scope as RouteScope<Record<string, unknown>>),
+      shadows: shadowingRoutes(spec, routes),
       params: spec.params && compileValidator(spec.params, 'path'),
       query: spec.query && compileValidator(spec.query, 'query'),
       body: spec.body && compileValidator(spec.body, 'body'),
@@ -95,7 +98,43 @@ function undecodableParameter(routes: RouteSpec[]): ErrorRequestHandler {
   };
 }
 
-async function handle({ spec, scope, params, query, body }: CompiledRoute, deps: RouteBinderDeps, req: Request, res: Response): Promise<void> {
+/**
+ * Paths of other methods that this route's template matches only through a parameter: `GET
+ * .../media-plans/:mediaPlanId` also matches `.../media-plans/auto`, which exists for POST alone. Such a
+ * request means the literal path with the wrong method, so it answers 405 with Allow, as any other
+ * path does under a method it lacks, rather than a 400 for a parameter the caller never meant to send.
+ */
+export function shadowingRoutes(spec: RouteSpec, routes: RouteSpec[]): { regex: RegExp; allow: string }[] {
+  const segments = (path: string) => path.split('/');
+  const mine = segments(spec.path);
+  const isParam = (part: string) => part.startsWith(':');
+  const shadows = new Map<string, string[]>();
+  for (const other of routes) {
+    const theirs = segments(other.path);
+    if (other.method === spec.method || theirs.length !== mine.length) continue;
+    const narrower = theirs.every((part, i) => part === mine[i] || isParam(mine[i]));
+    const literalWhereIHaveParam = theirs.some((part, i) => isParam(mine[i]) && !isParam(part));
+    // A route of this very method at that path would be matched on its own; no shadow then.
+    const servedByMyMethod = routes.some((r) => r.method === spec.method && r.path === other.path);
+    if (!narrower || !literalWhereIHaveParam || servedByMyMethod) continue;
+    shadows.set(other.path, [...(shadows.get(other.path) ?? []), other.method.toUpperCase()]);
+  }
+  const literal = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return [...shadows].map(([path, methods]) => ({
+    regex: new RegExp(
+      `^${segments(path)
+        .map((part) => (isParam(part) ? '[^/]+' : literal(part)))
+        .join('/')}/?$`,
+    ),
+    allow: [...new Set(methods)].join(', '),
+  }));
+}
+
+async function handle({ spec, scope, shadows, params, query, body }: CompiledRoute, deps: RouteBinderDeps, req: Request, res: Response): Promise<void> {
+  const shadow = shadows.find((candidate) => candidate.regex.test(req.path));
+  if (shadow) {
+    throw new AppError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not supported on ${req.path}; use ${shadow.allow}.`, { headers: { Allow: shadow.allow } });
+  }
   res.locals.route = spec.path;
   const principal = await deps.authenticate(req);
   res.locals.keyId = principal.keyId;

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { ALL_PERMISSIONS } from '@contracts/domain';
 import { FreeFormObject, Int32, Int64 } from './common.schemas';
 import { unboundedFields } from './route-bounds';
+import { shadowingRoutes } from './route-binder';
 import { ROUTE_TABLE } from './route-table';
 import { RouteSpec } from './route.types';
 
@@ -99,5 +100,30 @@ describe('scope declarations', () => {
       'path parameter(s) accountIdx look like a tenant but the scope names accountId',
     ]);
     expect(scopeProblems(route('/v2/org/:orgId/x', { org: 'orgId' }))).toEqual([]);
+  });
+});
+
+describe(shadowingRoutes.name, () => {
+  const route = (method: RouteSpec['method'], path: string) => ({ method, path }) as RouteSpec;
+
+  it('finds the literal paths of other methods that a parameter of this route would swallow', () => {
+    const read = route('get', '/v2/accounts/:accountId/media-plans/:mediaPlanId');
+    const shadows = shadowingRoutes(read, [read, route('post', '/v2/accounts/:accountId/media-plans/auto'), route('get', '/v2/accounts/:accountId')]);
+    expect(shadows.map((s) => s.allow)).toEqual(['POST']);
+    expect(shadows[0].regex.test('/v2/accounts/7/media-plans/auto')).toBe(true);
+    expect(shadows[0].regex.test('/v2/accounts/7/media-plans/12')).toBe(false);
+  });
+
+  it('leaves a path alone when this method serves it too, and ignores wider or unrelated paths', () => {
+    const read = route('get', '/v2/accounts/:accountId/media-plans/:mediaPlanId');
+    const routes = [read, route('post', '/v2/accounts/:accountId/media-plans/auto'), route('get', '/v2/accounts/:accountId/media-plans/auto')];
+    expect(shadowingRoutes(read, routes)).toEqual([]);
+    const literal = route('post', '/v2/accounts/:accountId/media-plans/auto');
+    expect(shadowingRoutes(literal, [literal, read])).toEqual([]);
+  });
+
+  it('covers the real table: GET of a media plan does not take .../media-plans/auto', () => {
+    const read = ROUTE_TABLE.find((r) => r.method === 'get' && r.path === '/v2/accounts/:accountId/media-plans/:mediaPlanId') as RouteSpec;
+    expect(shadowingRoutes(read, ROUTE_TABLE).find((s) => s.regex.test('/v2/accounts/1/media-plans/auto'))?.allow).toBe('POST');
   });
 });
