@@ -47,8 +47,15 @@ export function createChannelsPlansServices(deps: {
     onsiteApiBaseUrl,
   });
   const adGroups = new AdGroupService({ adGroups: adGroupRepository, campaigns: retailCampaigns });
-  const mediaPlans = new MediaPlanService({ knex: db.knex, plans: new MediaPlanRepository(db), campaigns: retailCampaigns, mediaChannels });
+  const placementRepository = new PlacementRepository(db);
+  const mediaPlans = new MediaPlanService({
+    knex: db.knex,
+    plans: new MediaPlanRepository(db),
+    placements: placementRepository,
+    campaigns: retailCampaigns,
+    mediaChannels,
+  });
   const adUnits = new AdUnitService(new AdUnitRepository(db));
-  const placements = new PlacementService({ knex: db.knex, placements: new PlacementRepository(db), adServers, adUnits, campaigns: retailCampaigns });
+  const placements = new PlacementService({ knex: db.knex, placements: placementRepository, adServers, adUnits, campaigns: retailCampaigns });
   return { adServers, adUnits, mediaChannels, retailCampaigns, adGroups, mediaPlans, placements };
 }

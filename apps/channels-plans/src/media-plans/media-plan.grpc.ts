@@ -3,10 +3,11 @@ import { channelsPlansV1 as v1 } from '@contracts/proto';
 import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
 import type { CallGuard } from '@platform/service';
-import type { MediaPlanView, PlacementRecord } from './media-plan.model';
+import type { PlanPlacementRecord } from '../placements/placement.model';
+import type { MediaPlanView } from './media-plan.model';
 import type { MediaPlanService } from './media-plan.service';
 
-export const toPlacement = (p: PlacementRecord): v1.Placement => ({
+export const toPlacement = (p: PlanPlacementRecord): v1.Placement => ({
   placementId: p.placementId,
   placementName: p.placementName,
   siteIdx: p.siteIdx,

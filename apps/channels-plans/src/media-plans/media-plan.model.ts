@@ -1,3 +1,4 @@
+import type { PlanPlacementRecord } from '../placements/placement.model';
 import type { MediaPlanField } from '@contracts/domain';
 
 /** The caller's org as the signed principal carries it: whose channels, which sizes it may plan. */
@@ -42,24 +43,10 @@ export interface MediaPlanAdServerRecord {
   adServerKind: string;
 }
 
-export interface PlacementRecord {
-  placementId: number;
-  placementName: string;
-  siteIdx: number;
-  siteName: string;
-  dimension: string;
-  adUnitType: string;
-  adServerId: string;
-  adServerName: string | null;
-  isTagPresent: boolean;
-  /** The stored params as JSON text (`{}` when none is set): handed on unparsed. */
-  paramsJson: string;
-}
-
 /** A media plan read: only the selected top-level fields are present. */
 export interface MediaPlanView {
   selected: ReadonlySet<MediaPlanField>;
   mediaPlanId?: number;
   mediaPlanName?: string;
-  adServers?: (MediaPlanAdServerRecord & { placements: PlacementRecord[] })[];
+  adServers?: (MediaPlanAdServerRecord & { placements: PlanPlacementRecord[] })[];
 }

@@ -12,8 +12,9 @@ import {
 import { notFound, validationFailed, type FieldError } from '@platform/errors';
 import { isDuplicateKey, withTransaction } from '@platform/mysql';
 import type { MediaChannelService } from '../media-channels/media-channel.service';
+import type { PlacementRepository } from '../placements/placement.repository';
 import type { RetailCampaignService } from '../retail-campaigns/retail-campaign.service';
-import type { AutoMediaPlanInput, AutoMediaPlanResult, MediaPlanView, PlacementRecord, PlanningOrg } from './media-plan.model';
+import type { AutoMediaPlanInput, AutoMediaPlanResult, MediaPlanView, PlanningOrg } from './media-plan.model';
 import { UNIQUE_AUTO_DIMENSION_SET, type MediaPlanRepository } from './media-plan.repository';
 
 export const mediaPlanNotFound = (id: number) => notFound('MEDIA_PLAN_NOT_FOUND', `Media plan ${id} was not found.`);
@@ -33,7 +34,15 @@ const byArea = (a: string, b: string) => {
  * and page over placements.
  */
 export class MediaPlanService {
-  constructor(private readonly deps: { knex: Knex; plans: MediaPlanRepository; campaigns: RetailCampaignService; mediaChannels: MediaChannelService }) {}
+  constructor(
+    private readonly deps: {
+      knex: Knex;
+      plans: MediaPlanRepository;
+      placements: PlacementRepository;
+      campaigns: RetailCampaignService;
+      mediaChannels: MediaChannelService;
+    },
+  ) {}
 
   /**
    * Operation 8. One site on the channel's ad server and one placement per distinct dimension, all
@@ -93,10 +102,13 @@ export class MediaPlanService {
     if (selected.has('mediaPlanId')) view.mediaPlanId = plan.mediaPlanId;
     if (selected.has('mediaPlanName')) view.mediaPlanName = plan.mediaPlanName;
     if (selected.has('adServers')) {
-      const [adServers, placements] = await Promise.all([this.deps.plans.adServers(mediaPlanId), this.deps.plans.placements(mediaPlanId, effectivePage(page))]);
+      const [adServers, placements] = await Promise.all([
+        this.deps.plans.adServers(mediaPlanId),
+        this.deps.placements.pageForPlan(mediaPlanId, effectivePage(page)),
+      ]);
       view.adServers = adServers.map((adServer) => ({
         ...adServer,
-        placements: placements.filter((p: PlacementRecord) => p.adServerId === adServer.adServerId),
+        placements: placements.filter((p) => p.adServerId === adServer.adServerId),
       }));
     }
     return view;

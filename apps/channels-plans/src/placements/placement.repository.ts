@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { AdServerKind } from '@contracts/domain';
-import type { ServiceDatabase } from '@platform/mysql';
+import type { PageWindow, ServiceDatabase } from '@platform/mysql';
 import type { LockedPlacement, PlacementChanges, PlanPlacementRecord, PlanRef } from './placement.model';
 
 /** The unique index that makes a placement name taken within its site. */
@@ -33,6 +33,7 @@ const PLACEMENT_COLUMNS = `p.placement_id, p.placement_name, p.site_idx, s.site_
 const PLACEMENT_FROM = 'placements p JOIN media_plan_sites s ON s.site_idx = p.site_idx JOIN ad_servers a ON a.ad_server_id = s.ad_server_id';
 const PLAN_PLACEMENTS_SQL = `SELECT ${PLACEMENT_COLUMNS} FROM ${PLACEMENT_FROM} WHERE p.media_plan_id = ? ORDER BY p.placement_id`;
 const PLACEMENT_SQL = `SELECT ${PLACEMENT_COLUMNS} FROM ${PLACEMENT_FROM} WHERE p.media_plan_id = ? AND p.placement_id = ?`;
+const PLAN_PLACEMENTS_PAGE_SQL = `${PLAN_PLACEMENTS_SQL} LIMIT ? OFFSET ?`;
 
 const toPlacement = (row: PlacementRow): PlanPlacementRecord => ({
   placementId: Number(row.placement_id),
@@ -61,6 +62,11 @@ export class PlacementRepository {
   /** Every placement of the plan, in placement id order. */
   async listForPlan(mediaPlanId: number): Promise<PlanPlacementRecord[]> {
     return (await this.db.execute<PlacementRow>(PLAN_PLACEMENTS_SQL, [mediaPlanId])).map(toPlacement);
+  }
+
+  /** One page of the plan's placements, in placement id order (the media plan read). */
+  async pageForPlan(mediaPlanId: number, window: PageWindow): Promise<PlanPlacementRecord[]> {
+    return (await this.db.execute<PlacementRow>(PLAN_PLACEMENTS_PAGE_SQL, [mediaPlanId, window.limit, window.offset])).map(toPlacement);
   }
 
   async find(mediaPlanId: number, placementId: number): Promise<PlanPlacementRecord | undefined> {
