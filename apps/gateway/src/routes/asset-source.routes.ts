@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import {
   ASSET_SOURCE_COLUMN_NAME_MAX,
   ASSET_SOURCE_COLUMNS_MAX,
@@ -505,13 +505,7 @@ export const assetSourceRoutes = [
     async handle({ params, body, backends }) {
       const result = await backends.assetSources.createInlineSource({
         accountId: params.accountId,
-        fields: {
-          assetSourceName: body.assetSourceName,
-          columnNames: body.columnNames,
-          columns: columnsOf(body),
-          contentType: body.contentType ?? undefined,
-          rowsJson: JSON.stringify(body.data),
-        },
+        fields: inlineFieldsOf(body),
       });
       return { status: 201, body: saved(result.assetSourceId, 'Inline asset source created.') };
     },
@@ -535,13 +529,7 @@ export const assetSourceRoutes = [
       const result = await backends.assetSources.replaceInlineSource({
         accountId: params.accountId,
         assetSourceId: params.assetSourceId,
-        fields: {
-          assetSourceName: body.assetSourceName,
-          columnNames: body.columnNames,
-          columns: columnsOf(body),
-          contentType: body.contentType ?? undefined,
-          rowsJson: JSON.stringify(body.data),
-        },
+        fields: inlineFieldsOf(body),
       });
       return { body: saved(result.assetSourceId, 'Inline asset source updated.') };
     },
@@ -755,6 +743,17 @@ export const assetSourceRoutes = [
     },
   }),
 ];
+
+/** What create and replace send for an inline source: every member, the rows as JSON text. */
+function inlineFieldsOf(body: Static<typeof InlineBody>): v1.InlineSourceFields {
+  return {
+    assetSourceName: body.assetSourceName,
+    columnNames: body.columnNames,
+    columns: columnsOf(body),
+    contentType: body.contentType ?? undefined,
+    rowsJson: JSON.stringify(body.data),
+  };
+}
 
 function remoteFieldsOf(
   body: {
