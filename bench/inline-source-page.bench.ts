@@ -1,14 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import { freePort, startProcess } from '@platform/testing';
 import { createPool, type Pool, type RowDataPacket } from 'mysql2/promise';
-import { cpuTimeMs, findPidByCommand, machineBusyFraction } from './harness/cpu-time';
+import { findPidByCommand, machineBusyFraction } from './harness/cpu-time';
 import { apiClient, expectJson } from './harness/http-api';
-import { measure, type Measurement } from './harness/measure';
+import { measure } from './harness/measure';
+import { measureLoops } from './harness/measure-loops';
 import { percentile } from './harness/percentiles';
 import { startPlatform } from './harness/platform';
 import { printComparison } from './harness/print-comparison';
 import { seedRetailerOrg } from './harness/seed';
-import { loadSettingsFromEnv, type LoadSettings } from './harness/settings';
+import { loadSettingsFromEnv } from './harness/settings';
 import { withTeardown } from './harness/teardown';
 
 /**
@@ -60,56 +61,6 @@ async function readDirect(pool: Pool, accountId: number, assetSourceId: number):
   if (sources.length !== 1) throw new Error('source not found');
   const [rows] = await pool.execute<RowDataPacket[]>(PAGE_SQL, [assetSourceId, OFFSET, OFFSET + PAGE]);
   return rows.map((r) => String(r.row_json));
-}
-
-/** `connections` loops, each reading the page again as soon as it answered: a warm-up (discarded), then the measured run. */
-async function measureDirect(
-  name: string,
-  settings: LoadSettings,
-  read: () => Promise<string[]>,
-  expected: string,
-  cpuOf: Record<string, number>,
-): Promise<Measurement> {
-  const run = async (durationSec: number) => {
-    const latencies: number[] = [];
-    let errors = 0;
-    let mismatches = 0;
-    const deadline = performance.now() + durationSec * 1000;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: settings.connections }, async () => {
-        while (performance.now() < deadline) {
-          const begin = performance.now();
-          try {
-            if ((await read()).join(',') !== expected) mismatches++;
-            latencies.push(performance.now() - begin);
-          } catch {
-            errors++;
-          }
-        }
-      }),
-    );
-    return { latenciesMs: Float64Array.from(latencies).sort(), errors, mismatches, seconds: (performance.now() - started) / 1000 };
-  };
-  if (settings.warmupSec > 0) await run(settings.warmupSec);
-  const cpuBefore = Object.entries(cpuOf).map(([label, pid]) => [label, pid, cpuTimeMs(pid)] as const);
-  const { latenciesMs, errors, mismatches, seconds } = await run(settings.durationSec);
-  const cpuMsPerRequest: Record<string, number> = {};
-  for (const [label, pid, before] of cpuBefore) {
-    const after = cpuTimeMs(pid);
-    if (before !== undefined && after !== undefined && latenciesMs.length > 0) cpuMsPerRequest[label] = (after - before) / latenciesMs.length;
-  }
-  return {
-    name,
-    requestsPerSec: latenciesMs.length / seconds,
-    p50Ms: percentile(latenciesMs, 0.5),
-    p99Ms: percentile(latenciesMs, 0.99),
-    errors,
-    non2xx: 0,
-    mismatches,
-    responses: latenciesMs.length,
-    cpuMsPerRequest,
-  };
 }
 
 async function medianAlone(pool: Pool, sql: string, values: unknown[]): Promise<number> {
@@ -199,11 +150,10 @@ async function main(): Promise<void> {
     console.log(`machine busy before measuring: ${(busy * 100).toFixed(0)}% of all cores`);
     if (busy > BUSY_WARNING) console.warn('note: something else is using the CPU; both figures will be low and noisy');
 
-    const baseline = await measureDirect(
+    const baseline = await measureLoops(
       `direct SQL, source row + page, pool of ${settings.connections} (baseline)`,
       settings,
-      () => readDirect(pool, accountId, id),
-      expected.join(','),
+      async () => (await readDirect(pool, accountId, id)).join(',') === expected.join(','),
       { ...(mariadbd ? { mariadbd } : {}), ...loadGenerator },
     );
     const subject = await measure({

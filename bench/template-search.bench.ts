@@ -7,14 +7,15 @@ import {
   TEMPLATE_PRODUCT_SELECTION_METHODS,
   TEMPLATE_TYPES,
 } from '@contracts/domain';
-import { cpuTimeMs, findPidByCommand, machineBusyFraction } from './harness/cpu-time';
+import { findPidByCommand, machineBusyFraction } from './harness/cpu-time';
 import { apiClient, expectJson } from './harness/http-api';
-import { measure, type Measurement } from './harness/measure';
+import { measure } from './harness/measure';
+import { measureLoops } from './harness/measure-loops';
 import { percentile } from './harness/percentiles';
 import { startPlatform } from './harness/platform';
 import { printComparison } from './harness/print-comparison';
 import { seedRetailerOrg } from './harness/seed';
-import { loadSettingsFromEnv, type LoadSettings } from './harness/settings';
+import { loadSettingsFromEnv } from './harness/settings';
 import { withTeardown } from './harness/teardown';
 
 /**
@@ -207,61 +208,6 @@ async function searchDirect(pool: Pool, statements: SearchStatements, withCount:
 const sameAnswer = (a: SearchAnswer, b: SearchAnswer) =>
   (a.total === undefined || b.total === undefined || a.total === b.total) && a.ids.join(',') === b.ids.join(',');
 
-/**
- * `connections` loops, each issuing the next search as soon as the last one answered, for a
- * warm-up (discarded) and then the measured duration, like autocannon does against the gateway.
- */
-async function measureDirect(
-  name: string,
-  settings: LoadSettings,
-  pool: Pool,
-  statements: SearchStatements,
-  withCount: boolean,
-  expected: SearchAnswer,
-  cpuOf: Record<string, number>,
-): Promise<Measurement> {
-  const run = async (durationSec: number) => {
-    const latencies: number[] = [];
-    let errors = 0;
-    let mismatches = 0;
-    const deadline = performance.now() + durationSec * 1000;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: settings.connections }, async () => {
-        while (performance.now() < deadline) {
-          const begin = performance.now();
-          try {
-            if (!sameAnswer(await searchDirect(pool, statements, withCount), expected)) mismatches++;
-            latencies.push(performance.now() - begin);
-          } catch {
-            errors++;
-          }
-        }
-      }),
-    );
-    return { latenciesMs: Float64Array.from(latencies).sort(), errors, mismatches, seconds: (performance.now() - started) / 1000 };
-  };
-  if (settings.warmupSec > 0) await run(settings.warmupSec);
-  const cpuBefore = Object.entries(cpuOf).map(([label, pid]) => [label, pid, cpuTimeMs(pid)] as const);
-  const { latenciesMs, errors, mismatches, seconds } = await run(settings.durationSec);
-  const cpuMsPerRequest: Record<string, number> = {};
-  for (const [label, pid, before] of cpuBefore) {
-    const after = cpuTimeMs(pid);
-    if (before !== undefined && after !== undefined && latenciesMs.length > 0) cpuMsPerRequest[label] = (after - before) / latenciesMs.length;
-  }
-  return {
-    name,
-    requestsPerSec: latenciesMs.length / seconds,
-    p50Ms: percentile(latenciesMs, 0.5),
-    p99Ms: percentile(latenciesMs, 0.99),
-    errors,
-    non2xx: 0,
-    mismatches,
-    responses: latenciesMs.length,
-    cpuMsPerRequest,
-  };
-}
-
 interface SearchResponse {
   count: number;
   templates: { templateIdx: number }[];
@@ -344,24 +290,18 @@ async function main(): Promise<void> {
     if (busy > BUSY_WARNING) console.warn('note: something else is using the CPU; both figures will be low and noisy');
 
     const directCpu = { ...(mariadbd ? { mariadbd } : {}), ...loadGenerator };
-    const baseline = await measureDirect(
+    const baseline = await measureLoops(
       `direct SQL, page + count, pool of ${settings.connections} (baseline)`,
       settings,
-      pool,
-      statements,
-      true,
-      gatewayAnswer,
+      async () => sameAnswer(await searchDirect(pool, statements, true), gatewayAnswer),
       directCpu,
     );
     // The service counts a search once per catalog version; every later request of the same search
     // (the loop below repeats one) reads only its page. This is the floor for that case.
-    const pageOnly = await measureDirect(
+    const pageOnly = await measureLoops(
       `direct SQL, page only, pool of ${settings.connections} (baseline)`,
       settings,
-      pool,
-      statements,
-      false,
-      gatewayAnswer,
+      async () => sameAnswer(await searchDirect(pool, statements, false), gatewayAnswer),
       directCpu,
     );
     const subject = await measure({
