@@ -12,6 +12,7 @@ import { apiClient, expectJson, type Api } from './harness/http-api';
 import { percentile } from './harness/percentiles';
 import { startObjectStore, startPlatform } from './harness/platform';
 import { seedRetailerOrg } from './harness/seed';
+import { QUEUE_POLL_MS, settleQueue } from './harness/queue';
 import { withTeardown } from './harness/teardown';
 
 /**
@@ -26,8 +27,6 @@ const ORG_ID = 'bench-uploads';
 const LIBRARY_BUCKET = 'bench-library';
 /** 32×32 RGB noise: a real PNG of about 3 KB that deflate cannot shrink (the zip stays far below the ratio limit). */
 const SIDE = 32;
-const POLL_MS = 100;
-const QUEUE_DEADLINE_MS = 600_000;
 
 const execFileAsync = promisify(execFile);
 
@@ -49,25 +48,6 @@ async function zipOf(entries: { name: string; data: Buffer }[]): Promise<Buffer>
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
-}
-
-interface QueueDetail {
-  status: string;
-  message: string;
-  totalItems: number;
-  totalProcessed: number;
-}
-
-/** Polls the queue every POLL_MS until it ends; a Failed queue fails the benchmark. */
-async function settle(api: Api, apiKey: string, queueId: string): Promise<QueueDetail> {
-  const deadline = Date.now() + QUEUE_DEADLINE_MS;
-  for (;;) {
-    const detail = expectJson<QueueDetail>(await api('GET', `/v2/queues/${queueId}/status`, { token: apiKey }), 200, 'queue status');
-    if (detail.status === 'Completed') return detail;
-    if (detail.status === 'Failed') throw new Error(`queue ${queueId} failed: ${detail.message}`);
-    if (Date.now() > deadline) throw new Error(`queue ${queueId} still ${detail.status} after ${QUEUE_DEADLINE_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
 }
 
 /** Every file name under a library folder, through the listing API (pages of 100). */
@@ -154,7 +134,7 @@ async function main(): Promise<void> {
       const answer = (await response.json()) as { queueId?: string; detail?: string };
       if (response.status !== 200 || !answer.queueId) throw new Error(`upload answered ${response.status}: ${JSON.stringify(answer)}`);
       const uploadSeconds = (performance.now() - begin) / 1000;
-      const done = await settle(api, apiKey, answer.queueId);
+      const done = await settleQueue(api, apiKey, answer.queueId);
       const seconds = (performance.now() - begin) / 1000;
       uploads.push({ seconds, uploadSeconds, cpuMs: cpuSince(pids, before) });
       if (done.totalItems !== FILES || done.totalProcessed !== FILES)
@@ -203,7 +183,7 @@ async function main(): Promise<void> {
     console.log(
       `ratio files/s subject/baseline: ${(median(baselineSeconds) / median(subjectSeconds)).toPrecision(2)}x (1/${(median(subjectSeconds) / median(baselineSeconds)).toFixed(0)})`,
     );
-    console.log(`queue polled every ${POLL_MS} ms, so the subject's times are up to ${POLL_MS} ms long`);
+    console.log(`queue polled every ${QUEUE_POLL_MS} ms, so the subject's times are up to ${QUEUE_POLL_MS} ms long`);
 
     const perFile = (runs: Run[], name: string) => median(runs.map((r) => (r.cpuMs[name] ?? NaN) / FILES));
     const subjectParts = Object.keys(pids).map((name) => [name, perFile(uploads, name)] as const);

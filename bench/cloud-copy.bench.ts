@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'minio';
 import { cpuTimeMs, findPidByCommand, machineBusyFraction } from './harness/cpu-time';
-import { apiClient, expectJson, type Api } from './harness/http-api';
+import { apiClient, expectJson } from './harness/http-api';
 import { percentile } from './harness/percentiles';
 import { startObjectStore, startPlatform } from './harness/platform';
 import { seedRetailerOrg } from './harness/seed';
+import { QUEUE_POLL_MS, settleQueue } from './harness/queue';
 import { withTeardown } from './harness/teardown';
 
 /**
@@ -27,29 +28,9 @@ const CUSTOMER_ROOT = 'source';
 const FOLDER = 'data';
 /** Where the baseline writes in the library bucket, beside (not inside) the accounts' libraries. */
 const BASELINE_PREFIX = 'baseline';
-const POLL_MS = 100;
-const QUEUE_DEADLINE_MS = 600_000;
 const MB = 1_000_000;
 
 const names = Array.from({ length: OBJECTS }, (_, i) => `clip-${String(i).padStart(2, '0')}.mp4`);
-
-interface QueueDetail {
-  status: string;
-  message: string;
-  totalItems: number;
-  totalProcessed: number;
-}
-
-async function settle(api: Api, apiKey: string, queueId: string): Promise<QueueDetail> {
-  const deadline = Date.now() + QUEUE_DEADLINE_MS;
-  for (;;) {
-    const detail = expectJson<QueueDetail>(await api('GET', `/v2/queues/${queueId}/status`, { token: apiKey }), 200, 'queue status');
-    if (detail.status === 'Completed') return detail;
-    if (detail.status === 'Failed') throw new Error(`queue ${queueId} failed: ${detail.message}`);
-    if (Date.now() > deadline) throw new Error(`queue ${queueId} still ${detail.status} after ${QUEUE_DEADLINE_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-}
 
 const cpuSnapshot = (pids: Record<string, number>) => Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuTimeMs(pid) ?? NaN]));
 const cpuSince = (pids: Record<string, number>, before: Record<string, number>) =>
@@ -131,7 +112,7 @@ async function main(): Promise<void> {
         200,
         'copy',
       );
-      const done = await settle(api, apiKey, queueId);
+      const done = await settleQueue(api, apiKey, queueId);
       copies.push({ seconds: (performance.now() - begin) / 1000, cpuMs: cpuSince(pids, before) });
       if (done.totalProcessed !== OBJECTS || done.message !== `Copied ${OBJECTS} of ${OBJECTS} files.`)
         throw new Error(`the copy reported ${done.totalProcessed} of ${done.totalItems}: ${done.message}`);
@@ -174,7 +155,7 @@ async function main(): Promise<void> {
     console.log(line('minio client copy (baseline)', baselines));
     console.log(line('copy through the API (subject)', copies));
     console.log(`ratio MB/s subject/baseline: ${(median(rate(copies)) / median(rate(baselines))).toPrecision(2)}x`);
-    console.log(`queue polled every ${POLL_MS} ms, so the subject's times are up to ${POLL_MS} ms long`);
+    console.log(`queue polled every ${QUEUE_POLL_MS} ms, so the subject's times are up to ${QUEUE_POLL_MS} ms long`);
     for (const [label, runs] of [
       ['subject', copies],
       ['baseline', baselines],
