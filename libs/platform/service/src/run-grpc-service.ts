@@ -1,19 +1,10 @@
 import type { UntypedServiceImplementation } from '@grpc/grpc-js';
-import type { DestinationStream } from 'pino';
-import { loadConfig, type z } from '@platform/config';
-import { createLifecycle, type Lifecycle } from '@platform/lifecycle';
-import { createLogger } from '@platform/logging';
+import type { Lifecycle } from '@platform/lifecycle';
 import { startGrpcService, type GrpcServiceSpec, type RunningGrpcService } from './grpc-service';
+import { openProcessShell, type ProcessOptions } from './process-shell';
 import type { GrpcServiceConfig } from './service.config';
 
-export interface RunGrpcServiceOptions {
-  /** process.env by default. */
-  env?: NodeJS.ProcessEnv;
-  /** process.exit by default; a test passes its own to see the exit code. */
-  exit?: (code: number) => void;
-  /** Where log lines go; stdout by default. */
-  logDestination?: DestinationStream;
-}
+export type RunGrpcServiceOptions = ProcessOptions;
 
 export interface GrpcServiceProcess {
   service: RunningGrpcService;
@@ -28,33 +19,17 @@ export interface GrpcServiceProcess {
  */
 export async function runGrpcService<C extends GrpcServiceConfig, I extends UntypedServiceImplementation>(
   spec: GrpcServiceSpec<C, I>,
-  { env = process.env, exit = (code) => process.exit(code), logDestination }: RunGrpcServiceOptions = {},
+  options: RunGrpcServiceOptions = {},
 ): Promise<GrpcServiceProcess | undefined> {
-  let config: C;
-  try {
-    // loadConfig reports every invalid variable at once; its signature wants the object schema.
-    config = loadConfig(spec.configSchema as unknown as z.ZodObject, env) as C;
-  } catch (error) {
-    // There is no logger yet: its level is part of the config that failed.
-    console.error(`${spec.name}: ${error instanceof Error ? error.message : String(error)}`);
-    exit(1);
-    return undefined;
-  }
-
-  const logger = createLogger({ service: spec.name, level: config.LOG_LEVEL, destination: logDestination });
-  const lifecycle = createLifecycle({ logger, drainDelayMs: config.SHUTDOWN_DRAIN_DELAY_MS, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS, exit });
-  const removeSignalHandlers = lifecycle.installSignalHandlers();
-  // Close hooks run last-registered first, so this runs after everything else, just before exit:
-  // an in-process run (a test) then leaves no listeners behind on the process.
-  lifecycle.onClose('signal-handlers', async () => removeSignalHandlers());
+  const shell = openProcessShell(spec.name, spec.configSchema, options);
+  if (!shell) return undefined;
+  const { config, logger, lifecycle } = shell;
 
   let service: RunningGrpcService;
   try {
     service = await startGrpcService(config, logger, spec);
   } catch (error) {
-    logger.fatal({ err: error }, `${spec.name} failed to start`);
-    removeSignalHandlers();
-    exit(1);
+    shell.failStart(error);
     return undefined;
   }
   lifecycle.onNotReady(() => service.setServing(false));

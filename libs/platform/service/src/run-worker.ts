@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DestinationStream } from 'pino';
-import { commonFields, loadConfig, natsFields, port, z } from '@platform/config';
+import { commonFields, natsFields, port, z } from '@platform/config';
 import { runJobConsumer, type JobHandler } from '@platform/jobs';
-import { createLifecycle, type Lifecycle } from '@platform/lifecycle';
-import { createLogger, type Logger } from '@platform/logging';
+import type { Lifecycle } from '@platform/lifecycle';
+import type { Logger } from '@platform/logging';
 import { closeNats, connectNats, ensureStream, naming, pingNats, type Naming, type RunningConsumer, type StreamSpec } from '@platform/nats';
 import type { NatsConnection } from 'nats';
+import { openProcessShell, type ProcessOptions } from './process-shell';
 
 /** The environment every worker reads; a worker's schema spreads these and adds its own. */
 export const workerFields = {
@@ -40,11 +40,7 @@ export interface WorkerSpec<C extends WorkerConfig> {
   concurrency?: number;
 }
 
-export interface RunWorkerOptions {
-  env?: NodeJS.ProcessEnv;
-  exit?: (code: number) => void;
-  logDestination?: DestinationStream;
-}
+export type RunWorkerOptions = ProcessOptions;
 
 export interface WorkerProcess {
   lifecycle: Lifecycle;
@@ -57,22 +53,10 @@ export interface WorkerProcess {
  * a health endpoint, and the shutdown order (not ready, stop taking jobs and let running ones
  * settle, close NATS). Logs `<name> ready`; a start-up failure logs and exits with 1.
  */
-export async function runWorker<C extends WorkerConfig>(
-  spec: WorkerSpec<C>,
-  { env = process.env, exit = (code) => process.exit(code), logDestination }: RunWorkerOptions = {},
-): Promise<WorkerProcess | undefined> {
-  let config: C;
-  try {
-    config = loadConfig(spec.configSchema as unknown as z.ZodObject, env) as C;
-  } catch (error) {
-    console.error(`${spec.name}: ${error instanceof Error ? error.message : String(error)}`);
-    exit(1);
-    return undefined;
-  }
-  const logger = createLogger({ service: spec.name, level: config.LOG_LEVEL, destination: logDestination });
-  const lifecycle = createLifecycle({ logger, drainDelayMs: config.SHUTDOWN_DRAIN_DELAY_MS, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS, exit });
-  const removeSignalHandlers = lifecycle.installSignalHandlers();
-  lifecycle.onClose('signal-handlers', async () => removeSignalHandlers());
+export async function runWorker<C extends WorkerConfig>(spec: WorkerSpec<C>, options: RunWorkerOptions = {}): Promise<WorkerProcess | undefined> {
+  const shell = openProcessShell(spec.name, spec.configSchema, options);
+  if (!shell) return undefined;
+  const { config, logger, lifecycle } = shell;
 
   let nats: NatsConnection | undefined;
   let health: Server | undefined;
@@ -107,12 +91,10 @@ export async function runWorker<C extends WorkerConfig>(
         )),
     });
   } catch (error) {
-    logger.fatal({ err: error }, `${spec.name} failed to start`);
     for (const consumer of consumers) await consumer.stop().catch(() => undefined);
     if (nats) await closeNats(nats).catch(() => undefined);
     health?.close();
-    removeSignalHandlers();
-    exit(1);
+    shell.failStart(error);
     return undefined;
   }
   const connection = nats;
