@@ -1,9 +1,10 @@
 import { pipeline } from 'node:stream/promises';
 import { Router, Request, Response, NextFunction, ErrorRequestHandler } from 'express';
-import { AppError, validationFailed } from '@platform/errors';
+import { validationFailed } from '@platform/errors';
 import { accountNotFound, assertPermission, orgNotFound, Principal, principalMetadata } from '@platform/grpc';
 import type { BackendConnections } from '../backends/typed-client';
 import { compileValidator, CompiledValidator } from '../http/validation';
+import { methodNotAllowedError, routePathPattern } from '../http/method-not-allowed';
 import { PATH_DECODE_FAILED, pathEncodingProblem } from '../http/problem.middleware';
 import { pageLinks } from '../http/pagination';
 import { Authenticator } from '../http/authenticate';
@@ -119,22 +120,12 @@ export function shadowingRoutes(spec: RouteSpec, routes: RouteSpec[]): { regex: 
     if (!narrower || !literalWhereIHaveParam || servedByMyMethod) continue;
     shadows.set(other.path, [...(shadows.get(other.path) ?? []), other.method.toUpperCase()]);
   }
-  const literal = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return [...shadows].map(([path, methods]) => ({
-    regex: new RegExp(
-      `^${segments(path)
-        .map((part) => (isParam(part) ? '[^/]+' : literal(part)))
-        .join('/')}/?$`,
-    ),
-    allow: [...new Set(methods)].join(', '),
-  }));
+  return [...shadows].map(([path, methods]) => ({ regex: routePathPattern(path), allow: [...new Set(methods)].join(', ') }));
 }
 
 async function handle({ spec, scope, shadows, params, query, body }: CompiledRoute, deps: RouteBinderDeps, req: Request, res: Response): Promise<void> {
   const shadow = shadows.find((candidate) => candidate.regex.test(req.path));
-  if (shadow) {
-    throw new AppError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not supported on ${req.path}; use ${shadow.allow}.`, { headers: { Allow: shadow.allow } });
-  }
+  if (shadow) throw methodNotAllowedError(req.method, req.path, shadow.allow);
   res.locals.route = spec.path;
   const principal = await deps.authenticate(req);
   res.locals.keyId = principal.keyId;
