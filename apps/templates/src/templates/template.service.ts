@@ -133,6 +133,9 @@ function inputErrors(input: TemplateInput): FieldError[] {
  * Retail templates: the System catalog every account sees and each account's own Custom ones. The
  * gateway validates shapes; every rule is re-checked here because other callers may reach the service.
  */
+/** System templates are every account's; a Custom one is its own account's alone. */
+const isVisibleTo = (owner: { accountId: number | null }, accountId: number) => owner.accountId === null || owner.accountId === accountId;
+
 export class TemplateService {
   private readonly counts = new TemplateCountCache();
 
@@ -180,8 +183,7 @@ export class TemplateService {
   async update(accountId: number, templateIdx: number, input: TemplateInput): Promise<void> {
     const errors = inputErrors(input);
     if (errors.length > 0) throw validationFailed(errors);
-    const owner = await this.templates.owner(templateIdx);
-    if (!owner || (owner.accountId !== null && owner.accountId !== accountId)) throw templateNotFound(templateIdx);
+    const owner = await this.visibleOwner(accountId, templateIdx);
     if (owner.accountId === null)
       throw new AppError(409, 'TEMPLATE_NOT_EDITABLE', `Template ${templateIdx} is a System template; only Custom templates can be changed.`);
     const template = await this.toNew({ ...input, templateName: input.templateName.trim() }, { catalogKey: null, accountId, ownership: 'Custom' });
@@ -191,24 +193,28 @@ export class TemplateService {
   /** The template's name when the account can see it (a System template or one of its own Custom ones), else undefined. */
   async visibleTo(accountId: number, templateIdx: number): Promise<{ templateName: string } | undefined> {
     const owner = await this.templates.owner(templateIdx);
-    if (!owner || (owner.accountId !== null && owner.accountId !== accountId)) return undefined;
-    return { templateName: owner.templateName };
+    return owner && isVisibleTo(owner, accountId) ? { templateName: owner.templateName } : undefined;
   }
 
   /** Bookmarks (or un-bookmarks) a template the account can see; idempotent either way. */
   async setBookmark(accountId: number, templateIdx: number, bookmarked: boolean): Promise<void> {
-    const owner = await this.templates.owner(templateIdx);
-    if (!owner || (owner.accountId !== null && owner.accountId !== accountId)) throw templateNotFound(templateIdx);
+    await this.visibleOwner(accountId, templateIdx);
     await this.templates.setBookmark(accountId, templateIdx, bookmarked);
   }
 
   /** Deletes one of the account's own Custom templates; System templates are not the account's to delete. */
   async delete(accountId: number, templateIdx: number): Promise<void> {
-    const owner = await this.templates.owner(templateIdx);
-    if (!owner || (owner.accountId !== null && owner.accountId !== accountId)) throw templateNotFound(templateIdx);
+    const owner = await this.visibleOwner(accountId, templateIdx);
     if (owner.accountId === null)
       throw new AppError(409, 'TEMPLATE_NOT_DELETABLE', `Template ${templateIdx} is a System template; only Custom templates can be deleted.`);
     if (!(await this.templates.deleteCustom(accountId, templateIdx))) throw templateNotFound(templateIdx);
+  }
+
+  /** The template's owner when the account can see it; a template it cannot see is not found, as a missing one. */
+  private async visibleOwner(accountId: number, templateIdx: number): Promise<{ accountId: number | null; templateName: string }> {
+    const owner = await this.templates.owner(templateIdx);
+    if (!owner || !isVisibleTo(owner, accountId)) throw templateNotFound(templateIdx);
+    return owner;
   }
 
   private async toNew(input: TemplateInput, owner: Pick<NewTemplate, 'catalogKey' | 'accountId' | 'ownership'>): Promise<NewTemplate> {
