@@ -74,6 +74,9 @@ const assetColumns = (templateIdx: number, template: NewTemplate) => ({
 /** `%` and `_` in a searched name are literal characters, not wildcards. */
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
+/** The catalog version as a column of a search statement, so it is read in the same snapshot as the rows. */
+const CATALOG_VERSION_COLUMN = '(SELECT version FROM template_catalog_version WHERE id = 1) AS catalog_version';
+
 /** Every write that can change a search's matches bumps the version in its own transaction (see the count cache). */
 const bumpCatalogVersion = (trx: Knex.Transaction) => trx('template_catalog_version').where({ id: 1 }).increment('version', 1);
 
@@ -87,7 +90,7 @@ export class TemplateRepository {
    */
   async searchPage(accountId: number, filters: TemplateFilters, window: PageWindow): Promise<{ items: TemplateRecord[]; catalogVersion: number }> {
     const rows: (TemplateRow & { catalog_version: number | string })[] = await this.searchQuery(accountId, filters)
-      .select(this.db.knex.raw('(SELECT version FROM template_catalog_version WHERE id = 1) AS catalog_version'))
+      .select(this.db.knex.raw(CATALOG_VERSION_COLUMN))
       .offset(window.offset)
       .limit(window.limit);
     if (rows.length > 0) return { items: rows.map(toRecord), catalogVersion: Number(rows[0].catalog_version) };
@@ -100,7 +103,7 @@ export class TemplateRepository {
       .clearSelect()
       .clearOrder()
       .count({ total: '*' })
-      .select(this.db.knex.raw('(SELECT version FROM template_catalog_version WHERE id = 1) AS catalog_version'));
+      .select(this.db.knex.raw(CATALOG_VERSION_COLUMN));
     return { total: Number(row?.total ?? 0), catalogVersion: Number(row?.catalog_version ?? 0) };
   }
 
