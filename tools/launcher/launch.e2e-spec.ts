@@ -2,7 +2,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { deletePrefixedStreams, dropPrefixedSchemas, freePort, uniquePrefix } from '@platform/testing';
+import { deletePrefixedStreams, dropPrefixedSchemas, freePort, freePortBlock, uniquePrefix } from '@platform/testing';
+import { APPS } from './apps.registry';
 
 describe('npm start (tools/launcher)', () => {
   const prefix = uniquePrefix('launch');
@@ -21,13 +22,17 @@ describe('npm start (tools/launcher)', () => {
   });
 
   it('brings up every app and the embedded S3 server, logs the gateway URL, and stops all on SIGINT', async () => {
-    const [port, s3Port, grpcBase, metricsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [port, s3Port, metricsPort] = [await freePort(), await freePort(), await freePort()];
+    // The launcher derives each service's port (and each worker's health port) from a base by offset.
+    const grpcBase = await freePortBlock(2 * APPS.length);
+    const workerHealthBase = grpcBase + APPS.length;
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       PORT: String(port),
       S3_EMBEDDED_PORT: String(s3Port),
       S3_DATA_DIR: dataDir,
       GRPC_PORT_BASE: String(grpcBase),
+      WORKER_HEALTH_PORT_BASE: String(workerHealthBase),
       METRICS_PORT: String(metricsPort),
       MYSQL_SCHEMA_PREFIX: prefix,
       NATS_PREFIX: prefix,

@@ -17,6 +17,28 @@ export function freePort(): Promise<number> {
   });
 }
 
+const canListen = (port: number) =>
+  new Promise<boolean>((done) => {
+    const server = createServer();
+    server.once('error', () => done(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => done(true)));
+  });
+
+/**
+ * `count` consecutive free ports, for a process that derives several ports from one base (the
+ * launcher's GRPC_PORT_BASE + offset). Chosen below Linux's ephemeral range (32768 and up), where
+ * freePort's ports live: outgoing connections of other tests take ports from that range at any
+ * moment, so a block inside it could be taken between this check and the bind.
+ */
+export async function freePortBlock(count: number, low = 20_000, high = 32_000): Promise<number> {
+  for (let attempt = 0; high - low >= count && attempt < 100; attempt++) {
+    const base = low + Math.floor(Math.random() * (high - low - count + 1));
+    const ports = Array.from({ length: count }, (_, i) => base + i);
+    if ((await Promise.all(ports.map(canListen))).every(Boolean)) return base;
+  }
+  throw new Error(`no ${count} consecutive free ports between ${low} and ${high}`);
+}
+
 /** Schema / stream prefix unique to one test run, so parallel suites never share state. */
 export function uniquePrefix(tag: string): string {
   return `t${randomBytes(4).toString('hex')}_${tag.replace(/[^a-z0-9]/g, '')}_`;
