@@ -24,14 +24,20 @@ export const channelsPlansService: GrpcServiceSpec<ChannelsPlansConfig, v1.Chann
     await new AdUnitService(new AdUnitRepository(db)).seedCatalog();
   },
   definition: v1.ChannelsPlansServiceService,
-  implementation: ({ config, logger, guard, db, events, connectPeer }) => {
+  implementation: ({ config, logger, guard, db, events, announceViewChange, connectPeer }) => {
     const secretsKey = resolveKey({
       configured: config.SECRETS_ENCRYPTION_KEY,
       nodeEnv: config.NODE_ENV,
       variable: 'SECRETS_ENCRYPTION_KEY',
       warn: (message) => logger.warn(message),
     });
-    const services = createChannelsPlansServices({ db, events, secrets: createSecretBox(secretsKey), onsiteApiBaseUrl: onsiteApiBaseUrl(config) });
+    const services = createChannelsPlansServices({
+      db,
+      events,
+      announceViewChange,
+      secrets: createSecretBox(secretsKey),
+      onsiteApiBaseUrl: onsiteApiBaseUrl(config),
+    });
     // Campaigns built from a template ask templates whether the caller's account may use it.
     const templateVisibility = templateVisibilityFor(connectPeer(SERVICE_ENDPOINTS.templates));
     return channelsPlansGrpc({ logger, guard, templateVisibility, ...services });

@@ -1,6 +1,6 @@
 import type { SecretBox } from '@platform/secrets';
 import type { ServiceDatabase } from '@platform/mysql';
-import type { EventOutbox } from '@platform/service';
+import type { EventOutbox, ViewChangeAnnouncer } from '@platform/service';
 import { AdGroupRepository } from './ad-groups/ad-group.repository';
 import { AdGroupService } from './ad-groups/ad-group.service';
 import { AdServerRepository } from './ad-servers/ad-server.repository';
@@ -30,10 +30,11 @@ export interface ChannelsPlansServices {
 export function createChannelsPlansServices(deps: {
   db: ServiceDatabase;
   events: EventOutbox;
+  announceViewChange: ViewChangeAnnouncer;
   secrets: SecretBox;
   onsiteApiBaseUrl: string;
 }): ChannelsPlansServices {
-  const { db, events, secrets, onsiteApiBaseUrl } = deps;
+  const { db, events, announceViewChange, secrets, onsiteApiBaseUrl } = deps;
   const adServers = new AdServerService(new AdServerRepository(db.knex));
   const adGroupRepository = new AdGroupRepository(db);
   const retailCampaigns = new RetailCampaignService({ knex: db.knex, campaigns: new RetailCampaignRepository(db), adGroups: adGroupRepository });
@@ -44,6 +45,7 @@ export function createChannelsPlansServices(deps: {
     campaigns: retailCampaigns,
     secrets,
     events,
+    announceViewChange,
     onsiteApiBaseUrl,
   });
   const adGroups = new AdGroupService({ adGroups: adGroupRepository, campaigns: retailCampaigns });

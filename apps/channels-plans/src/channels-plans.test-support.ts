@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServiceDatabase } from '@platform/mysql';
 import { naming, OUTBOX_TABLE } from '@platform/nats';
 import { createSecretBox, type SecretBox } from '@platform/secrets';
+import type { CachedViewChange } from '@contracts/domain';
 import { createEventOutbox } from '@platform/service';
 import { openTestSchema, rejectionOf } from '@platform/testing';
 import { createChannelsPlansServices, type ChannelsPlansServices } from './channels-plans.services';
@@ -13,6 +14,10 @@ export interface ChannelsPlansTestBed extends ChannelsPlansServices {
   prefix: string;
   db: ServiceDatabase;
   secrets: SecretBox;
+  /** Cached-view changes announced so far, in order (the gRPC service broadcasts them over NATS). */
+  viewChanges: CachedViewChange[];
+  /** When set, each announcement awaits it, as the service awaits the NATS broadcast before answering. */
+  onViewChange?: (change: CachedViewChange) => Promise<void>;
   /** Outbox rows recorded so far, subjects without the test's NATS prefix. */
   outbox(): Promise<{ subject: string; payload: Record<string, unknown> }[]>;
   close(): Promise<void>;
@@ -25,20 +30,34 @@ export interface ChannelsPlansTestBed extends ChannelsPlansServices {
 export async function openChannelsPlansTestBed(tag: string): Promise<ChannelsPlansTestBed> {
   const { prefix, db, close } = await openTestSchema({ tag, base: 'channels_plans', migrations: CHANNELS_PLANS_MIGRATIONS });
   const secrets = createSecretBox(randomBytes(32));
-  const services = createChannelsPlansServices({ db, events: createEventOutbox(naming(prefix)), secrets, onsiteApiBaseUrl: TEST_ONSITE_API_BASE_URL });
+  const viewChanges: CachedViewChange[] = [];
+  const services = createChannelsPlansServices({
+    db,
+    events: createEventOutbox(naming(prefix)),
+    announceViewChange: async (change) => {
+      viewChanges.push(change);
+      // `bed` is declared below; the announcer runs only once a spec calls a service.
+      await bed.onViewChange?.(change);
+      return true;
+    },
+    secrets,
+    onsiteApiBaseUrl: TEST_ONSITE_API_BASE_URL,
+  });
   await services.adServers.seedCatalog('http://cdn.test');
   await services.adUnits.seedCatalog();
-  return {
+  const bed: ChannelsPlansTestBed = {
     ...services,
     prefix,
     db,
     secrets,
+    viewChanges,
     outbox: async () => {
       const rows: { subject: string; payload: Buffer }[] = await db.knex(OUTBOX_TABLE).select('subject', 'payload').orderBy('id');
       return rows.map((row) => ({ subject: row.subject.slice(prefix.length), payload: JSON.parse(row.payload.toString('utf8')) }));
     },
     close,
   };
+  return bed;
 }
 
 export { rejectionOf };

@@ -38,6 +38,18 @@ export const gatewayConfigSchema = z.object({
   PRINCIPAL_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   /** Most principals one gateway process keeps; the least recently used go first. */
   PRINCIPAL_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).default(10_000),
+  /**
+   * How long an answer of a cacheable route (the org's media-channel list) may be served from memory.
+   * The owning service announces every change over NATS before it answers the write; the TTL only
+   * bounds what a missed notice could cost. 0 disables the cache.
+   */
+  RESPONSE_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
+  /** Bytes of response bodies one gateway process keeps; the least recently used go first. */
+  RESPONSE_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(64 * 1024 * 1024),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

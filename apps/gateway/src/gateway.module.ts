@@ -15,6 +15,7 @@ import { createRateLimit } from './http/rate-limit';
 import { ADMIN_ROUTES } from './identity/admin.routes';
 import { createIdentityTables } from './identity/identity.migrations';
 import { startIdentity } from './identity/identity.module';
+import { startCaches } from './cache/caches.module';
 import { buildOpenApi } from './openapi/openapi.builder';
 import { bindRoutes } from './routes/route-binder';
 import { knownPermissions, ROUTE_TABLE } from './routes/route-table';
@@ -36,7 +37,15 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const db = await openOwnSchema({ env: config, base: 'gateway_identity', migrations: [createIdentityTables], logger });
 
   const permissions = knownPermissions();
-  const identity = await startIdentity({ config, knex: db.knex, permissions, adminToken, logger });
+  const caches = await startCaches(config, logger);
+  const identity = startIdentity({
+    knex: db.knex,
+    permissions,
+    adminToken,
+    principals: caches.principals,
+    invalidations: caches.invalidations,
+    principalSubject: caches.principalSubject,
+  });
   const addressOf = (key: BackendKey) => (config as Record<string, unknown>)[BACKENDS[key].addressVariable] as string;
   const backends = connectBackends(addressOf, (key, address) => createGrpcClient<Client>(BACKENDS[key].Client, address));
   const backendChecks = Object.fromEntries((Object.keys(BACKENDS) as BackendKey[]).map((key) => [BACKENDS[key].label, () => checkHealth(addressOf(key))]));
@@ -57,7 +66,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       live: liveness,
       ready: readiness(() => accepting, {
         mysql: () => db.ping().then(() => true),
-        nats: identity.natsReady,
+        nats: caches.natsReady,
         ...backendChecks,
       }),
     },
@@ -71,6 +80,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
         principalKey,
         deadlineMs: config.GRPC_DEADLINE_MS,
         publicBaseUrl: config.PUBLIC_BASE_URL,
+        responseCache: { cache: caches.responses, gate: caches.invalidations, count: metrics.countCacheLookup },
       }),
       filesRouter(store),
     ],
@@ -119,7 +129,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     close: async () => {
       backends.close();
       accessLogger.flush();
-      await identity.close();
+      await caches.close();
       await db.close();
     },
   };

@@ -217,6 +217,50 @@ describe('MediaChannelService (real MariaDB)', () => {
     });
   });
 
+  describe('cached list notices', () => {
+    const noticesFor = (orgId: string) => bed.viewChanges.filter((change) => change.orgId === orgId);
+
+    it("announces the org's channel list after each committed create, update and delete", async () => {
+      const org = freshOrg();
+      const idx = await bed.mediaChannels.create(org, channel('Announced'));
+      await bed.mediaChannels.update(org, idx, { status: 'Inactive' });
+      await bed.mediaChannels.remove(org, idx);
+      expect(noticesFor(org)).toEqual([
+        { view: 'media-channels', orgId: org },
+        { view: 'media-channels', orgId: org },
+        { view: 'media-channels', orgId: org },
+      ]);
+    });
+
+    it('announces nothing for a write that changed nothing', async () => {
+      const org = freshOrg();
+      await bed.mediaChannels.create(org, channel('Taken'));
+      const before = noticesFor(org).length;
+      await rejectionOf(bed.mediaChannels.create(org, channel('Taken')));
+      await rejectionOf(bed.mediaChannels.create(org, channel(' ')));
+      await rejectionOf(bed.mediaChannels.update(org, 999_999, { status: 'Inactive' }));
+      await rejectionOf(bed.mediaChannels.remove(org, 999_999));
+      expect(noticesFor(org)).toHaveLength(before);
+    });
+
+    it('announces only once the change is visible to a reader', async () => {
+      const org = freshOrg();
+      const seenAtNotice: string[][] = [];
+      // Reads the list at the moment of the notice, as a gateway refilling its cache would.
+      bed.onViewChange = async () => {
+        seenAtNotice.push((await bed.mediaChannels.list(org)).items.map((c) => c.name));
+      };
+      try {
+        const idx = await bed.mediaChannels.create(org, channel('Visible'));
+        await bed.mediaChannels.update(org, idx, { status: 'Inactive' });
+        await bed.mediaChannels.remove(org, idx);
+      } finally {
+        bed.onViewChange = undefined;
+      }
+      expect(seenAtNotice).toEqual([['Visible'], ['Visible'], []]);
+    });
+  });
+
   describe('list', () => {
     it('pages the live channels of the org in idx order with the total', async () => {
       const org = freshOrg();

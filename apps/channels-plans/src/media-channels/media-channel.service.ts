@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import {
   ADDITIONAL_CONFIGURATION_MAX_BYTES,
+  CACHED_VIEWS,
   effectivePage,
   exceedsDepth,
   FREE_FORM_JSON_MAX_DEPTH,
@@ -15,7 +16,7 @@ import {
 import { AppError, blankOrTooLong, conflict, notFound, notOneOf, validationFailed, type FieldError } from '@platform/errors';
 import { rethrowDuplicateKey, withTransaction, type Page } from '@platform/mysql';
 import type { SecretBox } from '@platform/secrets';
-import type { EventOutbox } from '@platform/service';
+import type { EventOutbox, ViewChangeAnnouncer } from '@platform/service';
 import type { AdServerService } from '../ad-servers/ad-server.service';
 import type { RetailCampaignService } from '../retail-campaigns/retail-campaign.service';
 import { mediaChannelEvent } from './media-channel.events';
@@ -47,6 +48,8 @@ export interface MediaChannelServiceDeps {
   campaigns: Pick<RetailCampaignService, 'get'>;
   secrets: SecretBox;
   events: EventOutbox;
+  /** The gateways cache the org's channel list; every committed change is announced before the write answers. */
+  announceViewChange: ViewChangeAnnouncer;
   /** Base URL of the on-site ad-server API; the org id is appended. */
   onsiteApiBaseUrl: string;
 }
@@ -78,7 +81,7 @@ export class MediaChannelService {
     const name = input.name.trim();
     // The on-site server authenticates the retailer's site with a key of its own, minted here once.
     const apiKeySealed = adServer?.kind === ONSITE_AD_SERVER_KIND ? secrets.seal(`rmo_${randomBytes(24).toString('base64url')}`) : null;
-    return withTransaction(this.deps.knex, async (trx) => {
+    const idx = await withTransaction(this.deps.knex, async (trx) => {
       // No look-up first: two concurrent creates would both pass it. The unique index decides.
       const idx = await channels
         .insert(trx, {
@@ -95,6 +98,8 @@ export class MediaChannelService {
       await events.record(trx, mediaChannelEvent('created', orgId, idx));
       return idx;
     });
+    await this.listChanged(orgId);
+    return idx;
   }
 
   async update(orgId: string, idx: number, input: UpdateMediaChannelInput): Promise<void> {
@@ -105,6 +110,7 @@ export class MediaChannelService {
       if (!(await this.deps.channels.update(trx, orgId, idx, patch))) throw mediaChannelNotFound(idx);
       await this.deps.events.record(trx, mediaChannelEvent('updated', orgId, idx));
     });
+    await this.listChanged(orgId);
   }
 
   /** Soft delete: the name is free again, and template campaigns whose plans use the channel still show it. */
@@ -113,6 +119,12 @@ export class MediaChannelService {
       if (!(await this.deps.channels.softDelete(trx, orgId, idx))) throw mediaChannelNotFound(idx);
       await this.deps.events.record(trx, mediaChannelEvent('deleted', orgId, idx));
     });
+    await this.listChanged(orgId);
+  }
+
+  /** After the commit: a notice sent earlier could let a replica refill its cache from the old rows. */
+  private async listChanged(orgId: string): Promise<void> {
+    await this.deps.announceViewChange({ view: CACHED_VIEWS.mediaChannels, orgId });
   }
 
   async get(orgId: string, idx: number): Promise<MediaChannelRecord> {

@@ -4,7 +4,7 @@ import { issueApiKey } from './api-key.codec';
 import type { ApiKeyRecord } from './identity.repository';
 import type { CachedPrincipal } from './principal-cache';
 import { toPrincipal } from './principal-resolver';
-import type { InvalidationConnection } from './revocation-broadcast';
+import type { InvalidationConnection } from '../cache/invalidation-channel';
 
 export const silentLogger = createLogger({ service: 'gateway-identity-test', level: 'silent' });
 
@@ -55,7 +55,7 @@ export class FakeNats {
   readonly flushes: Deferred<void>[] = [];
   /** When true, every flush completes at once. */
   autoFlush = true;
-  private callback: SubscriptionOptions['callback'];
+  private readonly callbacks = new Map<string, SubscriptionOptions['callback']>();
   private subscriptionClosed = deferred<void>();
   private unsubscribed = false;
   private readonly statusQueue: Status[] = [];
@@ -65,8 +65,8 @@ export class FakeNats {
     return this as unknown as InvalidationConnection;
   }
 
-  subscribe(_subject: string, options?: SubscriptionOptions): Subscription {
-    this.callback = options?.callback;
+  subscribe(subject: string, options?: SubscriptionOptions): Subscription {
+    this.callbacks.set(subject, options?.callback);
     return {
       closed: this.subscriptionClosed.promise,
       isClosed: () => this.unsubscribed,
@@ -114,9 +114,10 @@ export class FakeNats {
     else this.statusQueue.push(status);
   }
 
-  /** A message as the server would deliver it to the subscription. */
-  deliver(payload: unknown): void {
+  /** A message as the server would deliver it to the subscription of the subject (the first one when not named). */
+  deliver(payload: unknown, subject?: string): void {
     const data = Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload));
-    this.callback?.(null, { data } as unknown as Msg);
+    const callback = subject === undefined ? [...this.callbacks.values()][0] : this.callbacks.get(subject);
+    callback?.(null, { data } as unknown as Msg);
   }
 }

@@ -2,7 +2,7 @@ import type { ApiKeyRecord } from './identity.repository';
 import { deferred, liveKey } from './identity.test-support';
 import { PrincipalCache } from './principal-cache';
 import { PrincipalResolver } from './principal-resolver';
-import type { FreshnessGate } from './revocation-broadcast';
+import type { FreshnessGate } from '../cache/invalidation-channel';
 
 describe(PrincipalResolver.name, () => {
   let rows: Map<string, ApiKeyRecord>;
@@ -18,7 +18,7 @@ describe(PrincipalResolver.name, () => {
       return rows.get(keyId);
     },
   };
-  const gate: FreshnessGate = { isLive: () => live, fence: () => fence() };
+  const gate: FreshnessGate = { isLive: () => live, mark: () => 0, fence: () => fence() };
 
   beforeEach(() => {
     rows = new Map();

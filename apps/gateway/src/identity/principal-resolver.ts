@@ -2,7 +2,7 @@ import type { Principal } from '@platform/grpc';
 import { parseApiKey, secretMatches } from './api-key.codec';
 import type { ApiKeyRecord, IdentityRepository } from './identity.repository';
 import type { PrincipalCache } from './principal-cache';
-import type { FreshnessGate } from './revocation-broadcast';
+import type { FreshnessGate } from '../cache/invalidation-channel';
 
 export function toPrincipal(key: ApiKeyRecord): Principal {
   return {

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import {
   ADDITIONAL_CONFIGURATION_MAX_BYTES,
   AD_SERVER_ID_MAX,
+  CACHED_VIEWS,
   MEDIA_CHANNEL_NAME_MAX,
   MEDIA_CHANNEL_STATUSES,
   MEDIA_CHANNEL_TYPES,
@@ -233,8 +234,11 @@ export const mediaChannelRoutes = [
     path: '/v2/org/:orgId/retail-media-channels',
     tag: TAG,
     summary: 'List the media channels of an organization',
+    description:
+      'Pages may be answered from the gateway cache; a page always reflects every change whose answer was received before the request was sent, whichever gateway replica took either.',
     permission: PERMISSIONS.mediaChannelAll,
     scope: { org: 'orgId' },
+    cache: { view: CACHED_VIEWS.mediaChannels },
     params: OrgPath,
     query: PageQuery,
     success: {

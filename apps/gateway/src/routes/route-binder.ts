@@ -9,7 +9,10 @@ import { PATH_DECODE_FAILED, pathEncodingProblem } from '../http/problem.middlew
 import { pageLinks } from '../http/pagination';
 import { Authenticator } from '../http/authenticate';
 import { RateLimit } from '../http/rate-limit';
-import { RouteContext, RouteScope, RouteSpec } from './route.types';
+import type { CacheOutcome } from '../http/http-metrics';
+import type { FreshnessGate } from '../cache/invalidation-channel';
+import type { CachedResponse, ResponseCache } from '../cache/response-cache';
+import { RouteContext, RouteResult, RouteScope, RouteSpec } from './route.types';
 
 export interface RouteBinderDeps {
   authenticate: Authenticator;
@@ -18,6 +21,8 @@ export interface RouteBinderDeps {
   principalKey: Buffer;
   deadlineMs: number;
   publicBaseUrl?: string;
+  /** Serves routes that declare `cache` while the gate vouches for the cache; absent, they always ask the backend. */
+  responseCache?: { cache: ResponseCache; gate: FreshnessGate; count(route: string, outcome: CacheOutcome): void };
 }
 
 type ScopeCheck = (principal: Principal, params: Record<string, unknown>) => void;
@@ -124,6 +129,8 @@ export function shadowingRoutes(spec: RouteSpec, routes: RouteSpec[]): { regex: 
 }
 
 async function handle({ spec, scope, shadows, params, query, body }: CompiledRoute, deps: RouteBinderDeps, req: Request, res: Response): Promise<void> {
+  // Before anything is awaited: a cached answer must have survived every notice published before now.
+  const arrival = spec.cache && deps.responseCache?.gate.mark();
   const shadow = shadows.find((candidate) => candidate.regex.test(req.path));
   if (shadow) throw methodNotAllowedError(req.method, req.path, shadow.allow);
   res.locals.route = spec.path;
@@ -141,6 +148,12 @@ async function handle({ spec, scope, shadows, params, query, body }: CompiledRou
   const bodyValue: unknown = req.body === undefined ? {} : req.body;
   const errors = [...(query ? query(queryValues) : []), ...(body ? body(bodyValue) : [])];
   if (errors.length > 0) throw validationFailed(errors);
+
+  const cached = spec.cache && deps.responseCache ? cacheLookup(spec, deps, req, pathValues) : undefined;
+  if (cached) {
+    const hit = await cached.hit(arrival ?? 0);
+    if (hit) return sendJson(res, hit);
+  }
 
   const ctx: RouteContext<unknown, unknown, unknown> = {
     params: pathValues,
@@ -168,9 +181,61 @@ async function handle({ spec, scope, shadows, params, query, body }: CompiledRou
     res.end();
     return;
   }
-  // What res.json would send, without its detours (callback names, ETag, freshness checks).
-  const json = JSON.stringify(result.body);
+  const answer = jsonAnswer(status, result);
+  cached?.fill(answer);
+  sendJson(res, answer);
+}
+
+function jsonAnswer(status: number, result: RouteResult): CachedResponse {
+  return { status, headers: result.headers, body: Buffer.from(JSON.stringify(result.body)) };
+}
+
+/** What res.json would send, without its detours (callback names, ETag, freshness checks). */
+function sendJson(res: Response, { status, headers, body }: CachedResponse): void {
+  if (headers) res.set(headers);
+  res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(json));
-  res.end(json);
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
+}
+
+interface CacheLookup {
+  /** The cached answer, once a round trip since the request's arrival has shown it still current. */
+  hit(arrival: number): Promise<CachedResponse | undefined>;
+  /** Keeps the backend's answer, unless the tenant's view changed while it was being fetched. */
+  fill(answer: CachedResponse): void;
+}
+
+/**
+ * The key is everything the answer depends on: the route, the tenant, the query as sent, and the
+ * base of the page links in it. The principal is not: scope and permission were checked above, and
+ * what a cacheable route answers is the same for every key that passes them.
+ */
+function cacheLookup(spec: RouteSpec, deps: RouteBinderDeps, req: Request, pathValues: Record<string, unknown>): CacheLookup | undefined {
+  const { cache, gate, count } = deps.responseCache as NonNullable<RouteBinderDeps['responseCache']>;
+  const view = (spec.cache as NonNullable<RouteSpec['cache']>).view;
+  const tenant = String(pathValues[(spec.scope as { org: string }).org]);
+  if (!cache.enabled || !gate.isLive()) {
+    count(spec.path, 'bypass');
+    return undefined;
+  }
+  const linkBase = deps.publicBaseUrl ?? `${req.protocol}://${req.get('host') ?? ''}`;
+  const key = `${spec.operationId}\n${tenant}\n${linkBase}\n${req.originalUrl}`;
+  const ticket = cache.ticket();
+  return {
+    hit: async (arrival) => {
+      const entry = cache.get(key);
+      // The entry must also have survived the wait: a notice delivered meanwhile removed it.
+      if (entry && (await gate.fence(arrival)) && cache.peek(key) === entry) {
+        count(spec.path, 'hit');
+        return entry;
+      }
+      count(spec.path, 'miss');
+      return undefined;
+    },
+    fill: (answer) => {
+      // Still live now: a disconnect meanwhile has cleared the cache and so refuses the ticket.
+      if (answer.status === 200) cache.set(key, view, tenant, answer, ticket);
+    },
+  };
 }

@@ -53,6 +53,11 @@ describe('the route table', () => {
     expect(ALL_PERMISSIONS).toContain(route.permission);
   });
 
+  it.each(routes.filter(([, route]) => route.cache))('%s may be cached: a GET scoped to an org, answering JSON', (_name, route) => {
+    // The cache drops a tenant's pages by org (the services' notices name the org), and replays JSON bytes.
+    expect([route.method, typeof route.scope === 'object' && 'org' in route.scope, route.success.mediaType]).toEqual(['get', true, undefined]);
+  });
+
   it('has one operationId per operation', () => {
     const ids = ROUTE_TABLE.map((r) => r.operationId);
     expect(new Set(ids).size).toBe(ids.length);

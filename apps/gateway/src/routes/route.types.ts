@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Request } from 'express';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import type { CachedView } from '@contracts/domain';
 import type { Principal } from '@platform/grpc';
 import type { TypedBackends } from '../backends/typed-client';
 import type { PageLinks } from '../http/pagination';
@@ -59,6 +60,12 @@ export interface RouteSpec<P extends TObject = TObject, Q extends TObject = TObj
   /** The permission a key needs; checked at the edge and again by the service. */
   permission: string;
   scope: RouteScope<Static<P>>;
+  /**
+   * The answer may be served from the gateway's response cache: a GET scoped to an org whose data a
+   * service announces changes of as `view` (docs/architecture.md, "Cached views"). Every check before
+   * the backend call (key, rate limit, scope, permission, validation) still runs on every request.
+   */
+  cache?: { view: CachedView };
   /** Not in the interface; marked x-extension in the OpenAPI document. */
   extension?: boolean;
   params?: P;

@@ -9,3 +9,4 @@ export * from './templates';
 export * from './asset-sources';
 export * from './json-depth';
 export * from './storage';
+export * from './cached-views';

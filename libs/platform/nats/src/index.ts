@@ -16,3 +16,4 @@ export { backoffDelay, type BackoffOptions } from './nats.backoff';
 export { outboxMigration, OUTBOX_TABLE } from './outbox.migration';
 export { enqueueOutbox, type OutboxMessage } from './outbox.enqueue';
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox.relay';
+export { broadcastConfirmed, settlesWithin, type BroadcastConnection } from './nats.broadcast';

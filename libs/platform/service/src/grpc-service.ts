@@ -8,6 +8,7 @@ import { resolveKey } from '@platform/secrets';
 import type { z } from '@platform/config';
 import { createCallGuard, type CallGuard } from './call-guard';
 import { createEventOutbox, type EventOutbox } from './event-outbox';
+import { createViewChangeAnnouncer, type ViewChangeAnnouncer } from './view-changes';
 import type { GrpcServiceConfig } from './service.config';
 
 /** What a service has once its database is open: enough to seed reference data. */
@@ -23,6 +24,8 @@ export interface GrpcServiceDeps<C extends GrpcServiceConfig> extends SeedDeps<C
   guard: CallGuard;
   /** Records domain events in a transaction; the outbox relay publishes them. */
   events: EventOutbox;
+  /** Drops the gateways' cached pages of a view for a tenant; await it after a commit that changes the view. */
+  announceViewChange: ViewChangeAnnouncer;
   nats: NatsConnection;
   /** NATS_PREFIX applied to stream names and subjects. */
   names: Naming;
@@ -129,6 +132,7 @@ export async function startGrpcService<C extends GrpcServiceConfig, I extends Un
       db,
       guard: createCallGuard(principalKey),
       events: createEventOutbox(names),
+      announceViewChange: createViewChangeAnnouncer({ nats, names, logger }),
       nats,
       names,
       connectPeer: (endpoint) => {

@@ -16,3 +16,4 @@ export {
 } from './grpc-service';
 export { runGrpcService, type GrpcServiceProcess, type RunGrpcServiceOptions } from './run-grpc-service';
 export { runWorker, workerFields, type RunWorkerOptions, type WorkerConfig, type WorkerDeps, type WorkerProcess, type WorkerSpec } from './run-worker';
+export { createViewChangeAnnouncer, type ViewChangeAnnouncer, type ViewChangeAnnouncerOptions } from './view-changes';

@@ -1,16 +1,26 @@
 import { DebugEvents, Events } from 'nats';
-import { cachedPrincipal, FakeNats, liveKey, settle, silentLogger } from './identity.test-support';
-import { PrincipalCache } from './principal-cache';
-import { RevocationChannel } from './revocation-broadcast';
+import { cachedPrincipal, FakeNats, liveKey, settle, silentLogger } from '../identity/identity.test-support';
+import { PrincipalCache } from '../identity/principal-cache';
+import { principalInvalidationTopic, principalInvalidator } from '../identity/principal-invalidation';
+import { cachedViewTopic } from './cached-view-topic';
+import { InvalidationChannel } from './invalidation-channel';
+import { ResponseCache } from './response-cache';
 
-describe(RevocationChannel.name, () => {
+describe(InvalidationChannel.name, () => {
   const SUBJECT = 'T1_gateway.principals.invalidate';
+  const VIEW_SUBJECT = 'T1_cache.view.changed';
   let nats: FakeNats;
   let cache: PrincipalCache;
-  let channel: RevocationChannel;
+  let responses: ResponseCache;
+  let channel: InvalidationChannel;
 
   const start = (options: { fenceTimeoutMs?: number; confirmTimeoutMs?: number } = {}) =>
-    RevocationChannel.start({ nc: nats.asConnection(), subject: SUBJECT, cache, logger: silentLogger, ...options });
+    InvalidationChannel.start({
+      nc: nats.asConnection(),
+      topics: [principalInvalidationTopic(SUBJECT, cache, silentLogger), cachedViewTopic(VIEW_SUBJECT, responses, silentLogger)],
+      logger: silentLogger,
+      ...options,
+    });
   /** Replaces the channel with one on a fresh connection, started with these timeouts. */
   const restart = async (options: { fenceTimeoutMs?: number; confirmTimeoutMs?: number } = {}) => {
     await channel.close();
@@ -22,10 +32,15 @@ describe(RevocationChannel.name, () => {
     cache.set(record.keyId, cachedPrincipal(record), cache.ticket());
     return record.keyId;
   };
+  const fillPage = (orgId: string, key = `page of ${orgId}`) => {
+    responses.set(key, 'media-channels', orgId, { status: 200, body: Buffer.from('{}') }, responses.ticket());
+    return key;
+  };
 
   beforeEach(async () => {
     nats = new FakeNats();
     cache = new PrincipalCache({ ttlMs: 30_000, maxEntries: 100 });
+    responses = new ResponseCache({ ttlMs: 30_000, maxBytes: 1 << 20 });
     channel = await start();
   });
   afterEach(async () => {
@@ -44,23 +59,37 @@ describe(RevocationChannel.name, () => {
     expect(channel.isLive()).toBe(true);
   });
 
-  it('evicts the key or the org a broadcast names', () => {
+  it('evicts the key or the org a principal notice names', () => {
     const [k1, k2, k3] = [fill('org_a'), fill('org_a'), fill('org_b')];
-    nats.deliver({ keyId: k3 });
+    nats.deliver({ keyId: k3 }, SUBJECT);
     expect(cache.peek(k3)).toBeUndefined();
-    nats.deliver({ orgId: 'org_a' });
+    nats.deliver({ orgId: 'org_a' }, SUBJECT);
     expect([cache.peek(k1), cache.peek(k2)]).toEqual([undefined, undefined]);
   });
 
-  it('flushes everything on a message it cannot read', () => {
+  it("drops the pages of the org a view notice names, and only that org's", () => {
+    const [a1, a2, b] = [fillPage('org_a', 'a1'), fillPage('org_a', 'a2'), fillPage('org_b')];
+    const keyId = fill('org_a');
+    nats.deliver({ view: 'media-channels', orgId: 'org_a' }, VIEW_SUBJECT);
+    expect([responses.peek(a1), responses.peek(a2)]).toEqual([undefined, undefined]);
+    expect(responses.peek(b)).toBeDefined();
+    expect(cache.peek(keyId)).toBeDefined();
+  });
+
+  it('clears only the cache of the topic whose message it cannot read', () => {
+    const keyId = fill();
+    const page = fillPage('org_a');
+    nats.deliver('not json', SUBJECT);
+    expect([cache.size, responses.peek(page)]).toEqual([0, expect.anything()]);
     fill();
-    nats.deliver('not json');
-    expect(cache.size).toBe(0);
+    nats.deliver({ view: 'no-such-view', orgId: 'org_a' }, VIEW_SUBJECT);
+    expect([cache.size, responses.size]).toEqual([1, 0]);
+    expect(cache.peek(keyId)).toBeUndefined();
   });
 
   it('publishes only the identifier, evicts locally and confirms with a round trip', async () => {
     const keyId = fill();
-    expect(await channel.broadcast({ keyId })).toBe(true);
+    expect(await principalInvalidator(SUBJECT, cache, channel).keyRevoked(keyId)).toBe(true);
     expect(cache.peek(keyId)).toBeUndefined();
     expect(nats.published).toEqual([{ subject: SUBJECT, data: JSON.stringify({ keyId }) }]);
   });
@@ -68,15 +97,17 @@ describe(RevocationChannel.name, () => {
   it('reports a broadcast the server did not confirm in time', async () => {
     await restart({ confirmTimeoutMs: 20 });
     nats.autoFlush = false;
-    expect(await channel.broadcast({ orgId: 'org_a' })).toBe(false);
+    expect(await principalInvalidator(SUBJECT, cache, channel).orgAccountsChanged('org_a')).toBe(false);
   });
 
-  it('is bypassed while disconnected and flushes the cache when the subscription is back', async () => {
+  it('is bypassed while disconnected and flushes the caches when the subscription is back', async () => {
+    const page = fillPage('org_a');
     const before = fill();
     nats.emitStatus(Events.Disconnect);
     await settle();
     expect(channel.isLive()).toBe(false);
     expect(cache.peek(before)).toBeUndefined();
+    expect(responses.peek(page)).toBeUndefined();
 
     // Filled (by whatever path) during the gap: it may have missed broadcasts.
     const during = fill();
@@ -121,6 +152,23 @@ describe(RevocationChannel.name, () => {
     expect(nats.flushes).toHaveLength(2);
     nats.flushes[1].resolve();
     expect([await second, await third]).toEqual([true, true]);
+  });
+
+  it('lets a request reuse a round trip launched after it arrived, but not one launched before', async () => {
+    nats.autoFlush = false;
+    const before = channel.fence();
+    const arrival = channel.mark();
+    nats.flushes[0].resolve();
+    await before;
+    // The completed round trip was sent before the arrival: a new one is needed.
+    const first = channel.fence(arrival);
+    await settle();
+    expect(nats.flushes).toHaveLength(2);
+    nats.flushes[1].resolve();
+    expect(await first).toBe(true);
+    // That one was sent after the arrival, so a second question in the same request costs nothing.
+    expect(await channel.fence(arrival)).toBe(true);
+    expect(nats.flushes).toHaveLength(2);
   });
 
   it('stops trusting the cache while a round trip is overdue, and flushes it once the answer comes', async () => {
