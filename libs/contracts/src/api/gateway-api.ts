@@ -1072,7 +1072,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List the media channels of an organization */
+    /**
+     * List the media channels of an organization
+     * @description Pages may be answered from the gateway cache; a page always reflects every change whose answer was received before the request was sent, whichever gateway replica took either.
+     */
     get: operations['listOrgMediaChannels'];
     put?: never;
     /** Create a media channel */
