@@ -9,8 +9,10 @@ import { startStaticResponse } from './harness/static-response';
 import { withTeardown } from './harness/teardown';
 
 /**
- * GET of an org's media-channel list (25 of 30 items) through gateway -> gRPC -> channels-plans
- * -> MariaDB, beside a bare node:http server answering the very same bytes.
+ * GET of an org's media-channel list (25 of 30 items) through the gateway, beside a bare node:http
+ * server answering the very same bytes. Measured twice: as deployed (pages answered from the
+ * gateway's response cache after every check of the request), and on a second platform with the
+ * cache off (RESPONSE_CACHE_TTL_MS=0), where every request goes gateway -> gRPC -> channels-plans -> MariaDB.
  */
 const CHANNELS = 30;
 const PAGE = 25;
@@ -42,27 +44,33 @@ async function main(): Promise<void> {
   console.log(`media-channel list: ${settings.connections} connections, ${settings.durationSec} s measured after ${settings.warmupSec} s warm-up`);
 
   await withTeardown(async (defer) => {
-    const platform = await startPlatform('bench', defer);
-    const api = apiClient(platform.gatewayUrl);
-    const { orgId, apiKey } = await seedRetailerOrg(api, ORG_ID);
-    await seedChannels(api, orgId, apiKey);
-
-    const listPath = `/v2/org/${orgId}/retail-media-channels?limit=${PAGE}`;
-    const captured = await api('GET', listPath, { token: apiKey });
-    const list = expectJson<ChannelList>(captured, 200, 'list channels');
-    if (list.mediaChannels.length !== PAGE || list.total !== CHANNELS) {
-      throw new Error(`expected ${PAGE} of ${CHANNELS} channels, got ${list.mediaChannels.length} of ${list.total}`);
+    const cached = await startPlatform('bench', defer);
+    const uncached = await startPlatform('bench_nocache', defer, { env: { RESPONSE_CACHE_TTL_MS: '0' } });
+    const targets = [];
+    for (const platform of [cached, uncached]) {
+      const api = apiClient(platform.gatewayUrl);
+      const { orgId, apiKey } = await seedRetailerOrg(api, ORG_ID);
+      await seedChannels(api, orgId, apiKey);
+      const listPath = `/v2/org/${orgId}/retail-media-channels?limit=${PAGE}`;
+      const captured = await api('GET', listPath, { token: apiKey });
+      const list = expectJson<ChannelList>(captured, 200, 'list channels');
+      if (list.mediaChannels.length !== PAGE || list.total !== CHANNELS) {
+        throw new Error(`expected ${PAGE} of ${CHANNELS} channels, got ${list.mediaChannels.length} of ${list.total}`);
+      }
+      targets.push({ platform, apiKey, listPath, captured });
     }
+    const [{ listPath, captured }] = targets;
+    if (!targets.every((target) => target.captured.body.equals(captured.body))) throw new Error('the two platforms answered different lists');
     console.log(`response: ${captured.body.length} bytes of ${captured.contentType}`);
 
     const bare = await startStaticResponse({ body: captured.body, contentType: captured.contentType, path: listPath });
     defer('stop static response server', () => bare.stop());
 
-    // Both runs check every body against the captured one, so each pays the same client-side cost.
+    // Every run checks every body against the captured one, so each pays the same client-side cost.
     const expectBody = captured.body.toString();
     const loadGenerator = { 'load generator': process.pid };
     const mariadbd = findPidByCommand('mariadbd');
-    // The gateway confirms its principal cache with a NATS round trip, so the broker's share counts too.
+    // The gateway confirms its caches with a NATS round trip, so the broker's share counts too.
     const natsServer = findPidByCommand('nats-server');
     const busy = await machineBusyFraction();
     console.log(`machine busy before measuring: ${(busy * 100).toFixed(0)}% of all cores`);
@@ -75,21 +83,24 @@ async function main(): Promise<void> {
       expectBody,
       cpuOf: { ...(bare.pid ? { 'bare server': bare.pid } : {}), ...loadGenerator },
     });
-    const logBytesBefore = platform.logBytes();
-    const subject = await measure({
-      ...settings,
-      name: 'gateway list (subject)',
-      url: `${platform.gatewayUrl}${listPath}`,
-      headers: { authorization: `Bearer ${apiKey}` },
-      expectBody,
-      cpuOf: { ...platform.pids, ...(mariadbd ? { mariadbd } : {}), ...(natsServer ? { 'nats-server': natsServer } : {}), ...loadGenerator },
-    });
-    const logBytesDuring = platform.logBytes() - logBytesBefore;
-    printComparison(subject, baseline);
-    // The access log is one line per request; more than that would make this a benchmark of logging.
-    console.log(
-      `the services logged ${logBytesDuring} bytes during the gateway runs (${(logBytesDuring / Math.max(1, subject.responses)).toFixed(0)} per measured response, warm-up included)`,
-    );
+    const names = ['gateway list (subject)', 'gateway list, response cache off'];
+    for (const [index, { platform, apiKey }] of targets.entries()) {
+      const logBytesBefore = platform.logBytes();
+      const subject = await measure({
+        ...settings,
+        name: names[index],
+        url: `${platform.gatewayUrl}${listPath}`,
+        headers: { authorization: `Bearer ${apiKey}` },
+        expectBody,
+        cpuOf: { ...platform.pids, ...(mariadbd ? { mariadbd } : {}), ...(natsServer ? { 'nats-server': natsServer } : {}), ...loadGenerator },
+      });
+      const logBytesDuring = platform.logBytes() - logBytesBefore;
+      printComparison(subject, baseline);
+      // The access log is one line per request; more than that would make this a benchmark of logging.
+      console.log(
+        `the services logged ${logBytesDuring} bytes during the gateway runs (${(logBytesDuring / Math.max(1, subject.responses)).toFixed(0)} per measured response, warm-up included)`,
+      );
+    }
   });
 }
 
