@@ -165,20 +165,20 @@ async function handle({ spec, scope, shadows, params, query, body }: CompiledRou
     links: (page) => pageLinks(req, deps.publicBaseUrl, page),
   };
   const result = await spec.handle(ctx as never);
-  if (result.headers) res.set(result.headers);
   const status = result.status ?? spec.success.status;
-  res.statusCode = status;
-  if (result.stream) {
+  if (result.stream || result.body === undefined) {
+    if (result.headers) res.set(result.headers);
+    res.statusCode = status;
+    if (!result.stream) {
+      res.end();
+      return;
+    }
     res.setHeader('Content-Type', spec.success.mediaType ?? 'application/octet-stream');
     try {
       await pipeline(result.stream, res);
     } catch {
       // The status and headers are gone: a failure part-way can only cut the answer short, which pipeline did.
     }
-    return;
-  }
-  if (result.body === undefined) {
-    res.end();
     return;
   }
   const answer = jsonAnswer(status, result);
