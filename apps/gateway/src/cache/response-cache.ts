@@ -1,4 +1,5 @@
 import type { CachedView } from '@contracts/domain';
+import { ExpiringLru } from './expiring-lru';
 
 /** A success answer exactly as it went out: the bytes are written again as they are. */
 export interface CachedResponse {
@@ -21,7 +22,6 @@ export type ResponseTicket = number;
 interface Entry {
   value: CachedResponse;
   scope: string;
-  expiresAt: number;
 }
 
 /** Partitions remembered for the ticket check before the map is reset by a full clear. */
@@ -35,19 +35,22 @@ const scopeOf = (view: CachedView, tenant: string) => `${view}\n${tenant}`;
  * backstop for a notice that never arrived.
  */
 export class ResponseCache {
-  /** A Map keeps insertion order, so re-inserting on every hit makes its first key the LRU one. */
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: ExpiringLru<Entry>;
   private readonly keysByScope = new Map<string, Set<string>>();
-  private bytes = 0;
   /** Bumped by every invalidation and clear; tickets are values of it. */
   private version = 0;
   private readonly changedAt = new Map<string, number>();
   private clearedAt = 0;
-  private readonly now: () => number;
 
   constructor(private readonly options: ResponseCacheOptions) {
     if (!Number.isInteger(options.maxBytes) || options.maxBytes < 1) throw new Error('ResponseCache: maxBytes must be a positive integer');
-    this.now = options.now ?? Date.now;
+    this.entries = new ExpiringLru<Entry>({
+      ttlMs: options.ttlMs,
+      maxWeight: options.maxBytes,
+      weigh: (entry) => entry.value.body.length,
+      onRemove: (key, entry) => this.forgetKey(key, entry.scope),
+      now: options.now,
+    });
   }
 
   get enabled(): boolean {
@@ -59,21 +62,17 @@ export class ResponseCache {
   }
 
   get heldBytes(): number {
-    return this.bytes;
+    return this.entries.weight;
   }
 
   /** The live entry, marked as most recently used; undefined when absent or expired. */
   get(key: string): CachedResponse | undefined {
-    const entry = this.unexpired(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.value;
+    return this.entries.get(key)?.value;
   }
 
   /** Like get, without touching the LRU order: for re-checking that an entry survived a wait. */
   peek(key: string): CachedResponse | undefined {
-    return this.unexpired(key)?.value;
+    return this.entries.peek(key)?.value;
   }
 
   ticket(): ResponseTicket {
@@ -88,14 +87,10 @@ export class ResponseCache {
   set(key: string, view: CachedView, tenant: string, value: CachedResponse, ticket: ResponseTicket): boolean {
     const scope = scopeOf(view, tenant);
     if (!this.enabled || this.clearedAt > ticket || (this.changedAt.get(scope) ?? 0) > ticket) return false;
-    if (value.body.length > this.options.maxBytes) return false;
-    this.remove(key);
-    this.entries.set(key, { value, scope, expiresAt: this.now() + this.options.ttlMs });
+    if (!this.entries.set(key, { value, scope })) return false;
     let keys = this.keysByScope.get(scope);
     if (!keys) this.keysByScope.set(scope, (keys = new Set()));
     keys.add(key);
-    this.bytes += value.body.length;
-    while (this.bytes > this.options.maxBytes) this.remove(this.entries.keys().next().value as string);
     return true;
   }
 
@@ -105,7 +100,7 @@ export class ResponseCache {
     this.version += 1;
     if (this.changedAt.size >= MAX_REMEMBERED_CHANGES && !this.changedAt.has(scope)) return this.clear();
     this.changedAt.set(scope, this.version);
-    for (const key of [...(this.keysByScope.get(scope) ?? [])]) this.remove(key);
+    for (const key of [...(this.keysByScope.get(scope) ?? [])]) this.entries.delete(key);
   }
 
   clear(): void {
@@ -114,26 +109,11 @@ export class ResponseCache {
     this.changedAt.clear();
     this.entries.clear();
     this.keysByScope.clear();
-    this.bytes = 0;
   }
 
-  private unexpired(key: string): Entry | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= this.now()) {
-      this.remove(key);
-      return undefined;
-    }
-    return entry;
-  }
-
-  private remove(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.bytes -= entry.value.body.length;
-    const keys = this.keysByScope.get(entry.scope);
+  private forgetKey(key: string, scope: string): void {
+    const keys = this.keysByScope.get(scope);
     keys?.delete(key);
-    if (keys?.size === 0) this.keysByScope.delete(entry.scope);
+    if (keys?.size === 0) this.keysByScope.delete(scope);
   }
 }

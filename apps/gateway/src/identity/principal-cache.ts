@@ -1,4 +1,5 @@
 import type { Principal } from '@platform/grpc';
+import { ExpiringLru } from '../cache/expiring-lru';
 
 export interface CachedPrincipal {
   principal: Principal;
@@ -16,24 +17,18 @@ export interface PrincipalCacheOptions {
 /** Taken before reading MySQL; a fill is kept only if nothing was invalidated since. */
 export type FillTicket = number;
 
-interface Entry extends CachedPrincipal {
-  expiresAt: number;
-}
-
 /**
  * API-key principals by keyId, bounded (least recently used go first) and with a TTL as a backstop
  * for a broadcast that never arrived. Only keys that MySQL showed to be live are ever stored, so an
  * unknown key is never remembered and a freshly created one works on its first request.
  */
 export class PrincipalCache {
-  /** A Map keeps insertion order, so re-inserting on every hit makes its first key the LRU one. */
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: ExpiringLru<CachedPrincipal>;
   private generation = 0;
-  private readonly now: () => number;
 
   constructor(private readonly options: PrincipalCacheOptions) {
     if (!Number.isInteger(options.maxEntries) || options.maxEntries < 1) throw new Error('PrincipalCache: maxEntries must be a positive integer');
-    this.now = options.now ?? Date.now;
+    this.entries = new ExpiringLru({ ttlMs: options.ttlMs, maxWeight: options.maxEntries, now: options.now });
   }
 
   get enabled(): boolean {
@@ -46,27 +41,12 @@ export class PrincipalCache {
 
   /** The live entry for keyId, marked as most recently used; undefined when absent or expired. */
   get(keyId: string): CachedPrincipal | undefined {
-    const entry = this.unexpired(keyId);
-    if (entry) {
-      this.entries.delete(keyId);
-      this.entries.set(keyId, entry);
-    }
-    return entry;
+    return this.entries.get(keyId);
   }
 
   /** Like get, without touching the LRU order: for re-checking that an entry survived a wait. */
   peek(keyId: string): CachedPrincipal | undefined {
-    return this.unexpired(keyId);
-  }
-
-  private unexpired(keyId: string): Entry | undefined {
-    const entry = this.entries.get(keyId);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= this.now()) {
-      this.entries.delete(keyId);
-      return undefined;
-    }
-    return entry;
+    return this.entries.peek(keyId);
   }
 
   ticket(): FillTicket {
@@ -80,10 +60,7 @@ export class PrincipalCache {
    */
   set(keyId: string, value: CachedPrincipal, ticket: FillTicket): boolean {
     if (!this.enabled || ticket !== this.generation) return false;
-    this.entries.delete(keyId);
-    this.entries.set(keyId, { ...value, expiresAt: this.now() + this.options.ttlMs });
-    while (this.entries.size > this.options.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    return true;
+    return this.entries.set(keyId, value);
   }
 
   evictKey(keyId: string): void {
@@ -94,7 +71,7 @@ export class PrincipalCache {
   /** Drops every key of the org, e.g. when its account list changes. */
   evictOrg(orgId: string): void {
     this.generation += 1;
-    for (const [keyId, entry] of this.entries) if (entry.principal.orgId === orgId) this.entries.delete(keyId);
+    for (const [keyId, entry] of this.entries.entries()) if (entry.principal.orgId === orgId) this.entries.delete(keyId);
   }
 
   clear(): void {
