@@ -1,13 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
+import { CHROMIUM, requireTool } from '@platform/testing';
 import { admin, E2eSystem, httpClient, startE2eSystem } from './e2e-system';
 import { ResponseConformance } from './response-conformance';
 
 jest.setTimeout(60_000);
 
-/** Debian's chromium, so no browser download is ever needed; CI installs it when missing. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts');
 const WAIT = { timeout: 20_000 };
 
@@ -28,6 +27,8 @@ describe('the /docs reference page in headless Chromium', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
+    // Debian's chromium (`npm test` installs it when missing), so no browser download is ever needed.
+    const executablePath = requireTool(CHROMIUM);
     system = await startE2eSystem('docs');
     const http = httpClient(system.baseUrl);
     const a = admin(http);
@@ -39,7 +40,7 @@ describe('the /docs reference page in headless Chromium', () => {
       Object.entries(item).map(([method, operation]) => ({ tag: operation.tags[0], operationId: operation.operationId, method, path })),
     );
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath,
       args: [
         '--headless',
         '--no-sandbox',

@@ -2,3 +2,4 @@ export * from './processes';
 export * from './mysql-cleanup';
 export * from './nats-cleanup';
 export * from './service-schema';
+export * from './external-tools';

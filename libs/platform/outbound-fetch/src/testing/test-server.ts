@@ -5,6 +5,7 @@ import https from 'node:https';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { OPENSSL, requireTool } from '@platform/testing';
 
 export interface RecordedRequest {
   method: string;
@@ -69,7 +70,7 @@ export function selfSignedCertificateFor127(): { key: string; cert: string } {
   const dir = mkdtempSync(join(tmpdir(), 'outbound-fetch-tls-'));
   try {
     execFileSync(
-      'openssl',
+      requireTool(OPENSSL),
       [
         'req',
         '-x509',
