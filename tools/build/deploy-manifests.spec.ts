@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { SERVICE_ENDPOINTS } from '@contracts/proto';
 import { mysqlFields, secretKey, z } from '@platform/config';
 import { KUBECTL, requireTool } from '@platform/testing';
 import { WORKSPACE_ROOT } from './bundle';
@@ -137,15 +138,8 @@ const podSpec = (doc: K8sObject) => doc.spec?.template?.spec as PodSpec;
 const allContainers = (spec: PodSpec) => [...spec.containers, ...(spec.initContainers ?? [])];
 const envValue = (container: Container, name: string) => container.env?.find((env) => env.name === name);
 
-/** The nine deployables (docs/architecture.md, "Shape"), with the gRPC ports the gateway dials. */
-const GRPC_PORTS: Record<string, number> = {
-  'channels-plans': 50051,
-  'content-creative': 50052,
-  'asset-sources': 50053,
-  'storage-library': 50054,
-  'tagging-trackers': 50055,
-  templates: 50056,
-};
+/** The nine deployables (docs/architecture.md, "Shape"); each gRPC service on the port SERVICE_ENDPOINTS declares. */
+const GRPC_PORTS: Record<string, number> = Object.fromEntries(Object.values(SERVICE_ENDPOINTS).map((endpoint) => [endpoint.label, endpoint.port]));
 const WORKERS = ['export-renderer', 'storage-worker'];
 const APPS = ['gateway', ...Object.keys(GRPC_PORTS), ...WORKERS];
 const OUR_IMAGE = /^retail-media\//;

@@ -23,7 +23,7 @@ describe('npm start (tools/launcher)', () => {
 
   it('brings up every app and the embedded S3 server, logs the gateway URL, and stops all on SIGINT', async () => {
     const [port, s3Port, metricsPort] = [await freePort(), await freePort(), await freePort()];
-    // The launcher derives each service's port (and each worker's health port) from a base by offset.
+    // GRPC_PORT_BASE moves the services' declared ports as a block (workers' health ports likewise), clear of a running system.
     const grpcBase = await freePortBlock(2 * APPS.length);
     const workerHealthBase = grpcBase + APPS.length;
     const env: NodeJS.ProcessEnv = {

@@ -6,14 +6,14 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { checkHealth } from '@platform/grpc';
-import { addressVariable, APPS, AppSpec } from './apps.registry';
+import { APPS, grpcPortOf } from './apps.registry';
 import { httpAnswers, RunningChild, startChild, waitUntilReady } from './child-process.runner';
 
 const root = resolve(__dirname, '../..');
 const log = (message: string) => process.stdout.write(`${'launcher'.padEnd(16)} | ${message}\n`);
 
 async function main(): Promise<void> {
-  const grpcPortBase = Number(process.env.GRPC_PORT_BASE ?? 50051);
+  const grpcPortBase = process.env.GRPC_PORT_BASE ? Number(process.env.GRPC_PORT_BASE) : undefined;
   const workerHealthPortBase = Number(process.env.WORKER_HEALTH_PORT_BASE ?? 9465);
   const env: NodeJS.ProcessEnv = { ...process.env };
   const running: RunningChild[] = [];
@@ -55,15 +55,14 @@ async function main(): Promise<void> {
       env.S3_ENDPOINT = `http://127.0.0.1:${port}`;
     }
     const present = APPS.filter((app) => existsSync(resolve(root, app.entry)));
-    const grpcPort = (app: AppSpec) => ('grpcPortOffset' in app.readiness ? grpcPortBase + app.readiness.grpcPortOffset : undefined);
     for (const app of present) {
-      const port = grpcPort(app);
-      if (port !== undefined) env[addressVariable(app.name)] = `127.0.0.1:${port}`;
+      const port = grpcPortOf(app, grpcPortBase);
+      if (port !== undefined && 'addressVariable' in app.readiness) env[app.readiness.addressVariable] = `127.0.0.1:${port}`;
     }
     let workerIndex = 0;
     for (const app of present) {
       const appEnv: NodeJS.ProcessEnv = { ...env };
-      const port = grpcPort(app);
+      const port = grpcPortOf(app, grpcPortBase);
       let probe: () => Promise<boolean>;
       if (app.name === 'gateway') appEnv.METRICS_PORT = env.METRICS_PORT ?? '9464';
       if (port !== undefined) {

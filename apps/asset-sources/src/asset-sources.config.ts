@@ -1,10 +1,9 @@
-import { loadConfig, port, z } from '@platform/config';
+import { loadConfig, z } from '@platform/config';
 import { SERVICE_ENDPOINTS } from '@contracts/proto';
 import { grpcServiceFields, peerAddressFields } from '@platform/service';
 
 export const assetSourcesConfigSchema = z.object({
   ...grpcServiceFields,
-  GRPC_PORT: port(50053),
   /** content-creative answers whether a motion-design fill's campaign exists; storage-library, whether its asset paths are files of the library. */
   ...peerAddressFields([SERVICE_ENDPOINTS.contentCreative, SERVICE_ENDPOINTS.storageLibrary]),
   /** `host:port,...` that remote sources may reach although loopback or private (tests, on-premise sources). */

@@ -1,10 +1,9 @@
 import { SERVICE_ENDPOINTS } from '@contracts/proto';
-import { loadConfig, port, url, z } from '@platform/config';
+import { loadConfig, url, z } from '@platform/config';
 import { grpcServiceFields, peerAddressFields } from '@platform/service';
 
 export const taggingTrackersConfigSchema = z.object({
   ...grpcServiceFields,
-  GRPC_PORT: port(50055),
   ...peerAddressFields([SERVICE_ENDPOINTS.channelsPlans]),
   /** Tags point at the platform's serving paths under this base (`<base>/serve/v1/...`). */
   PUBLIC_BASE_URL: url('http://localhost:8080', ['http', 'https']),

@@ -6,4 +6,4 @@ export * as assetSourcesV1 from './gen/assetsources/v1/asset_sources';
 export * as contentCreativeV1 from './gen/contentcreative/v1/content_creative';
 export * as storageLibraryV1 from './gen/storagelibrary/v1/storage_library';
 export * as taggingTrackersV1 from './gen/taggingtrackers/v1/tagging_trackers';
-export { SERVICE_ENDPOINTS, type ServiceKey } from './service-endpoints';
+export { endpointServing, SERVICE_ENDPOINTS, type ServiceEndpointEntry, type ServiceKey } from './service-endpoints';

@@ -226,6 +226,17 @@ describe('gRPC service shape (real MariaDB and NATS)', () => {
       errors.mockRestore();
     });
 
+    it('listens on the port SERVICE_ENDPOINTS declares when GRPC_PORT is unset, and refuses to guess for a service it does not list', async () => {
+      const withoutPort: Record<string, string> = { ...env };
+      delete withoutPort.GRPC_PORT;
+      const { lines, destination } = logged();
+      const { exit, exited } = exitCode();
+      expect(await runGrpcService(spec, { env: { ...withoutPort, LOG_LEVEL: 'info' }, exit, logDestination: destination })).toBeUndefined();
+      expect(await exited).toBe(1);
+      const failure = lines.find((line) => line['msg'] === 'echo failed to start');
+      expect(JSON.stringify(failure)).toContain('has no SERVICE_ENDPOINTS entry (@contracts/proto); set GRPC_PORT');
+    });
+
     it('exits 1 and says why when starting fails', async () => {
       const { lines, destination } = logged();
       const { exit, exited } = exitCode();

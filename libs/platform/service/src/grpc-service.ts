@@ -6,6 +6,7 @@ import { openOwnSchema, type Migration, type ServiceDatabase } from '@platform/m
 import { closeNats, connectNats, ensureStream, naming, outboxMigration, pingNats, startOutboxRelay, type Naming, type StreamSpec } from '@platform/nats';
 import { resolveKey } from '@platform/secrets';
 import type { z } from '@platform/config';
+import { endpointServing } from '@contracts/proto';
 import { createCallGuard, type CallGuard } from './call-guard';
 import { createEventOutbox, type EventOutbox } from './event-outbox';
 import { createViewChangeAnnouncer, type ViewChangeAnnouncer } from './view-changes';
@@ -87,6 +88,13 @@ export function grpcServiceName(definition: ServiceDefinition): string {
   return name;
 }
 
+/** The port SERVICE_ENDPOINTS declares for the service of this definition. */
+function declaredPort(definition: ServiceDefinition): number {
+  const endpoint = endpointServing(definition);
+  if (!endpoint) throw new Error(`${grpcServiceName(definition)} has no SERVICE_ENDPOINTS entry (@contracts/proto); set GRPC_PORT`);
+  return endpoint.port;
+}
+
 /**
  * Starts a service's parts in dependency order (schema, seed, NATS and streams, outbox relay, gRPC
  * server) and returns it serving. A failure part-way closes what was already opened, so a test or
@@ -103,6 +111,7 @@ export async function startGrpcService<C extends GrpcServiceConfig, I extends Un
     variable: 'INTERNAL_AUTH_KEY',
     warn: (message) => logger.warn(message),
   });
+  const listenPort = config.GRPC_PORT ?? declaredPort(spec.definition);
   const opened: (() => Promise<void>)[] = [];
   const closeOpened = async () => {
     for (const close of opened.splice(0).reverse()) await close();
@@ -155,7 +164,7 @@ export async function startGrpcService<C extends GrpcServiceConfig, I extends Un
       opened.push(() => task.stop());
       logger.info({ task: name }, 'background task started');
     }
-    const grpcPort = await grpc.listen(config.GRPC_HOST, config.GRPC_PORT);
+    const grpcPort = await grpc.listen(config.GRPC_HOST, listenPort);
     grpc.setServing(true);
 
     // Half the shutdown budget for calls in flight leaves the rest for the outbox and the pools.

@@ -1,4 +1,4 @@
-import { commonFields, mysqlFields, natsFields, port, secretKey, z } from '@platform/config';
+import { commonFields, mysqlFields, natsFields, secretKey, z } from '@platform/config';
 
 /**
  * The environment every gRPC service reads. A service's own schema spreads these and adds its
@@ -10,7 +10,8 @@ export const grpcServiceFields = {
   ...natsFields,
   /** 127.0.0.1 outside containers; set 0.0.0.0 in one. */
   GRPC_HOST: z.string().default('127.0.0.1'),
-  GRPC_PORT: port(50051),
+  /** Unset: the service's own port from SERVICE_ENDPOINTS (@contracts/proto), so each service has its own. */
+  GRPC_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Shared by the gateway and services to sign and verify the caller's principal. */
   INTERNAL_AUTH_KEY: secretKey.optional(),
 };
