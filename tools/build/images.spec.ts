@@ -1,8 +1,9 @@
-// No Docker engine runs here, so the Dockerfiles and the compose file are checked as text: the rules
+// No Docker engine runs here, so the Dockerfile and the compose file are checked as text: the rules
 // the images must keep (non-root, no shell in the runtime, bundle + production node_modules only).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { SERVICE_ENDPOINTS } from '@contracts/proto';
 import { WORKSPACE_ROOT } from './bundle';
 
 interface Instruction {
@@ -39,20 +40,42 @@ function parseDockerfile(text: string): { args: Map<string, string>; stages: Sta
   return { args, stages };
 }
 
-const APPS_WITH_DOCKERFILE = readdirSync(join(WORKSPACE_ROOT, 'apps')).filter((app) => existsSync(join(WORKSPACE_ROOT, 'apps', app, 'Dockerfile')));
+const DOCKERFILE = 'deploy/docker/Dockerfile';
+const DOCKERFILE_TEXT = readFileSync(join(WORKSPACE_ROOT, DOCKERFILE), 'utf8');
+/** Every deployable of today: a folder of apps/ with a main.ts. */
+const APPS = readdirSync(join(WORKSPACE_ROOT, 'apps')).filter((app) => existsSync(join(WORKSPACE_ROOT, 'apps', app, 'src', 'main.ts')));
+/** The Dockerfile as `docker build --build-arg APP=<app>` reads it. */
+const dockerfileFor = (app: string) => parseDockerfile(DOCKERFILE_TEXT.replace(/\$\{APP\}|\$APP\b/g, app));
 
 const DOCKERIGNORE = readFileSync(join(WORKSPACE_ROOT, '.dockerignore'), 'utf8')
   .split(/\r?\n/)
   .map((line) => line.trim())
   .filter((line) => line !== '' && !line.startsWith('#'));
 
-describe('Dockerfiles', () => {
-  it('exist for the apps that exist today', () => {
-    expect(APPS_WITH_DOCKERFILE).toEqual(expect.arrayContaining(['gateway', 'channels-plans']));
+describe(`${DOCKERFILE}, one for every app`, () => {
+  it('is the only Dockerfile: no app keeps one of its own', () => {
+    expect(APPS).toEqual(expect.arrayContaining(['gateway', 'channels-plans', 'storage-worker']));
+    expect(APPS.filter((app) => existsSync(join(WORKSPACE_ROOT, 'apps', app, 'Dockerfile')))).toEqual([]);
   });
 
-  describe.each(APPS_WITH_DOCKERFILE)('apps/%s/Dockerfile', (app) => {
-    const { stages } = parseDockerfile(readFileSync(join(WORKSPACE_ROOT, 'apps', app, 'Dockerfile'), 'utf8'));
+  it('takes the app as the build argument APP, with no default, in the stages that use it', () => {
+    const { args, stages } = parseDockerfile(DOCKERFILE_TEXT);
+    expect(args.has('APP')).toBe(false);
+    for (const stage of stages) {
+      const usesApp = stage.instructions.some((i) => i.op !== 'ARG' && /\$\{?APP\b/.test(i.args));
+      const declaresApp = stage.instructions.some((i) => i.op === 'ARG' && i.args === 'APP');
+      expect({ stage: stage.name ?? 'runtime', declaresApp }).toEqual({ stage: stage.name ?? 'runtime', declaresApp: usesApp });
+    }
+    // A build without APP stops at once instead of bundling nothing.
+    expect(stages[0].instructions.find((i) => i.op === 'RUN')?.args).toMatch(/^test -n "\$APP" \|\|/);
+  });
+
+  it('names no port: each app listens where its own code says (SERVICE_ENDPOINTS for gRPC services)', () => {
+    expect(parseDockerfile(DOCKERFILE_TEXT).stages.flatMap((stage) => stage.instructions.filter((i) => i.op === 'EXPOSE'))).toEqual([]);
+  });
+
+  describe.each(APPS)('built with APP=%s', (app) => {
+    const { stages } = dockerfileFor(app);
     const runtime = stages.at(-1) as Stage;
     const ops = (stage: Stage, op: string) => stage.instructions.filter((i) => i.op === op).map((i) => i.args);
     const stageNamed = (name: string) => stages.find((stage) => stage.name === name);
@@ -111,7 +134,7 @@ describe('deploy/compose/compose.yaml', () => {
   const file = join(WORKSPACE_ROOT, 'deploy', 'compose', 'compose.yaml');
   interface ComposeService {
     image?: string;
-    build?: { context: string; dockerfile: string };
+    build?: { context: string; dockerfile: string; args?: Record<string, string> };
     user?: string;
     read_only?: boolean;
     cap_drop?: string[];
@@ -122,18 +145,19 @@ describe('deploy/compose/compose.yaml', () => {
   }
   const compose = parse(readFileSync(file, 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
 
-  const grpcServices = ['channels-plans', 'content-creative', 'asset-sources', 'storage-library', 'tagging-trackers', 'templates'];
-  const addressVariable = (name: string) => `${name.toUpperCase().replace(/-/g, '_')}_ADDR`;
+  const endpoints = Object.values(SERVICE_ENDPOINTS);
+  const grpcServices = endpoints.map((endpoint) => endpoint.label);
 
   it('runs the infrastructure, the gateway and the six gRPC services', () => {
     expect(Object.keys(compose.services).sort()).toEqual(['gateway', 'mariadb', 'minio', 'nats', ...grpcServices].sort());
   });
 
-  it.each(['gateway', ...grpcServices])('builds %s from its Dockerfile and runs it as locked down as in Kubernetes', (name) => {
+  it.each(['gateway', ...grpcServices])('builds %s from the one Dockerfile with APP set to it and runs it as locked down as in Kubernetes', (name) => {
     const service = compose.services[name];
     const context = resolve(dirname(file), service.build?.context ?? '');
     expect(context).toBe(WORKSPACE_ROOT);
-    expect(service.build?.dockerfile).toBe(`apps/${name}/Dockerfile`);
+    expect(service.build?.dockerfile).toBe(DOCKERFILE);
+    expect(service.build?.args).toEqual({ APP: name });
     expect(existsSync(join(context, service.build?.dockerfile ?? ''))).toBe(true);
     expect(service).toMatchObject({ user: '65532:65532', read_only: true, cap_drop: ['ALL'] });
     // Exec-form health check: the image has no shell for CMD-SHELL.
@@ -147,11 +171,17 @@ describe('deploy/compose/compose.yaml', () => {
     for (const port of compose.services.gateway.ports ?? []) expect(port).toMatch(/^127\.0\.0\.1:/);
   });
 
-  it.each(grpcServices)('gives the gateway and every peer the address %s listens on (0.0.0.0 inside its container), and waits for it', (name) => {
-    const service = compose.services[name];
-    expect(service.environment?.GRPC_HOST).toBe('0.0.0.0');
-    for (const caller of ['gateway', ...grpcServices])
-      expect(compose.services[caller].environment?.[addressVariable(name)]).toBe(`${name}:${service.environment?.GRPC_PORT}`);
-    expect(compose.services.gateway.depends_on?.[name]).toEqual({ condition: 'service_healthy' });
-  });
+  it.each(endpoints.map((endpoint) => [endpoint.label, endpoint] as const))(
+    'runs %s on the port SERVICE_ENDPOINTS declares (0.0.0.0 inside its container), gives the gateway and every peer that address, and waits for it',
+    (name, endpoint) => {
+      const service = compose.services[name];
+      expect(service.environment?.GRPC_HOST).toBe('0.0.0.0');
+      expect(service.environment?.GRPC_PORT).toBe(String(endpoint.port));
+      for (const caller of ['gateway', ...grpcServices])
+        expect({ caller, address: compose.services[caller].environment?.[endpoint.addressVariable] }).toEqual({ caller, address: `${name}:${endpoint.port}` });
+      // The health check probes the port the service was given, not a number of its own.
+      expect(service.healthcheck?.test.join(' ')).toContain('process.env.GRPC_PORT');
+      expect(compose.services.gateway.depends_on?.[name]).toEqual({ condition: 'service_healthy' });
+    },
+  );
 });
