@@ -1,4 +1,5 @@
 import { templatesV1 as v1 } from '@contracts/proto';
+import { objectStoreFromConfig } from '@platform/s3';
 import type { GrpcServiceSpec } from '@platform/service';
 import { templatesConfigSchema, type TemplatesConfig } from './templates.config';
 import { templatesGrpc } from './templates.grpc';
@@ -10,8 +11,20 @@ export const templatesService: GrpcServiceSpec<TemplatesConfig, v1.TemplatesServ
   name: 'templates',
   configSchema: templatesConfigSchema,
   database: { base: 'templates', migrations: TEMPLATES_MIGRATIONS },
-  // The System catalog ships with the code; every start brings the stored one up to date.
-  seed: ({ db }) => createTemplatesServices({ db }).templates.seedCatalog(),
+  // The System catalog ships with the code; every start brings the stored one up to date, then draws
+  // any thumbnail the bucket lacks. A store that is down does not stop the start: search still
+  // answers, and the missing thumbnails are drawn at the next start.
+  seed: async ({ config, db, logger }) => {
+    const { templates } = createTemplatesServices({ db, store: objectStoreFromConfig(config) });
+    await templates.seedCatalog();
+    const keyed = await templates.assignThumbnailKeys();
+    try {
+      const drawn = await templates.drawMissingThumbnails();
+      if (keyed + drawn > 0) logger.info({ keyed, drawn }, 'template thumbnails restored');
+    } catch (error) {
+      logger.warn({ err: error, endpoint: config.S3_ENDPOINT }, 'object store unreachable at start; thumbnails it lacks are drawn at the next start');
+    }
+  },
   definition: v1.TemplatesServiceService,
-  implementation: ({ logger, guard, db }) => templatesGrpc({ logger, guard, ...createTemplatesServices({ db }) }),
+  implementation: ({ config, logger, guard, db }) => templatesGrpc({ logger, guard, ...createTemplatesServices({ db, store: objectStoreFromConfig(config) }) }),
 };

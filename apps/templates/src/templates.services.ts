@@ -1,12 +1,14 @@
 import type { ServiceDatabase } from '@platform/mysql';
+import type { ObjectStore } from '@platform/s3';
 import { TemplateRepository } from './templates/template.repository';
 import { TemplateService } from './templates/template.service';
+import { TemplateThumbnails } from './templates/template.thumbnail-store';
 
 export interface TemplatesServices {
   templates: TemplateService;
 }
 
-/** Repositories and services over one database; the gRPC server and the specs build them the same way. */
-export function createTemplatesServices(deps: { db: ServiceDatabase }): TemplatesServices {
-  return { templates: new TemplateService(new TemplateRepository(deps.db)) };
+/** Repositories and services over one database and bucket; the gRPC server and the specs build them the same way. */
+export function createTemplatesServices(deps: { db: ServiceDatabase; store: ObjectStore }): TemplatesServices {
+  return { templates: new TemplateService(new TemplateRepository(deps.db), new TemplateThumbnails(deps.store)) };
 }

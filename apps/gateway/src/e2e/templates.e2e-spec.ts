@@ -40,7 +40,7 @@ describe('retail templates over HTTP (gateway -> templates -> MariaDB)', () => {
   let campaignsOnlyKey: string;
 
   const searchPath = (account: number) => `/v2/accounts/${account}/retail-campaigns/retail-templates`;
-  const search = (body: Filters = {}, query: { offset?: number; limit?: number } = {}, account = accountA, key = fullKey) =>
+  const search = (body: Filters = {}, query: { offset?: number; limit?: number; include?: 'layouts' } = {}, account = accountA, key = fullKey) =>
     exchange(
       apiClient(http, { apiKey: key }).POST('/v2/accounts/{accountId}/retail-campaigns/retail-templates', {
         params: { path: { accountId: account }, query: { offset: 0, limit: 25, ...query } },
@@ -114,7 +114,7 @@ describe('retail templates over HTTP (gateway -> templates -> MariaDB)', () => {
     expect(ready.status).toBe(200);
   });
 
-  it('returns the seeded catalog in templateIdx order with count, links, layouts and a PNG thumbnail', async () => {
+  it('returns the seeded catalog in templateIdx order with count, links and a thumbnail URL, without layouts', async () => {
     const page = await search({}, { limit: 5 });
     expect(page.status).toBe(200);
     expect(page.body.count).toBeGreaterThanOrEqual(30);
@@ -125,9 +125,42 @@ describe('retail templates over HTTP (gateway -> templates -> MariaDB)', () => {
     expect(idxs).toEqual([...idxs].sort((x, y) => x - y));
     const [first] = page.body.templates;
     expect(first).toMatchObject({ ownership: 'System', isBookmarked: false });
-    expect(first.layouts.map((l) => l.dimension)).toEqual(first.dimensions);
-    const png = Buffer.from(first.thumbnailUrl.replace(/^data:image\/png;base64,/, ''), 'base64');
+    expect(first).not.toHaveProperty('layouts');
+    expect(first.thumbnailUrl).toMatch(new RegExp(`^${system.baseUrl}/files/templates/[0-9a-f]{64}\\.png$`));
+  });
+
+  it('serves a thumbnail without a key, cached for good under its content hash, and answers a revalidation with 304', async () => {
+    const [first] = (await search({}, { limit: 1 })).body.templates;
+    const served = await fetch(first.thumbnailUrl);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(served.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const etag = served.headers.get('etag');
+    expect(etag).toBe(`"${/([0-9a-f]{64})\.png$/.exec(first.thumbnailUrl)?.[1]}"`);
+    const png = Buffer.from(await served.arrayBuffer());
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(Number(served.headers.get('content-length'))).toBe(png.length);
+    const again = await fetch(first.thumbnailUrl, { headers: { 'if-none-match': etag ?? '' } });
+    expect(again.status).toBe(304);
+    expect((await fetch(`${system.baseUrl}/files/templates/${'0'.repeat(64)}.png`)).status).toBe(404);
+    expect((await fetch(`${system.baseUrl}/files/templates/not-a-hash.png`)).status).toBe(404);
+  });
+
+  it('carries layouts only with include=layouts, and refuses any other include', async () => {
+    const bare = (await search({}, { limit: 3 })).body.templates;
+    const full = await search({}, { limit: 3, include: 'layouts' });
+    expect(full.status).toBe(200);
+    expect(full.body.templates.map((t) => t.templateIdx)).toEqual(bare.map((t) => t.templateIdx));
+    for (const template of full.body.templates) expect(template.layouts?.map((l) => l.dimension)).toEqual(template.dimensions);
+    expect(full.body.next).toBe(`${system.baseUrl}${searchPath(accountA)}?include=layouts&offset=3&limit=3`);
+    const refused = await http('POST', `${searchPath(accountA)}?include=everything`, { key: fullKey, json: {} });
+    expectProblem(refused, 400, 'VALIDATION_FAILED');
+  });
+
+  it('answers a page of 25 in at most 20 KB', async () => {
+    const page = await search({}, { limit: 25 });
+    expect(page.body.templates).toHaveLength(25);
+    expect(Buffer.byteLength(page.text)).toBeLessThanOrEqual(20_000);
   });
 
   it('pages to the end through the next links, each template once', async () => {
@@ -211,6 +244,8 @@ describe('retail templates over HTTP (gateway -> templates -> MariaDB)', () => {
     const [after] = (await search({ category: ['Pets'], ownership: 'Custom' })).body.templates;
     expect(after).toMatchObject({ templateIdx, templateName: 'After Update', category: ['Pets'], dimensions: ['320x50'] });
     expect(after.thumbnailUrl).not.toBe(before.thumbnailUrl);
+    // A Custom template's thumbnail is reachable by its URL alone, as a System one is.
+    expect((await fetch(after.thumbnailUrl)).status).toBe(200);
     expect((await search({ campaignName: 'Before Update' })).body.count).toBe(0);
 
     const [systemTemplate] = (await search({ ownership: 'System' }, { limit: 1 })).body.templates;

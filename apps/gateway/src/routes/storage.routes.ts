@@ -38,7 +38,7 @@ export function cdnUrl(base: string, accountId: number, path: string): string {
  * The API's public base (PUBLIC_BASE_URL, else the request's origin), read off a page link, which
  * already applies it: the link is that base followed by the request's own path.
  */
-function publicBase(req: Request, links: RouteContext<unknown, unknown, unknown>['links']): string {
+export function publicBase(req: Request, links: RouteContext<unknown, unknown, unknown>['links']): string {
   const here = new URL(links({ offset: 0, limit: 1, total: 2 }).next as string);
   const requestPath = new URL(req.originalUrl, 'http://x').pathname;
   return `${here.origin}${here.pathname.slice(0, here.pathname.length - requestPath.length)}`;

@@ -22,8 +22,10 @@ import {
 } from '@contracts/domain';
 import { templatesV1 as v1 } from '@contracts/proto';
 import { PageQuery } from '../http/pagination';
+import { templateThumbnailUrl } from '../uploads/files.router';
 import { AccountId, BoundedString, Idx, Int32, Int64, Message, PathParams, PageLinksSchema, StringEnum } from './common.schemas';
 import { defineRoute } from './route.types';
+import { publicBase } from './storage.routes';
 
 const TAG = 'templates';
 
@@ -77,16 +79,22 @@ const RetailTemplate = Type.Object(
     dimensions: Type.Array(Type.String(), { description: 'Every dimension the template lays out, <width>x<height>.' }),
     thumbnailUrl: Type.String({
       format: 'uri',
-      description: 'A data: URL of a PNG, at most 240 px on its longest edge, rendered from the first layout when the template was stored.',
+      description:
+        'Absolute URL of a PNG (at most 240 px on its longest edge) drawn from the first layout when the template was stored, served without an API key ' +
+        'under /files/templates/. The URL names the content (a SHA-256 of the layout), so it never changes meaning: it is served with ' +
+        '`Cache-Control: public, max-age=31536000, immutable` and an ETag, and a changed layout gets a new URL. A Custom template\'s thumbnail is as public ' +
+        'as its URL; the hash is not guessable without the layout itself.',
     }),
-    layouts: Type.Array(LayoutSchema, { description: 'One layout per dimension, in the order of dimensions.' }),
+    layouts: Type.Optional(
+      Type.Array(LayoutSchema, { description: 'One layout per dimension, in the order of dimensions. Only with include=layouts.' }),
+    ),
     createdTime: Type.String({ format: 'date-time' }),
     updatedTime: Type.String({ format: 'date-time' }),
   },
   { description: 'A retail template.' },
 );
 
-const present = (t: v1.Template) => ({
+const present = (t: v1.Template, base: string, withLayouts: boolean) => ({
   templateIdx: t.templateIdx,
   templateName: t.templateName,
   ownership: t.ownership,
@@ -100,8 +108,8 @@ const present = (t: v1.Template) => ({
   category: t.category,
   templateType: t.templateType,
   dimensions: t.dimensions,
-  thumbnailUrl: `data:image/png;base64,${Buffer.from(t.thumbnailPng).toString('base64')}`,
-  layouts: t.layouts,
+  thumbnailUrl: templateThumbnailUrl(base, t.thumbnailKey),
+  ...(withLayouts ? { layouts: t.layouts } : {}),
   createdTime: t.createdTime,
   updatedTime: t.updatedTime,
 });
@@ -130,13 +138,24 @@ const EXAMPLE_TEMPLATE = {
   category: ['Grocery', 'Pets'],
   templateType: ['Standard', 'Geo Feed'],
   dimensions: ['300x250'],
-  thumbnailUrl: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  layouts: [EXAMPLE_LAYOUT],
+  thumbnailUrl: 'https://api.example.com/files/templates/5d1f0c6a3e8b2f9d4c7a1e0b6f3d2c8a9e4b7f1a0c5d3e2b8f6a9c4d1e7b0a3f.png',
   createdTime: '2026-03-01T08:00:00.000Z',
   updatedTime: '2026-03-01T08:00:00.000Z',
 };
 
 const AccountPath = PathParams({ accountId: AccountId });
+
+/** What a search page may carry beyond the summary of each template. */
+const SEARCH_INCLUDES = ['layouts'] as const;
+const SearchQuery = Type.Object(
+  {
+    ...PageQuery.properties,
+    include: Type.Optional(
+      StringEnum(SEARCH_INCLUDES, { description: 'layouts: each template also carries its layouts (a few KB each); without it a page carries none.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 const TemplatePath = PathParams({ accountId: AccountId, templateIdx: Idx });
 
 const FiltersBody = Type.Object(
@@ -198,11 +217,12 @@ export const templateRoutes = [
     summary: 'Search retail templates',
     description:
       'Every filter is optional and all given filters must hold; an array filter matches a template holding any of its values, and an empty array does not filter. ' +
-      'The account sees the System templates and its own Custom templates. Results are ordered by templateIdx ascending; count is the number of matches.',
+      'The account sees the System templates and its own Custom templates. Results are ordered by templateIdx ascending; count is the number of matches. ' +
+      'Each template names its thumbnail by URL; its layouts come only with include=layouts, so a page of 25 without them stays under 20 KB.',
     permission: PERMISSIONS.templatesView,
     scope: { account: 'accountId' },
     params: AccountPath,
-    query: PageQuery,
+    query: SearchQuery,
     body: FiltersBody,
     success: {
       status: 200,
@@ -215,13 +235,22 @@ export const templateRoutes = [
       request: { inventoryType: 'offsite', creativeStyle: ['Static Banner', 'Video'], campaignName: 'northmart' },
       response: { count: 1, next: null, previous: null, templates: [EXAMPLE_TEMPLATE] },
     },
-    async handle({ params, query, body, backends, links }) {
+    async handle({ req, params, query, body, backends, links }) {
+      const includeLayouts = query.include === 'layouts';
       const result = await backends.templates.searchTemplates({
         accountId: params.accountId,
         filters: { ...body, creativeStyle: body.creativeStyle ?? [], category: body.category ?? [], templateType: body.templateType ?? [] },
-        page: query,
+        page: { offset: query.offset, limit: query.limit },
+        includeLayouts,
       });
-      return { body: { count: result.total, ...links({ ...query, total: result.total }), templates: result.templates.map(present) } };
+      const base = publicBase(req, links);
+      return {
+        body: {
+          count: result.total,
+          ...links({ ...query, total: result.total }),
+          templates: result.templates.map((t) => present(t, base, includeLayouts)),
+        },
+      };
     },
   }),
 

@@ -21,7 +21,7 @@ export const toTemplate = (record: TemplateRecord): v1.Template => ({
   templateType: record.templateType,
   dimensions: record.dimensions,
   layouts: record.layouts,
-  thumbnailPng: record.thumbnailPng,
+  thumbnailKey: record.thumbnailKey,
   createdTime: record.createdAt.toISOString(),
   updatedTime: record.updatedAt.toISOString(),
 });
@@ -58,7 +58,7 @@ export function templateGrpc({ logger, guard, templates }: { logger: Logger; gua
   return {
     searchTemplates: unary(logger, 'SearchTemplates', async (request, call) => {
       guard.account(call, PERMISSIONS.templatesView, request.accountId);
-      const page = await templates.search(request.accountId, toFilters(request.filters), request.page);
+      const page = await templates.search(request.accountId, toFilters(request.filters), request.page, { includeLayouts: request.includeLayouts });
       return { templates: page.items.map(toTemplate), total: page.total };
     }),
 

@@ -17,8 +17,10 @@ export interface TemplateRecord {
   category: string[];
   templateType: string[];
   dimensions: string[];
+  /** Empty unless the search asked for layouts. */
   layouts: TemplateLayout[];
-  thumbnailPng: Buffer;
+  /** Content hash of the first layout; the PNG is stored under it (see template.thumbnail-store.ts). */
+  thumbnailKey: string;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -59,5 +61,5 @@ export interface NewTemplate extends TemplateInput {
   accountId: number | null;
   ownership: TemplateOwnership;
   dimensions: string[];
-  thumbnailPng: Buffer;
+  thumbnailKey: string;
 }

@@ -17,8 +17,9 @@ interface TemplateRow {
   categories: string;
   template_types: string;
   dimensions: string;
-  layouts: string;
-  thumbnail_png: Buffer;
+  /** Only when the search asked for layouts. */
+  layouts?: string;
+  thumbnail_key: string | null;
   created_at: Date;
   updated_at: Date;
   is_bookmarked: number;
@@ -42,13 +43,13 @@ const toRecord = (row: TemplateRow): TemplateRecord => ({
   category: readJsonColumn<string[]>(row.categories) ?? [],
   templateType: readJsonColumn<string[]>(row.template_types) ?? [],
   dimensions: readJsonColumn<string[]>(row.dimensions) ?? [],
-  layouts: readJsonColumn<TemplateLayout[]>(row.layouts) ?? [],
-  thumbnailPng: row.thumbnail_png,
+  layouts: row.layouts === undefined ? [] : (readJsonColumn<TemplateLayout[]>(row.layouts) ?? []),
+  thumbnailKey: row.thumbnail_key ?? '',
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
 
-/** The narrow row every filter and count reads; layouts and thumbnail live in template_assets. */
+/** The narrow row every filter and count reads; layouts live in template_assets, the thumbnail in object storage. */
 const columns = (template: NewTemplate) => ({
   catalog_key: template.catalogKey,
   account_id: template.accountId,
@@ -63,12 +64,12 @@ const columns = (template: NewTemplate) => ({
   categories: writeJsonColumn(template.category),
   template_types: writeJsonColumn(template.templateType),
   dimensions: writeJsonColumn(template.dimensions),
+  thumbnail_key: template.thumbnailKey,
 });
 
 const assetColumns = (templateIdx: number, template: NewTemplate) => ({
   template_idx: templateIdx,
   layouts: writeJsonColumn(template.layouts),
-  thumbnail_png: template.thumbnailPng,
 });
 
 /** `%` and `_` in a searched name are literal characters, not wildcards. */
@@ -88,8 +89,16 @@ export class TemplateRepository {
    * given filter, in template_idx order, with whether the account bookmarked each, and the catalog
    * version read in the same statement (so in the same snapshot as the rows).
    */
-  async searchPage(accountId: number, filters: TemplateFilters, window: PageWindow): Promise<{ items: TemplateRecord[]; catalogVersion: number }> {
-    const rows: (TemplateRow & { catalog_version: number | string })[] = await this.searchQuery(accountId, filters)
+  async searchPage(
+    accountId: number,
+    filters: TemplateFilters,
+    window: PageWindow,
+    includeLayouts = false,
+  ): Promise<{ items: TemplateRecord[]; catalogVersion: number }> {
+    const query = this.searchQuery(accountId, filters);
+    // Only a page that carries layouts reads template_assets, and only for its own rows (a primary-key join).
+    if (includeLayouts) query.leftJoin('template_assets as a', 'a.template_idx', 't.template_idx').select('a.layouts');
+    const rows: (TemplateRow & { catalog_version: number | string })[] = await query
       .select(this.db.knex.raw(CATALOG_VERSION_COLUMN))
       .offset(window.offset)
       .limit(window.limit);
@@ -116,14 +125,24 @@ export class TemplateRepository {
     const knex = this.db.knex;
     const bookmarked = (q: Knex.QueryBuilder) =>
       q.select(knex.raw('1')).from('template_bookmarks as b').where('b.account_id', accountId).andWhereRaw('b.template_idx = t.template_idx');
-    // A LEFT JOIN on the assets' primary key: the count (which selects none of its columns) drops it
-    // altogether (MariaDB's table elimination), so only the page's rows read the wide columns.
     const query = knex('templates as t')
-      .leftJoin('template_assets as a', 'a.template_idx', 't.template_idx')
       .select(
-        't.*',
-        'a.layouts',
-        'a.thumbnail_png',
+        't.template_idx',
+        't.account_id',
+        't.ownership',
+        't.template_name',
+        't.retailer_id',
+        't.inventory_type',
+        't.ad_format',
+        't.source_of_product_information',
+        't.product_selection_method',
+        't.creative_styles',
+        't.categories',
+        't.template_types',
+        't.dimensions',
+        't.thumbnail_key',
+        't.created_at',
+        't.updated_at',
         knex.raw('EXISTS (SELECT 1 FROM template_bookmarks b WHERE b.account_id = ? AND b.template_idx = t.template_idx) AS is_bookmarked', [accountId]),
       )
       .where((visible) => visible.whereNull('t.account_id').orWhere('t.account_id', accountId))
@@ -216,6 +235,51 @@ export class TemplateRepository {
       if (deleted > 0) await bumpCatalogVersion(trx);
       return deleted > 0;
     });
+  }
+
+  /** Up to `limit` templates stored without a thumbnail key, after `afterIdx`, with their first layout. */
+  async withoutThumbnailKey(afterIdx: number, limit: number): Promise<{ templateIdx: number; layout: TemplateLayout | undefined }[]> {
+    const rows: { template_idx: number; first_layout: string | null }[] = await this.db
+      .knex('templates as t')
+      .join('template_assets as a', 'a.template_idx', 't.template_idx')
+      .whereNull('t.thumbnail_key')
+      .andWhere('t.template_idx', '>', afterIdx)
+      .orderBy('t.template_idx')
+      .limit(limit)
+      .select('t.template_idx', this.db.knex.raw("JSON_EXTRACT(a.layouts, '$[0]') AS first_layout"));
+    return rows.map((row) => ({ templateIdx: Number(row.template_idx), layout: readJsonColumn<TemplateLayout>(row.first_layout) ?? undefined }));
+  }
+
+  /** Records thumbnail keys computed for stored templates; the key follows from the layout, so nothing a search counts changes. */
+  async setThumbnailKeys(keys: readonly { templateIdx: number; thumbnailKey: string }[]): Promise<void> {
+    await withTransaction(this.db.knex, async (trx) => {
+      for (const { templateIdx, thumbnailKey } of keys) await trx('templates').where({ template_idx: templateIdx }).update({ thumbnail_key: thumbnailKey });
+    });
+  }
+
+  /** Every thumbnail key in use, each with one template that shows it. */
+  async thumbnailKeysInUse(): Promise<Map<string, number>> {
+    const rows: { thumbnail_key: string; template_idx: number }[] = await this.db
+      .knex('templates')
+      .whereNotNull('thumbnail_key')
+      .groupBy('thumbnail_key')
+      .select('thumbnail_key', this.db.knex.raw('MIN(template_idx) AS template_idx'));
+    return new Map(rows.map((row) => [row.thumbnail_key, Number(row.template_idx)]));
+  }
+
+  /** The first layout of each template asked for. */
+  async firstLayouts(templateIdxs: readonly number[]): Promise<Map<number, TemplateLayout>> {
+    if (templateIdxs.length === 0) return new Map();
+    const rows: { template_idx: number; first_layout: string | null }[] = await this.db
+      .knex('template_assets')
+      .whereIn('template_idx', templateIdxs)
+      .select('template_idx', this.db.knex.raw("JSON_EXTRACT(layouts, '$[0]') AS first_layout"));
+    return new Map(
+      rows.flatMap((row) => {
+        const layout = readJsonColumn<TemplateLayout>(row.first_layout);
+        return layout ? [[Number(row.template_idx), layout] as const] : [];
+      }),
+    );
   }
 
   private async replaceTags(trx: Knex.Transaction, templateIdx: number, template: NewTemplate): Promise<void> {

@@ -9,6 +9,8 @@ import {
 import { createTemplatesServices } from '../templates.services';
 import { openTemplatesTestBed, rejectionOf, type TemplatesTestBed } from '../templates.test-support';
 import { layoutFor, TEMPLATE_CATALOG } from './template.catalog';
+import { thumbnailKey } from './template.thumbnail';
+import { thumbnailObjectKey } from './template.thumbnail-store';
 import type { TemplateFilters, TemplateInput, TemplateRecord } from './template.model';
 
 jest.setTimeout(60_000);
@@ -64,16 +66,47 @@ describe('TemplateService (real MariaDB)', () => {
       expect(values((t) => [String(t.retailerId)]).size).toBeGreaterThanOrEqual(3);
     });
 
-    it('stores a layout per dimension and a PNG thumbnail rendered from the first one', async () => {
-      const [first] = await search(freshAccount());
-      expect(first.layouts.map((l) => l.dimension)).toEqual(first.dimensions);
-      const meta = await sharp(first.thumbnailPng).metadata();
+    it('carries layouts only when asked for them', async () => {
+      const account = freshAccount();
+      const bare = (await bed.templates.search(account, {}, { offset: 0, limit: 3 })).items;
+      expect(bare.map((t) => t.layouts)).toEqual([[], [], []]);
+      const full = (await bed.templates.search(account, {}, { offset: 0, limit: 3 }, { includeLayouts: true })).items;
+      expect(ids(full)).toEqual(ids(bare));
+      expect(full.every((t) => t.layouts.map((l) => l.dimension).join() === t.dimensions.join())).toBe(true);
+    });
+
+    it('stores one PNG thumbnail per template in the bucket, under the content hash of its first layout', async () => {
+      const [first] = (await bed.templates.search(freshAccount(), {}, { offset: 0, limit: 1 }, { includeLayouts: true })).items;
+      expect(first.thumbnailKey).toMatch(/^[0-9a-f]{64}$/);
+      expect(first.thumbnailKey).toBe(thumbnailKey(first.layouts[0]));
+      const png = await bed.store.getObjectBuffer(thumbnailObjectKey(first.thumbnailKey));
+      expect((await bed.store.statObject(thumbnailObjectKey(first.thumbnailKey)))?.contentType).toBe('image/png');
+      const meta = await sharp(png).metadata();
       expect(meta.format).toBe('png');
       expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBe(240);
       // The background colour of the layout is what the corner pixel shows.
-      const { data } = await sharp(first.thumbnailPng).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const { data } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
       const hex = `#${[...data.subarray(0, 3)].map((n) => n.toString(16).padStart(2, '0')).join('')}`;
       expect(hex).toBe(first.layouts[0].backgroundColor.toLowerCase());
+    });
+
+    it('keys the same layout alike whatever order its members came in, and a changed layout differently', () => {
+      const layout = TEMPLATE_CATALOG[0].layouts[0];
+      const reordered = Object.fromEntries(Object.entries(layout).reverse()) as typeof layout;
+      expect(thumbnailKey(reordered)).toBe(thumbnailKey(layout));
+      expect(thumbnailKey({ ...layout, backgroundColor: '#000001' })).not.toBe(thumbnailKey(layout));
+    });
+
+    it('draws again at start a thumbnail the bucket lost, and keys rows stored without one', async () => {
+      const [first] = await search(freshAccount());
+      await bed.store.deleteObject(thumbnailObjectKey(first.thumbnailKey));
+      await bed.db.knex('templates').where({ template_idx: first.templateIdx }).update({ thumbnail_key: null });
+      expect(await bed.templates.assignThumbnailKeys()).toBe(1);
+      expect(await bed.templates.drawMissingThumbnails()).toBe(1);
+      const [again] = await search(freshAccount());
+      expect(again.thumbnailKey).toBe(first.thumbnailKey);
+      expect(await bed.store.statObject(thumbnailObjectKey(first.thumbnailKey))).not.toBeNull();
+      expect(await bed.templates.drawMissingThumbnails()).toBe(0);
     });
   });
 
@@ -202,6 +235,13 @@ describe('TemplateService (real MariaDB)', () => {
       await bed.templates.update(owner, idx, { ...custom(' New name '), category: ['garden'], templateType: ['Standard'] });
       const [after] = await search(owner, { ownership: 'Custom' });
       expect(after).toMatchObject({ templateIdx: idx, templateName: 'New name', category: ['garden'], templateType: ['Standard'] });
+      expect(after.thumbnailKey).toBe(before.thumbnailKey);
+      const recoloured = custom('New name', { layouts: [layoutFor('300x250', { background: '#123456', text: '#000000', accent: '#ff0000' }, 'Hello', 'Go')] });
+      await bed.templates.update(owner, idx, recoloured);
+      const [redrawn] = await search(owner, { ownership: 'Custom' });
+      expect(redrawn.thumbnailKey).not.toBe(before.thumbnailKey);
+      expect(await bed.store.statObject(thumbnailObjectKey(redrawn.thumbnailKey))).not.toBeNull();
+      await bed.templates.update(owner, idx, { ...custom(' New name '), category: ['garden'], templateType: ['Standard'] });
       expect(after.updatedAt.getTime()).toBeGreaterThanOrEqual(before.updatedAt.getTime());
       expect(ids(await search(owner, { category: ['toys'] }))).toEqual([]);
       expect(ids(await search(owner, { category: ['garden'] }))).toEqual([idx]);
@@ -227,7 +267,7 @@ describe('TemplateService (real MariaDB)', () => {
   describe('counts', () => {
     it('are reused while the catalog is unchanged and follow every write, also one made by another replica', async () => {
       const account = freshAccount();
-      const replica = createTemplatesServices({ db: bed.db }).templates;
+      const replica = createTemplatesServices({ db: bed.db, store: bed.store }).templates;
       const filters: TemplateFilters = { category: ['counted'] };
       const total = async () => (await bed.templates.search(account, filters, { offset: 0, limit: 1 })).total;
       expect(await total()).toBe(0);

@@ -24,7 +24,11 @@ import { TEMPLATE_CATALOG, type CatalogTemplate } from './template.catalog';
 import type { NewTemplate, TemplateFilters, TemplateInput, TemplateRecord } from './template.model';
 import { TemplateCountCache } from './template.count-cache';
 import type { TemplateRepository } from './template.repository';
-import { renderThumbnail } from './template.thumbnail';
+import { thumbnailKey } from './template.thumbnail';
+import type { TemplateThumbnails } from './template.thumbnail-store';
+
+/** Templates keyed, and thumbnails drawn, per round trip while restoring them at start. */
+const THUMBNAIL_BATCH = 500;
 
 export const templateNotFound = (templateIdx: number) => notFound('TEMPLATE_NOT_FOUND', `Template ${templateIdx} was not found.`);
 
@@ -139,28 +143,82 @@ const isVisibleTo = (owner: { accountId: number | null }, accountId: number) => 
 export class TemplateService {
   private readonly counts = new TemplateCountCache();
 
-  constructor(private readonly templates: TemplateRepository) {}
+  constructor(
+    private readonly templates: TemplateRepository,
+    private readonly thumbnails: TemplateThumbnails,
+  ) {}
 
-  /** Stores the shipped catalog (idempotent: System templates keep their index across starts). */
+  /**
+   * Stores the shipped catalog (idempotent: System templates keep their index across starts). Their
+   * thumbnails are drawn by restoreThumbnails, which draws only those the bucket lacks.
+   */
   async seedCatalog(catalog: readonly CatalogTemplate[] = TEMPLATE_CATALOG): Promise<void> {
     const errors = catalog.flatMap((t) => inputErrors(t).map((e) => `${t.catalogKey}: ${e.detail}`));
     if (errors.length > 0) throw new Error(`The template catalog is invalid: ${errors.join('; ')}`);
-    const rows = await Promise.all(catalog.map(async (t) => this.toNew(t, { catalogKey: t.catalogKey, accountId: null, ownership: 'System' })));
+    const rows = catalog.map((t) => this.toNew(t, { catalogKey: t.catalogKey, accountId: null, ownership: 'System' }, thumbnailKey(t.layouts[0] as TemplateLayout)));
     await this.templates.upsertCatalog(rows);
   }
 
-  async search(accountId: number, filters: TemplateFilters, page?: { offset?: number; limit?: number }): Promise<Page<TemplateRecord>> {
+  /**
+   * Run at every start: gives every stored template its thumbnail key (rows stored before thumbnails
+   * moved to object storage have none). The key follows from the layout, so this needs no drawing.
+   */
+  async assignThumbnailKeys(): Promise<number> {
+    let keyed = 0;
+    for (let after = 0; ; ) {
+      const batch = await this.templates.withoutThumbnailKey(after, THUMBNAIL_BATCH);
+      if (batch.length === 0) return keyed;
+      after = batch[batch.length - 1]?.templateIdx ?? after;
+      const keys = batch.flatMap(({ templateIdx, layout }) => (layout ? [{ templateIdx, thumbnailKey: thumbnailKey(layout) }] : []));
+      await this.templates.setThumbnailKeys(keys);
+      keyed += keys.length;
+    }
+  }
+
+  /**
+   * Run at every start, after assignThumbnailKeys: draws each thumbnail in use that the bucket lacks,
+   * under the key its rows already name. Besides create and update, this is the only place thumbnails
+   * are drawn; a search never draws.
+   */
+  async drawMissingThumbnails(): Promise<number> {
+    await this.thumbnails.ensureBucket();
+    const stored = await this.thumbnails.storedKeys();
+    const missing = [...(await this.templates.thumbnailKeysInUse())].filter(([key]) => !stored.has(key));
+    let drawn = 0;
+    for (let at = 0; at < missing.length; at += THUMBNAIL_BATCH) {
+      const slice = missing.slice(at, at + THUMBNAIL_BATCH);
+      const layouts = await this.templates.firstLayouts(slice.map(([, templateIdx]) => templateIdx));
+      for (const [key, templateIdx] of slice) {
+        const layout = layouts.get(templateIdx);
+        if (!layout) continue;
+        await this.thumbnails.storeAs(key, layout);
+        drawn++;
+      }
+    }
+    return drawn;
+  }
+
+  async search(
+    accountId: number,
+    filters: TemplateFilters,
+    page?: { offset?: number; limit?: number },
+    options: { includeLayouts?: boolean } = {},
+  ): Promise<Page<TemplateRecord>> {
     const errors = filterErrors(filters);
     if (errors.length > 0) throw validationFailed(errors);
     const window = effectivePage(page);
+    const includeLayouts = options.includeLayouts === true;
     const key = TemplateCountCache.key(accountId, filters);
     if (!this.counts.has(key)) {
       // Never counted here: page and count side by side, as fast as the slower of the two.
-      const [found, counted] = await Promise.all([this.templates.searchPage(accountId, filters, window), this.templates.searchCount(accountId, filters)]);
+      const [found, counted] = await Promise.all([
+        this.templates.searchPage(accountId, filters, window, includeLayouts),
+        this.templates.searchCount(accountId, filters),
+      ]);
       this.remember(key, counted);
       return { items: found.items, total: counted.total };
     }
-    const found = await this.templates.searchPage(accountId, filters, window);
+    const found = await this.templates.searchPage(accountId, filters, window, includeLayouts);
     const cached = this.counts.get(key, found.catalogVersion);
     if (cached !== undefined) return { items: found.items, total: cached };
     const counted = await this.templates.searchCount(accountId, filters);
@@ -176,7 +234,9 @@ export class TemplateService {
   async create(accountId: number, input: TemplateInput): Promise<number> {
     const errors = inputErrors(input);
     if (errors.length > 0) throw validationFailed(errors);
-    return this.templates.insert(await this.toNew({ ...input, templateName: input.templateName.trim() }, { catalogKey: null, accountId, ownership: 'Custom' }));
+    // Stored before the row, so a template's thumbnail URL never names a missing object.
+    const key = await this.thumbnails.store(input.layouts[0] as TemplateLayout);
+    return this.templates.insert(this.toNew({ ...input, templateName: input.templateName.trim() }, { catalogKey: null, accountId, ownership: 'Custom' }, key));
   }
 
   /** Replaces one of the account's own Custom templates; the rules are those of create, and System templates are not the account's to change. */
@@ -186,7 +246,9 @@ export class TemplateService {
     const owner = await this.visibleOwner(accountId, templateIdx);
     if (owner.accountId === null)
       throw new AppError(409, 'TEMPLATE_NOT_EDITABLE', `Template ${templateIdx} is a System template; only Custom templates can be changed.`);
-    const template = await this.toNew({ ...input, templateName: input.templateName.trim() }, { catalogKey: null, accountId, ownership: 'Custom' });
+    // A changed first layout is a new key and a new object; the old object stays (another template may show it).
+    const key = await this.thumbnails.store(input.layouts[0] as TemplateLayout);
+    const template = this.toNew({ ...input, templateName: input.templateName.trim() }, { catalogKey: null, accountId, ownership: 'Custom' }, key);
     if (!(await this.templates.updateCustom(accountId, templateIdx, template))) throw templateNotFound(templateIdx);
   }
 
@@ -217,12 +279,7 @@ export class TemplateService {
     return owner;
   }
 
-  private async toNew(input: TemplateInput, owner: Pick<NewTemplate, 'catalogKey' | 'accountId' | 'ownership'>): Promise<NewTemplate> {
-    return {
-      ...input,
-      ...owner,
-      dimensions: input.layouts.map((l) => l.dimension),
-      thumbnailPng: await renderThumbnail(input.layouts[0] as TemplateLayout),
-    };
+  private toNew(input: TemplateInput, owner: Pick<NewTemplate, 'catalogKey' | 'accountId' | 'ownership'>, key: string): NewTemplate {
+    return { ...input, ...owner, dimensions: input.layouts.map((l) => l.dimension), thumbnailKey: key };
   }
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { parseDimension, type TemplateBox, type TemplateLayout, type TemplateTextElement } from '@contracts/domain';
 
@@ -38,4 +39,31 @@ export function renderThumbnail(layout: TemplateLayout): Promise<Buffer> {
     .resize({ width: THUMBNAIL_EDGE, height: THUMBNAIL_EDGE, fit: 'inside' })
     .png({ compressionLevel: 9, palette: true })
     .toBuffer();
+}
+
+/**
+ * Bumped whenever renderThumbnail draws a layout differently: it is part of every thumbnail key, so a
+ * new drawing gets new keys (and new objects) rather than changing the bytes behind a cached one.
+ */
+export const THUMBNAIL_DRAWING_VERSION = 1;
+
+/** JSON with object members in sorted order, so equal layouts hash alike whatever order their members came in. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const members = Object.entries(value as Record<string, unknown>)
+      .filter(([, member]) => member !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${members.map(([name, member]) => `${JSON.stringify(name)}:${canonicalJson(member)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * The thumbnail's key: SHA-256 (hex) of the drawing version and the layout it is drawn from. The
+ * key names the content, so the object under it never changes (clients cache it for good), and it
+ * cannot be guessed without knowing the very layout it shows.
+ */
+export function thumbnailKey(layout: TemplateLayout): string {
+  return createHash('sha256').update(`${THUMBNAIL_DRAWING_VERSION}\n${canonicalJson(layout)}`).digest('hex');
 }

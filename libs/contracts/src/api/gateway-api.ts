@@ -893,7 +893,7 @@ export interface paths {
     put?: never;
     /**
      * Search retail templates
-     * @description Every filter is optional and all given filters must hold; an array filter matches a template holding any of its values, and an empty array does not filter. The account sees the System templates and its own Custom templates. Results are ordered by templateIdx ascending; count is the number of matches.
+     * @description Every filter is optional and all given filters must hold; an array filter matches a template holding any of its values, and an empty array does not filter. The account sees the System templates and its own Custom templates. Results are ordered by templateIdx ascending; count is the number of matches. Each template names its thumbnail by URL; its layouts come only with include=layouts, so a page of 25 without them stays under 20 KB.
      */
     post: operations['searchRetailTemplates'];
     delete?: never;
@@ -9206,6 +9206,8 @@ export interface operations {
   searchRetailTemplates: {
     parameters: {
       query?: {
+        /** @description layouts: each template also carries its layouts (a few KB each); without it a page carries none. */
+        include?: 'layouts';
         /** @description Page size, at most 100. */
         limit?: number;
         /** @description Items to skip. */
@@ -9269,8 +9271,8 @@ export interface operations {
               inventoryType: 'offsite' | 'onsite';
               /** @description Whether the calling account bookmarked it. */
               isBookmarked: boolean;
-              /** @description One layout per dimension, in the order of dimensions. */
-              layouts: {
+              /** @description One layout per dimension, in the order of dimensions. Only with include=layouts. */
+              layouts?: {
                 /** @description #rrggbb */
                 backgroundColor: string;
                 callToAction: {
@@ -9441,7 +9443,7 @@ export interface operations {
               templateType: ('Standard' | 'Dynamic' | 'Carousel' | 'Offer Feed' | 'Geo Feed' | 'Custom')[];
               /**
                * Format: uri
-               * @description A data: URL of a PNG, at most 240 px on its longest edge, rendered from the first layout when the template was stored.
+               * @description Absolute URL of a PNG (at most 240 px on its longest edge) drawn from the first layout when the template was stored, served without an API key under /files/templates/. The URL names the content (a SHA-256 of the layout), so it never changes meaning: it is served with `Cache-Control: public, max-age=31536000, immutable` and an ETag, and a changed layout gets a new URL. A Custom template's thumbnail is as public as its URL; the hash is not guessable without the layout itself.
                */
               thumbnailUrl: string;
               /** Format: date-time */

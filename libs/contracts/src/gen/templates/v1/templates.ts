@@ -78,9 +78,9 @@ export interface Template {
   category: string[];
   templateType: string[];
   dimensions: string[];
+  /** Empty unless the search asked for layouts (include_layouts). */
   layouts: TemplateLayout[];
-  /** PNG of the first layout, rendered when the template was stored. */
-  thumbnailPng: Buffer;
+  thumbnailKey: string;
   createdTime: string;
   updatedTime: string;
 }
@@ -106,7 +106,11 @@ export interface TemplateFilters {
 export interface SearchTemplatesRequest {
   accountId: number;
   filters: TemplateFilters | undefined;
-  page: PageRequest | undefined;
+  page:
+    | PageRequest
+    | undefined;
+  /** Layouts are a few KB per template; a page carries them only when asked. */
+  includeLayouts: boolean;
 }
 
 export interface SearchTemplatesResponse {
@@ -850,7 +854,7 @@ function createBaseTemplate(): Template {
     templateType: [],
     dimensions: [],
     layouts: [],
-    thumbnailPng: Buffer.alloc(0),
+    thumbnailKey: "",
     createdTime: "",
     updatedTime: "",
   };
@@ -900,8 +904,8 @@ export const Template: MessageFns<Template> = {
     for (const v of message.layouts) {
       TemplateLayout.encode(v!, writer.uint32(114).fork()).join();
     }
-    if (message.thumbnailPng.length !== 0) {
-      writer.uint32(122).bytes(message.thumbnailPng);
+    if (message.thumbnailKey !== "") {
+      writer.uint32(146).string(message.thumbnailKey);
     }
     if (message.createdTime !== "") {
       writer.uint32(130).string(message.createdTime);
@@ -1037,12 +1041,12 @@ export const Template: MessageFns<Template> = {
             message.layouts.push(TemplateLayout.decode(reader, reader.uint32()));
             continue;
           }
-          case 15: {
-            if (tag !== 122) {
+          case 18: {
+            if (tag !== 146) {
               break;
             }
 
-            message.thumbnailPng = Buffer.from(reader.bytes());
+            message.thumbnailKey = reader.string();
             continue;
           }
           case 16: {
@@ -1135,11 +1139,11 @@ export const Template: MessageFns<Template> = {
       layouts: globalThis.Array.isArray(object?.layouts)
         ? object.layouts.map((e: any) => TemplateLayout.fromJSON(e))
         : [],
-      thumbnailPng: isSet(object.thumbnailPng)
-        ? Buffer.from(bytesFromBase64(object.thumbnailPng))
-        : isSet(object.thumbnail_png)
-        ? Buffer.from(bytesFromBase64(object.thumbnail_png))
-        : Buffer.alloc(0),
+      thumbnailKey: isSet(object.thumbnailKey)
+        ? globalThis.String(object.thumbnailKey)
+        : isSet(object.thumbnail_key)
+        ? globalThis.String(object.thumbnail_key)
+        : "",
       createdTime: isSet(object.createdTime)
         ? globalThis.String(object.createdTime)
         : isSet(object.created_time)
@@ -1197,8 +1201,8 @@ export const Template: MessageFns<Template> = {
     if (message.layouts?.length) {
       obj.layouts = message.layouts.map((e) => TemplateLayout.toJSON(e));
     }
-    if (message.thumbnailPng.length !== 0) {
-      obj.thumbnailPng = base64FromBytes(message.thumbnailPng);
+    if (message.thumbnailKey !== "") {
+      obj.thumbnailKey = message.thumbnailKey;
     }
     if (message.createdTime !== "") {
       obj.createdTime = message.createdTime;
@@ -1228,7 +1232,7 @@ export const Template: MessageFns<Template> = {
     message.templateType = object.templateType?.map((e) => e) || [];
     message.dimensions = object.dimensions?.map((e) => e) || [];
     message.layouts = object.layouts?.map((e) => TemplateLayout.fromPartial(e)) || [];
-    message.thumbnailPng = object.thumbnailPng ?? Buffer.alloc(0);
+    message.thumbnailKey = object.thumbnailKey ?? "";
     message.createdTime = object.createdTime ?? "";
     message.updatedTime = object.updatedTime ?? "";
     return message;
@@ -1515,7 +1519,7 @@ export const TemplateFilters: MessageFns<TemplateFilters> = {
 };
 
 function createBaseSearchTemplatesRequest(): SearchTemplatesRequest {
-  return { accountId: 0, filters: undefined, page: undefined };
+  return { accountId: 0, filters: undefined, page: undefined, includeLayouts: false };
 }
 
 export const SearchTemplatesRequest: MessageFns<SearchTemplatesRequest> = {
@@ -1528,6 +1532,9 @@ export const SearchTemplatesRequest: MessageFns<SearchTemplatesRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    if (message.includeLayouts !== false) {
+      writer.uint32(32).bool(message.includeLayouts);
     }
     return writer;
   },
@@ -1569,6 +1576,14 @@ export const SearchTemplatesRequest: MessageFns<SearchTemplatesRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.includeLayouts = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1590,6 +1605,11 @@ export const SearchTemplatesRequest: MessageFns<SearchTemplatesRequest> = {
         : 0,
       filters: isSet(object.filters) ? TemplateFilters.fromJSON(object.filters) : undefined,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      includeLayouts: isSet(object.includeLayouts)
+        ? globalThis.Boolean(object.includeLayouts)
+        : isSet(object.include_layouts)
+        ? globalThis.Boolean(object.include_layouts)
+        : false,
     };
   },
 
@@ -1603,6 +1623,9 @@ export const SearchTemplatesRequest: MessageFns<SearchTemplatesRequest> = {
     }
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.includeLayouts !== false) {
+      obj.includeLayouts = message.includeLayouts;
     }
     return obj;
   },
@@ -1619,6 +1642,7 @@ export const SearchTemplatesRequest: MessageFns<SearchTemplatesRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.includeLayouts = object.includeLayouts ?? false;
     return message;
   },
 };
@@ -3106,14 +3130,6 @@ export const TemplatesServiceClient = makeGenericClientConstructor(
   service: typeof TemplatesServiceService;
   serviceName: string;
 };
-
-function bytesFromBase64(b64: string): Uint8Array {
-  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
-}
-
-function base64FromBytes(arr: Uint8Array): string {
-  return globalThis.Buffer.from(arr).toString("base64");
-}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
