@@ -12,7 +12,7 @@ import { apiClient, expectJson } from './harness/http-api';
 import { measure } from './harness/measure';
 import { measureLoops } from './harness/measure-loops';
 import { percentile } from './harness/percentiles';
-import { startPlatform } from './harness/platform';
+import { startObjectStore, startPlatform } from './harness/platform';
 import { printComparison } from './harness/print-comparison';
 import { seedRetailerOrg } from './harness/seed';
 import { loadSettingsFromEnv } from './harness/settings';
@@ -27,10 +27,13 @@ const CATALOG_SIZE = 100_000;
 const PAGE = 25;
 const ORG_ID = 'bench-templates';
 const BUSY_WARNING = 0.15;
-/** Rows per INSERT: a row carries a thumbnail and layouts of a few KB, and a statement must stay under max_allowed_packet (16 MiB). */
+/** Rows per INSERT: an assets row carries layouts of a few KB, and a statement must stay under max_allowed_packet (16 MiB). */
 const TEMPLATE_BATCH = 1_000;
 const TAG_BATCH = 5_000;
 const ADMIN_URL = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
+
+/** A search page without layouts must stay under this (its thumbnails are URLs). */
+const PAGE_BYTES_MAX = 20_000;
 
 /** The filter measured: one scalar column and two tag kinds, each matching a minority of the catalog. */
 const FILTERS = { inventoryType: 'onsite', creativeStyle: ['Video'], category: ['Beauty'] };
@@ -73,17 +76,17 @@ interface FormatShape {
   adFormat: string;
   dimensions: string;
   layouts: string;
-  thumbnail: Buffer;
+  thumbnailKey: string;
 }
 
 /**
  * Seeds the catalog as root, behind the service's back (the API creates one template per request,
  * which would take longer than the benchmark). Each ad format reuses the dimensions, layouts and
- * rendered thumbnail of a shipped System template, so rows and responses have the real sizes.
+ * thumbnail (its key, so its stored object) of a shipped System template, so rows and responses have the real sizes.
  */
 export async function seedCatalog(pool: Pool, accountId: number): Promise<{ rows: number; tags: number; bookmarks: number }> {
   const [shipped] = await pool.query<RowDataPacket[]>(
-    `SELECT t.ad_format, t.dimensions, a.layouts, a.thumbnail_png, MAX(t.template_idx) OVER () AS last_idx, COUNT(*) OVER () AS shipped
+    `SELECT t.ad_format, t.dimensions, t.thumbnail_key, a.layouts, MAX(t.template_idx) OVER () AS last_idx, COUNT(*) OVER () AS shipped
        FROM templates t JOIN template_assets a ON a.template_idx = t.template_idx ORDER BY t.template_idx`,
   );
   if (shipped.length === 0) throw new Error('the templates service seeded no System catalog to copy shapes from');
@@ -91,7 +94,7 @@ export async function seedCatalog(pool: Pool, accountId: number): Promise<{ rows
     adFormat: String(row.ad_format),
     dimensions: String(row.dimensions),
     layouts: String(row.layouts),
-    thumbnail: row.thumbnail_png as Buffer,
+    thumbnailKey: String(row.thumbnail_key),
   }));
   const firstIdx = Number(shipped[0].last_idx) + 1;
   const toSeed = CATALOG_SIZE - Number(shipped[0].shipped);
@@ -130,10 +133,11 @@ export async function seedCatalog(pool: Pool, accountId: number): Promise<{ rows
         JSON.stringify(categories),
         JSON.stringify(types),
         format.dimensions,
+        format.thumbnailKey,
         stamp,
         stamp,
       ]);
-      assets.push([idx, format.layouts, format.thumbnail]);
+      assets.push([idx, format.layouts]);
       for (const value of styles) tagRows.push([idx, 'creativeStyle', value]);
       for (const value of categories) tagRows.push([idx, 'category', value]);
       for (const value of types) tagRows.push([idx, 'templateType', value]);
@@ -142,10 +146,10 @@ export async function seedCatalog(pool: Pool, accountId: number): Promise<{ rows
     await pool.query(
       `INSERT INTO templates (template_idx, account_id, ownership, template_name, retailer_id, inventory_type, ad_format,
          source_of_product_information, product_selection_method, creative_styles, categories, template_types, dimensions,
-         created_at, updated_at) VALUES ?`,
+         thumbnail_key, created_at, updated_at) VALUES ?`,
       [templates],
     );
-    await pool.query('INSERT INTO template_assets (template_idx, layouts, thumbnail_png) VALUES ?', [assets]);
+    await pool.query('INSERT INTO template_assets (template_idx, layouts) VALUES ?', [assets]);
     for (let at = 0; at < tagRows.length; at += TAG_BATCH)
       await pool.query('INSERT INTO template_tags (template_idx, kind, value) VALUES ?', [tagRows.slice(at, at + TAG_BATCH)]);
     if (bookmarkRows.length > 0) await pool.query('INSERT INTO template_bookmarks (account_id, template_idx, created_at) VALUES ?', [bookmarkRows]);
@@ -172,16 +176,25 @@ interface SearchStatements {
   count: { sql: string; values: unknown[] };
 }
 
-/** Page and count as listWithTotalQuery derives them from the repository's query. */
+/** The columns the repository's page selects (a page without layouts reads nothing from template_assets). */
+const PAGE_COLUMNS = [
+  ...['template_idx', 'account_id', 'ownership', 'template_name', 'retailer_id', 'inventory_type', 'ad_format'],
+  ...['source_of_product_information', 'product_selection_method', 'creative_styles', 'categories', 'template_types'],
+  ...['dimensions', 'thumbnail_key', 'created_at', 'updated_at'],
+]
+  .map((column) => `\`t\`.\`${column}\``)
+  .join(', ');
+
+/** Page and count as the repository builds them for FILTERS. */
 function searchStatements(accountId: number): SearchStatements {
   const where = whereOf(accountId);
   return {
     page: {
-      sql: `select \`t\`.*, \`a\`.\`layouts\`, \`a\`.\`thumbnail_png\`, EXISTS (SELECT 1 FROM template_bookmarks b WHERE b.account_id = ? AND b.template_idx = t.template_idx) AS is_bookmarked, (SELECT version FROM template_catalog_version WHERE id = 1) AS catalog_version from \`templates\` as \`t\` left join \`template_assets\` as \`a\` on \`a\`.\`template_idx\` = \`t\`.\`template_idx\` ${where.sql} order by \`t\`.\`template_idx\` asc limit ?`,
+      sql: `select ${PAGE_COLUMNS}, EXISTS (SELECT 1 FROM template_bookmarks b WHERE b.account_id = ? AND b.template_idx = t.template_idx) AS is_bookmarked, (SELECT version FROM template_catalog_version WHERE id = 1) AS catalog_version from \`templates\` as \`t\` ${where.sql} order by \`t\`.\`template_idx\` asc limit ?`,
       values: [accountId, ...where.values, PAGE],
     },
     count: {
-      sql: `select count(*) as \`total\`, (SELECT version FROM template_catalog_version WHERE id = 1) AS catalog_version from \`templates\` as \`t\` left join \`template_assets\` as \`a\` on \`a\`.\`template_idx\` = \`t\`.\`template_idx\` ${where.sql}`,
+      sql: `select count(*) as \`total\`, (SELECT version FROM template_catalog_version WHERE id = 1) AS catalog_version from \`templates\` as \`t\` ${where.sql}`,
       values: where.values,
     },
   };
@@ -210,7 +223,7 @@ const sameAnswer = (a: SearchAnswer, b: SearchAnswer) =>
 
 interface SearchResponse {
   count: number;
-  templates: { templateIdx: number }[];
+  templates: { templateIdx: number; thumbnailUrl: string }[];
 }
 
 async function main(): Promise<void> {
@@ -220,7 +233,9 @@ async function main(): Promise<void> {
   );
 
   await withTeardown(async (defer) => {
-    const platform = await startPlatform('bench', defer, { templates: true });
+    // Thumbnails live in the object store; the service draws the shipped catalog's into it at start.
+    const s3 = await startObjectStore(defer);
+    const platform = await startPlatform('bench', defer, { templates: true, env: { S3_ENDPOINT: s3.endpoint } });
     const api = apiClient(platform.gatewayUrl);
     const { apiKey, accountId } = await seedRetailerOrg(api, ORG_ID);
 
@@ -266,6 +281,14 @@ async function main(): Promise<void> {
       throw new Error(`direct SQL answered ${JSON.stringify(directAnswer)}, the gateway ${JSON.stringify(gatewayAnswer)}`);
     }
     console.log(`answer: ${answer.count} matches (${((100 * answer.count) / CATALOG_SIZE).toFixed(2)}% of the catalog); response ${capturedBody.length} bytes`);
+    if (capturedBody.length > PAGE_BYTES_MAX) throw new Error(`a page of ${PAGE} is ${capturedBody.length} bytes, above ${PAGE_BYTES_MAX}`);
+    // Every thumbnail the page names must be served, or the small page hides a broken one.
+    for (const url of new Set(answer.templates.map((t) => t.thumbnailUrl))) {
+      const thumbnail = await fetch(url);
+      const bytes = (await thumbnail.arrayBuffer()).byteLength;
+      if (thumbnail.status !== 200 || thumbnail.headers.get('content-type') !== 'image/png') throw new Error(`${url} answered ${thumbnail.status}`);
+      console.log(`thumbnail ${url.slice(-16)}: ${bytes} bytes, ${thumbnail.headers.get('cache-control')}`);
+    }
     const [plan] = await pool.query<RowDataPacket[]>(`EXPLAIN ${statements.count.sql}`, statements.count.values);
     console.log(`count plan: ${plan.map((row) => `${String(row.table)}:${String(row.type)}/${String(row.key)} rows=${String(row.rows)}`).join(', ')}`);
 
