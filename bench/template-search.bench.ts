@@ -7,6 +7,8 @@ import {
   TEMPLATE_PRODUCT_SELECTION_METHODS,
   TEMPLATE_TYPES,
 } from '@contracts/domain';
+import type { SqlValue } from '@platform/mysql';
+import { searchCountSql, searchPageSql } from '../apps/templates/src/templates/template.search-sql';
 import { findPidByCommand, machineBusyFraction } from './harness/cpu-time';
 import { apiClient, expectJson } from './harness/http-api';
 import { measure } from './harness/measure';
@@ -20,8 +22,9 @@ import { withTeardown } from './harness/teardown';
 
 /**
  * Retail template search with three filters over a catalog of 100,000 templates, through gateway ->
- * gRPC -> templates -> MariaDB, beside the very statements the templates repository runs for it
- * (page and count) driven straight at MariaDB from this process at the same concurrency.
+ * gRPC -> templates -> MariaDB, beside the very statements the templates repository prepares for it
+ * (page and count, imported from the service) driven straight at MariaDB as prepared statements from
+ * this process at the same concurrency.
  */
 const CATALOG_SIZE = 100_000;
 const PAGE = 25;
@@ -161,43 +164,14 @@ export async function seedCatalog(pool: Pool, accountId: number): Promise<{ rows
   return { rows: toSeed, tags, bookmarks };
 }
 
-/** The WHERE clause TemplateRepository.search builds for FILTERS (knex's output, with its bindings). */
-function whereOf(accountId: number): { sql: string; values: unknown[] } {
-  // The kind and values are bindings, as in the repository; one clause per tag kind filtered on.
-  const tag = `exists (select 1 from \`template_tags\` as \`g\` where g.template_idx = t.template_idx and \`g\`.\`kind\` = ? and \`g\`.\`value\` in (?))`;
-  return {
-    sql: `where (\`t\`.\`account_id\` is null or \`t\`.\`account_id\` = ?) and \`t\`.\`inventory_type\` = ? and ${tag} and ${tag}`,
-    values: [accountId, FILTERS.inventoryType, 'creativeStyle', FILTERS.creativeStyle, 'category', FILTERS.category],
-  };
-}
-
 interface SearchStatements {
-  page: { sql: string; values: unknown[] };
-  count: { sql: string; values: unknown[] };
+  page: { sql: string; values: SqlValue[] };
+  count: { sql: string; values: SqlValue[] };
 }
 
-/** The columns the repository's page selects (a page without layouts reads nothing from template_assets). */
-const PAGE_COLUMNS = [
-  ...['template_idx', 'account_id', 'ownership', 'template_name', 'retailer_id', 'inventory_type', 'ad_format'],
-  ...['source_of_product_information', 'product_selection_method', 'creative_styles', 'categories', 'template_types'],
-  ...['dimensions', 'thumbnail_key', 'created_at', 'updated_at'],
-]
-  .map((column) => `\`t\`.\`${column}\``)
-  .join(', ');
-
-/** Page and count as the repository builds them for FILTERS. */
+/** The very statements (text and bindings) the templates repository prepares for FILTERS. */
 function searchStatements(accountId: number): SearchStatements {
-  const where = whereOf(accountId);
-  return {
-    page: {
-      sql: `select ${PAGE_COLUMNS}, EXISTS (SELECT 1 FROM template_bookmarks b WHERE b.account_id = ? AND b.template_idx = t.template_idx) AS is_bookmarked, (SELECT version FROM template_catalog_version WHERE id = 1) AS catalog_version from \`templates\` as \`t\` ${where.sql} order by \`t\`.\`template_idx\` asc limit ?`,
-      values: [accountId, ...where.values, PAGE],
-    },
-    count: {
-      sql: `select count(*) as \`total\`, (SELECT version FROM template_catalog_version WHERE id = 1) AS catalog_version from \`templates\` as \`t\` ${where.sql}`,
-      values: where.values,
-    },
-  };
+  return { page: searchPageSql(accountId, FILTERS, { offset: 0, limit: PAGE }, false), count: searchCountSql(accountId, FILTERS) };
 }
 
 interface SearchAnswer {
@@ -211,8 +185,8 @@ interface SearchAnswer {
  */
 async function searchDirect(pool: Pool, statements: SearchStatements, withCount: boolean): Promise<SearchAnswer> {
   const [[rows], counted] = await Promise.all([
-    pool.query<RowDataPacket[]>(statements.page.sql, statements.page.values),
-    withCount ? pool.query<RowDataPacket[]>(statements.count.sql, statements.count.values).then(([found]) => Number(found[0]?.total ?? 0)) : undefined,
+    pool.execute<RowDataPacket[]>(statements.page.sql, statements.page.values),
+    withCount ? pool.execute<RowDataPacket[]>(statements.count.sql, statements.count.values).then(([found]) => Number(found[0]?.total ?? 0)) : undefined,
   ]);
   return { ids: rows.map((row) => Number(row.template_idx)), total: counted };
 }
@@ -297,7 +271,7 @@ async function main(): Promise<void> {
       const times: number[] = [];
       for (let i = 0; i < 5; i++) {
         const begin = performance.now();
-        await pool.query(statement.sql, statement.values);
+        await pool.execute(statement.sql, statement.values);
         times.push(performance.now() - begin);
       }
       console.log(`${label} statement alone: median ${percentile(Float64Array.from(times).sort(), 0.5).toFixed(1)} ms of 5`);

@@ -82,12 +82,10 @@ const RetailTemplate = Type.Object(
       description:
         'Absolute URL of a PNG (at most 240 px on its longest edge) drawn from the first layout when the template was stored, served without an API key ' +
         'under /files/templates/. The URL names the content (a SHA-256 of the layout), so it never changes meaning: it is served with ' +
-        '`Cache-Control: public, max-age=31536000, immutable` and an ETag, and a changed layout gets a new URL. A Custom template\'s thumbnail is as public ' +
+        "`Cache-Control: public, max-age=31536000, immutable` and an ETag, and a changed layout gets a new URL. A Custom template's thumbnail is as public " +
         'as its URL; the hash is not guessable without the layout itself.',
     }),
-    layouts: Type.Optional(
-      Type.Array(LayoutSchema, { description: 'One layout per dimension, in the order of dimensions. Only with include=layouts.' }),
-    ),
+    layouts: Type.Optional(Type.Array(LayoutSchema, { description: 'One layout per dimension, in the order of dimensions. Only with include=layouts.' })),
     createdTime: Type.String({ format: 'date-time' }),
     updatedTime: Type.String({ format: 'date-time' }),
   },

@@ -57,7 +57,12 @@ export function filesRouter(store: ObjectStore): Router {
     const hash = (req.params as unknown as string[])[0] as string;
     const etag = `"${hash}"`;
     // The ETag is the key itself, so a revalidation is answered without asking the store.
-    if (req.get('if-none-match')?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+    if (
+      req
+        .get('if-none-match')
+        ?.split(',')
+        .some((tag) => tag.trim().replace(/^W\//, '') === etag)
+    ) {
       res.status(304).set({ ETag: etag, 'Cache-Control': IMMUTABLE }).end();
       return;
     }

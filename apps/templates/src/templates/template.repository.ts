@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { TemplateLayout, TemplateOwnership } from '@contracts/domain';
 import { readJsonColumn, withTransaction, writeJsonColumn, type PageWindow, type ServiceDatabase } from '@platform/mysql';
 import type { NewTemplate, TemplateFilters, TemplateRecord } from './template.model';
+import { searchCountSql, searchPageSql, TAG_KINDS } from './template.search-sql';
 
 interface TemplateRow {
   template_idx: number;
@@ -24,9 +25,6 @@ interface TemplateRow {
   updated_at: Date;
   is_bookmarked: number;
 }
-
-/** Array fields whose values are also kept one per row in template_tags, for the any-of filters. */
-const TAG_KINDS = { creativeStyle: 'creativeStyle', category: 'category', templateType: 'templateType' } as const;
 
 const toRecord = (row: TemplateRow): TemplateRecord => ({
   templateIdx: Number(row.template_idx),
@@ -72,12 +70,6 @@ const assetColumns = (templateIdx: number, template: NewTemplate) => ({
   layouts: writeJsonColumn(template.layouts),
 });
 
-/** `%` and `_` in a searched name are literal characters, not wildcards. */
-const likeEscape = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-
-/** The catalog version as a column of a search statement, so it is read in the same snapshot as the rows. */
-const CATALOG_VERSION_COLUMN = '(SELECT version FROM template_catalog_version WHERE id = 1) AS catalog_version';
-
 /** Every write that can change a search's matches bumps the version in its own transaction (see the count cache). */
 const bumpCatalogVersion = (trx: Knex.Transaction) => trx('template_catalog_version').where({ id: 1 }).increment('version', 1);
 
@@ -95,75 +87,22 @@ export class TemplateRepository {
     window: PageWindow,
     includeLayouts = false,
   ): Promise<{ items: TemplateRecord[]; catalogVersion: number }> {
-    const query = this.searchQuery(accountId, filters);
-    // Only a page that carries layouts reads template_assets, and only for its own rows (a primary-key join).
-    if (includeLayouts) query.leftJoin('template_assets as a', 'a.template_idx', 't.template_idx').select('a.layouts');
-    const rows: (TemplateRow & { catalog_version: number | string })[] = await query
-      .select(this.db.knex.raw(CATALOG_VERSION_COLUMN))
-      .offset(window.offset)
-      .limit(window.limit);
-    if (rows.length > 0) return { items: rows.map(toRecord), catalogVersion: Number(rows[0].catalog_version) };
+    const page = searchPageSql(accountId, filters, window, includeLayouts);
+    const rows = await this.db.execute<TemplateRow & { catalog_version: number | string }>(page.sql, page.values);
+    if (rows.length > 0) return { items: rows.map(toRecord), catalogVersion: Number(rows[0]?.catalog_version) };
     return { items: [], catalogVersion: await this.catalogVersion() };
   }
 
   /** How many templates the account may see match the filters, with the catalog version it counted at. */
   async searchCount(accountId: number, filters: TemplateFilters): Promise<{ total: number; catalogVersion: number }> {
-    const [row]: { total: number | string; catalog_version: number | string }[] = await this.searchQuery(accountId, filters)
-      .clearSelect()
-      .clearOrder()
-      .count({ total: '*' })
-      .select(this.db.knex.raw(CATALOG_VERSION_COLUMN));
+    const count = searchCountSql(accountId, filters);
+    const [row] = await this.db.execute<{ total: number | string; catalog_version: number | string }>(count.sql, count.values);
     return { total: Number(row?.total ?? 0), catalogVersion: Number(row?.catalog_version ?? 0) };
   }
 
   async catalogVersion(): Promise<number> {
     const row: { version: number | string } | undefined = await this.db.knex('template_catalog_version').where({ id: 1 }).first('version');
     return Number(row?.version ?? 0);
-  }
-
-  private searchQuery(accountId: number, filters: TemplateFilters): Knex.QueryBuilder {
-    const knex = this.db.knex;
-    const bookmarked = (q: Knex.QueryBuilder) =>
-      q.select(knex.raw('1')).from('template_bookmarks as b').where('b.account_id', accountId).andWhereRaw('b.template_idx = t.template_idx');
-    const query = knex('templates as t')
-      .select(
-        't.template_idx',
-        't.account_id',
-        't.ownership',
-        't.template_name',
-        't.retailer_id',
-        't.inventory_type',
-        't.ad_format',
-        't.source_of_product_information',
-        't.product_selection_method',
-        't.creative_styles',
-        't.categories',
-        't.template_types',
-        't.dimensions',
-        't.thumbnail_key',
-        't.created_at',
-        't.updated_at',
-        knex.raw('EXISTS (SELECT 1 FROM template_bookmarks b WHERE b.account_id = ? AND b.template_idx = t.template_idx) AS is_bookmarked', [accountId]),
-      )
-      .where((visible) => visible.whereNull('t.account_id').orWhere('t.account_id', accountId))
-      .orderBy('t.template_idx');
-    if (filters.campaignName !== undefined) query.andWhereRaw("t.template_name LIKE CONCAT('%', ?, '%')", [likeEscape(filters.campaignName)]);
-    if (filters.ownership !== undefined) query.andWhere('t.ownership', filters.ownership);
-    if (filters.retailerId !== undefined) query.andWhere('t.retailer_id', filters.retailerId);
-    if (filters.inventoryType !== undefined) query.andWhere('t.inventory_type', filters.inventoryType);
-    if (filters.adFormat !== undefined) query.andWhere('t.ad_format', filters.adFormat);
-    if (filters.sourceOfProductInformation !== undefined) query.andWhere('t.source_of_product_information', filters.sourceOfProductInformation);
-    if (filters.productSelectionMethod !== undefined) query.andWhere('t.product_selection_method', filters.productSelectionMethod);
-    if (filters.isBookmarked === true) query.whereExists(bookmarked);
-    if (filters.isBookmarked === false) query.whereNotExists(bookmarked);
-    for (const [field, kind] of Object.entries(TAG_KINDS) as [keyof typeof TAG_KINDS, string][]) {
-      const values = filters[field];
-      if (values === undefined || values.length === 0) continue;
-      query.whereExists((q) =>
-        q.select(knex.raw('1')).from('template_tags as g').whereRaw('g.template_idx = t.template_idx').andWhere('g.kind', kind).whereIn('g.value', values),
-      );
-    }
-    return query;
   }
 
   /** Inserts or updates each System template by its catalog key, its tags replaced in the same transaction. */

@@ -155,7 +155,9 @@ export class TemplateService {
   async seedCatalog(catalog: readonly CatalogTemplate[] = TEMPLATE_CATALOG): Promise<void> {
     const errors = catalog.flatMap((t) => inputErrors(t).map((e) => `${t.catalogKey}: ${e.detail}`));
     if (errors.length > 0) throw new Error(`The template catalog is invalid: ${errors.join('; ')}`);
-    const rows = catalog.map((t) => this.toNew(t, { catalogKey: t.catalogKey, accountId: null, ownership: 'System' }, thumbnailKey(t.layouts[0] as TemplateLayout)));
+    const rows = catalog.map((t) =>
+      this.toNew(t, { catalogKey: t.catalogKey, accountId: null, ownership: 'System' }, thumbnailKey(t.layouts[0] as TemplateLayout)),
+    );
     await this.templates.upsertCatalog(rows);
   }
 
@@ -165,7 +167,7 @@ export class TemplateService {
    */
   async assignThumbnailKeys(): Promise<number> {
     let keyed = 0;
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const batch = await this.templates.withoutThumbnailKey(after, THUMBNAIL_BATCH);
       if (batch.length === 0) return keyed;
       after = batch[batch.length - 1]?.templateIdx ?? after;

@@ -65,5 +65,7 @@ function canonicalJson(value: unknown): string {
  * cannot be guessed without knowing the very layout it shows.
  */
 export function thumbnailKey(layout: TemplateLayout): string {
-  return createHash('sha256').update(`${THUMBNAIL_DRAWING_VERSION}\n${canonicalJson(layout)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${THUMBNAIL_DRAWING_VERSION}\n${canonicalJson(layout)}`)
+    .digest('hex');
 }
