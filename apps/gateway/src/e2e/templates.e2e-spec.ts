@@ -155,6 +155,7 @@ describe('retail templates over HTTP (gateway -> templates -> MariaDB)', () => {
     expect(full.body.next).toBe(`${system.baseUrl}${searchPath(accountA)}?include=layouts&offset=3&limit=3`);
     const refused = await http('POST', `${searchPath(accountA)}?include=everything`, { key: fullKey, json: {} });
     expectProblem(refused, 400, 'VALIDATION_FAILED');
+    expect(refused.body.errors).toEqual([expect.objectContaining({ parameter: 'include', code: 'NOT_ALLOWED' })]);
   });
 
   it('answers a page of 25 in at most 20 KB', async () => {
