@@ -1,15 +1,19 @@
 import type { Response } from 'express';
 import { Router } from 'express';
+import { TEMPLATE_THUMBNAIL_KEY_PATTERN, templateThumbnailObjectKey } from '@contracts/domain';
 import { AppError, notFound } from '@platform/errors';
 import { InvalidObjectKeyError, ObjectNotFoundError, type ObjectStore } from '@platform/s3';
 
 const fileNotFound = () => notFound('FILE_NOT_FOUND', 'No file is stored at this address.');
 
-/** Where template thumbnails are served; the templates service stores each at templates/<key>.png. */
+/** Where template thumbnails are served; the templates service stores each at templateThumbnailObjectKey(<key>). */
 const TEMPLATE_THUMBNAILS_PATH = '/files/templates';
 
 /** A template thumbnail's public address: PUBLIC_BASE_URL (or the request's origin) and its content key. */
 export const templateThumbnailUrl = (base: string, key: string) => `${base}${TEMPLATE_THUMBNAILS_PATH}/${key}.png`;
+
+/** `/files/templates/<key>.png`, the key captured; anything else under the path is not found. */
+const TEMPLATE_THUMBNAIL_ROUTE = new RegExp(`^${TEMPLATE_THUMBNAILS_PATH}/(${TEMPLATE_THUMBNAIL_KEY_PATTERN.slice(1, -1)})\\.png$`);
 
 /** A thumbnail's key names its content, so the bytes under it never change: cached for a year, never revalidated. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -53,7 +57,7 @@ export function filesRouter(store: ObjectStore): Router {
     const key = (req.params as unknown as string[])[0] as string;
     sendObject(store, key, res, { 'Cache-Control': 'public, max-age=300' }).catch((error: unknown) => next(unavailable(error)));
   });
-  router.get(/^\/files\/templates\/([0-9a-f]{64})\.png$/, (req, res, next) => {
+  router.get(TEMPLATE_THUMBNAIL_ROUTE, (req, res, next) => {
     const hash = (req.params as unknown as string[])[0] as string;
     const etag = `"${hash}"`;
     // The ETag is the key itself, so a revalidation is answered without asking the store.
@@ -66,7 +70,7 @@ export function filesRouter(store: ObjectStore): Router {
       res.status(304).set({ ETag: etag, 'Cache-Control': IMMUTABLE }).end();
       return;
     }
-    sendObject(store, `templates/${hash}.png`, res, { 'Cache-Control': IMMUTABLE, ETag: etag }).catch((error: unknown) => next(unavailable(error)));
+    sendObject(store, templateThumbnailObjectKey(hash), res, { 'Cache-Control': IMMUTABLE, ETag: etag }).catch((error: unknown) => next(unavailable(error)));
   });
   return router;
 }

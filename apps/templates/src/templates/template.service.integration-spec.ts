@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import {
+  templateThumbnailObjectKey,
   TEMPLATE_CREATIVE_STYLES,
   TEMPLATE_INVENTORY_TYPES,
   TEMPLATE_PRODUCT_INFORMATION_SOURCES,
@@ -10,7 +11,6 @@ import { createTemplatesServices } from '../templates.services';
 import { openTemplatesTestBed, rejectionOf, type TemplatesTestBed } from '../templates.test-support';
 import { layoutFor, TEMPLATE_CATALOG } from './template.catalog';
 import { thumbnailKey } from './template.thumbnail';
-import { thumbnailObjectKey } from './template.thumbnail-store';
 import type { TemplateFilters, TemplateInput, TemplateRecord } from './template.model';
 
 jest.setTimeout(60_000);
@@ -79,8 +79,8 @@ describe('TemplateService (real MariaDB)', () => {
       const [first] = (await bed.templates.search(freshAccount(), {}, { offset: 0, limit: 1 }, { includeLayouts: true })).items;
       expect(first.thumbnailKey).toMatch(/^[0-9a-f]{64}$/);
       expect(first.thumbnailKey).toBe(thumbnailKey(first.layouts[0]));
-      const png = await bed.store.getObjectBuffer(thumbnailObjectKey(first.thumbnailKey));
-      expect((await bed.store.statObject(thumbnailObjectKey(first.thumbnailKey)))?.contentType).toBe('image/png');
+      const png = await bed.store.getObjectBuffer(templateThumbnailObjectKey(first.thumbnailKey));
+      expect((await bed.store.statObject(templateThumbnailObjectKey(first.thumbnailKey)))?.contentType).toBe('image/png');
       const meta = await sharp(png).metadata();
       expect(meta.format).toBe('png');
       expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBe(240);
@@ -99,13 +99,13 @@ describe('TemplateService (real MariaDB)', () => {
 
     it('draws again at start a thumbnail the bucket lost, and keys rows stored without one', async () => {
       const [first] = await search(freshAccount());
-      await bed.store.deleteObject(thumbnailObjectKey(first.thumbnailKey));
+      await bed.store.deleteObject(templateThumbnailObjectKey(first.thumbnailKey));
       await bed.db.knex('templates').where({ template_idx: first.templateIdx }).update({ thumbnail_key: null });
       expect(await bed.templates.assignThumbnailKeys()).toBe(1);
       expect(await bed.templates.drawMissingThumbnails()).toBe(1);
       const [again] = await search(freshAccount());
       expect(again.thumbnailKey).toBe(first.thumbnailKey);
-      expect(await bed.store.statObject(thumbnailObjectKey(first.thumbnailKey))).not.toBeNull();
+      expect(await bed.store.statObject(templateThumbnailObjectKey(first.thumbnailKey))).not.toBeNull();
       expect(await bed.templates.drawMissingThumbnails()).toBe(0);
     });
   });
@@ -240,7 +240,7 @@ describe('TemplateService (real MariaDB)', () => {
       await bed.templates.update(owner, idx, recoloured);
       const [redrawn] = await search(owner, { ownership: 'Custom' });
       expect(redrawn.thumbnailKey).not.toBe(before.thumbnailKey);
-      expect(await bed.store.statObject(thumbnailObjectKey(redrawn.thumbnailKey))).not.toBeNull();
+      expect(await bed.store.statObject(templateThumbnailObjectKey(redrawn.thumbnailKey))).not.toBeNull();
       await bed.templates.update(owner, idx, { ...custom(' New name '), category: ['garden'], templateType: ['Standard'] });
       expect(after.updatedAt.getTime()).toBeGreaterThanOrEqual(before.updatedAt.getTime());
       expect(ids(await search(owner, { category: ['toys'] }))).toEqual([]);

@@ -1,12 +1,11 @@
-import type { TemplateLayout } from '@contracts/domain';
+import { TEMPLATE_THUMBNAIL_KEY_PATTERN, templateThumbnailObjectKey, type TemplateLayout } from '@contracts/domain';
 import { AppError } from '@platform/errors';
 import type { ObjectStore } from '@platform/s3';
 import { renderThumbnail, thumbnailKey } from './template.thumbnail';
 
-/** Where thumbnails live in the platform's bucket; the gateway serves this prefix at /files/templates/. */
-export const THUMBNAIL_PREFIX = 'templates/';
-
-export const thumbnailObjectKey = (key: string) => `${THUMBNAIL_PREFIX}${key}.png`;
+/** Listed to find what the bucket holds: the folder of templateThumbnailObjectKey. */
+const THUMBNAIL_PREFIX = templateThumbnailObjectKey('').replace(/\.png$/, '');
+const THUMBNAIL_KEY = new RegExp(TEMPLATE_THUMBNAIL_KEY_PATTERN);
 
 const LIST_PAGE = 1000;
 
@@ -27,7 +26,7 @@ export class TemplateThumbnails {
   async storeAs(key: string, layout: TemplateLayout): Promise<string> {
     const png = await renderThumbnail(layout);
     try {
-      await this.objects.putObject(thumbnailObjectKey(key), png, { contentType: 'image/png', size: png.length });
+      await this.objects.putObject(templateThumbnailObjectKey(key), png, { contentType: 'image/png', size: png.length });
     } catch (error) {
       throw storeUnavailable(error);
     }
@@ -41,8 +40,8 @@ export class TemplateThumbnails {
     do {
       const page = await this.objects.listPage({ prefix: THUMBNAIL_PREFIX, delimiter: '', startAfter, limit: LIST_PAGE });
       for (const file of page.files) {
-        const match = /^templates\/([0-9a-f]{64})\.png$/.exec(file.key);
-        if (match) keys.add(match[1] as string);
+        const key = file.key.slice(THUMBNAIL_PREFIX.length).replace(/\.png$/, '');
+        if (THUMBNAIL_KEY.test(key) && templateThumbnailObjectKey(key) === file.key) keys.add(key);
       }
       startAfter = page.nextKey ?? undefined;
     } while (startAfter);

@@ -77,3 +77,11 @@ export function parseDimension(dimension: string): { width: number; height: numb
   const match = /^([1-9][0-9]{0,3})x([1-9][0-9]{0,3})$/.exec(dimension);
   return match ? { width: Number(match[1]), height: Number(match[2]) } : undefined;
 }
+
+/**
+ * Where a template thumbnail lives in the platform's bucket: the templates service stores it there and
+ * the gateway serves it at /files/templates/<key>.png. The key is a SHA-256 (hex) of what it shows.
+ */
+export const TEMPLATE_THUMBNAIL_KEY_PATTERN = '^[0-9a-f]{64}$';
+
+export const templateThumbnailObjectKey = (key: string) => `templates/${key}.png`;
