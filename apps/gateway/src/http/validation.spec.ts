@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { FREE_FORM_JSON_MAX_DEPTH } from '@contracts/domain';
-import { FreeFormObject, Idx, OrgId, PathParams } from '../routes/common.schemas';
+import { FreeFormObject, IdInt64, Idx, OrgId, PathParams } from '../routes/common.schemas';
 import { PageQuery } from './pagination';
-import { compileValidator } from './validation';
+import { compileValidator, invalidUnicode } from './validation';
 
 describe(compileValidator.name, () => {
   const body = compileValidator(
@@ -88,5 +88,70 @@ describe('bounds of path, query and free-form body fields', () => {
     expect(body({ config: { blob: 'x'.repeat(2000) } })).toEqual([
       { pointer: '/config', code: 'TOO_LARGE', detail: 'config must serialize to at most 1024 bytes; got 2011.' },
     ]);
+  });
+});
+
+describe('identifiers given as an integer or a digit string', () => {
+  const body = compileValidator(
+    Type.Object({ map: Type.Array(Type.Object({ sourceId: IdInt64({ minimum: 1 }) }, { additionalProperties: false }), { maxItems: 5 }) }),
+    'body',
+  );
+  const sourceIds = (...ids: unknown[]) => ({ map: ids.map((sourceId) => ({ sourceId })) });
+
+  it('takes both spellings and hands the handler the integer', () => {
+    const value = sourceIds(42, '42', '9007199254740991');
+    expect(body(value)).toEqual([]);
+    expect(value).toEqual(sourceIds(42, 42, Number.MAX_SAFE_INTEGER));
+  });
+
+  it('refuses other spellings, naming the field', () => {
+    for (const spelling of ['+7', '07', '1e3', ' 7', '7 ', '0x10', '1.0', '', 'seven']) {
+      expect(body(sourceIds(spelling))).toEqual([expect.objectContaining({ pointer: '/map/0/sourceId', code: 'INVALID_FORMAT' })]);
+    }
+    expect(body(sourceIds(1.5, true, null, {}))).toEqual(
+      [0, 1, 2, 3].map((i) => ({ pointer: `/map/${i}/sourceId`, code: 'INVALID_TYPE', detail: `map.${i}.sourceId must be of type integer,string.` })),
+    );
+  });
+
+  it("bounds a digit string by the integer's range, as it bounds the integer", () => {
+    expect(body(sourceIds('0', 0))).toEqual([
+      { pointer: '/map/0/sourceId', code: 'OUT_OF_RANGE', detail: 'map.0.sourceId must be >= 1.' },
+      { pointer: '/map/1/sourceId', code: 'OUT_OF_RANGE', detail: 'map.1.sourceId must be >= 1.' },
+    ]);
+    expect(body(sourceIds('9007199254740992'))).toEqual([
+      { pointer: '/map/0/sourceId', code: 'OUT_OF_RANGE', detail: 'map.0.sourceId must be <= 9007199254740991.' },
+    ]);
+    expect(body(sourceIds('123456789012345678901234'))).toEqual([expect.objectContaining({ pointer: '/map/0/sourceId', code: 'TOO_LONG' })]);
+  });
+});
+
+describe('text that is not valid Unicode', () => {
+  const body = compileValidator(Type.Object({ name: Type.String({ maxLength: 10 }), config: FreeFormObject(1024, 'Settings.') }), 'body');
+  const query = compileValidator(PageQuery, 'query');
+
+  it('refuses a lone surrogate anywhere in the body, free-form JSON and member names included, naming its pointer', () => {
+    expect(body({ name: 'a\ud800', config: {} })).toEqual([
+      { pointer: '/name', code: 'INVALID_UNICODE', detail: 'The string holds a lone UTF-16 surrogate; send valid Unicode text.' },
+    ]);
+    expect(body({ name: 'ok', config: { list: [1, { 'a/b': '\udc00' }] } })).toEqual([
+      expect.objectContaining({ pointer: '/config/list/1/a~1b', code: 'INVALID_UNICODE' }),
+    ]);
+    expect(body({ name: 'ok', config: { nested: { '\ud800key': 1 } } })).toEqual([
+      { pointer: '/config/nested', code: 'INVALID_UNICODE', detail: 'A member name holds a lone UTF-16 surrogate; send valid Unicode text.' },
+    ]);
+  });
+
+  it('takes surrogate pairs and other valid text', () => {
+    expect(body({ name: 'ok 😀', config: { 'ключ 😀': ['数据', '\u0000'] } })).toEqual([]);
+  });
+
+  it('walks deep nesting without the stack', () => {
+    let deep: unknown = '\ud800';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(invalidUnicode({ deep }, 'body')).toEqual([expect.objectContaining({ pointer: `/deep${'/0'.repeat(100_000)}`, code: 'INVALID_UNICODE' })]);
+  });
+
+  it('refuses it in path and query parameters, naming the parameter', () => {
+    expect(query({ offset: '\ud800' })).toEqual([expect.objectContaining({ parameter: 'offset', code: 'INVALID_UNICODE' })]);
   });
 });

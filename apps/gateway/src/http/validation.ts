@@ -1,4 +1,4 @@
-import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import Ajv, { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { exceedsDepth } from '@contracts/domain';
@@ -42,10 +42,44 @@ function withFreeFormKeywords(ajv: Ajv): Ajv {
   for (const format of ['int32', 'int64']) ajv.addFormat(format, { type: 'number', validate: () => true });
   ajv.addKeyword({ keyword: 'x-maxDepth', type: 'object', schemaType: 'number', errors: true, validate: maxDepth });
   ajv.addKeyword({ keyword: 'x-maxBytes', type: 'object', schemaType: 'number', errors: true, validate: maxBytes });
+  ajv.addKeyword({ keyword: 'x-decimalString', type: 'string', schemaType: 'boolean', modifying: true, errors: true, validate: decimalString });
   return ajv;
 }
 
-const PLAIN_DECIMAL = /^-?(0|[1-9][0-9]*)$/;
+/** How an integer is spelled where it arrives as text: digits, an optional minus, no leading zero. */
+export const PLAIN_DECIMAL_PATTERN = '^-?(0|[1-9][0-9]*)$';
+const PLAIN_DECIMAL = new RegExp(PLAIN_DECIMAL_PATTERN);
+
+/**
+ * `x-decimalString` (IdInt64 in common.schemas.ts): a string of decimal digits stands for the integer
+ * it spells. The integer's own minimum and maximum apply to it, and it is replaced by that number,
+ * so the handler sees one type.
+ */
+function decimalString(
+  _enabled: boolean,
+  data: string,
+  parentSchema?: AnySchemaObject,
+  context?: { parentData: unknown; parentDataProperty: string | number },
+): boolean {
+  // Another spelling is `pattern`'s to refuse, and a longer one `maxLength`'s.
+  if (!PLAIN_DECIMAL.test(data) || data.length > ((parentSchema?.maxLength as number | undefined) ?? Infinity)) return true;
+  const value = Number(data);
+  const [minimum, maximum] = [(parentSchema?.minimum as number | undefined) ?? -Infinity, (parentSchema?.maximum as number | undefined) ?? Infinity];
+  if (value < minimum || value > maximum) {
+    const below = value < minimum;
+    decimalString.errors = [
+      {
+        keyword: below ? 'minimum' : 'maximum',
+        message: `must be ${below ? '>=' : '<='} ${below ? minimum : maximum}`,
+        params: { comparison: below ? '>=' : '<=', limit: below ? minimum : maximum },
+      },
+    ];
+    return false;
+  }
+  if (context?.parentData !== undefined) (context.parentData as Record<string | number, unknown>)[context.parentDataProperty] = value;
+  return true;
+}
+decimalString.errors = [] as Partial<ErrorObject>[];
 
 /**
  * Checks the raw strings of path and query parameters before coercion: each given once, and
@@ -69,12 +103,47 @@ function rawParameterErrors(schema: TObject, values: Record<string, unknown>): F
   return errors;
 }
 
+/** In a `u` regex a surrogate pair is one code point, so this matches only a surrogate left alone. */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+/** Enough to show the caller the pattern; the body may hold thousands of such strings. */
+const UNICODE_ERRORS_MAX = 10;
+
+const escapePointer = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * Every string a request carries (values and member names, free-form JSON included) must be valid
+ * Unicode. JSON's \u escapes can spell a lone UTF-16 surrogate, which no UTF-8 store or encoder
+ * takes: refused here, once for the whole request, before any schema or service reads it. The walk
+ * is iterative, so a body nested thousands deep costs a loop, not the stack.
+ */
+export function invalidUnicode(value: unknown, location: Location): FieldError[] {
+  const errors: FieldError[] = [];
+  const refuse = (pointer: string, detail: string): FieldError =>
+    location === 'body' ? { pointer, code: 'INVALID_UNICODE', detail } : { parameter: pointer.slice(1).split('/')[0] ?? '', code: 'INVALID_UNICODE', detail };
+  const pending: [unknown, string][] = [[value, '']];
+  while (pending.length > 0 && errors.length < UNICODE_ERRORS_MAX) {
+    const [current, pointer] = pending.pop() as [unknown, string];
+    if (typeof current === 'string') {
+      if (LONE_SURROGATE.test(current)) errors.push(refuse(pointer, 'The string holds a lone UTF-16 surrogate; send valid Unicode text.'));
+    } else if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) pending.push([current[i], `${pointer}/${i}`]);
+    } else if (current !== null && typeof current === 'object') {
+      const entries = Object.entries(current);
+      if (entries.some(([name]) => LONE_SURROGATE.test(name)))
+        errors.push(refuse(pointer, 'A member name holds a lone UTF-16 surrogate; send valid Unicode text.'));
+      for (let i = entries.length - 1; i >= 0; i--) pending.push([entries[i][1], `${pointer}/${escapePointer(entries[i][0])}`]);
+    }
+  }
+  return errors;
+}
+
 export function compileValidator(schema: TSchema, location: Location): CompiledValidator {
   const validate: ValidateFunction = (location === 'body' ? bodyAjv : parameterAjv).compile(schema);
   const check: CompiledValidator = (value) => (validate(value) ? [] : toFieldErrors(validate.errors ?? [], location));
-  if (location === 'body') return check;
   return (value) => {
-    const raw = rawParameterErrors(schema as TObject, value as Record<string, unknown>);
+    const unicode = invalidUnicode(value, location);
+    if (unicode.length > 0) return unicode;
+    const raw = location === 'body' ? [] : rawParameterErrors(schema as TObject, value as Record<string, unknown>);
     return raw.length > 0 ? raw : check(value);
   };
 }
@@ -83,7 +152,7 @@ function fieldName(error: ErrorObject): string {
   const missing = (error.params as { missingProperty?: string; additionalProperty?: string }).missingProperty;
   const extra = (error.params as { additionalProperty?: string }).additionalProperty;
   const child = missing ?? extra;
-  return child === undefined ? error.instancePath : `${error.instancePath}/${child.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  return child === undefined ? error.instancePath : `${error.instancePath}/${escapePointer(child)}`;
 }
 
 const CODES: Record<string, string> = {

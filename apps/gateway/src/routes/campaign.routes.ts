@@ -20,7 +20,7 @@ import {
 import { contentCreativeV1 as v1 } from '@contracts/proto';
 import type { PageLinks } from '../http/pagination';
 import { PageQuery } from '../http/pagination';
-import { AccountId, BoundedString, Idx, Int32, Int64, Nullable, PathParams, StringEnum } from './common.schemas';
+import { AccountId, BoundedString, IdInt64, Idx, Int32, Nullable, PathParams, StringEnum } from './common.schemas';
 import { defineRoute } from './route.types';
 
 const TAG = 'dynamic campaigns';
@@ -34,7 +34,8 @@ const AccountPath = PathParams({ accountId: AccountId });
 const CampaignPath = PathParams({ accountId: AccountId, campaignId: Idx });
 
 const Text = (description?: string) => BoundedString(CAMPAIGN_TEXT_MAX, { minLength: 1, description });
-const SignalId = Int64({ minimum: 1, description: 'A dataSignalId of the data-signal catalog.' });
+const SignalId = IdInt64({ minimum: 1, description: 'A dataSignalId of the data-signal catalog.' });
+const AssetSourceId = IdInt64({ minimum: 1, description: 'An asset source of the account.' });
 const PropertyId = BoundedString(DATA_SIGNAL_PROPERTY_ID_MAX, { minLength: 1, description: 'A propertyId of that data signal.' });
 const Scalar = Type.Union([BoundedString(EXPRESSION_VALUE_MAX), Int32()]);
 const Operand = Type.Union([Scalar, Type.Array(Scalar, { maxItems: EXPRESSION_VALUES_MAX })], {
@@ -43,11 +44,11 @@ const Operand = Type.Union([Scalar, Type.Array(Scalar, { maxItems: EXPRESSION_VA
 });
 
 const AssetMapEntry = Type.Object(
-  { assetId: Text('The asset slot of the creative'), assetSourceId: Int64({ minimum: 1 }), assetSourceColumn: Text('A column of that asset source') },
+  { assetId: Text('The asset slot of the creative'), assetSourceId: AssetSourceId, assetSourceColumn: Text('A column of that asset source') },
   { additionalProperties: false },
 );
 const DecisionMapEntry = Type.Object(
-  { assetSourceId: Int64({ minimum: 1 }), dataSignalService: SignalId, dataSignalProperty: PropertyId },
+  { assetSourceId: AssetSourceId, dataSignalService: SignalId, dataSignalProperty: PropertyId },
   { additionalProperties: false, description: 'Which data-signal property selects rows of an asset source.' },
 );
 const ExpressionSchema = Type.Object(

@@ -1,5 +1,6 @@
 import { TProperties, TSchema, TString, TUnsafe, Type } from '@sinclair/typebox';
 import { FREE_FORM_JSON_MAX_DEPTH, INT32_MAX, INT32_MIN, INT64_SAFE_MAX, INT64_SAFE_MIN } from '@contracts/domain';
+import { PLAIN_DECIMAL_PATTERN } from '../http/validation';
 
 /**
  * Schema builders that carry the bounds every request field must have (docs/architecture.md,
@@ -25,6 +26,29 @@ export const Int32 = (options: IntegerOptions = {}) => boundedInteger('int32', I
 
 /** An integer that lands in a proto int64 field, carried as a JS number: exact up to 2^53 - 1. */
 export const Int64 = (options: IntegerOptions = {}) => boundedInteger('int64', INT64_SAFE_MIN, INT64_SAFE_MAX, options);
+
+/** Longest digit string an int64 identifier can take: 2^53 - 1 has 16 digits, and a sign. */
+const ID_DIGITS_MAX = 17;
+
+/**
+ * An identifier the interface leaves untyped (its own convention makes such ids strings, and our
+ * stores make them integers): an integer, or a string of decimal digits that spells one (no sign
+ * but "-", no leading zero, no exponent, no spaces), both within the proto int64 field's range.
+ * The validator turns the digit string into its number (`x-decimalString`), so handlers see one type.
+ */
+export const IdInt64 = (options: Omit<IntegerOptions, 'default'> = {}): TUnsafe<number> => {
+  const { minimum, maximum } = boundedInteger('int64', INT64_SAFE_MIN, INT64_SAFE_MAX, options);
+  return Type.Unsafe<number>({
+    type: ['integer', 'string'],
+    format: 'int64',
+    minimum,
+    maximum,
+    pattern: PLAIN_DECIMAL_PATTERN,
+    maxLength: ID_DIGITS_MAX,
+    'x-decimalString': true,
+    description: `${options.description ? `${options.description} ` : ''}An integer, or the same integer as a string of decimal digits.`,
+  });
+};
 
 /** A string with a length cap (and optionally a floor and a pattern). */
 export const BoundedString = (maxLength: number, options: { minLength?: number; pattern?: string; description?: string; format?: string } = {}): TString =>

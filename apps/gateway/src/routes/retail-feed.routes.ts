@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { PERMISSIONS, RETAIL_FEED_FIELDS, RETAIL_FEED_QUERY_MAX } from '@contracts/domain';
 import { PageQuery } from '../http/pagination';
-import { AccountId, BoundedString, Int64, PathParams, StringEnum } from './common.schemas';
+import { AccountId, BoundedString, IdInt64, PathParams, StringEnum } from './common.schemas';
 import { defineRoute } from './route.types';
 
 const TAG = 'asset sources';
@@ -25,7 +25,7 @@ export const retailFeedRoutes = [
     scope: { account: 'accountId' },
     extension: true,
     params: AccountPath,
-    body: Type.Object({ assetSourceId: Int64({ minimum: 1, description: 'An asset source of the account' }) }, { additionalProperties: false }),
+    body: Type.Object({ assetSourceId: IdInt64({ minimum: 1, description: 'An asset source of the account.' }) }, { additionalProperties: false }),
     success: { status: 200, description: 'Designated', schema: Type.Object({ msg: Type.String() }) },
     example: { params: { accountId: 1001 }, request: { assetSourceId: 42 }, response: { msg: 'Retail feed source set.' } },
     async handle({ params, body, backends }) {

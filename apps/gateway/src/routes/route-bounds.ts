@@ -19,6 +19,11 @@ export function unboundedFields(schema: TSchema, path = ''): string[] {
     for (const member of (s[key] as Schema[] | undefined) ?? []) problems.push(...unboundedFields(member, path));
   }
   if (Array.isArray(s.enum) || s.const !== undefined) return problems;
+  // A value of several types (an id as an integer or a digit string) needs the bounds of each.
+  if (Array.isArray(s.type)) {
+    for (const type of s.type as string[]) problems.push(...unboundedFields({ ...s, type } as TSchema, path));
+    return problems;
+  }
   switch (s.type) {
     case 'integer':
     case 'number': {
