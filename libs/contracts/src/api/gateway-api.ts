@@ -5237,8 +5237,11 @@ export interface operations {
             assetId: string;
             /** @description A column of that asset source */
             assetSourceColumn: string;
-            /** Format: int64 */
-            assetSourceId: number;
+            /**
+             * Format: int64
+             * @description An asset source of the account. An integer, or the same integer as a string of decimal digits.
+             */
+            assetSourceId: number | string;
           }[];
           campaignName: string;
           decisionGraph: {
@@ -5255,9 +5258,9 @@ export interface operations {
                   dataSignalPropertyId: string;
                   /**
                    * Format: int64
-                   * @description A dataSignalId of the data-signal catalog.
+                   * @description A dataSignalId of the data-signal catalog. An integer, or the same integer as a string of decimal digits.
                    */
-                  dataSignalServiceId: number;
+                  dataSignalServiceId: number | string;
                   /** @description One of the operators the property allows, as the catalog names it (GREATER_THAN) or hyphenated in lower case (greater-than). */
                   operator: string;
                   /** @description A string or integer of the property valueType; a non-empty list for IN and NOT_IN; [low, high] for BETWEEN. GREATER_THAN, LESS_THAN and BETWEEN take numbers. */
@@ -5276,15 +5279,18 @@ export interface operations {
             }[];
           };
           decisionMap: {
-            /** Format: int64 */
-            assetSourceId: number;
+            /**
+             * Format: int64
+             * @description An asset source of the account. An integer, or the same integer as a string of decimal digits.
+             */
+            assetSourceId: number | string;
             /** @description A propertyId of that data signal. */
             dataSignalProperty: string;
             /**
              * Format: int64
-             * @description A dataSignalId of the data-signal catalog.
+             * @description A dataSignalId of the data-signal catalog. An integer, or the same integer as a string of decimal digits.
              */
-            dataSignalService: number;
+            dataSignalService: number | string;
           }[];
           /**
            * Format: uri
@@ -5655,9 +5661,9 @@ export interface operations {
             dataSignalPropertyId: string;
             /**
              * Format: int64
-             * @description A dataSignalId of the data-signal catalog.
+             * @description A dataSignalId of the data-signal catalog. An integer, or the same integer as a string of decimal digits.
              */
-            dataSignalServiceId: number;
+            dataSignalServiceId: number | string;
             value: string | number;
           }[];
         };
@@ -10557,9 +10563,9 @@ export interface operations {
         'application/json': {
           /**
            * Format: int64
-           * @description An asset source of the account
+           * @description An asset source of the account. An integer, or the same integer as a string of decimal digits.
            */
-          assetSourceId: number;
+          assetSourceId: number | string;
         };
       };
     };
