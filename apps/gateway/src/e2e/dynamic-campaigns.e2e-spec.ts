@@ -238,6 +238,27 @@ describe('dynamic campaigns and data signals over HTTP (gateway -> content-creat
       expect((await read(created.body.campaignId)).body).toMatchObject({ assetMap, decisionMap });
     });
 
+    it('takes the ids the interface leaves untyped as integers or digit strings, and answers them as integers', async () => {
+      const expression = { dataSignalServiceId: '3', dataSignalPropertyId: 'temperature', operator: 'greater-than', value: 20 };
+      const created = await create(
+        campaignBody({
+          assetMap: [{ assetId: 'heroImage', assetSourceId: String(sourceOfA), assetSourceColumn: 'imageUrl' }],
+          decisionMap: [{ assetSourceId: String(sourceOfA), dataSignalService: '3', dataSignalProperty: 'condition' }],
+          decisionGraph: {
+            defaultCreativeMaster: 'cm',
+            segments: [{ name: 'Warm', creativeMasters: ['cm-sun'], condition: { operator: 'and', expressions: [expression] } }],
+          },
+        }),
+      );
+      expect(created.status).toBe(201);
+      const stored = (await read(created.body.campaignId)).body;
+      expect(stored).toMatchObject({
+        assetMap: [{ assetSourceId: sourceOfA }],
+        decisionMap: [{ assetSourceId: sourceOfA, dataSignalService: 3 }],
+        decisionGraph: { segments: [{ condition: { expressions: [{ dataSignalServiceId: 3 }] } }] },
+      });
+    });
+
     describe('refuses, storing nothing', () => {
       const refusedWith = async (body: unknown, expected: string[]) => {
         const before = (await list({ limit: 100 })).body.campaigns.length;
@@ -252,6 +273,12 @@ describe('dynamic campaigns and data signals over HTTP (gateway -> content-creat
           decisionGraph: { defaultCreativeMaster: 'cm', segments: [{ ...segment, condition: { operator: 'and', expressions: [expression] } }] },
         });
       const at = '/decisionGraph/segments/0/condition/expressions/0';
+
+      it('an untyped id spelled other than as plain decimal digits', () =>
+        refusedWith(campaignBody({ decisionMap: [{ assetSourceId: '+1', dataSignalService: '03', dataSignalProperty: 'condition' }] }), [
+          '/decisionMap/0/assetSourceId INVALID_FORMAT',
+          '/decisionMap/0/dataSignalService INVALID_FORMAT',
+        ]));
 
       it('an expression naming a data signal outside the catalog', () =>
         refusedWith(withExpression({ dataSignalServiceId: 99, dataSignalPropertyId: 'country', operator: 'EQUALS', value: 'US' }), [

@@ -21,6 +21,7 @@ const CONCURRENCY = 6;
 const BODY_VALUES: Record<string, string> = {
   'lone surrogate': '"a\\ud800b"',
   NUL: '"a\\u0000b"',
+  'C0 control': '"a\\u0001b"',
   '70 KB string': JSON.stringify('x'.repeat(LONG_STRING_BYTES)),
   [`${DEEP_LEVELS}-deep arrays`]: '['.repeat(DEEP_LEVELS) + ']'.repeat(DEEP_LEVELS),
   number: '12345',
@@ -36,6 +37,7 @@ const BODY_VALUES: Record<string, string> = {
 const TEXT_VALUES: Record<string, string> = {
   'lone surrogate': 'a%ED%A0%80b',
   NUL: 'a%00b',
+  'C0 control': 'a%01b',
   '70 KB string': 'x'.repeat(LONG_STRING_BYTES),
   [`${DEEP_LEVELS}-deep arrays`]: '%5B'.repeat(DEEP_LEVELS) + '%5D'.repeat(DEEP_LEVELS),
   number: '12345',
@@ -108,6 +110,18 @@ describe('hostile values in every field of every documented operation', () => {
   const ids: Record<string, number | string> = {};
 
   const http = () => httpClient(system.baseUrl);
+  /** The distinct error lines (pino level 50 and up) the processes logged, to tell a 5xx's cause. */
+  const errorLines = () => [
+    ...new Set(
+      [...system.processes, ...system.otherBackends].flatMap((proc) =>
+        proc
+          .output()
+          .split('\n')
+          .filter((line) => /"level":"(error|fatal)"/.test(line))
+          .map((line) => `${proc.name}: ${line.replace(/"(time|pid|hostname|requestId|traceId)":[^,]*,/g, '').slice(0, 600)}`),
+      ),
+    ),
+  ];
   const routeOf = (operationId: string) => ROUTE_TABLE.find((route) => route.operationId === operationId) as RouteSpec;
 
   /** The id a field of this name stands for in this route, when the test holds one. */
@@ -245,8 +259,12 @@ describe('hostile values in every field of every documented operation', () => {
     const seconds = (Date.now() - started) / 1000;
     console.log(`hostile input: ${probes.length} requests over ${ROUTE_TABLE.length} operations in ${seconds.toFixed(1)} s; ${failures.length} 5xx`);
     expect(probes.length).toBeGreaterThan(ROUTE_TABLE.length * 10);
-    // One assertion listing every failure: method, path, where, and which value.
-    expect({ answeredWith5xx: failures.length, failures: failures.sort() }).toEqual({ answeredWith5xx: 0, failures: [] });
+    // One assertion listing every failure (method, path, where, which value) with what the processes logged as errors.
+    expect({ answeredWith5xx: failures.length, failures: failures.sort(), errorsLogged: failures.length > 0 ? errorLines() : [] }).toEqual({
+      answeredWith5xx: 0,
+      failures: [],
+      errorsLogged: [],
+    });
   });
 
   it("answers 404 to another org's key on every operation of a tenant, naming this org's resources", async () => {

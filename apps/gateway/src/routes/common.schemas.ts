@@ -54,6 +54,16 @@ export const IdInt64 = (options: Omit<IntegerOptions, 'default'> = {}): TUnsafe<
 export const BoundedString = (maxLength: number, options: { minLength?: number; pattern?: string; description?: string; format?: string } = {}): TString =>
   Type.String({ ...options, maxLength });
 
+/** No C0 control character but tab, line feed and carriage return: the only ones XML 1.0 can carry, even escaped. */
+const XML_CHARACTERS = '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F]*$';
+
+/**
+ * Text drawn into an image through SVG (a template's placeholder texts). A control character XML
+ * cannot hold would fail the renderer after the request was taken, so it is refused here.
+ */
+export const DrawnText = (maxLength: number, description: string): TString =>
+  BoundedString(maxLength, { pattern: XML_CHARACTERS, description: `${description}; no control characters but tab and line breaks` });
+
 /**
  * A free-form JSON object (settings the platform stores as given). Bounded in depth and in
  * serialized size: deep nesting is how a small body exhausts a parser's or serializer's stack.

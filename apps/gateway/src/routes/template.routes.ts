@@ -23,7 +23,7 @@ import {
 import { templatesV1 as v1 } from '@contracts/proto';
 import { PageQuery } from '../http/pagination';
 import { templateThumbnailUrl } from '../uploads/files.router';
-import { AccountId, BoundedString, Idx, Int32, Int64, Message, PathParams, PageLinksSchema, StringEnum } from './common.schemas';
+import { AccountId, BoundedString, DrawnText, Idx, Int32, Int64, Message, PathParams, PageLinksSchema, StringEnum } from './common.schemas';
 import { defineRoute } from './route.types';
 import { publicBase } from './storage.routes';
 
@@ -41,7 +41,7 @@ const textMembers = {
   box: BoxSchema,
   color: Color,
   fontSize: Int32({ minimum: 1, maximum: TEMPLATE_FONT_SIZE_MAX, description: 'Font size, px' }),
-  text: BoundedString(TEMPLATE_TEXT_MAX, { description: 'Placeholder text' }),
+  text: DrawnText(TEMPLATE_TEXT_MAX, 'Placeholder text'),
 };
 const TextElement = Type.Object(textMembers, { additionalProperties: false });
 const ButtonElement = Type.Object({ ...textMembers, backgroundColor: Color }, { additionalProperties: false });
