@@ -187,7 +187,7 @@ export class AssetSourceRepository {
   async insert(accountId: number, source: StoredSource, rows?: readonly SourceRow[]): Promise<number> {
     return withTransaction(this.db.knex, async (trx) => {
       const [id] = await trx('asset_sources').insert({ ...columns(source), account_id: accountId });
-      if (rows) await this.writeRows(trx, Number(id), rows, source.columns.assetKeyColumn);
+      if (rows) await this.writeRows(trx, Number(id), rows, source.columns.assetKeyColumn, { replacing: false });
       return Number(id);
     });
   }
@@ -244,8 +244,16 @@ export class AssetSourceRepository {
     return rows.map(toRecord);
   }
 
-  private async writeRows(trx: Knex.Transaction, assetSourceId: number, rows: readonly SourceRow[], keyColumn: string | null): Promise<void> {
-    await trx('asset_source_rows').where({ asset_source_id: assetSourceId }).delete();
+  private async writeRows(
+    trx: Knex.Transaction,
+    assetSourceId: number,
+    rows: readonly SourceRow[],
+    keyColumn: string | null,
+    { replacing = true }: { replacing?: boolean } = {},
+  ): Promise<void> {
+    // A new source has no rows to delete, and the delete would lock the gap at the end of the index:
+    // concurrent creates would each hold it and deadlock on each other's inserts.
+    if (replacing) await trx('asset_source_rows').where({ asset_source_id: assetSourceId }).delete();
     for (let start = 0; start < rows.length; start += INSERT_BATCH) {
       const batch = rows.slice(start, start + INSERT_BATCH).map((row, i) => ({
         asset_source_id: assetSourceId,

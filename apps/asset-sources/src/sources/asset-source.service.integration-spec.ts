@@ -60,6 +60,15 @@ describe('AssetSourceService (real MariaDB)', () => {
       expect(JSON.parse((await bed.assetSources.readData(account, id, { offset: 9, limit: 2 })).rowsJson)).toEqual([]);
     });
 
+    it('creates many sources at once without the creates deadlocking each other', async () => {
+      const account = freshAccount();
+      const created = await Promise.allSettled(
+        Array.from({ length: 24 }, (_, i) => bed.assetSources.createInline(account, inline({ assetSourceName: `S${i}` }))),
+      );
+      expect(created.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+      expect((await bed.assetSources.list(account, { offset: 0, limit: 100 })).total).toBe(24);
+    });
+
     it('lists the account sources in id order with the total, and nothing of other accounts', async () => {
       const account = freshAccount();
       const ids = [
