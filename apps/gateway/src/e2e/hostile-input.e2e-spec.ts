@@ -110,7 +110,7 @@ describe('hostile values in every field of every documented operation', () => {
   const ids: Record<string, number | string> = {};
 
   const http = () => httpClient(system.baseUrl);
-  /** The distinct error lines (pino level 50 and up) the processes logged, to tell a 5xx's cause. */
+  /** The distinct error and fatal lines the processes logged, to tell what a 5xx came from. */
   const errorLines = () => [
     ...new Set(
       [...system.processes, ...system.otherBackends].flatMap((proc) =>
