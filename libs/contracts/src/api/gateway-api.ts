@@ -9314,7 +9314,7 @@ export interface operations {
                    * @description Font size, px
                    */
                   fontSize: number;
-                  /** @description Placeholder text */
+                  /** @description Placeholder text; no control characters but tab and line breaks */
                   text: string;
                 };
                 /** @description <width>x<height> in pixels */
@@ -9350,7 +9350,7 @@ export interface operations {
                    * @description Font size, px
                    */
                   fontSize: number;
-                  /** @description Placeholder text */
+                  /** @description Placeholder text; no control characters but tab and line breaks */
                   text: string;
                 };
                 /** @description A rectangle on the canvas, in pixels from the top left corner. */
@@ -9407,7 +9407,7 @@ export interface operations {
                    * @description Font size, px
                    */
                   fontSize: number;
-                  /** @description Placeholder text */
+                  /** @description Placeholder text; no control characters but tab and line breaks */
                   text: string;
                 };
                 /** @description A rectangle on the canvas, in pixels from the top left corner. */
@@ -9608,7 +9608,7 @@ export interface operations {
                * @description Font size, px
                */
               fontSize: number;
-              /** @description Placeholder text */
+              /** @description Placeholder text; no control characters but tab and line breaks */
               text: string;
             };
             /** @description <width>x<height> in pixels */
@@ -9644,7 +9644,7 @@ export interface operations {
                * @description Font size, px
                */
               fontSize: number;
-              /** @description Placeholder text */
+              /** @description Placeholder text; no control characters but tab and line breaks */
               text: string;
             };
             /** @description A rectangle on the canvas, in pixels from the top left corner. */
@@ -9701,7 +9701,7 @@ export interface operations {
                * @description Font size, px
                */
               fontSize: number;
-              /** @description Placeholder text */
+              /** @description Placeholder text; no control characters but tab and line breaks */
               text: string;
             };
             /** @description A rectangle on the canvas, in pixels from the top left corner. */
@@ -10215,7 +10215,7 @@ export interface operations {
                * @description Font size, px
                */
               fontSize: number;
-              /** @description Placeholder text */
+              /** @description Placeholder text; no control characters but tab and line breaks */
               text: string;
             };
             /** @description <width>x<height> in pixels */
@@ -10251,7 +10251,7 @@ export interface operations {
                * @description Font size, px
                */
               fontSize: number;
-              /** @description Placeholder text */
+              /** @description Placeholder text; no control characters but tab and line breaks */
               text: string;
             };
             /** @description A rectangle on the canvas, in pixels from the top left corner. */
@@ -10308,7 +10308,7 @@ export interface operations {
                * @description Font size, px
                */
               fontSize: number;
-              /** @description Placeholder text */
+              /** @description Placeholder text; no control characters but tab and line breaks */
               text: string;
             };
             /** @description A rectangle on the canvas, in pixels from the top left corner. */
