@@ -75,9 +75,9 @@ describe('retail feed settings over HTTP (gateway -> asset-sources -> MariaDB)',
     expectProblem(await call('GET', list('fields=product', accountB)), 404, 'RETAIL_FEED_NOT_SET');
   });
 
-  it('designates a source idempotently and reads it back', async () => {
-    for (let i = 0; i < 2; i++) {
-      const set = await call('PUT', settings(), { assetSourceId: feedId });
+  it('designates a source idempotently, its id an integer or a digit string, and reads it back as an integer', async () => {
+    for (const assetSourceId of [feedId, String(feedId)]) {
+      const set = await call('PUT', settings(), { assetSourceId });
       expect(set.status).toBe(200);
       expect(set.body).toEqual({ msg: expect.any(String) });
     }
@@ -88,7 +88,7 @@ describe('retail feed settings over HTTP (gateway -> asset-sources -> MariaDB)',
     const other = await createInline(accountB, { columnNames: ['sku'], data: [{ sku: 'B' }] });
     expectProblem(await call('PUT', settings(), { assetSourceId: other }), 404, 'ASSET_SOURCE_NOT_FOUND');
     expectProblem(await call('PUT', settings(), { assetSourceId: 987_654_321 }), 404, 'ASSET_SOURCE_NOT_FOUND');
-    expectProblem(await call('PUT', settings(), { assetSourceId: 'x' }), 400, 'VALIDATION_FAILED');
+    for (const assetSourceId of ['x', `0${feedId}`, `+${feedId}`]) expectProblem(await call('PUT', settings(), { assetSourceId }), 400, 'VALIDATION_FAILED');
     expect((await call('GET', settings())).body).toEqual({ assetSourceId: feedId });
   });
 
