@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ALL_PERMISSIONS } from '@contracts/domain';
-import { FreeFormObject, Int32, Int64 } from './common.schemas';
+import { FreeFormObject, IdInt64, Int32, Int64 } from './common.schemas';
 import { unboundedFields } from './route-bounds';
 import { shadowingRoutes } from './route-binder';
 import { ROUTE_TABLE } from './route-table';
@@ -71,6 +71,11 @@ describe(unboundedFields.name, () => {
       { additionalProperties: false },
     );
     expect(unboundedFields(schema)).toEqual([]);
+  });
+
+  it('holds a value of several types to the bounds of each', () => {
+    expect(unboundedFields(Type.Object({ id: IdInt64({ minimum: 1 }) }, { additionalProperties: false }))).toEqual([]);
+    expect(unboundedFields(Type.Unsafe({ type: ['integer', 'string'], format: 'int64', minimum: 1, maximum: 2 }))).toEqual(['/: string without maxLength']);
   });
 
   it('names each field that lacks its bounds', () => {
