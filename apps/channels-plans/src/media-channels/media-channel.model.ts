@@ -49,7 +49,7 @@ export interface CallingOrg {
   isRetailer: boolean;
 }
 
-/** Operation 7: empty unless the ad server is the on-site retail-media server. */
+/** `getAdServerConnection`: empty unless the ad server is the on-site retail-media server. */
 export interface AdServerConnection {
   apiEndpoint?: string;
   apiKey?: string;

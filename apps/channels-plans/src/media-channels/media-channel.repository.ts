@@ -25,7 +25,7 @@ interface MediaChannelRow {
 /**
  * The read paths below are constant strings run as prepared statements (ServiceDatabase.execute):
  * the list, its count and the single read are what the gateway calls most, and this way no SQL is
- * built or parsed per request. The sealed API key is not among the columns: only operation 7 reads it.
+ * built or parsed per request. The sealed API key is not among the columns: only `getAdServerConnection` reads it.
  */
 const CHANNEL = `SELECT mc.idx, mc.org_id, mc.name, mc.ad_server_id, a.ad_server_name, a.kind AS ad_server_kind, a.logo_url,
   mc.type, mc.status, mc.tag_generation, mc.creative_generation, mc.additional_configuration, mc.updated_at, mc.deleted_at`;

@@ -287,7 +287,7 @@ describe('MediaChannelService (real MariaDB)', () => {
     });
   });
 
-  describe('template-campaign list (operation 1)', () => {
+  describe('template-campaign list (listTemplateCampaignMediaChannels)', () => {
     const account = 501;
     const retailer = (orgId: string) => ({ orgId, isRetailer: true });
     const plan = (campaignId: number, channelIdx: number) =>
@@ -353,7 +353,7 @@ describe('MediaChannelService (real MariaDB)', () => {
     });
   });
 
-  describe('ad-server connection (operation 7)', () => {
+  describe('ad-server connection (getAdServerConnection)', () => {
     it('gives the on-site endpoint for the org and the key minted at create', async () => {
       const org = freshOrg();
       const idx = await bed.mediaChannels.create(org, channel('On site', { adServerId: 'onsite-rm', type: 'On-site' }));

@@ -138,7 +138,7 @@ export class MediaChannelService {
   }
 
   /**
-   * Operation 1: the channels a template campaign can use. Only retailer organizations run template
+   * `listTemplateCampaignMediaChannels`: the channels a template campaign can use. Only retailer organizations run template
    * campaigns; the campaign must be one of the account's.
    */
   async listForTemplateCampaign(
@@ -152,7 +152,7 @@ export class MediaChannelService {
     return this.deps.channels.listForCampaign(org.orgId, retailCampaignId, effectivePage(page));
   }
 
-  /** Operation 7: connection details exist only for the on-site retail-media ad server. */
+  /** `getAdServerConnection`: connection details exist only for the on-site retail-media ad server. */
   async connection(orgId: string, adServerId: string): Promise<AdServerConnection> {
     const adServer = await this.deps.adServers.find(adServerId);
     if (!adServer) throw notFound('AD_SERVER_NOT_FOUND', `Ad server ${adServerId} is not in the catalog.`);

@@ -45,7 +45,7 @@ export class MediaPlanService {
   ) {}
 
   /**
-   * Operation 8. One site on the channel's ad server and one placement per distinct dimension, all
+   * `createAutoMediaPlan`. One site on the channel's ad server and one placement per distinct dimension, all
    * in one transaction. Idempotent on (campaign, channel, distinct sorted dimensions): asking again
    * for the same set returns the existing plan with `created: false`; a different set is a new plan.
    */
@@ -90,7 +90,7 @@ export class MediaPlanService {
   }
 
   /**
-   * Operation 9. `fields` holds comma-separated top-level names (empty: all); an unknown name is
+   * `getMediaPlan`. `fields` holds comma-separated top-level names (empty: all); an unknown name is
    * refused, naming it. The page windows the plan's placements in id order; every ad server of the
    * plan is listed, with the placements of this page that are on it.
    */

@@ -139,7 +139,7 @@ describe('PlacementService (real MariaDB)', () => {
     );
   const placementCount = async (mediaPlanId: number) => Number((await bed.db.knex('placements').where({ media_plan_id: mediaPlanId }).count({ n: '*' }))[0].n);
 
-  describe('create (operation 20)', () => {
+  describe('create (createPlacement)', () => {
     it("puts the placement on the plan's site of that name on that ad server, reusing or creating the site", async () => {
       const p = await plan(['300x250']);
       const reused = await bed.placements.create(p.accountId, p.mediaPlanId, {
@@ -218,7 +218,7 @@ describe('PlacementService (real MariaDB)', () => {
     });
   });
 
-  describe('update (operation 21)', () => {
+  describe('update (updatePlacement)', () => {
     const identify = (placement: { placementId: number; siteIdx: number }) => ({ placementId: placement.placementId, siteIdx: placement.siteIdx });
 
     it('renames, resizes and merges params, leaving what is not named as it was', async () => {
@@ -329,7 +329,7 @@ describe('PlacementService (real MariaDB)', () => {
     });
   });
 
-  describe('bulk-tag data (operation 18)', () => {
+  describe('bulk-tag data (getBulkTagData)', () => {
     it("groups every placement by its site's ad server with params and tag flag, for the plan's own campaign only", async () => {
       const p = await plan(['300x250', '728x90']);
       const video = await bed.placements.create(p.accountId, p.mediaPlanId, {
@@ -383,7 +383,7 @@ describe('PlacementService (real MariaDB)', () => {
     });
   });
 
-  describe('ad-unit details (operation 19)', () => {
+  describe('ad-unit details (getAdUnitDetails)', () => {
     const detailsOf = async (dimension: string) => {
       const p = await plan(['300x250']);
       const placement =

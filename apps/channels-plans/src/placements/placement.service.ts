@@ -50,7 +50,7 @@ export class PlacementService {
   ) {}
 
   /**
-   * Operation 18: every placement of the plan (in id order) with its params and tag flag, grouped by
+   * `getBulkTagData`: every placement of the plan (in id order) with its params and tag flag, grouped by
    * the ad server of its site. The plan must be one of the campaign's: another campaign's plan reads as missing.
    */
   async bulkTagData(accountId: number, mediaPlanId: number, retailCampaignId: number): Promise<BulkTagData> {
@@ -70,7 +70,7 @@ export class PlacementService {
     return { mediaPlanId: plan.mediaPlanId, mediaPlanName: plan.mediaPlanName, adServers: ordered };
   }
 
-  /** Operation 19: the ad-unit groups the placement's dimension offers, from the seeded catalog. */
+  /** `getAdUnitDetails`: the ad-unit groups the placement's dimension offers, from the seeded catalog. */
   async adUnitDetails(accountId: number, mediaPlanId: number, retailCampaignId: number, placementId: number): Promise<AdUnitDetails> {
     const errors = idErrors('placementId', placementId, 'parameter');
     if (errors.length > 0) throw validationFailed(errors);
@@ -81,7 +81,7 @@ export class PlacementService {
   }
 
   /**
-   * Operation 20. The placement goes on the plan's site named siteName on the ad server (the site is
+   * `createPlacement`. The placement goes on the plan's site named siteName on the ad server (the site is
    * created when the plan has none of that name there); its ad-unit type follows the ad server's kind.
    * Names are trimmed; a placement name is unique within its site (409 PLACEMENT_NAME_TAKEN).
    */
@@ -117,7 +117,7 @@ export class PlacementService {
   }
 
   /**
-   * Operation 21. placementId and siteIdx identify the placement (a pair that does not match reads as
+   * `updatePlacement`. placementId and siteIdx identify the placement (a pair that does not match reads as
    * missing). A new siteName or adServer moves it to the plan's site of that name on that ad server,
    * created when missing (a site left without placements is removed); a new ad server also brings its
    * ad-unit type. Params given replace the stored ones of the same name; the others stay.

@@ -154,7 +154,7 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
     });
   });
 
-  describe('create (operation 2) and read (operation 5)', () => {
+  describe('create (createMediaChannel) and read (getMediaChannel)', () => {
     it('creates a channel with every field and reads it back', async () => {
       const created = await create(validChannel('Display network'), channelKey);
       expect(created.status).toBe(201);
@@ -265,7 +265,7 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
     });
   });
 
-  describe('update (operation 3) and delete (operation 6)', () => {
+  describe('update (updateMediaChannel) and delete (deleteMediaChannel)', () => {
     let idx: number;
     beforeAll(async () => {
       idx = (await create(validChannel('Updatable', { adServerId: 'meta', type: 'Social' }))).body.idx;
@@ -324,7 +324,7 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
     });
   });
 
-  describe('org list (operation 4)', () => {
+  describe('org list (listOrgMediaChannels)', () => {
     it('pages with total and absolute next/previous links followed to the end', async () => {
       for (let i = 0; i < 7; i++) expect((await create(validChannel(`Paged ${i}`))).status).toBe(201);
       const first = await list({ limit: 3 });
@@ -395,7 +395,7 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
     });
   });
 
-  describe('ad-server connection (operation 7) and catalog', () => {
+  describe('ad-server connection (getAdServerConnection) and catalog', () => {
     it('returns apiEndpoint and apiKey only for the on-site retail-media server', async () => {
       const onsite = await create(validChannel('On-site server', { adServerId: 'onsite-rm', type: 'On-site' }));
       expect(onsite.status).toBe(201);
@@ -432,7 +432,7 @@ describe('media channels over HTTP (gateway -> channels-plans -> MariaDB)', () =
     });
   });
 
-  describe('template-campaign list (operation 1)', () => {
+  describe('template-campaign list (listTemplateCampaignMediaChannels)', () => {
     let usedIdx: number;
     let disabledIdx: number;
 

@@ -108,7 +108,7 @@ describe('placements over HTTP: bulk-tag data, ad-unit details, create and updat
     expect(await system?.stop()).toEqual([0, 0]);
   });
 
-  describe('bulk-tag data (operation 18)', () => {
+  describe('bulk-tag data (getBulkTagData)', () => {
     it('lists every placement grouped by ad server, with the ad server id and kind, params and isTagPresent', async () => {
       const p = await planIn(accountA);
       ok(await create(accountA, p.mediaPlanId, { placementName: 'Pre-roll', siteName: 'Video', dimension: '640x360', adServer: 'ttd' }), 201);
@@ -173,7 +173,7 @@ describe('placements over HTTP: bulk-tag data, ad-unit details, create and updat
     });
   });
 
-  describe('ad-unit details (operation 19)', () => {
+  describe('ad-unit details (getAdUnitDetails)', () => {
     it("answers the groups the placement's dimension offers, from the seeded catalog", async () => {
       const p = await planIn(accountA, ['300x250', '728x90']);
       const [medium, leaderboard] = p.placements;
@@ -267,7 +267,7 @@ describe('placements over HTTP: bulk-tag data, ad-unit details, create and updat
     });
   });
 
-  describe('placement create (operation 20)', () => {
+  describe('placement create (createPlacement)', () => {
     it("creates the placement on the plan's site of that name on the ad server, and the plan reads it", async () => {
       const p = await planIn(accountA, ['300x250']);
       const [auto] = p.placements;
@@ -361,7 +361,7 @@ describe('placements over HTTP: bulk-tag data, ad-unit details, create and updat
     });
   });
 
-  describe('placement update (operation 21)', () => {
+  describe('placement update (updatePlacement)', () => {
     it('sets the ad-server params, renames and resizes, keeping the params not named', async () => {
       const p = await planIn(accountA, ['300x250']);
       const [auto] = p.placements;

@@ -39,7 +39,7 @@ export const TAG_CSV_COLUMNS = ['Site Name', 'Placement Id', 'Placement Name', '
 /** Rows per page when the gateway streams the tag CSV from the service. */
 export const TAG_CSV_PAGE_ROWS = 1000;
 
-/** Tracker fields of the bulk tracker update (operation 23) and the tracker types a campaign may select. */
+/** Tracker fields of the bulk tracker update (`updatePlanTrackers`) and the tracker types a campaign may select. */
 export const TRACKER_TYPES = [
   'primaryClickTracker',
   'secondaryClickTracker1',
