@@ -1,4 +1,4 @@
-import { loadConfig, z } from '@platform/config';
+import { z } from '@platform/config';
 import { SERVICE_ENDPOINTS } from '@contracts/proto';
 import { grpcServiceFields, peerAddressFields } from '@platform/service';
 
@@ -21,5 +21,3 @@ export const assetSourcesConfigSchema = z.object({
 });
 
 export type AssetSourcesConfig = z.infer<typeof assetSourcesConfigSchema>;
-
-export const loadAssetSourcesConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(assetSourcesConfigSchema, env);

@@ -1,5 +1,5 @@
 import { SERVICE_ENDPOINTS } from '@contracts/proto';
-import { loadConfig, z } from '@platform/config';
+import { z } from '@platform/config';
 import { grpcServiceFields, peerAddressFields } from '@platform/service';
 
 export const contentCreativeConfigSchema = z.object({
@@ -9,5 +9,3 @@ export const contentCreativeConfigSchema = z.object({
 });
 
 export type ContentCreativeConfig = z.infer<typeof contentCreativeConfigSchema>;
-
-export const loadContentCreativeConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(contentCreativeConfigSchema, env);

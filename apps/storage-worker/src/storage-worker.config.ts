@@ -1,4 +1,4 @@
-import { loadConfig, s3Fields, secretKey, z } from '@platform/config';
+import { s3Fields, secretKey, z } from '@platform/config';
 import { workerFields } from '@platform/service';
 
 export const storageWorkerConfigSchema = z.object({
@@ -13,5 +13,3 @@ export const storageWorkerConfigSchema = z.object({
 });
 
 export type StorageWorkerConfig = z.infer<typeof storageWorkerConfigSchema>;
-
-export const loadStorageWorkerConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(storageWorkerConfigSchema, env);

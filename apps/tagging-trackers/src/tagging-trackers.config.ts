@@ -1,5 +1,5 @@
 import { SERVICE_ENDPOINTS } from '@contracts/proto';
-import { loadConfig, url, z } from '@platform/config';
+import { url, z } from '@platform/config';
 import { grpcServiceFields, peerAddressFields } from '@platform/service';
 
 export const taggingTrackersConfigSchema = z.object({
@@ -10,5 +10,3 @@ export const taggingTrackersConfigSchema = z.object({
 });
 
 export type TaggingTrackersConfig = z.infer<typeof taggingTrackersConfigSchema>;
-
-export const loadTaggingTrackersConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(taggingTrackersConfigSchema, env);

@@ -1,4 +1,4 @@
-import { loadConfig, s3Fields, z } from '@platform/config';
+import { s3Fields, z } from '@platform/config';
 import { grpcServiceFields } from '@platform/service';
 
 export const templatesConfigSchema = z.object({
@@ -8,5 +8,3 @@ export const templatesConfigSchema = z.object({
 });
 
 export type TemplatesConfig = z.infer<typeof templatesConfigSchema>;
-
-export const loadTemplatesConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(templatesConfigSchema, env);

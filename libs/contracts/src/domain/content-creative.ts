@@ -22,14 +22,12 @@ export function canonicalOperator(operator: string): string {
 
 /** How the expressions of a segment's condition combine. */
 export const CONDITION_OPERATORS = ['and', 'or'] as const;
-export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
 
 /**
  * Which matching segment serves: EQUAL_ROTATION spreads requests evenly over every segment that
  * matches; PRIORITY serves the first matching segment in the listed order.
  */
 export const RULE_PRIORITIES = ['EQUAL_ROTATION', 'PRIORITY'] as const;
-export type RulePriority = (typeof RULE_PRIORITIES)[number];
 
 export const CAMPAIGN_NAME_MAX = 200;
 export const CAMPAIGN_URL_MAX = 2048;

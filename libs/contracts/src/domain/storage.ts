@@ -106,7 +106,6 @@ export const STORAGE_LIMITS = {
 } as const;
 
 export const CLOUD_SERVICE_TYPES = ['objstore'] as const;
-export type CloudServiceType = (typeof CLOUD_SERVICE_TYPES)[number];
 
 /** The job kinds of the storage worker, as they appear in the queue view and on progress subjects. */
 export const STORAGE_JOB_KINDS = { upload: 'asset-upload', cloudCopy: 'cloud-copy' } as const;

@@ -19,7 +19,6 @@ export type SingleTagKind = (typeof SINGLE_TAG_KINDS)[number];
 
 /** Privacy entry types a tag understands. GDPR entries carry a consent macro naming a numeric vendor id. */
 export const PRIVACY_TYPES = ['GDPRv2', 'ccpa', 'gpp'] as const;
-export type PrivacyType = (typeof PRIVACY_TYPES)[number];
 export const PRIVACY_ENTRIES_MAX = 3;
 export const CONSENT_MACRO_MAX = 64;
 /** `${GDPR_CONSENT_<vendor id>}` or `${GPP_STRING_<id>}`: the number is the IAB vendor (or GPP section) id. */

@@ -8,19 +8,14 @@ export const TEMPLATE_OWNERSHIPS = ['System', 'Custom'] as const;
 export type TemplateOwnership = (typeof TEMPLATE_OWNERSHIPS)[number];
 
 export const TEMPLATE_INVENTORY_TYPES = ['offsite', 'onsite'] as const;
-export type TemplateInventoryType = (typeof TEMPLATE_INVENTORY_TYPES)[number];
 
 export const TEMPLATE_PRODUCT_INFORMATION_SOURCES = ['Upload Your Own Assets', 'Retailer Product Feed', 'Hybrid', 'Dynamic'] as const;
-export type TemplateProductInformationSource = (typeof TEMPLATE_PRODUCT_INFORMATION_SOURCES)[number];
 
 export const TEMPLATE_PRODUCT_SELECTION_METHODS = ['Fixed Product Selection', 'Dynamic Product Selection'] as const;
-export type TemplateProductSelectionMethod = (typeof TEMPLATE_PRODUCT_SELECTION_METHODS)[number];
 
 export const TEMPLATE_CREATIVE_STYLES = ['Static Banner', 'Animated Banner', 'Animated Carousel', 'Video', 'Social', 'REC'] as const;
-export type TemplateCreativeStyle = (typeof TEMPLATE_CREATIVE_STYLES)[number];
 
 export const TEMPLATE_TYPES = ['Standard', 'Dynamic', 'Carousel', 'Offer Feed', 'Geo Feed', 'Custom'] as const;
-export type TemplateType = (typeof TEMPLATE_TYPES)[number];
 
 export const TEMPLATE_NAME_MAX = 200;
 export const TEMPLATE_AD_FORMAT_MAX = 64;

@@ -33,8 +33,6 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (code: string, detail: string, errors?: FieldError[]) => new AppError(400, code, detail, { errors });
-
 export const validationFailed = (errors: FieldError[]) =>
   new AppError(400, 'VALIDATION_FAILED', `The request has ${errors.length} invalid field${errors.length === 1 ? '' : 's'}.`, { errors });
 
