@@ -1,6 +1,6 @@
 import { CHANNELS_PLANS_EVENTS_STREAM } from '@contracts/domain';
 import { channelsPlansV1 as v1, SERVICE_ENDPOINTS } from '@contracts/proto';
-import { createSecretBox, resolveKey } from '@platform/secrets';
+import { secretBoxFromConfig } from '@platform/secrets';
 import type { GrpcServiceSpec } from '@platform/service';
 import { AdServerRepository } from './ad-servers/ad-server.repository';
 import { AdServerService } from './ad-servers/ad-server.service';
@@ -25,17 +25,11 @@ export const channelsPlansService: GrpcServiceSpec<ChannelsPlansConfig, v1.Chann
   },
   definition: v1.ChannelsPlansServiceService,
   implementation: ({ config, logger, guard, db, events, announceViewChange, connectPeer }) => {
-    const secretsKey = resolveKey({
-      configured: config.SECRETS_ENCRYPTION_KEY,
-      nodeEnv: config.NODE_ENV,
-      variable: 'SECRETS_ENCRYPTION_KEY',
-      warn: (message) => logger.warn(message),
-    });
     const services = createChannelsPlansServices({
       db,
       events,
       announceViewChange,
-      secrets: createSecretBox(secretsKey),
+      secrets: secretBoxFromConfig(config, (message) => logger.warn(message)),
       onsiteApiBaseUrl: onsiteApiBaseUrl(config),
     });
     // Campaigns built from a template ask templates whether the caller's account may use it.

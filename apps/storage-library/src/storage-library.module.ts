@@ -3,7 +3,7 @@ import { JOB_PROGRESS_STREAM, JOB_REQUEST_STREAM } from '@platform/jobs';
 import { DEAD_LETTER_STREAM } from '@platform/nats';
 import { parseAllowlist } from '@platform/outbound-fetch';
 import { objectStoreFromConfig } from '@platform/s3';
-import { createSecretBox, resolveKey } from '@platform/secrets';
+import { secretBoxFromConfig } from '@platform/secrets';
 import type { GrpcServiceSpec } from '@platform/service';
 import { STORAGE_LIBRARY_MIGRATIONS } from './migrations';
 import { startQueueViewConsumer } from './queues/queue-view.consumer';
@@ -29,17 +29,11 @@ export const storageLibraryService: GrpcServiceSpec<StorageLibraryConfig, v1.Sto
   },
   definition: v1.StorageLibraryServiceService,
   implementation: ({ config, logger, guard, db, events, nats, names, runInBackground }) => {
-    const key = resolveKey({
-      configured: config.SECRETS_ENCRYPTION_KEY,
-      nodeEnv: config.NODE_ENV,
-      variable: 'SECRETS_ENCRYPTION_KEY',
-      warn: (m) => logger.warn(m),
-    });
     const services = createStorageLibraryServices({
       db,
       events,
       store: objectStoreFromConfig(config),
-      box: createSecretBox(key),
+      box: secretBoxFromConfig(config, (m) => logger.warn(m)),
       allowlist: parseAllowlist(config.OUTBOUND_ALLOWLIST),
     });
     // Queues would silently stop moving without it, so a consumer that cannot start fails the start-up.

@@ -2,7 +2,7 @@ import { JOB_PROGRESS_STREAM, JOB_REQUEST_STREAM } from '@platform/jobs';
 import { DEAD_LETTER_STREAM } from '@platform/nats';
 import { parseAllowlist } from '@platform/outbound-fetch';
 import { objectStoreFromConfig } from '@platform/s3';
-import { createSecretBox, resolveKey } from '@platform/secrets';
+import { secretBoxFromConfig } from '@platform/secrets';
 import type { WorkerSpec } from '@platform/service';
 import { cloudCopyJob } from './cloud-copy/cloud-copy.job';
 import { storageWorkerConfigSchema, type StorageWorkerConfig } from './storage-worker.config';
@@ -16,15 +16,9 @@ export const storageWorker: WorkerSpec<StorageWorkerConfig> = {
   jobs: async ({ config, logger }) => {
     const store = objectStoreFromConfig(config);
     await store.ensureBucket();
-    const key = resolveKey({
-      configured: config.SECRETS_ENCRYPTION_KEY,
-      nodeEnv: config.NODE_ENV,
-      variable: 'SECRETS_ENCRYPTION_KEY',
-      warn: (m) => logger.warn(m),
-    });
     return [
       uploadJob({ store, tmpDir: config.STORAGE_WORKER_TMP_DIR }),
-      cloudCopyJob({ store, box: createSecretBox(key), allowlist: parseAllowlist(config.OUTBOUND_ALLOWLIST) }),
+      cloudCopyJob({ store, box: secretBoxFromConfig(config, (m) => logger.warn(m)), allowlist: parseAllowlist(config.OUTBOUND_ALLOWLIST) }),
     ];
   },
 };

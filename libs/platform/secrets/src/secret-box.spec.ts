@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createSecretBox, resolveKey } from './secret-box';
+import { createSecretBox, developmentKey, resolveKey, secretBoxFromConfig } from './secret-box';
 
 describe(createSecretBox.name, () => {
   const box = createSecretBox(randomBytes(32));
@@ -28,5 +28,21 @@ describe(resolveKey.name, () => {
     const warnings: string[] = [];
     expect(resolveKey({ nodeEnv: 'development', variable: 'K', warn: (m) => warnings.push(m) })).toHaveLength(32);
     expect(warnings).toHaveLength(1);
+  });
+});
+
+describe(secretBoxFromConfig.name, () => {
+  it('seals with the configured key, so another box of that key opens it', () => {
+    const key = randomBytes(32);
+    const sealed = secretBoxFromConfig({ SECRETS_ENCRYPTION_KEY: key, NODE_ENV: 'production' }, () => undefined).seal('value');
+    expect(createSecretBox(key).open(sealed)).toBe('value');
+  });
+
+  it('falls back to the development key with a warning outside production, and refuses to start without a key in production', () => {
+    const warnings: string[] = [];
+    const sealed = secretBoxFromConfig({ NODE_ENV: 'development' }, (m) => warnings.push(m)).seal('value');
+    expect(createSecretBox(developmentKey('SECRETS_ENCRYPTION_KEY')).open(sealed)).toBe('value');
+    expect(warnings).toEqual([expect.stringContaining('SECRETS_ENCRYPTION_KEY')]);
+    expect(() => secretBoxFromConfig({ NODE_ENV: 'production' }, () => undefined)).toThrow(/SECRETS_ENCRYPTION_KEY is required/);
   });
 });

@@ -49,3 +49,18 @@ export function resolveKey(options: { configured?: Buffer; nodeEnv: string; vari
   options.warn(`${options.variable} is not set; using a development-only key`);
   return developmentKey(options.variable);
 }
+
+/** What a deployable that seals or opens secrets reads from its config (`secretKey` in @platform/config parses the key). */
+export interface SecretsConfig {
+  SECRETS_ENCRYPTION_KEY?: Buffer;
+  NODE_ENV: string;
+}
+
+/**
+ * The box of SECRETS_ENCRYPTION_KEY, the one key every service and worker seals and opens secrets
+ * with (a secret sealed by one is opened by another). Missing outside production: the development
+ * key, with a warning; missing in production: a start-up error.
+ */
+export function secretBoxFromConfig(config: SecretsConfig, warn: (message: string) => void): SecretBox {
+  return createSecretBox(resolveKey({ configured: config.SECRETS_ENCRYPTION_KEY, nodeEnv: config.NODE_ENV, variable: 'SECRETS_ENCRYPTION_KEY', warn }));
+}
