@@ -1,5 +1,5 @@
 import { assetSourcesV1 as v1, SERVICE_ENDPOINTS } from '@contracts/proto';
-import type { GrpcServiceSpec } from '@platform/service';
+import { startPeriodicTask, type GrpcServiceSpec } from '@platform/service';
 import { assetSourcesConfigSchema, type AssetSourcesConfig } from './asset-sources.config';
 import { assetSourcesGrpc } from './asset-sources.grpc';
 import { createAssetSourcesServices } from './asset-sources.services';
@@ -13,17 +13,21 @@ export const assetSourcesService: GrpcServiceSpec<AssetSourcesConfig, v1.AssetSo
   configSchema: assetSourcesConfigSchema,
   database: { base: 'asset_sources', migrations: ASSET_SOURCES_MIGRATIONS },
   definition: v1.AssetSourcesServiceService,
-  implementation: ({ config, logger, guard, db, connectPeer }) => {
+  implementation: ({ config, logger, guard, db, connectPeer, runInBackground }) => {
     const services = createAssetSourcesServices({
       db,
       logger,
       remote: { allowlist: config.OUTBOUND_ALLOWLIST, timeoutMs: config.REMOTE_FETCH_TIMEOUT_MS, maxBytes: config.REMOTE_FETCH_MAX_BYTES },
     });
     if (config.RECOMMENDATION_SWEEP_MS > 0) {
-      // Unref'd: the sweep never holds the process open, and a sweep cut short by shutdown is simply redone on the next start.
-      setInterval(() => {
-        services.recommendations.recomputeDue().catch((error: unknown) => logger.warn({ err: error }, 'recommendation sweep failed'));
-      }, config.RECOMMENDATION_SWEEP_MS).unref();
+      // Recommendation sources fall due by the clock (updateFrequency), not by a request, so a sweep looks for them.
+      runInBackground('recommendation sweep', async () =>
+        startPeriodicTask({
+          intervalMs: config.RECOMMENDATION_SWEEP_MS,
+          run: () => services.recommendations.recomputeDue(),
+          onError: (error) => logger.warn({ err: error }, 'recommendation sweep failed'),
+        }),
+      );
     }
     const campaignCheck = campaignCheckFor(connectPeer(SERVICE_ENDPOINTS.contentCreative));
     const libraryFiles = libraryFilesLookupFor(connectPeer(SERVICE_ENDPOINTS.storageLibrary));
