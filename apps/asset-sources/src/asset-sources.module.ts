@@ -1,11 +1,12 @@
 import { assetSourcesV1 as v1, SERVICE_ENDPOINTS } from '@contracts/proto';
+import { adaptPeer } from '@platform/grpc';
 import { startPeriodicTask, type GrpcServiceSpec } from '@platform/service';
 import { assetSourcesConfigSchema, type AssetSourcesConfig } from './asset-sources.config';
 import { assetSourcesGrpc } from './asset-sources.grpc';
 import { createAssetSourcesServices } from './asset-sources.services';
 import { ASSET_SOURCES_MIGRATIONS } from './migrations';
-import { campaignCheckFor } from './motion-design/campaign-check';
-import { libraryFilesLookupFor } from './motion-design/library-files';
+import { contentCreativePeer } from './peers/content-creative.peer';
+import { storageLibraryPeer } from './peers/storage-library.peer';
 
 /** What is particular to asset-sources; @platform/service runs it like every other service. */
 export const assetSourcesService: GrpcServiceSpec<AssetSourcesConfig, v1.AssetSourcesServiceServer> = {
@@ -29,13 +30,12 @@ export const assetSourcesService: GrpcServiceSpec<AssetSourcesConfig, v1.AssetSo
         }),
       );
     }
-    const campaignCheck = campaignCheckFor(connectPeer(SERVICE_ENDPOINTS.contentCreative));
-    const libraryFiles = libraryFilesLookupFor(connectPeer(SERVICE_ENDPOINTS.storageLibrary));
     return assetSourcesGrpc({
       logger,
       guard,
       ...services,
-      motionDesignPeers: (incoming) => ({ campaignExists: campaignCheck(incoming), filesInLibrary: libraryFiles(incoming) }),
+      contentCreative: adaptPeer(connectPeer(SERVICE_ENDPOINTS.contentCreative), contentCreativePeer),
+      storageLibrary: adaptPeer(connectPeer(SERVICE_ENDPOINTS.storageLibrary), storageLibraryPeer),
     });
   },
 };

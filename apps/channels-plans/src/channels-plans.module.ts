@@ -1,5 +1,6 @@
 import { CHANNELS_PLANS_EVENTS_STREAM } from '@contracts/domain';
 import { channelsPlansV1 as v1, SERVICE_ENDPOINTS } from '@contracts/proto';
+import { adaptPeer } from '@platform/grpc';
 import { secretBoxFromConfig } from '@platform/secrets';
 import type { GrpcServiceSpec } from '@platform/service';
 import { AdServerRepository } from './ad-servers/ad-server.repository';
@@ -10,7 +11,7 @@ import { channelsPlansConfigSchema, onsiteApiBaseUrl, type ChannelsPlansConfig }
 import { channelsPlansGrpc } from './channels-plans.grpc';
 import { createChannelsPlansServices } from './channels-plans.services';
 import { CHANNELS_PLANS_MIGRATIONS } from './migrations';
-import { templateVisibilityFor } from './retail-campaigns/template-visibility';
+import { templatesPeer } from './peers/templates.peer';
 
 /** What is particular to channels-plans; @platform/service runs it like every other service. */
 export const channelsPlansService: GrpcServiceSpec<ChannelsPlansConfig, v1.ChannelsPlansServiceServer> = {
@@ -33,7 +34,7 @@ export const channelsPlansService: GrpcServiceSpec<ChannelsPlansConfig, v1.Chann
       onsiteApiBaseUrl: onsiteApiBaseUrl(config),
     });
     // Campaigns built from a template ask templates whether the caller's account may use it.
-    const templateVisibility = templateVisibilityFor(connectPeer(SERVICE_ENDPOINTS.templates));
-    return channelsPlansGrpc({ logger, guard, templateVisibility, ...services });
+    const templates = adaptPeer(connectPeer(SERVICE_ENDPOINTS.templates), templatesPeer);
+    return channelsPlansGrpc({ logger, guard, templates, ...services });
   },
 };

@@ -1,5 +1,5 @@
-import { assetSourcesV1, channelsPlansV1, contentCreativeV1 as v1 } from '@contracts/proto';
-import type { PeerClient } from '@platform/grpc';
+import { contentCreativeV1 as v1 } from '@contracts/proto';
+import type { PeerOf } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
 import type { CallGuard } from '@platform/service';
 import { campaignGrpc } from './campaigns/campaign.grpc';
@@ -7,10 +7,12 @@ import type { ContentCreativeServices } from './content-creative.services';
 import { contentMapGrpc } from './content-maps/content-map.grpc';
 import { dataSignalGrpc } from './data-signals/data-signal.grpc';
 import { decisionGrpc } from './decisions/decision.grpc';
+import type { AssetSourcesPeer } from './peers/asset-sources.peer';
+import type { ChannelsPlansPeer } from './peers/channels-plans.peer';
 
 export interface ContentCreativePeers {
-  assetSources: PeerClient<assetSourcesV1.AssetSourcesServiceClient>;
-  channelsPlans: PeerClient<channelsPlansV1.ChannelsPlansServiceClient>;
+  assetSources: PeerOf<AssetSourcesPeer>;
+  channelsPlans: PeerOf<ChannelsPlansPeer>;
 }
 
 /** The whole ContentCreativeService: each feature brings the handlers of its operations. */

@@ -1,4 +1,5 @@
 import { SERVICE_ENDPOINTS, taggingTrackersV1 as v1 } from '@contracts/proto';
+import { adaptPeer } from '@platform/grpc';
 import type { GrpcServiceSpec } from '@platform/service';
 import { TAGGING_TRACKERS_MIGRATIONS } from './migrations';
 import { channelsPlansPeer } from './peers/channels-plans.peer';
@@ -12,13 +13,11 @@ export const taggingTrackersService: GrpcServiceSpec<TaggingTrackersConfig, v1.T
   configSchema: taggingTrackersConfigSchema,
   database: { base: 'tagging_trackers', migrations: TAGGING_TRACKERS_MIGRATIONS },
   definition: v1.TaggingTrackersServiceService,
-  implementation: ({ config, logger, guard, db, connectPeer }) => {
-    const channelsPlans = connectPeer(SERVICE_ENDPOINTS.channelsPlans);
-    return taggingTrackersGrpc({
+  implementation: ({ config, logger, guard, db, connectPeer }) =>
+    taggingTrackersGrpc({
       logger,
       guard,
-      peerOf: (call) => channelsPlansPeer(channelsPlans.as(call.metadata)),
+      channelsPlans: adaptPeer(connectPeer(SERVICE_ENDPOINTS.channelsPlans), channelsPlansPeer),
       ...createTaggingTrackersServices({ db, publicBaseUrl: config.PUBLIC_BASE_URL }),
-    });
-  },
+    }),
 };

@@ -1,24 +1,25 @@
-import type { Metadata } from '@platform/grpc';
 import { PERMISSIONS } from '@contracts/domain';
 import { assetSourcesV1 as v1 } from '@contracts/proto';
 import { unary } from '@platform/grpc';
+import type { PeerOf } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
 import type { CallGuard } from '@platform/service';
-import type { MotionDesignPeers, MotionDesignService } from './motion-design.service';
-
-/** How a call asks the owners of campaigns and of the asset library: on behalf of its caller. */
-export type MotionDesignPeersFor = (incoming: Metadata) => MotionDesignPeers;
+import type { ContentCreativePeer } from '../peers/content-creative.peer';
+import type { StorageLibraryPeer } from '../peers/storage-library.peer';
+import type { MotionDesignService } from './motion-design.service';
 
 export function motionDesignGrpc({
   logger,
   guard,
   motionDesign,
-  motionDesignPeers,
+  contentCreative,
+  storageLibrary,
 }: {
   logger: Logger;
   guard: CallGuard;
   motionDesign: MotionDesignService;
-  motionDesignPeers: MotionDesignPeersFor;
+  contentCreative: PeerOf<ContentCreativePeer>;
+  storageLibrary: PeerOf<StorageLibraryPeer>;
 }): Pick<v1.AssetSourcesServiceServer, 'fillMotionDesignSource'> {
   return {
     fillMotionDesignSource: unary(logger, 'FillMotionDesignSource', async (request, call) => {
@@ -27,7 +28,7 @@ export function motionDesignGrpc({
         request.accountId,
         request.destAssetSourceId,
         { campaignId: request.campaignId, destinationAssetSourceName: request.destinationAssetSourceName, assetSourceMap: request.assetSourceMap },
-        motionDesignPeers(call.metadata),
+        { contentCreative: contentCreative(call), storageLibrary: storageLibrary(call) },
       );
       return { destinationAssetSourceId };
     }),

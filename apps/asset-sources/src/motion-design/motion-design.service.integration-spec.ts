@@ -19,10 +19,12 @@ describe('MotionDesignService (real MariaDB)', () => {
   const library = new Set(['motion/intro.mp4', 'motion/logo.png', 'outro.webm']);
   const libraryAsked: string[][] = [];
   const peers: MotionDesignPeers = {
-    campaignExists: campaign7,
-    filesInLibrary: async (_accountId, paths) => {
-      libraryAsked.push(paths);
-      return new Set(paths.filter((path) => library.has(path)));
+    contentCreative: { requireDynamicCampaign: campaign7 },
+    storageLibrary: {
+      libraryFiles: async (_accountId, paths) => {
+        libraryAsked.push(paths);
+        return new Set(paths.filter((path) => library.has(path)));
+      },
     },
   };
   const fill = (overrides: Partial<MotionDesignFill> = {}): MotionDesignFill => ({

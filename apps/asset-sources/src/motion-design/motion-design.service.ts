@@ -1,5 +1,7 @@
 import { ASSET_SOURCE_COLUMN_NAME_MAX, ASSET_SOURCE_NAME_MAX, assetFileNameViolation, MOTION_DESIGN_MAP_MAX } from '@contracts/domain';
 import { blankOrTooLong, validationFailed, type FieldError } from '@platform/errors';
+import type { ContentCreativePeer } from '../peers/content-creative.peer';
+import type { StorageLibraryPeer } from '../peers/storage-library.peer';
 import { NO_SPECIAL_COLUMNS, type SourceRow } from '../sources/asset-source.model';
 import type { AssetSourceRepository } from '../sources/asset-source.repository';
 import type { AssetSourceService } from '../sources/asset-source.service';
@@ -10,21 +12,15 @@ export interface MotionDesignFill {
   assetSourceMap: { assetId: string; assetSourceColumn: string }[];
 }
 
-/** Whether a dynamic campaign of the account exists; the peer that owns campaigns answers it on behalf of the caller. */
-export type CampaignCheck = (accountId: number, campaignId: number) => Promise<void>;
-
-/** Which of the paths exist as files in the account's asset library; the peer that owns the library answers it on behalf of the caller. */
-export type LibraryFilesLookup = (accountId: number, paths: string[]) => Promise<ReadonlySet<string>>;
-
-/** What a fill asks of the peers that own campaigns and the asset library. */
+/** What a fill asks of the peers that own campaigns and the asset library, on behalf of the caller. */
 export interface MotionDesignPeers {
-  campaignExists: CampaignCheck;
-  filesInLibrary: LibraryFilesLookup;
+  contentCreative: ContentCreativePeer;
+  storageLibrary: StorageLibraryPeer;
 }
 
 /** Every entry whose asset is not a file of the account's library, each named by its pointer. */
-async function missingAssetErrors(accountId: number, fill: MotionDesignFill, filesInLibrary: LibraryFilesLookup): Promise<FieldError[]> {
-  const found = await filesInLibrary(accountId, [...new Set(fill.assetSourceMap.map((entry) => entry.assetId))]);
+async function missingAssetErrors(accountId: number, fill: MotionDesignFill, storageLibrary: StorageLibraryPeer): Promise<FieldError[]> {
+  const found = await storageLibrary.libraryFiles(accountId, [...new Set(fill.assetSourceMap.map((entry) => entry.assetId))]);
   return fill.assetSourceMap.flatMap((entry, i) =>
     found.has(entry.assetId)
       ? []
@@ -69,9 +65,9 @@ export class MotionDesignService {
     const errors = fillErrors(fill);
     if (errors.length > 0) throw validationFailed(errors);
     const current = destAssetSourceId === 0 ? undefined : await this.assetSources.ofKind(accountId, destAssetSourceId, 'motion-design');
-    await peers.campaignExists(accountId, Number(fill.campaignId));
+    await peers.contentCreative.requireDynamicCampaign(accountId, Number(fill.campaignId));
     // The library is asked only about paths its rules allow (checked above), so its answer is about existence alone.
-    const missing = await missingAssetErrors(accountId, fill, peers.filesInLibrary);
+    const missing = await missingAssetErrors(accountId, fill, peers.storageLibrary);
     if (missing.length > 0) throw validationFailed(missing);
     const row: SourceRow = Object.fromEntries(fill.assetSourceMap.map((entry) => [entry.assetSourceColumn, entry.assetId]));
     const source = {

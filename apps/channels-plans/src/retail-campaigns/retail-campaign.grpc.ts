@@ -1,11 +1,11 @@
 import { PERMISSIONS } from '@contracts/domain';
 import { channelsPlansV1 as v1 } from '@contracts/proto';
-import { unary, type Metadata } from '@platform/grpc';
+import { unary, type PeerOf } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
 import type { CallGuard } from '@platform/service';
 import type { RetailCampaignRecord } from './retail-campaign.model';
+import type { TemplatesPeer } from '../peers/templates.peer';
 import type { RetailCampaignService } from './retail-campaign.service';
-import type { TemplateVisibility } from './template-visibility';
 
 export const toRetailCampaign = (record: RetailCampaignRecord): v1.RetailCampaign => ({
   retailCampaignId: record.retailCampaignId,
@@ -28,13 +28,12 @@ export function retailCampaignGrpc({
   logger,
   guard,
   retailCampaigns,
-  templateVisibility,
+  templates,
 }: {
   logger: Logger;
   guard: CallGuard;
   retailCampaigns: RetailCampaignService;
-  /** Asks the templates service on behalf of the call's caller. */
-  templateVisibility: (incoming: Metadata) => TemplateVisibility;
+  templates: PeerOf<TemplatesPeer>;
 }): RetailCampaignHandlers {
   return {
     createRetailCampaign: unary(logger, 'CreateRetailCampaign', async (request, call) => {
@@ -47,7 +46,7 @@ export function retailCampaignGrpc({
           isAdGroupCampaign: request.isAdGroupCampaign,
           isSbt: request.isSbt,
         },
-        templateVisibility(call.metadata),
+        templates(call),
       );
       return { retailCampaignId };
     }),

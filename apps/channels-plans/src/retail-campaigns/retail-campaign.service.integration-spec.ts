@@ -1,6 +1,6 @@
 import { MAX_PAGE_LIMIT, RETAIL_CAMPAIGN_STATUSES, RETAIL_CAMPAIGN_TRANSITIONS, type RetailCampaignStatus } from '@contracts/domain';
 import { openChannelsPlansTestBed, rejectionOf, type ChannelsPlansTestBed } from '../channels-plans.test-support';
-import type { TemplateVisibility } from './template-visibility';
+import type { TemplatesPeer } from '../peers/templates.peer';
 
 jest.setTimeout(60_000);
 
@@ -15,7 +15,7 @@ describe('RetailCampaignService (real MariaDB)', () => {
    */
   const templatesShowing = (...visible: number[]) => {
     const asked: [number, number][] = [];
-    const templates: TemplateVisibility = {
+    const templates: TemplatesPeer = {
       isVisible: async (accountId, templateIdx) => {
         asked.push([accountId, templateIdx]);
         return visible.includes(templateIdx);

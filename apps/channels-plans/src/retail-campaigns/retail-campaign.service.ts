@@ -5,7 +5,7 @@ import { withTransaction, type Page } from '@platform/mysql';
 import type { AdGroupRepository } from '../ad-groups/ad-group.repository';
 import type { CampaignFacts, CreateRetailCampaignInput, RetailCampaignChanges, RetailCampaignRecord, UpdateRetailCampaignInput } from './retail-campaign.model';
 import type { RetailCampaignRepository } from './retail-campaign.repository';
-import type { TemplateVisibility } from './template-visibility';
+import type { TemplatesPeer } from '../peers/templates.peer';
 
 export const retailCampaignNotFound = (id: number) => notFound('RETAIL_CAMPAIGN_NOT_FOUND', `Retail campaign ${id} was not found.`);
 
@@ -40,7 +40,7 @@ export class RetailCampaignService {
    * template exists and the account may use it; otherwise the request is refused (400 naming
    * /templateIdx) and nothing is stored.
    */
-  async create(accountId: number, input: CreateRetailCampaignInput, templates?: TemplateVisibility): Promise<number> {
+  async create(accountId: number, input: CreateRetailCampaignInput, templates?: TemplatesPeer): Promise<number> {
     const errors = [...blankOrTooLong('/campaignName', input.campaignName, RETAIL_CAMPAIGN_NAME_MAX), ...templateIdxErrors(input.templateIdx)];
     if (errors.length > 0) throw validationFailed(errors);
     if (input.templateIdx !== undefined) {

@@ -1,9 +1,10 @@
 import { PERMISSIONS, type ExpressionValue } from '@contracts/domain';
-import { assetSourcesV1, contentCreativeV1 as v1 } from '@contracts/proto';
-import { unary, type Metadata, type PeerClient } from '@platform/grpc';
+import { contentCreativeV1 as v1 } from '@contracts/proto';
+import { unary, type PeerOf } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
 import type { CallGuard } from '@platform/service';
-import type { AssetSourceDirectory, CampaignInput, CampaignSummary, DecisionGraph } from './campaign.model';
+import type { AssetSourcesPeer } from '../peers/asset-sources.peer';
+import type { CampaignInput, CampaignSummary, DecisionGraph } from './campaign.model';
 import type { CampaignService } from './campaign.service';
 
 /** `yyyy-mm-dd hh:mm:ss.s` in UTC, the campaign date format. */
@@ -69,14 +70,6 @@ const toInput = (r: v1.CreateDynamicCampaignRequest): CampaignInput => ({
   ad: { adId: r.adId, title: r.adTitle },
 });
 
-/** asset-sources, asked on behalf of the caller of the call being served. */
-export const assetSourceDirectory = (peer: PeerClient<assetSourcesV1.AssetSourcesServiceClient>, metadata: Metadata): AssetSourceDirectory => ({
-  async describe(accountId, assetSourceIds) {
-    const { sources } = await peer.as(metadata).describeAssetSources({ accountId, assetSourceIds });
-    return sources.map((s) => ({ assetSourceId: s.assetSourceId, columnNames: s.columnNames }));
-  },
-});
-
 type CampaignMethods = 'createDynamicCampaign' | 'listDynamicCampaigns' | 'getDynamicCampaign' | 'deleteDynamicCampaign';
 
 export function campaignGrpc({
@@ -88,12 +81,12 @@ export function campaignGrpc({
   logger: Logger;
   guard: CallGuard;
   campaigns: CampaignService;
-  assetSources: PeerClient<assetSourcesV1.AssetSourcesServiceClient>;
+  assetSources: PeerOf<AssetSourcesPeer>;
 }): Pick<v1.ContentCreativeServiceServer, CampaignMethods> {
   return {
     createDynamicCampaign: unary(logger, 'CreateDynamicCampaign', async (request, call) => {
       guard.account(call, PERMISSIONS.dynamicCampaignsEdit, request.accountId);
-      const campaignId = await campaigns.create(request.accountId, toInput(request), assetSourceDirectory(assetSources, call.metadata));
+      const campaignId = await campaigns.create(request.accountId, toInput(request), assetSources(call));
       return { campaignId };
     }),
 

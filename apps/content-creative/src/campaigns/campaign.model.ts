@@ -46,13 +46,5 @@ export interface CampaignRecord extends CampaignSummary {
 export interface DescribedAssetSource {
   assetSourceId: number;
   columnNames: string[];
-}
-
-/**
- * Which asset sources of an account exist, with their columns. The service asks through this so the
- * rule does not depend on how asset-sources is reached (over gRPC, on behalf of the caller).
- */
-export interface AssetSourceDirectory {
-  /** The named sources the account has; ids that do not exist (or are another account's) are left out. */
-  describe(accountId: number, assetSourceIds: number[]): Promise<DescribedAssetSource[]>;
+  assetKeyColumn?: string;
 }

@@ -1,5 +1,6 @@
 import { openContentCreativeTestBed, rejectionOf, type ContentCreativeTestBed } from '../content-creative.test-support';
-import type { AssetSourceDirectory, CampaignInput } from './campaign.model';
+import type { AssetSourcesPeer } from '../peers/asset-sources.peer';
+import type { CampaignInput } from './campaign.model';
 
 jest.setTimeout(60_000);
 
@@ -8,8 +9,9 @@ jest.setTimeout(60_000);
  * asset-sources service in the gateway's end-to-end spec. A directory that fails the test if asked
  * shows these campaigns never needed it.
  */
-const noAssetSources: AssetSourceDirectory = {
+const noAssetSources: AssetSourcesPeer = {
   describe: () => Promise.reject(new Error('asset-sources must not be asked about a campaign that names no asset source')),
+  findRows: () => Promise.reject(new Error('a campaign reads no asset rows')),
 };
 
 const campaign = (overrides: Partial<CampaignInput> = {}): CampaignInput => ({

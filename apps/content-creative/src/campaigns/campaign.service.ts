@@ -2,7 +2,8 @@ import { effectivePage } from '@contracts/domain';
 import { notFound, validationFailed } from '@platform/errors';
 import type { Page } from '@platform/mysql';
 import type { DataSignalService } from '../data-signals/data-signal.service';
-import type { AssetSourceDirectory, CampaignInput, CampaignRecord, CampaignSummary, DecisionGraph } from './campaign.model';
+import type { AssetSourcesPeer } from '../peers/asset-sources.peer';
+import type { CampaignInput, CampaignRecord, CampaignSummary, DecisionGraph } from './campaign.model';
 import type { CampaignRepository } from './campaign.repository';
 import { assetReferenceErrors, campaignErrors, namedAssetSources } from './campaign.rules';
 
@@ -35,7 +36,7 @@ export class CampaignService {
    * and their columns against asset-sources (through `assetSources`, on behalf of the caller).
    * Nothing is stored unless all hold.
    */
-  async create(accountId: number, input: CampaignInput, assetSources: AssetSourceDirectory): Promise<number> {
+  async create(accountId: number, input: CampaignInput, assetSources: AssetSourcesPeer): Promise<number> {
     const errors = campaignErrors(input, await this.dataSignals.index());
     if (errors.length > 0) throw validationFailed(errors);
     // Asked only once the request itself is sound: a malformed one costs no call to asset-sources.

@@ -1,47 +1,12 @@
 import { PERMISSIONS } from '@contracts/domain';
-import { assetSourcesV1, channelsPlansV1, contentCreativeV1 as v1 } from '@contracts/proto';
-import { unary, type Metadata, type PeerClient } from '@platform/grpc';
+import { contentCreativeV1 as v1 } from '@contracts/proto';
+import { unary, type PeerOf } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
 import type { CallGuard } from '@platform/service';
-import type { AssetRowDirectory, CampaignPlanDirectory, ContentMapKey } from './content-map.model';
+import type { AssetSourcesPeer } from '../peers/asset-sources.peer';
+import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
+import type { ContentMapKey } from './content-map.model';
 import type { ContentMapService, PlacementView } from './content-map.service';
-
-/** channels-plans, asked on behalf of the caller of the call being served. */
-export const campaignPlanDirectory = (peer: PeerClient<channelsPlansV1.ChannelsPlansServiceClient>, metadata: Metadata): CampaignPlanDirectory => ({
-  async campaign(accountId, retailCampaignId) {
-    const facts = await peer.as(metadata).getCampaignFacts({ accountId, retailCampaignId });
-    return {
-      isAdGroupCampaign: facts.isAdGroupCampaign,
-      isSbt: facts.isSbt,
-      adGroups: facts.adGroups.map((g) => ({ adGroupId: g.adGroupId, adGroupName: g.adGroupName })),
-    };
-  },
-  async plan(accountId, mediaPlanId) {
-    const plan = await peer.as(metadata).listPlanPlacements({ accountId, mediaPlanId });
-    return {
-      retailCampaignId: plan.retailCampaignId,
-      placements: plan.placements.map((p) => ({
-        placementId: p.placementId,
-        placementName: p.placementName,
-        dimension: p.dimension,
-        adServerKind: p.adServerKind,
-      })),
-    };
-  },
-});
-
-/** asset-sources, asked on behalf of the caller of the call being served. */
-export const assetRowDirectory = (peer: PeerClient<assetSourcesV1.AssetSourcesServiceClient>, metadata: Metadata): AssetRowDirectory => ({
-  async describe(accountId, assetSourceId) {
-    const { sources } = await peer.as(metadata).describeAssetSources({ accountId, assetSourceIds: [assetSourceId] });
-    const source = sources.find((s) => s.assetSourceId === assetSourceId);
-    return source && { columnNames: source.columnNames, assetKeyColumn: source.assetKeyColumn };
-  },
-  async find(accountId, assetSourceId, column, values) {
-    const { rows } = await peer.as(metadata).findAssetRows({ accountId, assetSourceId, column, values });
-    return new Map(rows.map((row) => [row.value, JSON.parse(row.rowJson) as Record<string, unknown>]));
-  },
-});
 
 const toPlacement = (p: PlacementView): v1.PlacementContentRead => ({
   placementId: p.placementId,
@@ -66,8 +31,8 @@ export function contentMapGrpc({
   logger: Logger;
   guard: CallGuard;
   contentMaps: ContentMapService;
-  assetSources: PeerClient<assetSourcesV1.AssetSourcesServiceClient>;
-  channelsPlans: PeerClient<channelsPlansV1.ChannelsPlansServiceClient>;
+  assetSources: PeerOf<AssetSourcesPeer>;
+  channelsPlans: PeerOf<ChannelsPlansPeer>;
 }): Pick<v1.ContentCreativeServiceServer, 'saveContentMap' | 'getContentMap'> {
   const keyOf = (r: { accountId: number; retailCampaignId: number; mediaPlanId: number }): ContentMapKey => ({
     accountId: r.accountId,
@@ -89,20 +54,15 @@ export function contentMapGrpc({
             placementCreativeMap: g.placementCreativeMap.map((p) => ({ ...p })),
           })),
         },
-        campaignPlanDirectory(channelsPlans, call.metadata),
-        assetRowDirectory(assetSources, call.metadata),
+        channelsPlans(call),
+        assetSources(call),
       );
       return { placements };
     }),
 
     getContentMap: unary(logger, 'GetContentMap', async (request, call) => {
       guard.account(call, PERMISSIONS.mediaPlanList, request.accountId);
-      const view = await contentMaps.get(
-        keyOf(request),
-        request.page,
-        campaignPlanDirectory(channelsPlans, call.metadata),
-        assetRowDirectory(assetSources, call.metadata),
-      );
+      const view = await contentMaps.get(keyOf(request), request.page, channelsPlans(call), assetSources(call));
       return {
         contentType: view.contentType ?? undefined,
         numOfCards: view.numOfCards ?? undefined,

@@ -71,19 +71,3 @@ export interface PlanFacts {
   retailCampaignId: number;
   placements: PlanPlacementFacts[];
 }
-
-/**
- * The campaign and media-plan facts a content map is checked against, asked of channels-plans on
- * behalf of the caller; a missing or foreign campaign or plan rejects with channels-plans' 404.
- */
-export interface CampaignPlanDirectory {
-  campaign(accountId: number, retailCampaignId: number): Promise<CampaignFacts>;
-  plan(accountId: number, mediaPlanId: number): Promise<PlanFacts>;
-}
-
-/** An asset source's columns, and its rows by the value of one column, as asset-sources answers. */
-export interface AssetRowDirectory {
-  describe(accountId: number, assetSourceId: number): Promise<{ columnNames: string[]; assetKeyColumn?: string } | undefined>;
-  /** The first row per value of `column`; values without a row are absent. */
-  find(accountId: number, assetSourceId: number, column: string, values: string[]): Promise<Map<string, Record<string, unknown>>>;
-}

@@ -1,15 +1,8 @@
 import { CONTENT_DISPLAY_COLUMNS, CONTENT_IMAGE_COLUMNS, effectivePage, type ContentType } from '@contracts/domain';
 import { AppError, notFound, validationFailed, type FieldError } from '@platform/errors';
-import type {
-  AssetRowDirectory,
-  CampaignFacts,
-  CampaignPlanDirectory,
-  ContentMapInput,
-  ContentMapKey,
-  PlanFacts,
-  StoredContentMap,
-  StoredPlacement,
-} from './content-map.model';
+import type { CampaignFacts, ContentMapInput, ContentMapKey, PlanFacts, StoredContentMap, StoredPlacement } from './content-map.model';
+import type { AssetSourcesPeer } from '../peers/asset-sources.peer';
+import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
 import type { ContentMapRepository } from './content-map.repository';
 import { contentMapFactErrors, contentMapShapeErrors, lookupColumn, missingValueErrors } from './content-map.rules';
 
@@ -56,7 +49,7 @@ export class ContentMapService {
    * Checks the map (its own rules, then the campaign and plan, then the asset source's values) and
    * replaces the stored map with it in one transaction. Nothing changes unless every rule holds.
    */
-  async save(key: ContentMapKey, input: ContentMapInput, channels: CampaignPlanDirectory, assets: AssetRowDirectory): Promise<number> {
+  async save(key: ContentMapKey, input: ContentMapInput, channels: ChannelsPlansPeer, assets: AssetSourcesPeer): Promise<number> {
     const shape = contentMapShapeErrors(input);
     if (shape.length > 0) throw validationFailed(shape);
     const { campaign, plan } = await this.campaignAndPlan(key, channels);
@@ -85,8 +78,8 @@ export class ContentMapService {
   async get(
     key: ContentMapKey,
     page: { offset?: number; limit?: number } | undefined,
-    channels: CampaignPlanDirectory,
-    assets: AssetRowDirectory,
+    channels: ChannelsPlansPeer,
+    assets: AssetSourcesPeer,
   ): Promise<ContentMapView> {
     const window = effectivePage(page);
     const { campaign, plan } = await this.campaignAndPlan(key, channels);
@@ -131,7 +124,7 @@ export class ContentMapService {
   }
 
   /** The campaign and the plan, which must be one of the campaign's: a plan of another campaign is as missing as one that does not exist. */
-  private async campaignAndPlan(key: ContentMapKey, channels: CampaignPlanDirectory): Promise<{ campaign: CampaignFacts; plan: PlanFacts }> {
+  private async campaignAndPlan(key: ContentMapKey, channels: ChannelsPlansPeer): Promise<{ campaign: CampaignFacts; plan: PlanFacts }> {
     // Asked side by side, but a missing campaign is reported before a missing plan, whichever answers first.
     const [campaignAnswer, planAnswer] = await Promise.allSettled([
       channels.campaign(key.accountId, key.retailCampaignId),
@@ -146,9 +139,9 @@ export class ContentMapService {
   }
 
   /** Every content value must be a row of the asset source; answers the column they were found in. */
-  private async checkValues(accountId: number, input: ContentMapInput, contentType: ContentType, assets: AssetRowDirectory): Promise<string | null> {
+  private async checkValues(accountId: number, input: ContentMapInput, contentType: ContentType, assets: AssetSourcesPeer): Promise<string | null> {
     const sourceId = input.dataServiceId as number;
-    const source = await assets.describe(accountId, sourceId);
+    const source = (await assets.describe(accountId, [sourceId])).find((s) => s.assetSourceId === sourceId);
     const refuse = (error: FieldError) => validationFailed([error]);
     if (!source) throw refuse({ pointer: '/dataServiceId', code: 'UNKNOWN_ASSET_SOURCE', detail: `Asset source ${sourceId} does not exist in this account.` });
     const column = lookupColumn(contentType, source);
@@ -173,7 +166,7 @@ export class ContentMapService {
     accountId: number,
     header: StoredContentMap,
     placements: readonly StoredPlacement[],
-    assets: AssetRowDirectory,
+    assets: AssetSourcesPeer,
   ): Promise<Map<string, Record<string, unknown>>> {
     if (header.dataServiceId === null || header.lookupColumn === null) return new Map();
     const values = [...new Set(placements.flatMap((p) => p.content))];
@@ -189,7 +182,7 @@ export class ContentMapService {
 }
 
 async function findAll(
-  assets: AssetRowDirectory,
+  assets: AssetSourcesPeer,
   accountId: number,
   sourceId: number,
   column: string,
@@ -197,7 +190,7 @@ async function findAll(
 ): Promise<Map<string, Record<string, unknown>>> {
   const found = new Map<string, Record<string, unknown>>();
   for (let i = 0; i < values.length; i += FIND_BATCH) {
-    for (const [value, row] of await assets.find(accountId, sourceId, column, values.slice(i, i + FIND_BATCH))) found.set(value, row);
+    for (const [value, row] of await assets.findRows(accountId, sourceId, column, values.slice(i, i + FIND_BATCH))) found.set(value, row);
   }
   return found;
 }

@@ -3,7 +3,8 @@ import { taggingTrackersV1 as v1 } from '@contracts/proto';
 import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
 import type { CallGuard } from '@platform/service';
-import type { PeerOf } from '../peers/peer-of';
+import type { PeerOf } from '@platform/grpc';
+import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
 import type { TagVariableMapRecord } from './tag-variable-map.model';
 import type { TagVariableMapService } from './tag-variable-map.service';
 
@@ -20,24 +21,24 @@ type Handlers = Pick<v1.TaggingTrackersServiceServer, 'listTagVariableMaps' | 'c
 export function tagVariableMapGrpc({
   logger,
   guard,
-  peerOf,
+  channelsPlans,
   tagVariableMaps,
 }: {
   logger: Logger;
   guard: CallGuard;
-  peerOf: PeerOf;
+  channelsPlans: PeerOf<ChannelsPlansPeer>;
   tagVariableMaps: TagVariableMapService;
 }): Handlers {
   return {
     listTagVariableMaps: unary(logger, 'ListTagVariableMaps', async (request, call) => {
       guard.account(call, PERMISSIONS.tagsView, request.accountId);
-      const entries = await tagVariableMaps.list(peerOf(call), request.accountId, request.campaignId);
+      const entries = await tagVariableMaps.list(channelsPlans(call), request.accountId, request.campaignId);
       return { entries: entries.map(toEntry) };
     }),
 
     createTagVariableMap: unary(logger, 'CreateTagVariableMap', async (request, call) => {
       guard.account(call, PERMISSIONS.tagsEdit, request.accountId);
-      const idx = await tagVariableMaps.create(peerOf(call), request.accountId, request.campaignId, {
+      const idx = await tagVariableMaps.create(channelsPlans(call), request.accountId, request.campaignId, {
         adServerId: request.adServerId,
         dataSignal: request.dataSignal,
         macroName: request.macroName,
@@ -48,7 +49,7 @@ export function tagVariableMapGrpc({
 
     updateTagVariableMap: unary(logger, 'UpdateTagVariableMap', async (request, call) => {
       guard.account(call, PERMISSIONS.tagsEdit, request.accountId);
-      const idx = await tagVariableMaps.update(peerOf(call), request.accountId, request.campaignId, request.idx, {
+      const idx = await tagVariableMaps.update(channelsPlans(call), request.accountId, request.campaignId, request.idx, {
         adServerId: request.adServerId,
         dataSignal: request.dataSignal,
         macroName: request.macroName,

@@ -3,7 +3,8 @@ import { taggingTrackersV1 as v1 } from '@contracts/proto';
 import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
 import type { CallGuard } from '@platform/service';
-import type { PeerOf } from '../peers/peer-of';
+import type { PeerOf } from '@platform/grpc';
+import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
 import type { SingleTagOptions } from './tag.model';
 import type { TagService } from './tag.service';
 
@@ -33,23 +34,23 @@ export const toOptions = (r: v1.GenerateTagRequest): SingleTagOptions => ({
 export function tagGrpc({
   logger,
   guard,
-  peerOf,
+  channelsPlans,
   tags,
 }: {
   logger: Logger;
   guard: CallGuard;
-  peerOf: PeerOf;
+  channelsPlans: PeerOf<ChannelsPlansPeer>;
   tags: TagService;
 }): Pick<v1.TaggingTrackersServiceServer, 'generateTag' | 'listCampaignTags'> {
   return {
     generateTag: unary(logger, 'GenerateTag', async (request, call) => {
       guard.account(call, PERMISSIONS.tagsEdit, request.accountId);
-      return tags.generate(peerOf(call), request.accountId, request.mediaPlanId, request.placementId, toOptions(request));
+      return tags.generate(channelsPlans(call), request.accountId, request.mediaPlanId, request.placementId, toOptions(request));
     }),
 
     listCampaignTags: unary(logger, 'ListCampaignTags', async (request, call) => {
       guard.account(call, PERMISSIONS.mediaPlanTagsDownload, request.accountId);
-      const page = await tags.campaignTags(peerOf(call), request.accountId, request.retailCampaignId, request.afterTagMetadataId, request.limit);
+      const page = await tags.campaignTags(channelsPlans(call), request.accountId, request.retailCampaignId, request.afterTagMetadataId, request.limit);
       return { campaignName: page.campaignName, rows: page.rows };
     }),
   };

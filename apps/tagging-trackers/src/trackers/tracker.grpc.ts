@@ -3,7 +3,8 @@ import { taggingTrackersV1 as v1 } from '@contracts/proto';
 import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
 import type { CallGuard } from '@platform/service';
-import type { PeerOf } from '../peers/peer-of';
+import type { PeerOf } from '@platform/grpc';
+import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
 import type { TrackerService } from './tracker.service';
 
 const toLists = (byField: Record<string, string[]>): v1.TrackerList[] => Object.entries(byField).map(([field, values]) => ({ field, values }));
@@ -11,23 +12,23 @@ const toLists = (byField: Record<string, string[]>): v1.TrackerList[] => Object.
 export function trackerGrpc({
   logger,
   guard,
-  peerOf,
+  channelsPlans,
   trackers,
 }: {
   logger: Logger;
   guard: CallGuard;
-  peerOf: PeerOf;
+  channelsPlans: PeerOf<ChannelsPlansPeer>;
   trackers: TrackerService;
 }): Pick<v1.TaggingTrackersServiceServer, 'getCampaignTrackers' | 'getPlanTrackers' | 'updatePlanTrackers'> {
   return {
     getCampaignTrackers: unary(logger, 'GetCampaignTrackers', async (request, call) => {
       guard.account(call, PERMISSIONS.trackersView, request.accountId);
-      return trackers.campaignTrackers(peerOf(call), request.accountId, request.retailCampaignId);
+      return trackers.campaignTrackers(channelsPlans(call), request.accountId, request.retailCampaignId);
     }),
 
     getPlanTrackers: unary(logger, 'GetPlanTrackers', async (request, call) => {
       guard.account(call, PERMISSIONS.trackersView, request.accountId);
-      const plan = await trackers.planTrackers(peerOf(call), request.accountId, request.mediaPlanId, request.campaignId, {
+      const plan = await trackers.planTrackers(channelsPlans(call), request.accountId, request.mediaPlanId, request.campaignId, {
         siteId: request.siteId,
         placementId: request.placementId,
       });
@@ -44,7 +45,7 @@ export function trackerGrpc({
 
     updatePlanTrackers: unary(logger, 'UpdatePlanTrackers', async (request, call) => {
       guard.account(call, PERMISSIONS.trackersEdit, request.accountId);
-      const result = await trackers.update(peerOf(call), request.accountId, request.mediaPlanId, request.campaignId, {
+      const result = await trackers.update(channelsPlans(call), request.accountId, request.mediaPlanId, request.campaignId, {
         type: request.type,
         isValidate: request.isValidate,
         rows: request.rows.map((row) => ({ siteName: row.siteName, placementName: row.placementName, trackers: row.trackers })),

@@ -73,3 +73,15 @@ export function connectPeer<C extends Client>(endpoint: ServiceEndpoint<C>, addr
     close: () => client.close(),
   };
 }
+
+/** A service's adapter to one peer, on behalf of the caller of one incoming call. */
+export type PeerOf<P> = (call: { metadata: Metadata }) => P;
+
+/**
+ * How a service calls a peer: `adapter` (a service's `peers/<peer>.peer.ts`) turns the peer's client,
+ * bound to the caller of an incoming call, into the domain-level functions the service's rules ask
+ * for. A handler passes `peer(call)` to its service; it never sees the raw client.
+ */
+export function adaptPeer<C extends Client, P>(peer: PeerClient<C>, adapter: (client: PromiseClient<C>) => P): PeerOf<P> {
+  return (call) => adapter(peer.as(call.metadata));
+}

@@ -1,0 +1,27 @@
+import type { assetSourcesV1 } from '@contracts/proto';
+import type { PromiseClient } from '@platform/grpc';
+import type { DescribedAssetSource } from '../campaigns/campaign.model';
+
+/**
+ * What content-creative asks asset-sources, on behalf of the caller of the operation it serves:
+ * which sources a campaign or content map may name, with their columns, and their rows by value.
+ */
+export interface AssetSourcesPeer {
+  /** The named sources the account has; ids that do not exist (or are another account's) are left out. */
+  describe(accountId: number, assetSourceIds: number[]): Promise<DescribedAssetSource[]>;
+  /** The first row per value of `column`; values without a row are absent. */
+  findRows(accountId: number, assetSourceId: number, column: string, values: string[]): Promise<Map<string, Record<string, unknown>>>;
+}
+
+export function assetSourcesPeer(client: PromiseClient<assetSourcesV1.AssetSourcesServiceClient>): AssetSourcesPeer {
+  return {
+    async describe(accountId, assetSourceIds) {
+      const { sources } = await client.describeAssetSources({ accountId, assetSourceIds });
+      return sources.map((s) => ({ assetSourceId: s.assetSourceId, columnNames: s.columnNames, assetKeyColumn: s.assetKeyColumn }));
+    },
+    async findRows(accountId, assetSourceId, column, values) {
+      const { rows } = await client.findAssetRows({ accountId, assetSourceId, column, values });
+      return new Map(rows.map((row) => [row.value, JSON.parse(row.rowJson) as Record<string, unknown>]));
+    },
+  };
+}
