@@ -32,15 +32,15 @@ export interface AssetSourcesDeps {
 export function createAssetSourcesServices(deps: AssetSourcesDeps): AssetSourcesServices {
   const repository = new AssetSourceRepository(deps.db);
   const outbound = deps.remote.outbound ?? createOutboundFetch({ allowlist: parseAllowlist(deps.remote.allowlist) });
-  const remoteRows = new RemoteRows(repository, outbound, { timeoutMs: deps.remote.timeoutMs, maxBytes: deps.remote.maxBytes }, deps.now);
-  const assetSources = new AssetSourceService(repository, remoteRows);
-  const recommendations = new RecommendationService(repository, assetSources, new RecommendationEventRepository(deps.db), deps.logger, deps.now);
+  const remoteRows = new RemoteRows(deps.db.knex, repository, outbound, { timeoutMs: deps.remote.timeoutMs, maxBytes: deps.remote.maxBytes }, deps.now);
+  const assetSources = new AssetSourceService(deps.db.knex, repository, remoteRows);
+  const recommendations = new RecommendationService(deps.db.knex, repository, assetSources, new RecommendationEventRepository(deps.db), deps.logger, deps.now);
   assetSources.setDependents(recommendations);
   return {
     assetSources,
     labels: new LabelService(new LabelRepository(deps.db), assetSources),
     recommendations,
-    motionDesign: new MotionDesignService(repository, assetSources),
+    motionDesign: new MotionDesignService(deps.db.knex, repository, assetSources),
     retailFeed: new RetailFeedService(new RetailFeedRepository(deps.db), assetSources),
   };
 }

@@ -22,7 +22,7 @@ export const channelsPlansService: GrpcServiceSpec<ChannelsPlansConfig, v1.Chann
   // The ad-server and ad-unit catalogs ship with the code; every start brings the stored ones up to date.
   seed: async ({ config, db }) => {
     await new AdServerService(new AdServerRepository(db.knex)).seedCatalog(config.PUBLIC_BASE_URL);
-    await new AdUnitService(new AdUnitRepository(db)).seedCatalog();
+    await new AdUnitService(db.knex, new AdUnitRepository(db)).seedCatalog();
   },
   definition: v1.ChannelsPlansServiceService,
   implementation: ({ config, logger, guard, db, events, announceViewChange, connectPeer }) => {

@@ -57,7 +57,7 @@ export function createChannelsPlansServices(deps: {
     campaigns: retailCampaigns,
     mediaChannels,
   });
-  const adUnits = new AdUnitService(new AdUnitRepository(db));
+  const adUnits = new AdUnitService(db.knex, new AdUnitRepository(db));
   const placements = new PlacementService({ knex: db.knex, placements: placementRepository, adServers, adUnits, campaigns: retailCampaigns });
   return { adServers, adUnits, mediaChannels, retailCampaigns, adGroups, mediaPlans, placements };
 }

@@ -16,12 +16,12 @@ export interface ContentCreativeServices {
 
 /** Repositories and services over one database; the gRPC server and the specs build them the same way. */
 export function createContentCreativeServices(deps: { db: ServiceDatabase }): ContentCreativeServices {
-  const dataSignals = new DataSignalService(new DataSignalRepository(deps.db));
+  const dataSignals = new DataSignalService(deps.db.knex, new DataSignalRepository(deps.db));
   const campaigns = new CampaignService(new CampaignRepository(deps.db), dataSignals);
   return {
     dataSignals,
     campaigns,
     decisions: new DecisionService(campaigns),
-    contentMaps: new ContentMapService(new ContentMapRepository(deps.db)),
+    contentMaps: new ContentMapService(deps.db.knex, new ContentMapRepository(deps.db)),
   };
 }

@@ -17,7 +17,7 @@ export function createTaggingTrackersServices(deps: { db: ServiceDatabase; publi
   const tagVariableMaps = new TagVariableMapService(new TagVariableMapRepository(deps.db));
   return {
     tagVariableMaps,
-    tags: new TagService(new TagRepository(deps.db), tagVariableMaps, deps.publicBaseUrl),
+    tags: new TagService(deps.db.knex, new TagRepository(deps.db), tagVariableMaps, deps.publicBaseUrl),
     trackers: new TrackerService(new TrackerRepository(deps.db)),
   };
 }

@@ -10,5 +10,5 @@ export interface TemplatesServices {
 
 /** Repositories and services over one database and bucket; the gRPC server and the specs build them the same way. */
 export function createTemplatesServices(deps: { db: ServiceDatabase; store: ObjectStore }): TemplatesServices {
-  return { templates: new TemplateService(new TemplateRepository(deps.db), new TemplateThumbnails(deps.store)) };
+  return { templates: new TemplateService(deps.db.knex, new TemplateRepository(deps.db), new TemplateThumbnails(deps.store)) };
 }

@@ -1,5 +1,7 @@
 import { ASSET_SOURCE_COLUMN_NAME_MAX, ASSET_SOURCE_NAME_MAX, assetFileNameViolation, MOTION_DESIGN_MAP_MAX } from '@contracts/domain';
+import type { Knex } from 'knex';
 import { blankOrTooLong, validationFailed, type FieldError } from '@platform/errors';
+import { withTransaction } from '@platform/mysql';
 import type { ContentCreativePeer } from '../peers/content-creative.peer';
 import type { StorageLibraryPeer } from '../peers/storage-library.peer';
 import { NO_SPECIAL_COLUMNS, type SourceRow } from '../sources/asset-source.model';
@@ -57,6 +59,7 @@ function fillErrors(fill: MotionDesignFill): FieldError[] {
  */
 export class MotionDesignService {
   constructor(
+    private readonly knex: Knex,
     private readonly sources: AssetSourceRepository,
     private readonly assetSources: AssetSourceService,
   ) {}
@@ -77,8 +80,8 @@ export class MotionDesignService {
       columns: NO_SPECIAL_COLUMNS,
       contentType: null,
     };
-    if (!current) return this.sources.insert(accountId, source, [row]);
-    await this.sources.update(current.assetSourceId, source, [row]);
+    if (!current) return withTransaction(this.knex, (trx) => this.sources.insert(trx, accountId, source, [row]));
+    await withTransaction(this.knex, (trx) => this.sources.update(trx, current.assetSourceId, source, [row]));
     return current.assetSourceId;
   }
 }

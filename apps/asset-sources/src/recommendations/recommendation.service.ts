@@ -7,7 +7,9 @@ import {
   ASSET_SOURCE_NAME_MAX,
 } from '@contracts/domain';
 import { AppError, blankOrTooLong, conflict, validationFailed } from '@platform/errors';
+import type { Knex } from 'knex';
 import type { Logger } from '@platform/logging';
+import { withTransaction } from '@platform/mysql';
 import {
   NO_SPECIAL_COLUMNS,
   type AssetSourceRecord,
@@ -51,6 +53,7 @@ const definitionOf = (source: AssetSourceRecord): SourceDefinition => ({
  */
 export class RecommendationService implements SourceDependents {
   constructor(
+    private readonly knex: Knex,
     private readonly sources: AssetSourceRepository,
     private readonly assetSources: AssetSourceService,
     private readonly events: RecommendationEventRepository,
@@ -60,7 +63,7 @@ export class RecommendationService implements SourceDependents {
 
   async create(accountId: number, sourceAssetSourceId: number, input: RecommendationInput): Promise<number> {
     const source = await this.checkedSource(accountId, sourceAssetSourceId, input);
-    const id = await this.sources.insert(accountId, this.stored(source, input), []);
+    const id = await withTransaction(this.knex, (trx) => this.sources.insert(trx, accountId, this.stored(source, input), []));
     await this.recompute(await this.assetSources.get(accountId, id));
     return id;
   }
@@ -69,7 +72,7 @@ export class RecommendationService implements SourceDependents {
     const current = await this.assetSources.ofKind(accountId, assetSourceId, 'recommendation');
     if (current.recommendation?.sourceAssetSourceId !== sourceAssetSourceId) throw assetSourceNotFound(assetSourceId);
     const source = await this.checkedSource(accountId, sourceAssetSourceId, input);
-    await this.sources.update(assetSourceId, this.stored(source, input));
+    await withTransaction(this.knex, (trx) => this.sources.update(trx, assetSourceId, this.stored(source, input)));
     await this.recompute(await this.assetSources.get(accountId, assetSourceId));
     return assetSourceId;
   }
@@ -161,7 +164,7 @@ export class RecommendationService implements SourceDependents {
       }));
     const at = this.now();
     if (!source || source.columns.assetKeyColumn === null) {
-      await this.sources.replaceRows(target.assetSourceId, [], 'itemKey', 'computed_at', at);
+      await withTransaction(this.knex, (trx) => this.sources.replaceRows(trx, target.assetSourceId, [], 'itemKey', 'computed_at', at));
       return;
     }
     if (source.rowCount > RECOMMENDATION_SOURCE_ITEMS_MAX) {
@@ -169,7 +172,7 @@ export class RecommendationService implements SourceDependents {
         { assetSourceId: target.assetSourceId, rows: source.rowCount },
         'recommendation source grew past the ranked size; its recommendations are emptied',
       );
-      await this.sources.replaceRows(target.assetSourceId, [], 'itemKey', 'computed_at', at);
+      await withTransaction(this.knex, (trx) => this.sources.replaceRows(trx, target.assetSourceId, [], 'itemKey', 'computed_at', at));
       return;
     }
     const items = this.catalogue(source, await this.sources.allRows(source.assetSourceId));
@@ -190,7 +193,7 @@ export class RecommendationService implements SourceDependents {
       (ranked.get(item.key) ?? []).forEach((r: { key: string; score: number }, i: number) =>
         rows.push({ itemKey: item.key, recommendedItemKey: r.key, rank: i + 1, score: r.score }),
       );
-    await this.sources.replaceRows(target.assetSourceId, rows, 'itemKey', 'computed_at', at);
+    await withTransaction(this.knex, (trx) => this.sources.replaceRows(trx, target.assetSourceId, rows, 'itemKey', 'computed_at', at));
   }
 
   /** Items by asset key in row order; a key seen twice keeps its first row. */

@@ -1,4 +1,6 @@
+import type { Knex } from 'knex';
 import { AppError } from '@platform/errors';
+import { withTransaction } from '@platform/mysql';
 import { isOutboundFetchError, type OutboundFetch, type OutboundFetchErrorCode } from '@platform/outbound-fetch';
 import type { AssetSourceRecord, RemoteSettings } from '../sources/asset-source.model';
 import type { AssetSourceRepository } from '../sources/asset-source.repository';
@@ -28,6 +30,7 @@ export function remoteRequest(remote: RemoteSettings): { url: string; init: { me
  */
 export class RemoteRows {
   constructor(
+    private readonly knex: Knex,
     private readonly sources: AssetSourceRepository,
     private readonly outbound: OutboundFetch,
     private readonly options: { timeoutMs: number; maxBytes: number },
@@ -57,7 +60,7 @@ export class RemoteRows {
   private async refresh(source: AssetSourceRecord): Promise<void> {
     const at = this.now();
     const rows = await this.fetchRows(source);
-    await this.sources.replaceRows(source.assetSourceId, rows, source.columns.assetKeyColumn, 'rows_fetched_at', at);
+    await withTransaction(this.knex, (trx) => this.sources.replaceRows(trx, source.assetSourceId, rows, source.columns.assetKeyColumn, 'rows_fetched_at', at));
   }
 
   private async fetchRows(source: AssetSourceRecord) {

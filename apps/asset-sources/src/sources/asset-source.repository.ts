@@ -1,15 +1,6 @@
 import type { Knex } from 'knex';
 import type { AssetSourceContentType, AssetSourceType, RemoteHttpMethod } from '@contracts/domain';
-import {
-  listWithTotalColumn,
-  readJsonColumn,
-  TOTAL_COLUMN,
-  withTransaction,
-  writeJsonColumn,
-  type Page,
-  type PageWindow,
-  type ServiceDatabase,
-} from '@platform/mysql';
+import { listWithTotalColumn, readJsonColumn, TOTAL_COLUMN, writeJsonColumn, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
 import type { AssetSourceRecord, AssetSourceSummary, RecommendationConfig, SourceRow, StoredSource } from './asset-source.model';
 
 interface SourceRowDb {
@@ -183,45 +174,41 @@ export class AssetSourceRepository {
     return values.filter((v, i) => first.has(v) && values.indexOf(v) === i).map((value) => ({ value, rowJson: first.get(value) as string }));
   }
 
-  /** Stores a new source with its rows (when given) in one transaction. */
-  async insert(accountId: number, source: StoredSource, rows?: readonly SourceRow[]): Promise<number> {
-    return withTransaction(this.db.knex, async (trx) => {
-      const [id] = await trx('asset_sources').insert({ ...columns(source), account_id: accountId });
-      if (rows) await this.writeRows(trx, Number(id), rows, source.columns.assetKeyColumn, { replacing: false });
-      return Number(id);
-    });
+  /** Stores a new source with its rows (when given), in the caller's transaction. */
+  async insert(trx: Knex.Transaction, accountId: number, source: StoredSource, rows?: readonly SourceRow[]): Promise<number> {
+    const [id] = await trx('asset_sources').insert({ ...columns(source), account_id: accountId });
+    if (rows) await this.writeRows(trx, Number(id), rows, source.columns.assetKeyColumn, { replacing: false });
+    return Number(id);
   }
 
-  /** Replaces every stored field of a source, and its rows when given, in one transaction. */
+  /** Replaces every stored field of a source, and its rows when given, in the caller's transaction. */
   async update(
+    trx: Knex.Transaction,
     assetSourceId: number,
     source: StoredSource,
     rows?: readonly SourceRow[],
     options: { keyColumnChanged?: boolean; extra?: Record<string, unknown> } = {},
   ): Promise<void> {
-    await withTransaction(this.db.knex, async (trx) => {
-      await trx('asset_sources')
-        .where({ asset_source_id: assetSourceId })
-        .update({ ...columns(source), ...options.extra, updated_at: trx.raw('CURRENT_TIMESTAMP(3)') });
-      if (rows) await this.writeRows(trx, assetSourceId, rows, source.columns.assetKeyColumn);
-      else if (options.keyColumnChanged) await this.rekey(trx, assetSourceId, source.columns.assetKeyColumn);
-    });
+    await trx('asset_sources')
+      .where({ asset_source_id: assetSourceId })
+      .update({ ...columns(source), ...options.extra, updated_at: trx.raw('CURRENT_TIMESTAMP(3)') });
+    if (rows) await this.writeRows(trx, assetSourceId, rows, source.columns.assetKeyColumn);
+    else if (options.keyColumnChanged) await this.rekey(trx, assetSourceId, source.columns.assetKeyColumn);
   }
 
-  /** Replaces the rows of a source (a remote fetch, a recomputation) and stamps when. */
+  /** Replaces the rows of a source (a remote fetch, a recomputation) and stamps when, in the caller's transaction. */
   async replaceRows(
+    trx: Knex.Transaction,
     assetSourceId: number,
     rows: readonly SourceRow[],
     keyColumn: string | null,
     stamp: 'rows_fetched_at' | 'computed_at',
     at: Date,
   ): Promise<void> {
-    await withTransaction(this.db.knex, async (trx) => {
-      await this.writeRows(trx, assetSourceId, rows, keyColumn);
-      await trx('asset_sources')
-        .where({ asset_source_id: assetSourceId })
-        .update({ [stamp]: at });
-    });
+    await this.writeRows(trx, assetSourceId, rows, keyColumn);
+    await trx('asset_sources')
+      .where({ asset_source_id: assetSourceId })
+      .update({ [stamp]: at });
   }
 
   /** Recommendation sources built on a source. */

@@ -9,7 +9,8 @@ import {
   type AssetSourceType,
 } from '@contracts/domain';
 import { AppError, notFound, notOneOf, validationFailed, type FieldError } from '@platform/errors';
-import type { Page } from '@platform/mysql';
+import type { Knex } from 'knex';
+import { withTransaction, type Page } from '@platform/mysql';
 import type { RemoteRows } from '../remote/remote-rows';
 import type { AssetSourceRecord, AssetSourceSummary, RemoteSettings, SourceDefinition, SourceRow, SpecialColumns } from './asset-source.model';
 import type { AssetSourceRepository } from './asset-source.repository';
@@ -90,6 +91,7 @@ export class AssetSourceService {
   private dependents?: SourceDependents;
 
   constructor(
+    private readonly knex: Knex,
     private readonly sources: AssetSourceRepository,
     private readonly remoteRows: RemoteRows,
   ) {}
@@ -142,7 +144,7 @@ export class AssetSourceService {
 
   async createInline(accountId: number, input: InlineInput): Promise<number> {
     const rows = this.checkInline(input);
-    return this.sources.insert(accountId, { ...trimmed(input.definition), assetSourceType: 'inline' }, rows);
+    return withTransaction(this.knex, (trx) => this.sources.insert(trx, accountId, { ...trimmed(input.definition), assetSourceType: 'inline' }, rows));
   }
 
   async replaceInline(accountId: number, assetSourceId: number, input: InlineInput): Promise<number> {
@@ -189,7 +191,9 @@ export class AssetSourceService {
 
   async createRemote(accountId: number, input: RemoteInput): Promise<number> {
     this.checkRemote(input);
-    return this.sources.insert(accountId, { ...trimmed(input.definition), assetSourceType: 'remote', remote: input.remote });
+    return withTransaction(this.knex, (trx) =>
+      this.sources.insert(trx, accountId, { ...trimmed(input.definition), assetSourceType: 'remote', remote: input.remote }),
+    );
   }
 
   /** Replaces a remote source's settings; the stored copy is dropped so the next read fetches with them. */
@@ -231,10 +235,12 @@ export class AssetSourceService {
   ): Promise<void> {
     const refusal = await this.dependents?.refusal(current, next);
     if (refusal) throw refusal;
-    await this.sources.update(current.assetSourceId, { ...next, assetSourceType: current.assetSourceType, remote: remote ?? current.remote }, rows, {
-      keyColumnChanged: next.columns.assetKeyColumn !== current.columns.assetKeyColumn,
-      extra,
-    });
+    await withTransaction(this.knex, (trx) =>
+      this.sources.update(trx, current.assetSourceId, { ...next, assetSourceType: current.assetSourceType, remote: remote ?? current.remote }, rows, {
+        keyColumnChanged: next.columns.assetKeyColumn !== current.columns.assetKeyColumn,
+        extra,
+      }),
+    );
     await this.dependents?.changed(await this.get(current.accountId, current.assetSourceId));
   }
 }

@@ -7,6 +7,8 @@ import {
   VIDEO_TAG_TYPES,
   type AdUnitGroup,
 } from '@contracts/domain';
+import type { Knex } from 'knex';
+import { withTransaction } from '@platform/mysql';
 import { AD_UNIT_CATALOG } from './ad-unit.catalog';
 import type { AdUnitDetails, AdUnitTypeEntry, AdUnitTypeRecord } from './ad-unit.model';
 import type { AdUnitRepository } from './ad-unit.repository';
@@ -16,10 +18,13 @@ import type { AdUnitRepository } from './ad-unit.repository';
  * (in-banner, in-stream, mobile, native), with the options of each group's tags.
  */
 export class AdUnitService {
-  constructor(private readonly adUnits: AdUnitRepository) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly adUnits: AdUnitRepository,
+  ) {}
 
   seedCatalog(catalog: readonly AdUnitTypeEntry[] = AD_UNIT_CATALOG): Promise<void> {
-    return this.adUnits.replaceCatalog(catalog);
+    return withTransaction(this.knex, (trx) => this.adUnits.replaceCatalog(trx, catalog));
   }
 
   /** The groups `dimension` offers; a group with no type for it is left out. */

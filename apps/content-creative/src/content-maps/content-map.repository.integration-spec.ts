@@ -1,5 +1,6 @@
+import { withTransaction } from '@platform/mysql';
 import { openContentCreativeTestBed, type ContentCreativeTestBed } from '../content-creative.test-support';
-import type { ContentMapKey, StoredPlacement } from './content-map.model';
+import type { ContentMapKey, StoredContentMap, StoredPlacement } from './content-map.model';
 import { ContentMapRepository } from './content-map.repository';
 
 jest.setTimeout(60_000);
@@ -22,6 +23,9 @@ describe('ContentMapRepository (real MariaDB)', () => {
   let nextPlan = 1;
   const freshKey = (): ContentMapKey => ({ accountId: 900, retailCampaignId: 5, mediaPlanId: nextPlan++ });
   const header = { contentType: 'Product' as const, dataServiceId: 42, lookupColumn: 'sku' };
+  /** A save as the service makes it: the replacement is its own transaction. */
+  const replace = (key: ContentMapKey, map: Omit<StoredContentMap, 'numOfCards'>, placements: StoredPlacement[]) =>
+    withTransaction(bed.db.knex, (trx) => repo.replace(trx, key, map, placements));
 
   beforeAll(async () => {
     bed = await openContentCreativeTestBed('cm');
@@ -34,7 +38,7 @@ describe('ContentMapRepository (real MariaDB)', () => {
 
   it('keeps placements in saved order, pages them with the total, and counts the cards of the fullest placement', async () => {
     const key = freshKey();
-    await repo.replace(key, header, [placement(0, 33, ['a']), placement(0, 31, ['a', 'b', 'c']), placement(0, 32, [])]);
+    await replace(key, header, [placement(0, 33, ['a']), placement(0, 31, ['a', 'b', 'c']), placement(0, 32, [])]);
     expect(await repo.header(key)).toEqual({ ...header, numOfCards: 3 });
     const first = await repo.placementsPage(key, { offset: 0, limit: 2 });
     expect(first.total).toBe(3);
@@ -46,24 +50,24 @@ describe('ContentMapRepository (real MariaDB)', () => {
 
   it('replaces the whole map: nothing of the old one is left', async () => {
     const key = freshKey();
-    await repo.replace(key, header, [placement(0, 31, ['a']), placement(0, 32, ['b'])]);
-    await repo.replace(key, { contentType: 'Creatives', dataServiceId: null, lookupColumn: null }, [placement(0, 40, ['hero'])]);
+    await replace(key, header, [placement(0, 31, ['a']), placement(0, 32, ['b'])]);
+    await replace(key, { contentType: 'Creatives', dataServiceId: null, lookupColumn: null }, [placement(0, 40, ['hero'])]);
     expect(await repo.header(key)).toEqual({ contentType: 'Creatives', dataServiceId: null, lookupColumn: null, numOfCards: 1 });
     expect((await repo.placementsPage(key, { offset: 0, limit: 10 })).items.map((p) => p.placementId)).toEqual([40]);
   });
 
   it('a failed save leaves the previous map whole', async () => {
     const key = freshKey();
-    await repo.replace(key, header, [placement(0, 31, ['a'])]);
+    await replace(key, header, [placement(0, 31, ['a'])]);
     // The same placement twice in one ad group breaks the primary key half-way through the insert.
-    await expect(repo.replace(key, { ...header, contentType: 'Brand' }, [placement(0, 50, ['x']), placement(0, 50, ['y'])])).rejects.toThrow();
+    await expect(replace(key, { ...header, contentType: 'Brand' }, [placement(0, 50, ['x']), placement(0, 50, ['y'])])).rejects.toThrow();
     expect(await repo.header(key)).toEqual({ ...header, numOfCards: 1 });
     expect((await repo.placementsPage(key, { offset: 0, limit: 10 })).items.map((p) => p.placementId)).toEqual([31]);
   });
 
   it('pages ad groups in saved order, each with all its placements', async () => {
     const key = freshKey();
-    await repo.replace(key, header, [placement(8, 31, ['a']), placement(7, 31, ['b']), placement(8, 32, ['c']), placement(9, 33, [])]);
+    await replace(key, header, [placement(8, 31, ['a']), placement(7, 31, ['b']), placement(8, 32, ['c']), placement(9, 33, [])]);
     const first = await repo.adGroupsPage(key, { offset: 0, limit: 2 });
     expect(first.total).toBe(3);
     expect(first.items.map((g) => [g.adGroupId, g.placements.map((p) => p.placementId)])).toEqual([
@@ -76,7 +80,7 @@ describe('ContentMapRepository (real MariaDB)', () => {
 
   it('has no map for a plan never saved, and keeps maps of other accounts apart', async () => {
     const key = freshKey();
-    await repo.replace(key, header, [placement(0, 31, ['a'])]);
+    await replace(key, header, [placement(0, 31, ['a'])]);
     expect(await repo.header({ ...key, accountId: 901 })).toBeUndefined();
     expect(await repo.placementsPage({ ...key, accountId: 901 }, { offset: 0, limit: 10 })).toEqual({ total: 0, items: [] });
   });

@@ -1,5 +1,6 @@
 import type { ContentType } from '@contracts/domain';
-import { readJsonColumn, withTransaction, writeJsonColumn, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
+import type { Knex } from 'knex';
+import { readJsonColumn, writeJsonColumn, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
 import type { ContentMapKey, StoredContentMap, StoredPlacement } from './content-map.model';
 
 interface PlacementRow {
@@ -41,41 +42,39 @@ const keyParams = (key: ContentMapKey) => [key.accountId, key.retailCampaignId, 
 export class ContentMapRepository {
   constructor(private readonly db: ServiceDatabase) {}
 
-  /** Replaces the whole map in one transaction: a reader sees the old map or the new one, never a mix. */
-  async replace(key: ContentMapKey, map: Omit<StoredContentMap, 'numOfCards'>, placements: readonly StoredPlacement[]): Promise<void> {
-    await withTransaction(this.db.knex, async (trx) => {
-      const header = {
-        account_id: key.accountId,
-        retail_campaign_id: key.retailCampaignId,
-        media_plan_id: key.mediaPlanId,
-        content_type: map.contentType,
-        data_service_id: map.dataServiceId,
-        lookup_column: map.lookupColumn,
-      };
-      await trx('content_maps')
-        .insert(header)
-        .onConflict(['account_id', 'retail_campaign_id', 'media_plan_id'])
-        .merge({ ...header, updated_at: trx.raw('CURRENT_TIMESTAMP(3)') });
-      const { content_map_id: id }: { content_map_id: number } = await trx('content_maps')
-        .where({ account_id: key.accountId, retail_campaign_id: key.retailCampaignId, media_plan_id: key.mediaPlanId })
-        .first('content_map_id');
-      await trx('content_map_placements').where({ content_map_id: id }).delete();
-      const rows = placements.map((p, position) => ({
-        content_map_id: id,
-        ad_group_id: p.adGroupId,
-        ad_group_name: p.adGroupName,
-        ad_group_status: p.status,
-        placement_id: p.placementId,
-        external_placement_id: p.externalPlacementId,
-        placement_name: p.placementName,
-        dimension: p.dimension,
-        site_id: p.siteId,
-        content: writeJsonColumn(p.content),
-        position,
-      }));
-      // Batches keep each INSERT well under max_allowed_packet for the largest map the rules allow.
-      for (let i = 0; i < rows.length; i += 500) await trx('content_map_placements').insert(rows.slice(i, i + 500));
-    });
+  /** Replaces the whole map, in the caller's transaction: a reader sees the old map or the new one, never a mix. */
+  async replace(trx: Knex.Transaction, key: ContentMapKey, map: Omit<StoredContentMap, 'numOfCards'>, placements: readonly StoredPlacement[]): Promise<void> {
+    const header = {
+      account_id: key.accountId,
+      retail_campaign_id: key.retailCampaignId,
+      media_plan_id: key.mediaPlanId,
+      content_type: map.contentType,
+      data_service_id: map.dataServiceId,
+      lookup_column: map.lookupColumn,
+    };
+    await trx('content_maps')
+      .insert(header)
+      .onConflict(['account_id', 'retail_campaign_id', 'media_plan_id'])
+      .merge({ ...header, updated_at: trx.raw('CURRENT_TIMESTAMP(3)') });
+    const { content_map_id: id }: { content_map_id: number } = await trx('content_maps')
+      .where({ account_id: key.accountId, retail_campaign_id: key.retailCampaignId, media_plan_id: key.mediaPlanId })
+      .first('content_map_id');
+    await trx('content_map_placements').where({ content_map_id: id }).delete();
+    const rows = placements.map((p, position) => ({
+      content_map_id: id,
+      ad_group_id: p.adGroupId,
+      ad_group_name: p.adGroupName,
+      ad_group_status: p.status,
+      placement_id: p.placementId,
+      external_placement_id: p.externalPlacementId,
+      placement_name: p.placementName,
+      dimension: p.dimension,
+      site_id: p.siteId,
+      content: writeJsonColumn(p.content),
+      position,
+    }));
+    // Batches keep each INSERT well under max_allowed_packet for the largest map the rules allow.
+    for (let i = 0; i < rows.length; i += 500) await trx('content_map_placements').insert(rows.slice(i, i + 500));
   }
 
   async header(key: ContentMapKey): Promise<StoredContentMap | undefined> {

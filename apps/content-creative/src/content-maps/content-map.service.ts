@@ -1,5 +1,7 @@
 import { CONTENT_DISPLAY_COLUMNS, CONTENT_IMAGE_COLUMNS, effectivePage, type ContentType } from '@contracts/domain';
+import type { Knex } from 'knex';
 import { AppError, notFound, validationFailed, type FieldError } from '@platform/errors';
+import { withTransaction } from '@platform/mysql';
 import type { CampaignFacts, ContentMapInput, ContentMapKey, PlanFacts, StoredContentMap, StoredPlacement } from './content-map.model';
 import type { AssetSourcesPeer } from '../peers/asset-sources.peer';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
@@ -43,7 +45,10 @@ const firstText = (row: Record<string, unknown> | undefined, columns: readonly s
 };
 
 export class ContentMapService {
-  constructor(private readonly maps: ContentMapRepository) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly maps: ContentMapRepository,
+  ) {}
 
   /**
    * Checks the map (its own rules, then the campaign and plan, then the asset source's values) and
@@ -71,7 +76,9 @@ export class ContentMapService {
         content: p.content,
       })),
     );
-    await this.maps.replace(key, { contentType, dataServiceId: input.dataServiceId ?? null, lookupColumn: column }, placements);
+    await withTransaction(this.knex, (trx) =>
+      this.maps.replace(trx, key, { contentType, dataServiceId: input.dataServiceId ?? null, lookupColumn: column }, placements),
+    );
     return placements.length;
   }
 

@@ -1,4 +1,5 @@
-import { readJsonColumn, withTransaction, writeJsonColumn, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
+import type { Knex } from 'knex';
+import { readJsonColumn, writeJsonColumn, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
 import type { DataSignalPropertyRecord, DataSignalRecord } from './data-signal.model';
 
 interface DataSignalRow {
@@ -33,15 +34,13 @@ export class DataSignalRepository {
     return rows.map(toRecord);
   }
 
-  async upsertCatalog(signals: readonly DataSignalRecord[]): Promise<void> {
-    await withTransaction(this.db.knex, async (trx) => {
-      for (const signal of signals) {
-        const row = { data_signal_id: signal.dataSignalId, data_signal_name: signal.dataSignalName, properties: writeJsonColumn(signal.properties) };
-        await trx('data_signals')
-          .insert(row)
-          .onConflict('data_signal_id')
-          .merge({ ...row, updated_at: trx.raw('CURRENT_TIMESTAMP(3)') });
-      }
-    });
+  async upsertCatalog(trx: Knex.Transaction, signals: readonly DataSignalRecord[]): Promise<void> {
+    for (const signal of signals) {
+      const row = { data_signal_id: signal.dataSignalId, data_signal_name: signal.dataSignalName, properties: writeJsonColumn(signal.properties) };
+      await trx('data_signals')
+        .insert(row)
+        .onConflict('data_signal_id')
+        .merge({ ...row, updated_at: trx.raw('CURRENT_TIMESTAMP(3)') });
+    }
   }
 }

@@ -1,5 +1,6 @@
 import { effectivePage } from '@contracts/domain';
-import type { Page } from '@platform/mysql';
+import type { Knex } from 'knex';
+import { withTransaction, type Page } from '@platform/mysql';
 import { DATA_SIGNAL_CATALOG } from './data-signal.catalog';
 import type { DataSignalRecord } from './data-signal.model';
 import type { DataSignalRepository } from './data-signal.repository';
@@ -8,10 +9,13 @@ import type { DataSignalRepository } from './data-signal.repository';
 export type DataSignalIndex = ReadonlyMap<number, { record: DataSignalRecord; properties: ReadonlyMap<string, DataSignalRecord['properties'][number]> }>;
 
 export class DataSignalService {
-  constructor(private readonly signals: DataSignalRepository) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly signals: DataSignalRepository,
+  ) {}
 
   seedCatalog(): Promise<void> {
-    return this.signals.upsertCatalog(DATA_SIGNAL_CATALOG);
+    return withTransaction(this.knex, (trx) => this.signals.upsertCatalog(trx, DATA_SIGNAL_CATALOG));
   }
 
   list(page: { offset?: number; limit?: number } | undefined): Promise<Page<DataSignalRecord>> {

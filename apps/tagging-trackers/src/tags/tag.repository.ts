@@ -1,4 +1,5 @@
-import { withTransaction, type ServiceDatabase } from '@platform/mysql';
+import type { Knex } from 'knex';
+import type { ServiceDatabase } from '@platform/mysql';
 import type { CampaignTagRow, NewTagMetadata } from './tag.model';
 
 interface CampaignTagDbRow {
@@ -19,34 +20,33 @@ const CURRENT_TAGS_SQL =
 export class TagRepository {
   constructor(private readonly db: ServiceDatabase) {}
 
-  /**
-   * Stores a tag whose text needs its own id: the row is inserted, the tag built from the id, and
-   * the row completed, with the placement's earlier tag of the same kind no longer current, in one
-   * transaction.
-   */
-  async store(tag: NewTagMetadata, build: (tagMetadataId: number) => string): Promise<{ tagMetadataId: number; tagValue: string }> {
-    return withTransaction(this.db.knex, async (trx) => {
-      await trx('tag_metadata')
-        .where({ account_id: tag.accountId, media_plan_id: tag.mediaPlanId, placement_id: tag.placementId, kind: tag.kind, is_current: true })
-        .update({ is_current: false });
-      const [id] = await trx('tag_metadata').insert({
-        account_id: tag.accountId,
-        campaign_id: tag.campaignId,
-        media_plan_id: tag.mediaPlanId,
-        placement_id: tag.placementId,
-        placement_name: tag.placementName,
-        site_name: tag.siteName,
-        dimension: tag.dimension,
-        ad_server_id: tag.adServerId,
-        kind: tag.kind,
-        options: tag.optionsJson,
-        tag_value: '',
-      });
-      const tagMetadataId = Number(id);
-      const tagValue = build(tagMetadataId);
-      await trx('tag_metadata').where({ tag_metadata_id: tagMetadataId }).update({ tag_value: tagValue });
-      return { tagMetadataId, tagValue };
+  /** The placement's current tag of the tag's kind is current no longer. */
+  async retireCurrent(trx: Knex.Transaction, tag: NewTagMetadata): Promise<void> {
+    await trx('tag_metadata')
+      .where({ account_id: tag.accountId, media_plan_id: tag.mediaPlanId, placement_id: tag.placementId, kind: tag.kind, is_current: true })
+      .update({ is_current: false });
+  }
+
+  /** Inserts the tag's row with no text yet (the text names the row's id); answers the id. */
+  async insertPending(trx: Knex.Transaction, tag: NewTagMetadata): Promise<number> {
+    const [id] = await trx('tag_metadata').insert({
+      account_id: tag.accountId,
+      campaign_id: tag.campaignId,
+      media_plan_id: tag.mediaPlanId,
+      placement_id: tag.placementId,
+      placement_name: tag.placementName,
+      site_name: tag.siteName,
+      dimension: tag.dimension,
+      ad_server_id: tag.adServerId,
+      kind: tag.kind,
+      options: tag.optionsJson,
+      tag_value: '',
     });
+    return Number(id);
+  }
+
+  async setValue(trx: Knex.Transaction, tagMetadataId: number, tagValue: string): Promise<void> {
+    await trx('tag_metadata').where({ tag_metadata_id: tagMetadataId }).update({ tag_value: tagValue });
   }
 
   /** The campaign's current tags after a tag metadata id, in id order (keyset pages for the CSV). */

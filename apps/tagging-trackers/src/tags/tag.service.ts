@@ -1,5 +1,7 @@
 import { AD_SERVER_ID_MAX, TAG_CSV_PAGE_ROWS } from '@contracts/domain';
+import type { Knex } from 'knex';
 import { conflict, notFound, validationFailed } from '@platform/errors';
+import { withTransaction } from '@platform/mysql';
 import { macrosOf, type AdServerMacros } from '../macros/macro.registry';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
 import type { TagVariableMapService } from '../tag-variable-maps/tag-variable-map.service';
@@ -24,6 +26,7 @@ const unknownAdServer = (adServerId: string) =>
  */
 export class TagService {
   constructor(
+    private readonly knex: Knex,
     private readonly tags: TagRepository,
     private readonly tagVariableMaps: TagVariableMapService,
     private readonly publicBaseUrl: string,
@@ -55,15 +58,23 @@ export class TagService {
     const maps = await this.tagVariableMaps.listChecked(accountId, options.campaignId);
     const campaignSignals = Object.fromEntries(maps.filter((m) => m.adServerId === options.adServerId).map((m) => [m.dataSignal, m.macroName]));
     const tagPlacement = { mediaPlanId, placementId, placementName: placement.placementName, siteName: placement.siteName, dimension: placement.dimension };
-    let notes: string[] = [];
-    const stored = await this.tags.store(
-      { ...tagPlacement, accountId, campaignId: options.campaignId, adServerId: options.adServerId, kind: options.kind, optionsJson: JSON.stringify(options) },
-      (tagMetadataId) => {
-        const built = buildTag({ options, macros, placement: tagPlacement, tagMetadataId, publicBaseUrl: this.publicBaseUrl, campaignSignals });
-        notes = built.notes;
-        return built.tagValue;
-      },
-    );
+    const tag = {
+      ...tagPlacement,
+      accountId,
+      campaignId: options.campaignId,
+      adServerId: options.adServerId,
+      kind: options.kind,
+      optionsJson: JSON.stringify(options),
+    };
+    // The tag's text names its own row: the row is inserted, the tag built from its id and the row
+    // completed, with the placement's earlier tag of the same kind no longer current, in one transaction.
+    const { notes, ...stored } = await withTransaction(this.knex, async (trx) => {
+      await this.tags.retireCurrent(trx, tag);
+      const tagMetadataId = await this.tags.insertPending(trx, tag);
+      const built = buildTag({ options, macros, placement: tagPlacement, tagMetadataId, publicBaseUrl: this.publicBaseUrl, campaignSignals });
+      await this.tags.setValue(trx, tagMetadataId, built.tagValue);
+      return { tagMetadataId, tagValue: built.tagValue, notes: built.notes };
+    });
     await peer.markTagged(accountId, mediaPlanId, [placementId]);
     const message = notes.length > 0 ? `Tag generated; ${notes.join('; ')}.` : 'Tag generated.';
     return { message, ...stored };

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { TemplateLayout, TemplateOwnership } from '@contracts/domain';
-import { readJsonColumn, withTransaction, writeJsonColumn, type PageWindow, type ServiceDatabase } from '@platform/mysql';
+import { readJsonColumn, writeJsonColumn, type PageWindow, type ServiceDatabase } from '@platform/mysql';
 import type { NewTemplate, TemplateFilters, TemplateRecord } from './template.model';
 import { searchCountSql, searchPageSql, TAG_KINDS } from './template.search-sql';
 
@@ -105,47 +105,41 @@ export class TemplateRepository {
     return Number(row?.version ?? 0);
   }
 
-  /** Inserts or updates each System template by its catalog key, its tags replaced in the same transaction. */
-  async upsertCatalog(templates: readonly NewTemplate[]): Promise<void> {
-    await withTransaction(this.db.knex, async (trx) => {
-      for (const template of templates) {
-        const row = columns(template);
-        await trx('templates')
-          .insert(row)
-          .onConflict('catalog_key')
-          .merge({ ...row, updated_at: trx.raw('CURRENT_TIMESTAMP(3)') });
-        const stored: { template_idx: number } = await trx('templates').where({ catalog_key: template.catalogKey }).first('template_idx');
-        const assets = assetColumns(Number(stored.template_idx), template);
-        await trx('template_assets').insert(assets).onConflict('template_idx').merge(assets);
-        await this.replaceTags(trx, Number(stored.template_idx), template);
-      }
-      await bumpCatalogVersion(trx);
-    });
-  }
-
-  async insert(template: NewTemplate): Promise<number> {
-    return withTransaction(this.db.knex, async (trx) => {
-      const [id] = await trx('templates').insert(columns(template));
-      await trx('template_assets').insert(assetColumns(Number(id), template));
-      await this.replaceTags(trx, Number(id), template);
-      await bumpCatalogVersion(trx);
-      return Number(id);
-    });
-  }
-
-  /** Replaces an account's own Custom template, tags and assets in one transaction; false when there was none. */
-  async updateCustom(accountId: number, templateIdx: number, template: NewTemplate): Promise<boolean> {
-    return withTransaction(this.db.knex, async (trx) => {
-      const updated = await trx('templates')
-        .where({ template_idx: templateIdx, account_id: accountId, ownership: 'Custom' })
-        .update({ ...columns(template), updated_at: trx.raw('CURRENT_TIMESTAMP(3)') });
-      if (updated === 0) return false;
-      const assets = assetColumns(templateIdx, template);
+  /** Inserts or updates each System template by its catalog key, its tags replaced, in the caller's transaction. */
+  async upsertCatalog(trx: Knex.Transaction, templates: readonly NewTemplate[]): Promise<void> {
+    for (const template of templates) {
+      const row = columns(template);
+      await trx('templates')
+        .insert(row)
+        .onConflict('catalog_key')
+        .merge({ ...row, updated_at: trx.raw('CURRENT_TIMESTAMP(3)') });
+      const stored: { template_idx: number } = await trx('templates').where({ catalog_key: template.catalogKey }).first('template_idx');
+      const assets = assetColumns(Number(stored.template_idx), template);
       await trx('template_assets').insert(assets).onConflict('template_idx').merge(assets);
-      await this.replaceTags(trx, templateIdx, template);
-      await bumpCatalogVersion(trx);
-      return true;
-    });
+      await this.replaceTags(trx, Number(stored.template_idx), template);
+    }
+    await bumpCatalogVersion(trx);
+  }
+
+  async insert(trx: Knex.Transaction, template: NewTemplate): Promise<number> {
+    const [id] = await trx('templates').insert(columns(template));
+    await trx('template_assets').insert(assetColumns(Number(id), template));
+    await this.replaceTags(trx, Number(id), template);
+    await bumpCatalogVersion(trx);
+    return Number(id);
+  }
+
+  /** Replaces an account's own Custom template, tags and assets, in the caller's transaction; false when there was none. */
+  async updateCustom(trx: Knex.Transaction, accountId: number, templateIdx: number, template: NewTemplate): Promise<boolean> {
+    const updated = await trx('templates')
+      .where({ template_idx: templateIdx, account_id: accountId, ownership: 'Custom' })
+      .update({ ...columns(template), updated_at: trx.raw('CURRENT_TIMESTAMP(3)') });
+    if (updated === 0) return false;
+    const assets = assetColumns(templateIdx, template);
+    await trx('template_assets').insert(assets).onConflict('template_idx').merge(assets);
+    await this.replaceTags(trx, templateIdx, template);
+    await bumpCatalogVersion(trx);
+    return true;
   }
 
   /** Who owns a template: undefined when missing, null account for System. */
@@ -157,23 +151,19 @@ export class TemplateRepository {
     return row && { accountId: row.account_id === null ? null : Number(row.account_id), templateName: row.template_name };
   }
 
-  async setBookmark(accountId: number, templateIdx: number, bookmarked: boolean): Promise<void> {
-    await withTransaction(this.db.knex, async (trx) => {
-      const changed = bookmarked
-        ? (await trx.raw('INSERT IGNORE INTO template_bookmarks (account_id, template_idx) VALUES (?, ?)', [accountId, templateIdx]))[0].affectedRows
-        : await trx('template_bookmarks').where({ account_id: accountId, template_idx: templateIdx }).delete();
-      // isBookmarked filters on bookmarks, so a change moves counts; a repeated call changes nothing.
-      if (changed > 0) await bumpCatalogVersion(trx);
-    });
+  async setBookmark(trx: Knex.Transaction, accountId: number, templateIdx: number, bookmarked: boolean): Promise<void> {
+    const changed = bookmarked
+      ? (await trx.raw('INSERT IGNORE INTO template_bookmarks (account_id, template_idx) VALUES (?, ?)', [accountId, templateIdx]))[0].affectedRows
+      : await trx('template_bookmarks').where({ account_id: accountId, template_idx: templateIdx }).delete();
+    // isBookmarked filters on bookmarks, so a change moves counts; a repeated call changes nothing.
+    if (changed > 0) await bumpCatalogVersion(trx);
   }
 
   /** Deletes an account's own Custom template (tags and bookmarks go with it); false when there was none. */
-  async deleteCustom(accountId: number, templateIdx: number): Promise<boolean> {
-    return withTransaction(this.db.knex, async (trx) => {
-      const deleted = await trx('templates').where({ template_idx: templateIdx, account_id: accountId, ownership: 'Custom' }).delete();
-      if (deleted > 0) await bumpCatalogVersion(trx);
-      return deleted > 0;
-    });
+  async deleteCustom(trx: Knex.Transaction, accountId: number, templateIdx: number): Promise<boolean> {
+    const deleted = await trx('templates').where({ template_idx: templateIdx, account_id: accountId, ownership: 'Custom' }).delete();
+    if (deleted > 0) await bumpCatalogVersion(trx);
+    return deleted > 0;
   }
 
   /** Up to `limit` templates stored without a thumbnail key, after `afterIdx`, with their first layout. */
@@ -190,10 +180,8 @@ export class TemplateRepository {
   }
 
   /** Records thumbnail keys computed for stored templates; the key follows from the layout, so nothing a search counts changes. */
-  async setThumbnailKeys(keys: readonly { templateIdx: number; thumbnailKey: string }[]): Promise<void> {
-    await withTransaction(this.db.knex, async (trx) => {
-      for (const { templateIdx, thumbnailKey } of keys) await trx('templates').where({ template_idx: templateIdx }).update({ thumbnail_key: thumbnailKey });
-    });
+  async setThumbnailKeys(trx: Knex.Transaction, keys: readonly { templateIdx: number; thumbnailKey: string }[]): Promise<void> {
+    for (const { templateIdx, thumbnailKey } of keys) await trx('templates').where({ template_idx: templateIdx }).update({ thumbnail_key: thumbnailKey });
   }
 
   /** Every thumbnail key in use, each with one template that shows it. */

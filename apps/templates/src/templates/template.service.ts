@@ -19,7 +19,8 @@ import {
   type TemplateLayout,
 } from '@contracts/domain';
 import { AppError, notFound, notOneOf, validationFailed, type FieldError } from '@platform/errors';
-import type { Page } from '@platform/mysql';
+import type { Knex } from 'knex';
+import { withTransaction, type Page } from '@platform/mysql';
 import { TEMPLATE_CATALOG, type CatalogTemplate } from './template.catalog';
 import type { NewTemplate, TemplateFilters, TemplateInput, TemplateRecord } from './template.model';
 import { TemplateCountCache } from './template.count-cache';
@@ -144,6 +145,7 @@ export class TemplateService {
   private readonly counts = new TemplateCountCache();
 
   constructor(
+    private readonly knex: Knex,
     private readonly templates: TemplateRepository,
     private readonly thumbnails: TemplateThumbnails,
   ) {}
@@ -158,7 +160,7 @@ export class TemplateService {
     const rows = catalog.map((t) =>
       this.toNew(t, { catalogKey: t.catalogKey, accountId: null, ownership: 'System' }, thumbnailKey(t.layouts[0] as TemplateLayout)),
     );
-    await this.templates.upsertCatalog(rows);
+    await withTransaction(this.knex, (trx) => this.templates.upsertCatalog(trx, rows));
   }
 
   /**
@@ -172,7 +174,7 @@ export class TemplateService {
       if (batch.length === 0) return keyed;
       after = batch[batch.length - 1]?.templateIdx ?? after;
       const keys = batch.flatMap(({ templateIdx, layout }) => (layout ? [{ templateIdx, thumbnailKey: thumbnailKey(layout) }] : []));
-      await this.templates.setThumbnailKeys(keys);
+      await withTransaction(this.knex, (trx) => this.templates.setThumbnailKeys(trx, keys));
       keyed += keys.length;
     }
   }
@@ -238,7 +240,8 @@ export class TemplateService {
     if (errors.length > 0) throw validationFailed(errors);
     // Stored before the row, so a template's thumbnail URL never names a missing object.
     const key = await this.thumbnails.store(input.layouts[0] as TemplateLayout);
-    return this.templates.insert(this.toNew({ ...input, templateName: input.templateName.trim() }, { catalogKey: null, accountId, ownership: 'Custom' }, key));
+    const template = this.toNew({ ...input, templateName: input.templateName.trim() }, { catalogKey: null, accountId, ownership: 'Custom' }, key);
+    return withTransaction(this.knex, (trx) => this.templates.insert(trx, template));
   }
 
   /** Replaces one of the account's own Custom templates; the rules are those of create, and System templates are not the account's to change. */
@@ -251,7 +254,7 @@ export class TemplateService {
     // A changed first layout is a new key and a new object; the old object stays (another template may show it).
     const key = await this.thumbnails.store(input.layouts[0] as TemplateLayout);
     const template = this.toNew({ ...input, templateName: input.templateName.trim() }, { catalogKey: null, accountId, ownership: 'Custom' }, key);
-    if (!(await this.templates.updateCustom(accountId, templateIdx, template))) throw templateNotFound(templateIdx);
+    if (!(await withTransaction(this.knex, (trx) => this.templates.updateCustom(trx, accountId, templateIdx, template)))) throw templateNotFound(templateIdx);
   }
 
   /** The template's name when the account can see it (a System template or one of its own Custom ones), else undefined. */
@@ -263,7 +266,7 @@ export class TemplateService {
   /** Bookmarks (or un-bookmarks) a template the account can see; idempotent either way. */
   async setBookmark(accountId: number, templateIdx: number, bookmarked: boolean): Promise<void> {
     await this.visibleOwner(accountId, templateIdx);
-    await this.templates.setBookmark(accountId, templateIdx, bookmarked);
+    await withTransaction(this.knex, (trx) => this.templates.setBookmark(trx, accountId, templateIdx, bookmarked));
   }
 
   /** Deletes one of the account's own Custom templates; System templates are not the account's to delete. */
@@ -271,7 +274,7 @@ export class TemplateService {
     const owner = await this.visibleOwner(accountId, templateIdx);
     if (owner.accountId === null)
       throw new AppError(409, 'TEMPLATE_NOT_DELETABLE', `Template ${templateIdx} is a System template; only Custom templates can be deleted.`);
-    if (!(await this.templates.deleteCustom(accountId, templateIdx))) throw templateNotFound(templateIdx);
+    if (!(await withTransaction(this.knex, (trx) => this.templates.deleteCustom(trx, accountId, templateIdx)))) throw templateNotFound(templateIdx);
   }
 
   /** The template's owner when the account can see it; a template it cannot see is not found, as a missing one. */
