@@ -25,7 +25,7 @@ export interface StorageLibraryServiceDeps {
 
 /** Repositories and services over one database and bucket; the gRPC server and the specs build them the same way. */
 export function createStorageLibraryServices(deps: StorageLibraryServiceDeps): StorageLibraryServices {
-  const queues = new QueueService(deps.db, deps.events, new QueueRepository(deps.db));
+  const queues = new QueueService(deps.db.knex, deps.events, new QueueRepository(deps.db));
   return {
     queues,
     assets: new AssetLibraryService(deps.store, queues),

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { notFound } from '@platform/errors';
 import { applyJobProgress, jobRequestSubject, type JobProgress, type JobRequest, type QueueView } from '@platform/jobs';
-import type { ServiceDatabase } from '@platform/mysql';
 import { withTransaction } from '@platform/mysql';
 import type { EventOutbox } from '@platform/service';
 import type { QueueRepository } from './queue.repository';
@@ -15,7 +14,7 @@ const queueNotFound = (queueId: string) => notFound('QUEUE_NOT_FOUND', `Queue ${
  */
 export class QueueService {
   constructor(
-    private readonly db: ServiceDatabase,
+    private readonly knex: Knex,
     private readonly events: EventOutbox,
     private readonly queues: QueueRepository,
     private readonly now: () => Date = () => new Date(),
@@ -35,7 +34,7 @@ export class QueueService {
   async enqueue(kind: string, accountId: number, payload: unknown): Promise<string> {
     const queueId = randomUUID();
     const request: JobRequest = { queueId, accountId, kind, payload };
-    await withTransaction(this.db.knex, async (trx: Knex.Transaction) => {
+    await withTransaction(this.knex, async (trx: Knex.Transaction) => {
       await this.queues.insert(trx, {
         queueId,
         accountId,
@@ -54,7 +53,7 @@ export class QueueService {
 
   /** Folds one progress event; duplicates, stale events and events after the end change nothing. */
   async apply(event: JobProgress): Promise<void> {
-    await withTransaction(this.db.knex, async (trx: Knex.Transaction) => {
+    await withTransaction(this.knex, async (trx: Knex.Transaction) => {
       const current = await this.queues.findForUpdate(trx, event.queueId);
       const next = applyJobProgress(current, event);
       if (next !== current) await this.queues.save(trx, next);
