@@ -1,4 +1,4 @@
-import { notFound } from '@platform/errors';
+import { problem } from '@platform/errors';
 import type { ServiceDatabase } from '@platform/mysql';
 import { openTestSchema, rejectionOf } from '@platform/testing';
 import type { CampaignFacts, ChannelsPlansPeer, PlanFacts } from './peers/channels-plans.peer';
@@ -39,12 +39,12 @@ export class FixedChannelsPlans implements ChannelsPlansPeer {
   }
   async campaign(accountId: number, retailCampaignId: number) {
     const facts = this.campaigns.get(`${accountId}/${retailCampaignId}`);
-    if (!facts) throw notFound('RETAIL_CAMPAIGN_NOT_FOUND', `Retail campaign ${retailCampaignId} was not found.`);
+    if (!facts) throw problem('RETAIL_CAMPAIGN_NOT_FOUND', `Retail campaign ${retailCampaignId} was not found.`);
     return facts;
   }
   async plan(accountId: number, mediaPlanId: number) {
     const plan = this.plans.get(`${accountId}/${mediaPlanId}`);
-    if (!plan) throw notFound('MEDIA_PLAN_NOT_FOUND', `Media plan ${mediaPlanId} was not found.`);
+    if (!plan) throw problem('MEDIA_PLAN_NOT_FOUND', `Media plan ${mediaPlanId} was not found.`);
     return plan;
   }
   async markTagged(accountId: number, mediaPlanId: number, placementIds: number[]) {

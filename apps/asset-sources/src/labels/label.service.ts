@@ -1,5 +1,5 @@
 import { ASSET_SOURCE_LABEL_MAX, effectivePage } from '@contracts/domain';
-import { blankOrTooLong, notFound, validationFailed } from '@platform/errors';
+import { blankOrTooLong, problem, validationFailed } from '@platform/errors';
 import type { Page } from '@platform/mysql';
 import type { AssetSourceService } from '../sources/asset-source.service';
 import type { LabelRepository } from './label.repository';
@@ -26,7 +26,7 @@ export class LabelService {
     const text = this.check(label);
     await this.sources.get(accountId, assetSourceId);
     if (!(await this.labels.delete(assetSourceId, text)))
-      throw notFound('LABEL_NOT_FOUND', `Asset source ${assetSourceId} has no label ${JSON.stringify(text)}.`);
+      throw problem('LABEL_NOT_FOUND', `Asset source ${assetSourceId} has no label ${JSON.stringify(text)}.`);
   }
 
   /** Labels are stored trimmed, so " sale" and "sale" are one label. */

@@ -1,4 +1,4 @@
-import { notFound } from '@platform/errors';
+import { problem } from '@platform/errors';
 import { openAssetSourcesTestBed, rejectionOf, type AssetSourcesTestBed } from '../asset-sources.test-support';
 import { NO_SPECIAL_COLUMNS } from '../sources/asset-source.model';
 import type { MotionDesignFill, MotionDesignPeers } from './motion-design.service';
@@ -13,7 +13,7 @@ describe('MotionDesignService (real MariaDB)', () => {
   const asked: number[] = [];
   const campaign7 = async (_accountId: number, campaignId: number) => {
     asked.push(campaignId);
-    if (campaignId !== 7) throw notFound('CAMPAIGN_NOT_FOUND', `Campaign ${campaignId} was not found.`);
+    if (campaignId !== 7) throw problem('DYNAMIC_CAMPAIGN_NOT_FOUND', `Campaign ${campaignId} was not found.`);
   };
   // The library's owner is another service too; here every account's library holds these files.
   const library = new Set(['motion/intro.mp4', 'motion/logo.png', 'outro.webm']);
@@ -80,7 +80,7 @@ describe('MotionDesignService (real MariaDB)', () => {
     const libraryBefore = libraryAsked.length;
     expect(await rejectionOf(bed.motionDesign.fill(account, 0, fill({ campaignId: '8' }), peers))).toMatchObject({
       status: 404,
-      code: 'CAMPAIGN_NOT_FOUND',
+      code: 'DYNAMIC_CAMPAIGN_NOT_FOUND',
     });
     expect(asked.at(-1)).toBe(8);
     expect(libraryAsked.length).toBe(libraryBefore);

@@ -6,7 +6,7 @@ import {
   RECOMMENDATION_SOURCE_ITEMS_MAX,
   ASSET_SOURCE_NAME_MAX,
 } from '@contracts/domain';
-import { AppError, blankOrTooLong, conflict, validationFailed } from '@platform/errors';
+import { AppError, blankOrTooLong, problem, validationFailed } from '@platform/errors';
 import type { Knex } from 'knex';
 import type { Logger } from '@platform/logging';
 import { withTransaction } from '@platform/mysql';
@@ -88,7 +88,7 @@ export class RecommendationService implements SourceDependents {
     const target = await this.assetSources.ofKind(accountId, assetSourceId, 'recommendation');
     const config = target.recommendation?.config as RecommendationConfig;
     if (!usesEvents(config) || config.cookieGroup === undefined)
-      throw conflict('RECOMMENDATION_TAKES_NO_EVENTS', `Asset source ${assetSourceId} makes content recommendations, which use no interaction events.`);
+      throw problem('RECOMMENDATION_TAKES_NO_EVENTS', `Asset source ${assetSourceId} makes content recommendations, which use no interaction events.`);
     await this.events.record({
       accountId,
       cookieGroup: config.cookieGroup,
@@ -125,8 +125,7 @@ export class RecommendationService implements SourceDependents {
     });
     if (blocked.length === 0) return undefined;
     const ids = blocked.map((b) => b.assetSourceId);
-    return new AppError(
-      409,
+    return problem(
       'ASSET_SOURCE_IN_USE',
       `Asset source ${current.assetSourceId} is used by the recommendation source${ids.length === 1 ? '' : 's'} ${ids.join(', ')}, which need its asset key column and the columns they map.`,
       { extensions: { usedBy: ids.join(',') } },
@@ -217,14 +216,14 @@ export class RecommendationService implements SourceDependents {
     const errors = recommendationErrors(input.updateFrequency, input.config, source.columnNames);
     if (errors.length > 0) throw validationFailed(errors);
     if (source.assetSourceType === 'recommendation')
-      throw conflict(
+      throw problem(
         'ASSET_SOURCE_KIND_MISMATCH',
         `Asset source ${sourceAssetSourceId} is itself a recommendation source; recommendations are built on item sources.`,
       );
     if (source.columns.assetKeyColumn === null)
-      throw conflict('ASSET_SOURCE_HAS_NO_KEY', `Asset source ${sourceAssetSourceId} has no assetKeyColumn; recommendations name items by their asset key.`);
+      throw problem('ASSET_SOURCE_HAS_NO_KEY', `Asset source ${sourceAssetSourceId} has no assetKeyColumn; recommendations name items by their asset key.`);
     if (source.rowCount > RECOMMENDATION_SOURCE_ITEMS_MAX)
-      throw conflict(
+      throw problem(
         'RECOMMENDATION_SOURCE_TOO_LARGE',
         `Asset source ${sourceAssetSourceId} has ${source.rowCount} rows; recommendations rank sources of at most ${RECOMMENDATION_SOURCE_ITEMS_MAX}.`,
       );

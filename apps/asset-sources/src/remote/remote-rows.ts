@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { AppError } from '@platform/errors';
+import { AppError, problem } from '@platform/errors';
 import { withTransaction } from '@platform/mysql';
 import { isOutboundFetchError, type OutboundFetch, type OutboundFetchErrorCode } from '@platform/outbound-fetch';
 import type { AssetSourceRecord, RemoteSettings } from '../sources/asset-source.model';
@@ -73,23 +73,19 @@ export class RemoteRows {
     } catch (error) {
       if (!isOutboundFetchError(error)) throw error;
       const refused = REFUSED.includes(error.code);
-      throw new AppError(
-        refused ? 424 : 502,
-        refused ? 'REMOTE_SOURCE_REFUSED' : 'REMOTE_SOURCE_UNREACHABLE',
-        `Asset source ${id} could not be fetched: ${error.message}`,
-        { extensions: { cause: error.code } },
-      );
+      throw new AppError(refused ? 'REMOTE_SOURCE_REFUSED' : 'REMOTE_SOURCE_UNREACHABLE', `Asset source ${id} could not be fetched: ${error.message}`, {
+        extensions: { cause: error.code },
+      });
     }
     if (response.status < 200 || response.status > 299)
-      throw new AppError(502, 'REMOTE_SOURCE_BAD_STATUS', `Asset source ${id}: ${response.url} answered HTTP ${response.status}.`, {
+      throw problem('REMOTE_SOURCE_BAD_STATUS', `Asset source ${id}: ${response.url} answered HTTP ${response.status}.`, {
         extensions: { upstreamStatus: response.status },
       });
     try {
       return parseRemoteBody(response.body, source.contentType ?? 'json', source.columnNames);
     } catch (error) {
       if (!(error instanceof MalformedBodyError)) throw error;
-      throw new AppError(
-        424,
+      throw problem(
         'REMOTE_SOURCE_MALFORMED',
         `Asset source ${id}: the ${source.contentType ?? 'json'} answer of ${response.url} is malformed: ${error.message}.`,
       );

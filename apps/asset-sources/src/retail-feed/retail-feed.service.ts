@@ -1,11 +1,11 @@
 import { effectivePage, RETAIL_FEED_FIELDS, RETAIL_FEED_QUERY_MAX, type RetailFeedField } from '@contracts/domain';
-import { notFound, validationFailed } from '@platform/errors';
+import { problem, validationFailed } from '@platform/errors';
 import type { AssetSourceRecord } from '../sources/asset-source.model';
 import type { AssetSourceService } from '../sources/asset-source.service';
 import type { RetailFeedRepository, RetailFeedValueColumn, ValuePage } from './retail-feed.repository';
 
 export const retailFeedNotSet = (accountId: number) =>
-  notFound('RETAIL_FEED_NOT_SET', `Account ${accountId} has no retail feed source; designate one with PUT /v2/accounts/${accountId}/retail-feed-settings.`);
+  problem('RETAIL_FEED_NOT_SET', `Account ${accountId} has no retail feed source; designate one with PUT /v2/accounts/${accountId}/retail-feed-settings.`);
 
 /**
  * Which indexed column holds a field's values in a source, or null when the source lacks the column

@@ -8,7 +8,7 @@ import {
   type AssetSourceSpecialColumn,
   type AssetSourceType,
 } from '@contracts/domain';
-import { AppError, notFound, notOneOf, validationFailed, type FieldError } from '@platform/errors';
+import { AppError, type FieldError, notOneOf, problem, validationFailed } from '@platform/errors';
 import type { Knex } from 'knex';
 import { withTransaction, type Page } from '@platform/mysql';
 import type { RemoteRows } from '../remote/remote-rows';
@@ -16,7 +16,7 @@ import type { AssetSourceRecord, AssetSourceSummary, RemoteSettings, SourceDefin
 import type { AssetSourceRepository } from './asset-source.repository';
 import { definitionErrors, rowErrors } from './asset-source.rules';
 
-export const assetSourceNotFound = (assetSourceId: number) => notFound('ASSET_SOURCE_NOT_FOUND', `Asset source ${assetSourceId} was not found.`);
+export const assetSourceNotFound = (assetSourceId: number) => problem('ASSET_SOURCE_NOT_FOUND', `Asset source ${assetSourceId} was not found.`);
 
 /** Sources built on another source (recommendations): they may veto a change and follow it. */
 export interface SourceDependents {
@@ -208,7 +208,7 @@ export class AssetSourceService {
   async ofKind(accountId: number, assetSourceId: number, kind: AssetSourceType): Promise<AssetSourceRecord> {
     const source = await this.get(accountId, assetSourceId);
     if (source.assetSourceType !== kind)
-      throw new AppError(409, 'ASSET_SOURCE_KIND_MISMATCH', `Asset source ${assetSourceId} is a ${source.assetSourceType} source, not a ${kind} one.`);
+      throw problem('ASSET_SOURCE_KIND_MISMATCH', `Asset source ${assetSourceId} is a ${source.assetSourceType} source, not a ${kind} one.`);
     return source;
   }
 

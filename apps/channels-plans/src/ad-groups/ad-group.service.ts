@@ -1,12 +1,9 @@
 import { AD_GROUP_NAME_MAX } from '@contracts/domain';
-import { blankOrTooLong, conflict, validationFailed } from '@platform/errors';
+import { blankOrTooLong, problem, validationFailed } from '@platform/errors';
 import { rethrowDuplicateKey } from '@platform/mysql';
 import type { RetailCampaignService } from '../retail-campaigns/retail-campaign.service';
 import type { AdGroupRecord } from './ad-group.model';
 import { UNIQUE_AD_GROUP_NAME, type AdGroupRepository } from './ad-group.repository';
-
-export const NOT_AD_GROUP_CAMPAIGN = 'RETAIL_CAMPAIGN_NOT_AD_GROUP_CAMPAIGN';
-export const AD_GROUP_NAME_TAKEN = 'AD_GROUP_NAME_TAKEN';
 
 /**
  * Ad groups of a retail campaign. Only a campaign created with isAdGroupCampaign holds them; the
@@ -21,8 +18,8 @@ export class AdGroupService {
     const campaign = await this.deps.campaigns.get(accountId, retailCampaignId);
     // 409: the request is well formed, but the campaign was not set up to hold ad groups.
     if (!campaign.isAdGroupCampaign) {
-      throw conflict(
-        NOT_AD_GROUP_CAMPAIGN,
+      throw problem(
+        'RETAIL_CAMPAIGN_NOT_AD_GROUP_CAMPAIGN',
         `Retail campaign ${retailCampaignId} is not an ad-group campaign (isAdGroupCampaign is false); it has no ad groups.`,
       );
     }
@@ -31,7 +28,7 @@ export class AdGroupService {
     return this.deps.adGroups.insert({ accountId, retailCampaignId, adGroupName: name }).catch((error: unknown) =>
       rethrowDuplicateKey(
         error,
-        () => conflict(AD_GROUP_NAME_TAKEN, `Retail campaign ${retailCampaignId} already has an ad group named ${JSON.stringify(name)}.`),
+        () => problem('AD_GROUP_NAME_TAKEN', `Retail campaign ${retailCampaignId} already has an ad group named ${JSON.stringify(name)}.`),
         {
           key: UNIQUE_AD_GROUP_NAME,
         },

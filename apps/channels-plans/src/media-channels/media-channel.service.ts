@@ -13,7 +13,7 @@ import {
   type MediaChannelStatus,
   type MediaChannelType,
 } from '@contracts/domain';
-import { AppError, blankOrTooLong, conflict, notFound, notOneOf, validationFailed, type FieldError } from '@platform/errors';
+import { AppError, blankOrTooLong, type FieldError, notOneOf, problem, validationFailed } from '@platform/errors';
 import { rethrowDuplicateKey, withTransaction, type Page } from '@platform/mysql';
 import type { SecretBox } from '@platform/secrets';
 import type { EventOutbox, ViewChangeAnnouncer } from '@platform/service';
@@ -33,13 +33,13 @@ import type { MediaChannelRepository } from './media-channel.repository';
 /** The unique index that keeps live channel names distinct within an org. */
 const UNIQUE_LIVE_NAME = 'uq_media_channels_org_live_name';
 
-export const mediaChannelNotFound = (idx: number) => notFound('MEDIA_CHANNEL_NOT_FOUND', `Media channel ${idx} was not found.`);
+export const mediaChannelNotFound = (idx: number) => problem('MEDIA_CHANNEL_NOT_FOUND', `Media channel ${idx} was not found.`);
 
 const nameTaken = (name: string): AppError =>
-  conflict('MEDIA_CHANNEL_NAME_TAKEN', `The organization already has a media channel named ${JSON.stringify(name)}.`);
+  problem('MEDIA_CHANNEL_NAME_TAKEN', `The organization already has a media channel named ${JSON.stringify(name)}.`);
 
 const notRetailer = (orgId: string) =>
-  new AppError(403, 'ORG_NOT_RETAILER', `Organization ${orgId} is not a retailer; template-campaign media channels are for retailer organizations only.`);
+  problem('ORG_NOT_RETAILER', `Organization ${orgId} is not a retailer; template-campaign media channels are for retailer organizations only.`);
 
 export interface MediaChannelServiceDeps {
   knex: Knex;
@@ -155,10 +155,10 @@ export class MediaChannelService {
   /** `getAdServerConnection`: connection details exist only for the on-site retail-media ad server. */
   async connection(orgId: string, adServerId: string): Promise<AdServerConnection> {
     const adServer = await this.deps.adServers.find(adServerId);
-    if (!adServer) throw notFound('AD_SERVER_NOT_FOUND', `Ad server ${adServerId} is not in the catalog.`);
+    if (!adServer) throw problem('AD_SERVER_NOT_FOUND', `Ad server ${adServerId} is not in the catalog.`);
     if (adServer.kind !== ONSITE_AD_SERVER_KIND) return {};
     const sealed = await this.deps.channels.findSealedApiKey(orgId, adServerId);
-    if (!sealed) throw notFound('MEDIA_CHANNEL_NOT_FOUND', `The organization has no media channel on ad server ${adServerId}.`);
+    if (!sealed) throw problem('MEDIA_CHANNEL_NOT_FOUND', `The organization has no media channel on ad server ${adServerId}.`);
     return {
       apiEndpoint: `${this.deps.onsiteApiBaseUrl.replace(/\/$/, '')}/orgs/${encodeURIComponent(orgId)}`,
       apiKey: this.deps.secrets.open(sealed),

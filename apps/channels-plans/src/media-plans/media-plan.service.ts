@@ -9,7 +9,7 @@ import {
   type AdServerKind,
   type MediaPlanField,
 } from '@contracts/domain';
-import { notFound, validationFailed, type FieldError } from '@platform/errors';
+import { type FieldError, problem, validationFailed } from '@platform/errors';
 import { isDuplicateKey, withTransaction } from '@platform/mysql';
 import type { MediaChannelService } from '../media-channels/media-channel.service';
 import type { PlacementRepository } from '../placements/placement.repository';
@@ -17,7 +17,7 @@ import type { RetailCampaignService } from '../retail-campaigns/retail-campaign.
 import type { AutoMediaPlanInput, AutoMediaPlanResult, MediaPlanView, PlanningOrg } from './media-plan.model';
 import { UNIQUE_AUTO_DIMENSION_SET, type MediaPlanRepository } from './media-plan.repository';
 
-export const mediaPlanNotFound = (id: number) => notFound('MEDIA_PLAN_NOT_FOUND', `Media plan ${id} was not found.`);
+export const mediaPlanNotFound = (id: number) => problem('MEDIA_PLAN_NOT_FOUND', `Media plan ${id} was not found.`);
 
 const DIMENSION = new RegExp(DIMENSION_PATTERN);
 

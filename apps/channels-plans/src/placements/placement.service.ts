@@ -9,8 +9,9 @@ import {
   PLACEMENT_PARAM_STRING_MAX,
   PLACEMENT_PARAM_STRINGS,
   type PlacementParams,
+  planOutsideCampaign,
 } from '@contracts/domain';
-import { blankOrTooLong, conflict, notFound, notOneOf, validationFailed, type FieldError } from '@platform/errors';
+import { blankOrTooLong, enforce, type FieldError, notOneOf, problem, validationFailed } from '@platform/errors';
 import { rethrowDuplicateKey, withTransaction } from '@platform/mysql';
 import type { AdServerService } from '../ad-servers/ad-server.service';
 import type { AdUnitDetails } from '../ad-units/ad-unit.model';
@@ -28,10 +29,9 @@ import type {
 } from './placement.model';
 import { UNIQUE_PLACEMENT_NAME, type PlacementRepository } from './placement.repository';
 
-export const PLACEMENT_NAME_TAKEN = 'PLACEMENT_NAME_TAKEN';
 const DIMENSION = new RegExp(DIMENSION_PATTERN);
 
-export const placementNotFound = (placementId: number) => notFound('PLACEMENT_NOT_FOUND', `Placement ${placementId} was not found in the media plan.`);
+export const placementNotFound = (placementId: number) => problem('PLACEMENT_NOT_FOUND', `Placement ${placementId} was not found in the media plan.`);
 
 /**
  * Placements of a media plan: what peers read to build tags and exports, and the tag-presence flag
@@ -142,7 +142,7 @@ export class PlacementService {
     await withTransaction(this.deps.knex, async (trx) => {
       const current = await this.deps.placements.lock(trx, plan.mediaPlanId, input.placementId);
       if (!current || current.siteIdx !== input.siteIdx) {
-        throw notFound('PLACEMENT_NOT_FOUND', `Placement ${input.placementId} on site ${input.siteIdx} was not found in media plan ${mediaPlanId}.`);
+        throw problem('PLACEMENT_NOT_FOUND', `Placement ${input.placementId} on site ${input.siteIdx} was not found in media plan ${mediaPlanId}.`);
       }
       const changes: PlacementChanges = {};
       const adServerId = input.adServerId ?? current.adServerId;
@@ -189,7 +189,7 @@ export class PlacementService {
       const found = new Set(await this.deps.placements.lockInPlan(trx, plan.mediaPlanId, ids));
       const unknown = ids.filter((id) => !found.has(id));
       if (unknown.length > 0) {
-        throw notFound(
+        throw problem(
           'PLACEMENT_NOT_FOUND',
           `Placement${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not in media plan ${mediaPlanId}; nothing was marked.`,
         );
@@ -203,9 +203,7 @@ export class PlacementService {
   private async planOfCampaign(accountId: number, mediaPlanId: number, retailCampaignId: number): Promise<PlanRef> {
     await this.deps.campaigns.get(accountId, retailCampaignId);
     const plan = await this.plan(accountId, mediaPlanId);
-    if (plan.retailCampaignId !== retailCampaignId) {
-      throw notFound('MEDIA_PLAN_NOT_FOUND', `Media plan ${mediaPlanId} was not found in retail campaign ${retailCampaignId}.`);
-    }
+    enforce(planOutsideCampaign(plan, { mediaPlanId, retailCampaignId }));
     return plan;
   }
 
@@ -232,7 +230,7 @@ function placementIdErrors(placementIds: readonly number[]): FieldError[] {
 }
 
 const nameTaken = (siteName: string, placementName: string) =>
-  conflict(PLACEMENT_NAME_TAKEN, `Site ${JSON.stringify(siteName)} already has a placement named ${JSON.stringify(placementName)}.`);
+  problem('PLACEMENT_NAME_TAKEN', `Site ${JSON.stringify(siteName)} already has a placement named ${JSON.stringify(placementName)}.`);
 
 /** Placements take the ad-unit type of their ad server's kind, as auto plans do. */
 const adUnitTypeOf = (kind: string | undefined) => AUTO_PLACEMENT_AD_UNIT_TYPE[kind as keyof typeof AUTO_PLACEMENT_AD_UNIT_TYPE] ?? 'display';

@@ -1,15 +1,13 @@
 import type { Knex } from 'knex';
 import { effectivePage, RETAIL_CAMPAIGN_NAME_MAX, RETAIL_CAMPAIGN_STATUSES, RETAIL_CAMPAIGN_TRANSITIONS, type RetailCampaignStatus } from '@contracts/domain';
-import { AppError, blankOrTooLong, notFound, notOneOf, validationFailed, type FieldError } from '@platform/errors';
+import { blankOrTooLong, type FieldError, notOneOf, problem, validationFailed } from '@platform/errors';
 import { withTransaction, type Page } from '@platform/mysql';
 import type { AdGroupRepository } from '../ad-groups/ad-group.repository';
 import type { CampaignFacts, CreateRetailCampaignInput, RetailCampaignChanges, RetailCampaignRecord, UpdateRetailCampaignInput } from './retail-campaign.model';
 import type { RetailCampaignRepository } from './retail-campaign.repository';
 import type { TemplatesPeer } from '../peers/templates.peer';
 
-export const retailCampaignNotFound = (id: number) => notFound('RETAIL_CAMPAIGN_NOT_FOUND', `Retail campaign ${id} was not found.`);
-
-export const STATUS_TRANSITION_NOT_ALLOWED = 'RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED';
+export const retailCampaignNotFound = (id: number) => problem('RETAIL_CAMPAIGN_NOT_FOUND', `Retail campaign ${id} was not found.`);
 
 /**
  * Refuses a status move the lifecycle does not allow (RETAIL_CAMPAIGN_TRANSITIONS). Setting the
@@ -20,9 +18,8 @@ export function assertStatusMove(retailCampaignId: number, from: RetailCampaignS
   if (from === to) return;
   const allowed = RETAIL_CAMPAIGN_TRANSITIONS[from] ?? [];
   if (allowed.includes(to)) return;
-  throw new AppError(
-    409,
-    STATUS_TRANSITION_NOT_ALLOWED,
+  throw problem(
+    'RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED',
     `Retail campaign ${retailCampaignId} is ${from}; it cannot move to ${to}. Allowed from ${from}: ${allowed.length > 0 ? allowed.join(', ') : 'none'}.`,
     { extensions: { currentStatus: from, requestedStatus: to } },
   );

@@ -1,5 +1,5 @@
 import { effectivePage } from '@contracts/domain';
-import { notFound, validationFailed } from '@platform/errors';
+import { problem, validationFailed } from '@platform/errors';
 import type { Page } from '@platform/mysql';
 import type { DataSignalService } from '../data-signals/data-signal.service';
 import type { AssetSourcesPeer } from '../peers/asset-sources.peer';
@@ -7,7 +7,7 @@ import type { CampaignInput, CampaignRecord, CampaignSummary, DecisionGraph } fr
 import type { CampaignRepository } from './campaign.repository';
 import { assetReferenceErrors, campaignErrors, namedAssetSources } from './campaign.rules';
 
-export const campaignNotFound = (campaignId: number) => notFound('DYNAMIC_CAMPAIGN_NOT_FOUND', `Campaign ${campaignId} was not found.`);
+export const campaignNotFound = (campaignId: number) => problem('DYNAMIC_CAMPAIGN_NOT_FOUND', `Campaign ${campaignId} was not found.`);
 
 /** Names trimmed as stored, so what a read shows is what the rules judged. */
 function normalizedGraph(graph: DecisionGraph): DecisionGraph {

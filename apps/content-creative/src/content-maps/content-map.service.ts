@@ -1,6 +1,6 @@
-import { CONTENT_DISPLAY_COLUMNS, CONTENT_IMAGE_COLUMNS, effectivePage, type ContentType } from '@contracts/domain';
+import { CONTENT_DISPLAY_COLUMNS, CONTENT_IMAGE_COLUMNS, type ContentType, effectivePage, planOutsideCampaign } from '@contracts/domain';
 import type { Knex } from 'knex';
-import { AppError, notFound, validationFailed, type FieldError } from '@platform/errors';
+import { AppError, enforce, type FieldError, problem, validationFailed } from '@platform/errors';
 import { withTransaction } from '@platform/mysql';
 import type { CampaignFacts, ContentMapInput, ContentMapKey, PlanFacts, StoredContentMap, StoredPlacement } from './content-map.model';
 import type { AssetSourcesPeer } from '../peers/asset-sources.peer';
@@ -140,8 +140,7 @@ export class ContentMapService {
     if (campaignAnswer.status === 'rejected') throw campaignAnswer.reason;
     if (planAnswer.status === 'rejected') throw planAnswer.reason;
     const [campaign, plan] = [campaignAnswer.value, planAnswer.value];
-    if (plan.retailCampaignId !== key.retailCampaignId)
-      throw notFound('MEDIA_PLAN_NOT_FOUND', `Media plan ${key.mediaPlanId} is not a media plan of retail campaign ${key.retailCampaignId}.`);
+    enforce(planOutsideCampaign(plan, key));
     return { campaign, plan };
   }
 
@@ -164,7 +163,7 @@ export class ContentMapService {
     const missing = missingValueErrors(input, new Set(found.keys()), column);
     if (missing.length > 0) {
       const names = values.filter((v) => !found.has(v)).map((v) => JSON.stringify(v));
-      throw new AppError(400, 'VALIDATION_FAILED', `Asset source ${sourceId} has no ${column} ${names.join(', ')}.`, { errors: missing });
+      throw problem('VALIDATION_FAILED', `Asset source ${sourceId} has no ${column} ${names.join(', ')}.`, { errors: missing });
     }
     return column;
   }

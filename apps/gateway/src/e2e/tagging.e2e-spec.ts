@@ -336,7 +336,7 @@ describe('tag variable maps, single tags, the tag CSV and trackers over HTTP (ga
       const cases: [Record<string, unknown>, string, string][] = [
         [{ campaignId: campaign, adServerId: 'cm360' }, '/adServerId', 'AD_SERVER_MISMATCH'],
         [{ campaignId: campaign, adServerId: 'nope' }, '/adServerId', 'UNKNOWN_AD_SERVER'],
-        [{ campaignId: campaign + 1, adServerId: 'gam' }, '/campaignId', 'CAMPAIGN_MISMATCH'],
+        [{ campaignId: campaign + 1, adServerId: 'gam' }, '/campaignId', 'MEDIA_PLAN_NOT_FOUND'],
         [
           { campaignId: campaign, adServerId: 'gam', privacy: [{ include: true, type: 'GDPRv2', consentMacro: '${GDPR_CONSENT}' }] },
           '/privacy/0/consentMacro',

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { notFound } from '@platform/errors';
+import { problem } from '@platform/errors';
 
 const LOGO_FILE = /^([a-z0-9-]{1,64})\.svg$/;
 
@@ -9,7 +9,7 @@ const LOGO_FILE = /^([a-z0-9-]{1,64})\.svg$/;
  */
 export const adServerLogo: RequestHandler = (req, res, next) => {
   const match = LOGO_FILE.exec(String(req.params.file));
-  if (!match) return next(notFound('LOGO_NOT_FOUND', `No logo named ${String(req.params.file)}.`));
+  if (!match) return next(problem('LOGO_NOT_FOUND', `No logo named ${String(req.params.file)}.`));
   const id = match[1];
   const monogram = id
     .replace(/[^a-z0-9]/g, '')

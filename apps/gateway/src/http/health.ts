@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { PROBLEM_CONTENT_TYPE, toProblem, unavailable } from '@platform/errors';
+import { problem, PROBLEM_CONTENT_TYPE, toProblem } from '@platform/errors';
 
 export const liveness: RequestHandler = (_req, res) => {
   res.json({ status: 'alive' });
@@ -20,11 +20,11 @@ export function readiness(isAccepting: () => boolean, dependencies: Record<strin
       .then((checks) => {
         if (Object.values(checks).every(Boolean)) return res.json({ status: 'ready', checks });
         const detail = checks.accepting ? 'A dependency of the gateway is not reachable.' : 'The gateway is shutting down.';
-        const problem = toProblem(unavailable('NOT_READY', detail), { instance: req.originalUrl, requestId: String(res.locals.requestId) });
+        const notReady = toProblem(problem('NOT_READY', detail), { instance: req.originalUrl, requestId: String(res.locals.requestId) });
         res
           .status(503)
           .type(PROBLEM_CONTENT_TYPE)
-          .send(JSON.stringify({ ...problem, checks }));
+          .send(JSON.stringify({ ...notReady, checks }));
       })
       .catch(next);
   };

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { AppError } from '@platform/errors';
+import { AppError, problem } from '@platform/errors';
 
 interface KnownRoute {
   method: string;
@@ -13,7 +13,7 @@ export function routePathPattern(path: string): RegExp {
 
 /** 405 naming the methods the path does take, which the Allow header lists too. */
 export function methodNotAllowedError(method: string, path: string, allow: string): AppError {
-  return new AppError(405, 'METHOD_NOT_ALLOWED', `${method} is not supported on ${path}; use ${allow}.`, { headers: { Allow: allow } });
+  return problem('METHOD_NOT_ALLOWED', `${method} is not supported on ${path}; use ${allow}.`, { headers: { Allow: allow } });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, internal, notFound, PROBLEM_CONTENT_TYPE, toProblem, validationFailed } from '@platform/errors';
+import { AppError, internal, problem, PROBLEM_CONTENT_TYPE, toProblem, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
@@ -15,7 +15,7 @@ export const requestId: RequestHandler = (req, res, next) => {
 };
 
 export const unknownRoute: RequestHandler = (req, _res, next) => {
-  next(notFound('ROUTE_NOT_FOUND', `No operation answers ${req.method} ${req.path}.`));
+  next(problem('ROUTE_NOT_FOUND', `No operation answers ${req.method} ${req.path}.`));
 };
 
 /** The router's answer to a path segment that is not valid percent-encoded UTF-8 ("%FF", "%ED%A0%80"). */
@@ -30,18 +30,18 @@ function fromBodyParser(error: { type?: string; status?: number; limit?: number;
   if (error instanceof URIError && PATH_DECODE_FAILED.test(error.message)) return pathEncodingProblem('path');
   switch (error.type) {
     case 'entity.parse.failed':
-      return new AppError(400, 'MALFORMED_JSON', 'The request body is not valid JSON.', {
+      return problem('MALFORMED_JSON', 'The request body is not valid JSON.', {
         errors: [{ pointer: '', code: 'MALFORMED_JSON', detail: 'The body is not valid JSON.' }],
       });
     case 'entity.too.large':
-      return new AppError(413, 'PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${error.limit} bytes.`);
+      return problem('PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${error.limit} bytes.`);
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The request body encoding is not supported; send UTF-8 JSON.');
+      return problem('UNSUPPORTED_MEDIA_TYPE', 'The request body encoding is not supported; send UTF-8 JSON.');
     default:
       // A body its Content-Encoding does not describe (a gzip header on plain text): zlib's error, untyped.
       if (error.status === 400 && typeof error.code === 'string' && error.code.startsWith('Z_'))
-        return new AppError(400, 'MALFORMED_BODY', 'The request body could not be decoded.', {
+        return problem('MALFORMED_BODY', 'The request body could not be decoded.', {
           errors: [{ header: 'content-encoding', code: 'INVALID_ENCODING', detail: 'The body is not encoded as Content-Encoding says.' }],
         });
       return undefined;
@@ -68,7 +68,7 @@ export const requireJsonBody: RequestHandler = (req, _res, next) => {
   const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
   if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method) && hasBody && !req.is('application/json')) {
     return next(
-      new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', `Send the body as application/json; got ${req.get('content-type') ?? 'no content type'}.`, {
+      problem('UNSUPPORTED_MEDIA_TYPE', `Send the body as application/json; got ${req.get('content-type') ?? 'no content type'}.`, {
         errors: [{ header: 'content-type', code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Content-Type must be application/json.' }],
       }),
     );

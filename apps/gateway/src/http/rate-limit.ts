@@ -1,5 +1,5 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { AppError } from '@platform/errors';
+import { problem } from '@platform/errors';
 
 export interface RateLimit {
   /** Counts one request of the key; throws a 429 AppError once its budget is spent. */
@@ -25,7 +25,7 @@ export function createRateLimit(perMinute: number): RateLimit {
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         const retryAfter = String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
-        throw new AppError(429, 'RATE_LIMITED', `This API key has used its ${perMinute} requests per minute; retry after ${retryAfter} s.`, {
+        throw problem('RATE_LIMITED', `This API key has used its ${perMinute} requests per minute; retry after ${retryAfter} s.`, {
           headers: { ...headers(rejection), 'Retry-After': retryAfter },
         });
       }

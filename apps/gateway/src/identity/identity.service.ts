@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { conflict, notFound, unavailable, validationFailed } from '@platform/errors';
+import { problem, validationFailed } from '@platform/errors';
 import { issueApiKey } from './api-key.codec';
 import { IdentityRepository } from './identity.repository';
 
@@ -37,14 +37,14 @@ export class IdentityService {
     try {
       await this.repository.insertOrg({ orgId, name: input.name.trim(), isRetailer: input.isRetailer, dimensionWhitelist: whitelist });
     } catch (error) {
-      if ((error as { code?: string }).code === 'ER_DUP_ENTRY') throw conflict('ORG_EXISTS', `Organization ${orgId} already exists.`);
+      if ((error as { code?: string }).code === 'ER_DUP_ENTRY') throw problem('ORG_EXISTS', `Organization ${orgId} already exists.`);
       throw error;
     }
     return orgId;
   }
 
   async createAccount(orgId: string, name: string): Promise<number> {
-    if (!(await this.repository.orgExists(orgId))) throw notFound('ORG_NOT_FOUND', `Organization ${orgId} was not found.`);
+    if (!(await this.repository.orgExists(orgId))) throw problem('ORG_NOT_FOUND', `Organization ${orgId} was not found.`);
     const accountId = await this.repository.insertAccount(orgId, name.trim());
     // Not an error when unconfirmed: the account exists, and a cached principal missing it only
     // refuses it (404) until the cache TTL; failing here would invite a retry creating a second one.
@@ -87,10 +87,10 @@ export class IdentityService {
   }
 
   async revokeApiKey(keyId: string): Promise<void> {
-    if (!(await this.repository.revokeApiKey(keyId))) throw notFound('API_KEY_NOT_FOUND', `API key ${keyId} was not found.`);
+    if (!(await this.repository.revokeApiKey(keyId))) throw problem('API_KEY_NOT_FOUND', `API key ${keyId} was not found.`);
     // After the commit, so a replica that reloads the key on receipt reads it revoked.
     if (!(await this.invalidator.keyRevoked(keyId))) {
-      throw unavailable(
+      throw problem(
         'REVOCATION_NOT_BROADCAST',
         `API key ${keyId} is revoked, but not every gateway replica could be told at once; some may accept it until their principal cache expires (PRINCIPAL_CACHE_TTL_MS).`,
       );

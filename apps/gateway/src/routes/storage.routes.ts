@@ -9,7 +9,7 @@ import {
   PERMISSIONS,
   STORAGE_LIMITS,
 } from '@contracts/domain';
-import { AppError } from '@platform/errors';
+import { problem } from '@platform/errors';
 import { AccountId, BoundedString, Idx, Int32, PathParams, StringEnum } from './common.schemas';
 import { defineRoute, type RouteContext } from './route.types';
 
@@ -216,7 +216,7 @@ export const storageRoutes = [
     // Multipart bodies are taken by the upload handler (apps/gateway/src/uploads) before the JSON app; a JSON body lands here.
     handle() {
       return Promise.reject(
-        new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the upload as multipart/form-data with a file part.', {
+        problem('UNSUPPORTED_MEDIA_TYPE', 'Send the upload as multipart/form-data with a file part.', {
           errors: [{ header: 'content-type', code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Content-Type must be multipart/form-data.' }],
         }),
       );

@@ -1,10 +1,10 @@
 import type { Response } from 'express';
 import { Router } from 'express';
 import { TEMPLATE_THUMBNAIL_KEY_PATTERN, templateThumbnailObjectKey } from '@contracts/domain';
-import { AppError, notFound } from '@platform/errors';
+import { AppError, problem } from '@platform/errors';
 import { InvalidObjectKeyError, ObjectNotFoundError, type ObjectStore } from '@platform/s3';
 
-const fileNotFound = () => notFound('FILE_NOT_FOUND', 'No file is stored at this address.');
+const fileNotFound = () => problem('FILE_NOT_FOUND', 'No file is stored at this address.');
 
 /** Where template thumbnails are served; the templates service stores each at templateThumbnailObjectKey(<key>). */
 const TEMPLATE_THUMBNAILS_PATH = '/files/templates';
@@ -42,7 +42,7 @@ async function sendObject(store: ObjectStore, key: string, res: Response, header
 
 /** Our own object store failing is a 503 (a dependency of ours), never a 500 with its internals. */
 const unavailable = (error: unknown) =>
-  error instanceof AppError ? error : new AppError(503, 'OBJECT_STORE_UNAVAILABLE', 'The file storage is not available; try again shortly.', { cause: error });
+  error instanceof AppError ? error : problem('OBJECT_STORE_UNAVAILABLE', 'The file storage is not available; try again shortly.', { cause: error });
 
 /**
  * GET /files/accounts/<accountId>/<path>: a library file's bytes, exactly as stored, as a CDN in

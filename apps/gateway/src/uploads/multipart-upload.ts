@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 import busboy from 'busboy';
 import { assetFileNameViolation, assetPathViolation, ASSET_PATH_MAX, uploadStagingKey } from '@contracts/domain';
-import { AppError, validationFailed, type FieldError } from '@platform/errors';
+import { AppError, type FieldError, problem, validationFailed } from '@platform/errors';
 import type { ObjectStore } from '@platform/s3';
 
 export interface StagedUpload {
@@ -13,7 +13,7 @@ export interface StagedUpload {
   sizeBytes: number;
 }
 
-export const uploadTooLarge = (maxBytes: number) => new AppError(413, 'UPLOAD_TOO_LARGE', `An upload may hold at most ${maxBytes} bytes; nothing was kept.`);
+export const uploadTooLarge = (maxBytes: number) => problem('UPLOAD_TOO_LARGE', `An upload may hold at most ${maxBytes} bytes; nothing was kept.`);
 
 const ruleError = (pointer: string, broken: { code: string; detail: string }): FieldError => ({ pointer, code: broken.code, detail: broken.detail });
 
@@ -79,7 +79,7 @@ export async function stageMultipartUpload(req: IncomingMessage, accountId: numb
     });
     parser.on('close', resolve);
     parser.on('error', reject);
-    req.on('aborted', () => reject(new AppError(400, 'UPLOAD_ABORTED', 'The upload ended before its body did.')));
+    req.on('aborted', () => reject(problem('UPLOAD_ABORTED', 'The upload ended before its body did.')));
     req.pipe(parser);
   });
 
@@ -109,7 +109,7 @@ export async function stageMultipartUpload(req: IncomingMessage, accountId: numb
   if (errors.length > 0) {
     await discard(store, stagingKey, undefined);
     // The rule's own text leads, so the message names the rule broken.
-    throw new AppError(400, 'VALIDATION_FAILED', errors.length === 1 ? errors[0].detail : `The request has ${errors.length} invalid fields.`, { errors });
+    throw problem('VALIDATION_FAILED', errors.length === 1 ? errors[0].detail : `The request has ${errors.length} invalid fields.`, { errors });
   }
   return { stagingKey, fileName: fileName as string, path, sizeBytes: size };
 }

@@ -1,5 +1,5 @@
 import { joinAssetPath, MAX_PAGE_LIMIT, normalizeFolder, STORAGE_JOB_KINDS, STORAGE_LIMITS, type UploadJob } from '@contracts/domain';
-import { AppError, notFound, type FieldError } from '@platform/errors';
+import { AppError, type FieldError, problem } from '@platform/errors';
 import { InvalidObjectKeyError, type ObjectStore } from '@platform/s3';
 import type { QueueService } from '../queues/queue.service';
 import { assertNoErrors, fileNameErrors, pathErrors } from './path-rules';
@@ -27,11 +27,11 @@ async function onStore<T>(work: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof AppError) throw error;
     if (error instanceof InvalidObjectKeyError) {
-      throw new AppError(400, 'VALIDATION_FAILED', 'The path is not a valid storage key.', {
+      throw problem('VALIDATION_FAILED', 'The path is not a valid storage key.', {
         errors: [{ parameter: 'path', code: 'INVALID_KEY', detail: error.message }],
       });
     }
-    throw new AppError(503, 'OBJECT_STORE_UNAVAILABLE', 'The asset library storage is not available; try again shortly.', { cause: error });
+    throw problem('OBJECT_STORE_UNAVAILABLE', 'The asset library storage is not available; try again shortly.', { cause: error });
   }
 }
 
@@ -114,7 +114,7 @@ export class AssetLibraryService {
       ]);
       const key = `${root}${joinAssetPath(request.path, request.file)}`;
       if (!(await onStore(() => this.store.statObject(key))))
-        throw notFound('ASSET_NOT_FOUND', `File ${joinAssetPath(request.path, request.file)} was not found.`);
+        throw problem('ASSET_NOT_FOUND', `File ${joinAssetPath(request.path, request.file)} was not found.`);
       await onStore(() => this.store.deleteObject(key));
       return `File ${joinAssetPath(request.path, request.file)} deleted.`;
     }
@@ -124,10 +124,10 @@ export class AssetLibraryService {
         path ? pathErrors({ parameter: 'path' }, request.path) : [{ parameter: 'path', code: 'REQUIRED', detail: 'path is required for deleteFolder.' }],
       );
       const deleted = await onStore(() => this.store.deletePrefix(`${root}${path}/`));
-      if (deleted === 0) throw notFound('ASSET_FOLDER_NOT_FOUND', `Folder ${path} was not found.`);
+      if (deleted === 0) throw problem('ASSET_FOLDER_NOT_FOUND', `Folder ${path} was not found.`);
       return `Folder ${path} deleted (${deleted} file${deleted === 1 ? '' : 's'}).`;
     }
-    throw new AppError(400, 'VALIDATION_FAILED', 'command must be deleteFile or deleteFolder.', {
+    throw problem('VALIDATION_FAILED', 'command must be deleteFile or deleteFolder.', {
       errors: [{ parameter: 'command', code: 'NOT_ALLOWED', detail: `command must be one of ${DELETE_COMMANDS.join(', ')}.` }],
     });
   }
@@ -139,7 +139,7 @@ export class AssetLibraryService {
    */
   async findFiles(accountId: number, paths: readonly string[]): Promise<FoundLibraryFile[]> {
     if (paths.length > FIND_FILES_MAX_PATHS) {
-      throw new AppError(400, 'VALIDATION_FAILED', `At most ${FIND_FILES_MAX_PATHS} paths may be looked up at once.`, {
+      throw problem('VALIDATION_FAILED', `At most ${FIND_FILES_MAX_PATHS} paths may be looked up at once.`, {
         errors: [{ pointer: '/paths', code: 'TOO_MANY_ITEMS', detail: `paths may hold at most ${FIND_FILES_MAX_PATHS} entries, got ${paths.length}.` }],
       });
     }
@@ -158,13 +158,13 @@ export class AssetLibraryService {
     const errors = [...pathErrors({ pointer: '/path' }, request.path), ...fileNameErrors({ pointer: '/file' }, request.fileName)];
     assertNoErrors(errors);
     if (!request.stagingKey.startsWith(`staging/uploads/${accountId}/`) || request.stagingKey.includes('..')) {
-      throw new AppError(400, 'INVALID_STAGING_KEY', 'The staged upload does not belong to this account.');
+      throw problem('INVALID_STAGING_KEY', 'The staged upload does not belong to this account.');
     }
     if (request.sizeBytes > STORAGE_LIMITS.uploadMaxBytes) {
-      throw new AppError(413, 'UPLOAD_TOO_LARGE', `An upload may hold at most ${STORAGE_LIMITS.uploadMaxBytes} bytes.`);
+      throw problem('UPLOAD_TOO_LARGE', `An upload may hold at most ${STORAGE_LIMITS.uploadMaxBytes} bytes.`);
     }
     const staged = await onStore(() => this.store.statObject(request.stagingKey));
-    if (!staged) throw new AppError(400, 'UPLOAD_NOT_STAGED', 'The uploaded bytes were not found.');
+    if (!staged) throw problem('UPLOAD_NOT_STAGED', 'The uploaded bytes were not found.');
     return this.queues.enqueue(STORAGE_JOB_KINDS.upload, accountId, {
       ...request,
       path: normalizeFolder(request.path),

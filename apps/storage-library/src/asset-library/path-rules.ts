@@ -1,5 +1,5 @@
 import { assetFileNameViolation, assetPathViolation } from '@contracts/domain';
-import { AppError, validationFailed, type FieldError } from '@platform/errors';
+import { type FieldError, problem, validationFailed } from '@platform/errors';
 
 /** Where a checked value came from: a body member (JSON pointer) or a query parameter. */
 export type FieldLocation = { pointer: string } | { parameter: string };
@@ -18,6 +18,6 @@ export function fileNameErrors(at: FieldLocation, name: string): FieldError[] {
 
 /** Refuses the request when any rule broke; with one error its own text (which names the rule) is the problem's detail. */
 export function assertNoErrors(errors: FieldError[]): void {
-  if (errors.length === 1) throw new AppError(400, 'VALIDATION_FAILED', errors[0].detail, { errors });
+  if (errors.length === 1) throw problem('VALIDATION_FAILED', errors[0].detail, { errors });
   if (errors.length > 0) throw validationFailed(errors);
 }

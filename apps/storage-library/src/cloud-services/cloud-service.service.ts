@@ -1,5 +1,5 @@
 import { CLOUD_SERVICE_TYPES, STORAGE_JOB_KINDS, STORAGE_LIMITS, type CloudCopyJob } from '@contracts/domain';
-import { AppError, blankOrTooLong, notFound, notOneOf, type FieldError } from '@platform/errors';
+import { AppError, blankOrTooLong, type FieldError, notOneOf, problem } from '@platform/errors';
 import { CustomerEndpointRefused, openCustomerBucket, s3CodeOf } from '@platform/jobs';
 import type { SecretBox } from '@platform/secrets';
 import type { QueueService } from '../queues/queue.service';
@@ -17,7 +17,7 @@ export const CLOUD_LIST_MAX = 1_000;
 /** Under the gateway's gRPC deadline, so a silent endpoint is answered as the customer's, not as our timeout. */
 const CHECK_TIMEOUT_MS = 4_000;
 
-const serviceNotFound = (id: number) => notFound('CLOUD_SERVICE_NOT_FOUND', `Cloud service ${id} was not found.`);
+const serviceNotFound = (id: number) => problem('CLOUD_SERVICE_NOT_FOUND', `Cloud service ${id} was not found.`);
 
 export interface CloudListing {
   files: { name: string; date: string; size: number }[];
@@ -165,7 +165,7 @@ export class CloudServiceService {
       throw sourceFailure(error);
     }
     if (!exists) {
-      throw new AppError(400, 'CLOUD_BUCKET_NOT_FOUND', `The bucket ${service.bucket} does not exist or these credentials cannot see it.`, {
+      throw problem('CLOUD_BUCKET_NOT_FOUND', `The bucket ${service.bucket} does not exist or these credentials cannot see it.`, {
         errors: [{ pointer: '/rootDir', code: 'CLOUD_BUCKET_NOT_FOUND', detail: `Bucket ${service.bucket} was not found.` }],
       });
     }
@@ -185,23 +185,23 @@ const CREDENTIAL_CODES = new Set([
 function sourceFailure(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof CustomerEndpointRefused) {
-    return new AppError(400, 'CLOUD_ENDPOINT_NOT_ALLOWED', error.message, {
+    return problem('CLOUD_ENDPOINT_NOT_ALLOWED', error.message, {
       errors: [{ pointer: '/endpoint', code: 'CLOUD_ENDPOINT_NOT_ALLOWED', detail: error.message }],
     });
   }
   const code = s3CodeOf(error);
   if (code && CREDENTIAL_CODES.has(code)) {
-    return new AppError(400, 'CLOUD_CREDENTIALS_REJECTED', `The bucket refused these credentials (${code}).`, {
+    return problem('CLOUD_CREDENTIALS_REJECTED', `The bucket refused these credentials (${code}).`, {
       errors: [{ pointer: '/accessKey', code: 'CLOUD_CREDENTIALS_REJECTED', detail: 'The access key or secret key was refused by the bucket.' }],
     });
   }
   if (code === 'NoSuchBucket') {
-    return new AppError(400, 'CLOUD_BUCKET_NOT_FOUND', 'The bucket does not exist.', {
+    return problem('CLOUD_BUCKET_NOT_FOUND', 'The bucket does not exist.', {
       errors: [{ pointer: '/rootDir', code: 'CLOUD_BUCKET_NOT_FOUND', detail: 'The bucket was not found.' }],
     });
   }
   // The customer's endpoint is down, unknown or speaks no S3: theirs to fix, so a 424 naming the endpoint.
-  return new AppError(424, 'CLOUD_SOURCE_FAILED', `The customer's storage did not answer as expected${code ? ` (${code})` : ''}.`, {
+  return problem('CLOUD_SOURCE_FAILED', `The customer's storage did not answer as expected${code ? ` (${code})` : ''}.`, {
     errors: [{ pointer: '/endpoint', code: 'CLOUD_SOURCE_FAILED', detail: 'The storage endpoint could not be used.' }],
   });
 }
@@ -212,7 +212,7 @@ async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     return await Promise.race([
       promise,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new AppError(424, 'CLOUD_SOURCE_TIMEOUT', `The customer's storage did not answer within ${ms} ms.`)), ms);
+        timer = setTimeout(() => reject(problem('CLOUD_SOURCE_TIMEOUT', `The customer's storage did not answer within ${ms} ms.`)), ms);
       }),
     ]);
   } finally {

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { notFound } from '@platform/errors';
+import { problem } from '@platform/errors';
 import { applyJobProgress, jobRequestSubject, type JobProgress, type JobRequest, type QueueView } from '@platform/jobs';
 import { withTransaction } from '@platform/mysql';
 import type { EventOutbox } from '@platform/service';
 import type { QueueRepository } from './queue.repository';
 
-const queueNotFound = (queueId: string) => notFound('QUEUE_NOT_FOUND', `Queue ${queueId} was not found.`);
+const queueNotFound = (queueId: string) => problem('QUEUE_NOT_FOUND', `Queue ${queueId} was not found.`);
 
 /**
  * Queues of asynchronous jobs: accepting a job (its queue row and its request, in one transaction)

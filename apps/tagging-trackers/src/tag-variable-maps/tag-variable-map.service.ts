@@ -6,7 +6,7 @@ import {
   TAG_AD_SERVER_PARAMS_MAX_BYTES,
   TAG_VARIABLE_MAPS_PER_CAMPAIGN_MAX,
 } from '@contracts/domain';
-import { conflict, notFound, validationFailed, type FieldError } from '@platform/errors';
+import { type FieldError, problem, validationFailed } from '@platform/errors';
 import { rethrowDuplicateKey } from '@platform/mysql';
 import { macrosOf } from '../macros/macro.registry';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
@@ -15,7 +15,7 @@ import type { TagVariableMapInput, TagVariableMapRecord } from './tag-variable-m
 import { SIGNAL_KEY, type TagVariableMapRepository } from './tag-variable-map.repository';
 
 const duplicate = (input: TagVariableMapInput) =>
-  conflict('TAG_VARIABLE_MAP_DUPLICATE', `The campaign already maps data signal ${input.dataSignal} on ad server ${input.adServerId}.`);
+  problem('TAG_VARIABLE_MAP_DUPLICATE', `The campaign already maps data signal ${input.dataSignal} on ad server ${input.adServerId}.`);
 
 /** The rules of one entry; the ad server must be in the catalog and the macro in that server's syntax. */
 export function entryErrors(input: TagVariableMapInput, catalog: ReadonlySet<string>): FieldError[] {
@@ -73,7 +73,7 @@ export class TagVariableMapService {
     if (errors.length > 0) throw validationFailed(errors);
     await peer.campaign(accountId, campaignId);
     if ((await this.maps.count(accountId, campaignId)) >= TAG_VARIABLE_MAPS_PER_CAMPAIGN_MAX) {
-      throw conflict('TAG_VARIABLE_MAPS_LIMIT', `A campaign holds at most ${TAG_VARIABLE_MAPS_PER_CAMPAIGN_MAX} tag variable maps.`);
+      throw problem('TAG_VARIABLE_MAPS_LIMIT', `A campaign holds at most ${TAG_VARIABLE_MAPS_PER_CAMPAIGN_MAX} tag variable maps.`);
     }
     return this.maps.insert(accountId, campaignId, normalised(input)).catch((error) => rethrowDuplicateKey(error, () => duplicate(input), { key: SIGNAL_KEY }));
   }
@@ -85,7 +85,7 @@ export class TagVariableMapService {
     const found = await this.maps
       .update(accountId, campaignId, idx, normalised(input))
       .catch((error) => rethrowDuplicateKey(error, () => duplicate(input), { key: SIGNAL_KEY }));
-    if (!found) throw notFound('TAG_VARIABLE_MAP_NOT_FOUND', `Tag variable map ${idx} was not found in campaign ${campaignId}.`);
+    if (!found) throw problem('TAG_VARIABLE_MAP_NOT_FOUND', `Tag variable map ${idx} was not found in campaign ${campaignId}.`);
     return idx;
   }
 }

@@ -1,6 +1,6 @@
-import { AD_SERVER_ID_MAX, TAG_CSV_PAGE_ROWS } from '@contracts/domain';
+import { AD_SERVER_ID_MAX, campaignNotActive, planOutsideCampaign, TAG_CSV_PAGE_ROWS } from '@contracts/domain';
 import type { Knex } from 'knex';
-import { conflict, notFound, validationFailed } from '@platform/errors';
+import { enforce, enforceAt, problem, validationFailed } from '@platform/errors';
 import { withTransaction } from '@platform/mysql';
 import { macrosOf, type AdServerMacros } from '../macros/macro.registry';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
@@ -38,13 +38,9 @@ export class TagService {
     if (errors.length > 0) throw validationFailed(errors);
 
     const plan = await peer.plan(accountId, mediaPlanId);
-    if (plan.retailCampaignId !== options.campaignId) {
-      throw validationFailed([
-        { pointer: '/campaignId', code: 'CAMPAIGN_MISMATCH', detail: `Media plan ${mediaPlanId} belongs to campaign ${plan.retailCampaignId}.` },
-      ]);
-    }
+    enforceAt('/campaignId', planOutsideCampaign(plan, { mediaPlanId, retailCampaignId: options.campaignId }));
     const placement = plan.placements.find((p) => p.placementId === placementId);
-    if (!placement) throw notFound('PLACEMENT_NOT_FOUND', `Placement ${placementId} was not found in media plan ${mediaPlanId}.`);
+    if (!placement) throw problem('PLACEMENT_NOT_FOUND', `Placement ${placementId} was not found in media plan ${mediaPlanId}.`);
     if (placement.adServerId !== options.adServerId) {
       throw validationFailed([
         {
@@ -89,9 +85,7 @@ export class TagService {
     limit: number,
   ): Promise<{ campaignName: string; rows: CampaignTagRow[] }> {
     const campaign = await peer.campaign(accountId, campaignId);
-    if (campaign.status !== 'ACTIVE') {
-      throw conflict('RETAIL_CAMPAIGN_NOT_ACTIVE', `Tags can be downloaded only for an ACTIVE campaign; campaign ${campaignId} is ${campaign.status}.`);
-    }
+    enforce(campaignNotActive(campaign, 'Tags can be downloaded'));
     const pageRows = Math.min(Math.max(limit, 1), TAG_CSV_PAGE_ROWS);
     return { campaignName: campaign.campaignName, rows: await this.tags.currentTags(accountId, campaignId, Math.max(afterId, 0), pageRows) };
   }

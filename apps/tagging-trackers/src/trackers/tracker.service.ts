@@ -1,6 +1,7 @@
 import {
   MEDIA_PLAN_PLACEMENT_NAME_MAX,
   MEDIA_PLAN_SITE_NAME_MAX,
+  planOutsideCampaign,
   TRACKER_RECORD_FIELD,
   TRACKER_RECORD_FIELDS,
   TRACKER_ROWS_MAX,
@@ -8,7 +9,7 @@ import {
   TRACKER_UPDATE_KINDS,
   type TrackerType,
 } from '@contracts/domain';
-import { notFound, notOneOf, validationFailed, type FieldError } from '@platform/errors';
+import { enforce, type FieldError, notOneOf, validationFailed } from '@platform/errors';
 import { macrosOf } from '../macros/macro.registry';
 import type { ChannelsPlansPeer, PlanFacts } from '../peers/channels-plans.peer';
 import type { NewTracker, SiteTrackerRecord, StoredTracker, TrackerUpdateInput, TrackerUpdateResult } from './tracker.model';
@@ -126,7 +127,7 @@ export class TrackerService {
 
   private async planOf(peer: ChannelsPlansPeer, accountId: number, mediaPlanId: number, campaignId: number): Promise<PlanFacts> {
     const plan = await peer.plan(accountId, mediaPlanId);
-    if (plan.retailCampaignId !== campaignId) throw notFound('MEDIA_PLAN_NOT_FOUND', `Media plan ${mediaPlanId} of campaign ${campaignId} was not found.`);
+    enforce(planOutsideCampaign(plan, { mediaPlanId, retailCampaignId: campaignId }));
     return plan;
   }
 }

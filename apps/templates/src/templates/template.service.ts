@@ -18,7 +18,7 @@ import {
   type TemplateBox,
   type TemplateLayout,
 } from '@contracts/domain';
-import { AppError, notFound, notOneOf, validationFailed, type FieldError } from '@platform/errors';
+import { type FieldError, notOneOf, problem, validationFailed } from '@platform/errors';
 import type { Knex } from 'knex';
 import { withTransaction, type Page } from '@platform/mysql';
 import { TEMPLATE_CATALOG, type CatalogTemplate } from './template.catalog';
@@ -31,7 +31,7 @@ import type { TemplateThumbnails } from './template.thumbnail-store';
 /** Templates keyed, and thumbnails drawn, per round trip while restoring them at start. */
 const THUMBNAIL_BATCH = 500;
 
-export const templateNotFound = (templateIdx: number) => notFound('TEMPLATE_NOT_FOUND', `Template ${templateIdx} was not found.`);
+export const templateNotFound = (templateIdx: number) => problem('TEMPLATE_NOT_FOUND', `Template ${templateIdx} was not found.`);
 
 const allOf = (pointer: string, allowed: readonly string[], values: readonly string[] | undefined): FieldError[] =>
   (values ?? []).flatMap((value, i) => notOneOf(`${pointer}/${i}`, value, allowed));
@@ -249,8 +249,7 @@ export class TemplateService {
     const errors = inputErrors(input);
     if (errors.length > 0) throw validationFailed(errors);
     const owner = await this.visibleOwner(accountId, templateIdx);
-    if (owner.accountId === null)
-      throw new AppError(409, 'TEMPLATE_NOT_EDITABLE', `Template ${templateIdx} is a System template; only Custom templates can be changed.`);
+    if (owner.accountId === null) throw problem('TEMPLATE_NOT_EDITABLE', `Template ${templateIdx} is a System template; only Custom templates can be changed.`);
     // A changed first layout is a new key and a new object; the old object stays (another template may show it).
     const key = await this.thumbnails.store(input.layouts[0] as TemplateLayout);
     const template = this.toNew({ ...input, templateName: input.templateName.trim() }, { catalogKey: null, accountId, ownership: 'Custom' }, key);
@@ -273,7 +272,7 @@ export class TemplateService {
   async delete(accountId: number, templateIdx: number): Promise<void> {
     const owner = await this.visibleOwner(accountId, templateIdx);
     if (owner.accountId === null)
-      throw new AppError(409, 'TEMPLATE_NOT_DELETABLE', `Template ${templateIdx} is a System template; only Custom templates can be deleted.`);
+      throw problem('TEMPLATE_NOT_DELETABLE', `Template ${templateIdx} is a System template; only Custom templates can be deleted.`);
     if (!(await withTransaction(this.knex, (trx) => this.templates.deleteCustom(trx, accountId, templateIdx)))) throw templateNotFound(templateIdx);
   }
 

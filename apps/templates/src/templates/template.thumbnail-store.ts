@@ -1,5 +1,5 @@
 import { TEMPLATE_THUMBNAIL_KEY_PATTERN, templateThumbnailObjectKey, type TemplateLayout } from '@contracts/domain';
-import { AppError } from '@platform/errors';
+import { problem } from '@platform/errors';
 import type { ObjectStore } from '@platform/s3';
 import { renderThumbnail, thumbnailKey } from './template.thumbnail';
 
@@ -10,8 +10,7 @@ const THUMBNAIL_KEY = new RegExp(TEMPLATE_THUMBNAIL_KEY_PATTERN);
 const LIST_PAGE = 1000;
 
 /** Our own object store failing is a 503 (a dependency of ours), never a 500 with its internals. */
-const storeUnavailable = (cause: unknown) =>
-  new AppError(503, 'OBJECT_STORE_UNAVAILABLE', 'The thumbnail storage is not available; try again shortly.', { cause });
+const storeUnavailable = (cause: unknown) => problem('OBJECT_STORE_UNAVAILABLE', 'The thumbnail storage is not available; try again shortly.', { cause });
 
 /** Thumbnails rendered once into object storage, each under the content hash of the layout it shows. */
 export class TemplateThumbnails {

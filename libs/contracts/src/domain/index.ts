@@ -10,3 +10,5 @@ export * from './asset-sources';
 export * from './json-depth';
 export * from './storage';
 export * from './cached-views';
+export * from './problems';
+export * from './retail-campaign.rules';

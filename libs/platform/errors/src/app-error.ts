@@ -1,3 +1,5 @@
+import { PROBLEMS, type ProblemCode, type ProblemCodeWithStatus, type Refusal } from '@contracts/domain';
+
 /** Where a field error points: a JSON pointer into the body, a query/path parameter, or a header. */
 export type FieldError =
   { pointer: string; code: string; detail: string } | { parameter: string; code: string; detail: string } | { header: string; code: string; detail: string };
@@ -11,43 +13,68 @@ export interface AppErrorOptions {
 }
 
 /**
- * The one error type domain code throws. `status` is the HTTP status the edge will answer with;
- * `code` is the stable UPPER_SNAKE value clients branch on.
+ * The one error type domain code throws. `code` is a code of the problem catalog (`PROBLEMS` in
+ * `@contracts/domain`), and `status` is the HTTP status the catalog gives it: no call site states a
+ * status, so one code never answers two.
  */
 export class AppError extends Error {
+  readonly status: number;
   readonly errors?: FieldError[];
   readonly extensions?: Record<string, string | number | boolean>;
   readonly headers?: Record<string, string>;
 
   constructor(
-    readonly status: number,
-    readonly code: string,
+    readonly code: ProblemCode,
     readonly detail: string,
     options: AppErrorOptions = {},
   ) {
     super(detail, { cause: options.cause });
     this.name = 'AppError';
+    this.status = PROBLEMS[code].status;
     this.errors = options.errors;
     this.extensions = options.extensions;
     this.headers = options.headers;
   }
+
+  /**
+   * A problem a peer service answered, as it crossed gRPC: its status travels with it, so a code this
+   * process's catalog does not know yet (a peer deployed ahead of it) keeps the meaning it was sent with.
+   */
+  static fromPeer(status: number, code: string, detail: string, options: AppErrorOptions = {}): AppError {
+    const error = new AppError('INTERNAL_ERROR', detail, options);
+    Object.assign(error, { code, status });
+    return error;
+  }
 }
 
-export const validationFailed = (errors: FieldError[]) =>
-  new AppError(400, 'VALIDATION_FAILED', `The request has ${errors.length} invalid field${errors.length === 1 ? '' : 's'}.`, { errors });
+/** The usual way to refuse: `throw problem('MEDIA_PLAN_NOT_FOUND', \`Media plan ${id} was not found.\`)`. */
+export const problem = (code: ProblemCode, detail: string, options?: AppErrorOptions) => new AppError(code, detail, options);
 
-export const unauthorized = (code: string, detail: string) =>
-  new AppError(401, code, detail, { headers: { 'WWW-Authenticate': 'Bearer realm="retail-media"' } });
+/** Throws a domain rule's refusal (`@contracts/domain` rules are pure and answer one instead of throwing). */
+export function enforce(refusal: Refusal | undefined): void {
+  if (refusal) throw new AppError(refusal.code, refusal.detail);
+}
+
+/**
+ * Throws a rule's refusal as one bad field of the request, for a reference the body carries: the
+ * client named it, so the answer points at it (400, the rule's code at `pointer`). A reference in the
+ * path is the resource itself and goes through `enforce` (the refusal's own status, usually 404).
+ */
+export function enforceAt(pointer: string, refusal: Refusal | undefined): void {
+  if (refusal) throw validationFailed([{ pointer, code: refusal.code, detail: refusal.detail }]);
+}
+
+/** 400 with each bad field; `detail` defaults to a count of them. */
+export const validationFailed = (errors: FieldError[], detail = `The request has ${errors.length} invalid field${errors.length === 1 ? '' : 's'}.`) =>
+  new AppError('VALIDATION_FAILED', detail, { errors });
+
+/** 401 with the challenge RFC 9110 requires beside it. */
+export const unauthorized = (code: ProblemCodeWithStatus<401>, detail: string) =>
+  new AppError(code, detail, { headers: { 'WWW-Authenticate': 'Bearer realm="retail-media"' } });
 
 export const forbidden = (requiredPermission: string) =>
-  new AppError(403, 'PERMISSION_DENIED', `This operation requires the permission ${requiredPermission}.`, {
+  new AppError('PERMISSION_DENIED', `This operation requires the permission ${requiredPermission}.`, {
     extensions: { requiredPermission },
   });
 
-export const notFound = (code: string, detail: string) => new AppError(404, code, detail);
-
-export const conflict = (code: string, detail: string) => new AppError(409, code, detail);
-
-export const unavailable = (code: string, detail: string) => new AppError(503, code, detail);
-
-export const internal = (detail = 'An unexpected error occurred.', cause?: unknown) => new AppError(500, 'INTERNAL_ERROR', detail, { cause });
+export const internal = (detail = 'An unexpected error occurred.', cause?: unknown) => new AppError('INTERNAL_ERROR', detail, { cause });

@@ -1,7 +1,7 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { AppError, forbidden, validationFailed } from './app-error';
+import { AppError, enforce, enforceAt, forbidden, problem, validationFailed } from './app-error';
 import { toProblem } from './problem';
-import { grpcStatusToHttp, httpStatusToGrpc } from './status-mapping';
+import { grpcStatusToProblemCode, httpStatusToGrpc } from './status-mapping';
 
 describe(toProblem.name, () => {
   const context = { instance: '/v2/org/o1/retail-media-channels', requestId: 'r-1' };
@@ -10,7 +10,7 @@ describe(toProblem.name, () => {
     const problem = toProblem(validationFailed([{ pointer: '/name', code: 'REQUIRED', detail: 'name is required' }]), context);
     expect(problem).toEqual({
       type: 'urn:retail-media:problem:validation-failed',
-      title: 'Bad Request',
+      title: 'The request is not valid',
       status: 400,
       detail: 'The request has 1 invalid field.',
       instance: context.instance,
@@ -23,7 +23,7 @@ describe(toProblem.name, () => {
   it('carries requiredPermission on 403 and cannot be overridden by extensions', () => {
     const problem = toProblem(forbidden('MediaChannel_All'), context);
     expect(problem).toMatchObject({ status: 403, code: 'PERMISSION_DENIED', requiredPermission: 'MediaChannel_All' });
-    const sneaky = new AppError(404, 'NOT_FOUND', 'x', { extensions: { status: 200 } });
+    const sneaky = new AppError('ACCOUNT_NOT_FOUND', 'x', { extensions: { status: 200 } });
     expect(toProblem(sneaky, context).status).toBe(404);
   });
 });
@@ -36,12 +36,49 @@ describe('status mapping', () => {
     [409, GrpcStatus.FAILED_PRECONDITION],
     [503, GrpcStatus.UNAVAILABLE],
     [504, GrpcStatus.DEADLINE_EXCEEDED],
-  ])('HTTP %i crosses gRPC as %i and comes back the same', (http, grpc) => {
+  ])('HTTP %i crosses gRPC as %i', (http, grpc) => {
     expect(httpStatusToGrpc(http)).toBe(grpc);
-    expect(grpcStatusToHttp(grpc)).toBe(http);
   });
 
-  it('treats unknown gRPC codes as 500', () => {
-    expect(grpcStatusToHttp(99)).toBe(500);
+  it.each([
+    [GrpcStatus.DEADLINE_EXCEEDED, 'UPSTREAM_TIMEOUT', 504],
+    [GrpcStatus.UNAVAILABLE, 'SERVICE_UNAVAILABLE', 503],
+    [GrpcStatus.UNIMPLEMENTED, 'NOT_IMPLEMENTED', 501],
+    [GrpcStatus.RESOURCE_EXHAUSTED, 'INTERNAL_ERROR', 500],
+    [99, 'INTERNAL_ERROR', 500],
+  ])('a gRPC failure without a problem (%i) answers %s, %i', (grpc, code, status) => {
+    expect(new AppError(grpcStatusToProblemCode(grpc), 'x')).toMatchObject({ code, status });
+  });
+});
+
+describe('the problem catalog', () => {
+  it('gives every answer of a code its status and title, stated by no call site', () => {
+    const error = problem('MEDIA_PLAN_NOT_FOUND', 'Media plan 7 was not found.');
+    expect(toProblem(error, { instance: '/x', requestId: 'r' })).toMatchObject({
+      status: 404,
+      code: 'MEDIA_PLAN_NOT_FOUND',
+      title: 'Media plan not found',
+      type: 'urn:retail-media:problem:media-plan-not-found',
+    });
+  });
+
+  it('refuses, at compile time, a code the catalog does not declare', () => {
+    // @ts-expect-error NOT_A_CODE is not in PROBLEMS
+    expect(() => new AppError('NOT_A_CODE', 'x')).toThrow(TypeError);
+  });
+
+  it('throws a pure rule refusal and passes when there is none', () => {
+    expect(() => enforce({ code: 'RETAIL_CAMPAIGN_NOT_ACTIVE', detail: 'no' })).toThrow(
+      expect.objectContaining({ status: 409, code: 'RETAIL_CAMPAIGN_NOT_ACTIVE' }),
+    );
+    expect(() => enforce(undefined)).not.toThrow();
+    expect(() => enforceAt('/campaignId', { code: 'MEDIA_PLAN_NOT_FOUND', detail: 'no' })).toThrow(
+      expect.objectContaining({ status: 400, code: 'VALIDATION_FAILED', errors: [{ pointer: '/campaignId', code: 'MEDIA_PLAN_NOT_FOUND', detail: 'no' }] }),
+    );
+  });
+
+  it('keeps the status a peer sent with a code this process does not know yet', () => {
+    const error = AppError.fromPeer(409, 'SOMETHING_NEW', 'x');
+    expect(toProblem(error, { instance: '/x', requestId: 'r' })).toMatchObject({ status: 409, code: 'SOMETHING_NEW', title: 'Conflict' });
   });
 });

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import { isProblemCode, PROBLEMS } from '@contracts/domain';
 import { AppError, FieldError } from './app-error';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -24,7 +25,8 @@ export function toProblem(error: AppError, context: { instance: string; requestI
   const problem: Problem = {
     ...(error.extensions ?? {}),
     type: problemType(error.code),
-    title: STATUS_CODES[error.status] ?? 'Error',
+    // The catalog's title; a code only a newer peer knows falls back to the status's reason phrase.
+    title: isProblemCode(error.code) ? PROBLEMS[error.code].title : (STATUS_CODES[error.status] ?? 'Error'),
     status: error.status,
     detail: error.detail,
     instance: context.instance,

@@ -1,29 +1,11 @@
+import type { ProblemCode } from '@contracts/domain';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 
 /**
- * The single place where gRPC status codes and HTTP statuses meet. Services throw AppError with an
- * HTTP status; it crosses gRPC as the closest gRPC code plus the full problem in metadata.
+ * The single place where gRPC status codes and HTTP statuses meet. Services throw AppError, whose
+ * status comes from the problem catalog; it crosses gRPC as the closest gRPC code plus the full
+ * problem in metadata, so the edge answers the problem itself and never reads the gRPC code back.
  */
-const GRPC_TO_HTTP: Record<number, number> = {
-  [GrpcStatus.OK]: 200,
-  [GrpcStatus.CANCELLED]: 499,
-  [GrpcStatus.UNKNOWN]: 500,
-  [GrpcStatus.INVALID_ARGUMENT]: 400,
-  [GrpcStatus.DEADLINE_EXCEEDED]: 504,
-  [GrpcStatus.NOT_FOUND]: 404,
-  [GrpcStatus.ALREADY_EXISTS]: 409,
-  [GrpcStatus.PERMISSION_DENIED]: 403,
-  [GrpcStatus.RESOURCE_EXHAUSTED]: 429,
-  [GrpcStatus.FAILED_PRECONDITION]: 409,
-  [GrpcStatus.ABORTED]: 409,
-  [GrpcStatus.OUT_OF_RANGE]: 400,
-  [GrpcStatus.UNIMPLEMENTED]: 501,
-  [GrpcStatus.INTERNAL]: 500,
-  [GrpcStatus.UNAVAILABLE]: 503,
-  [GrpcStatus.DATA_LOSS]: 500,
-  [GrpcStatus.UNAUTHENTICATED]: 401,
-};
-
 const HTTP_TO_GRPC: Record<number, GrpcStatus> = {
   400: GrpcStatus.INVALID_ARGUMENT,
   401: GrpcStatus.UNAUTHENTICATED,
@@ -40,16 +22,15 @@ const HTTP_TO_GRPC: Record<number, GrpcStatus> = {
   504: GrpcStatus.DEADLINE_EXCEEDED,
 };
 
-export function grpcStatusToHttp(code: number): number {
-  return GRPC_TO_HTTP[code] ?? 500;
-}
-
 export function httpStatusToGrpc(status: number): GrpcStatus {
   return HTTP_TO_GRPC[status] ?? (status >= 500 ? GrpcStatus.INTERNAL : GrpcStatus.UNKNOWN);
 }
 
-/** Stable problem code for a gRPC failure that carried no problem of its own (e.g. a timeout). */
-export function grpcStatusToProblemCode(code: number): string {
+/**
+ * Stable problem code for a gRPC failure that carried no problem of its own: the call never reached a
+ * handler (a timeout, a service down, a method it lacks) or grpc-js itself failed it.
+ */
+export function grpcStatusToProblemCode(code: number): ProblemCode {
   switch (code) {
     case GrpcStatus.DEADLINE_EXCEEDED:
       return 'UPSTREAM_TIMEOUT';
@@ -58,6 +39,6 @@ export function grpcStatusToProblemCode(code: number): string {
     case GrpcStatus.UNIMPLEMENTED:
       return 'NOT_IMPLEMENTED';
     default:
-      return GrpcStatus[code] ?? 'INTERNAL_ERROR';
+      return 'INTERNAL_ERROR';
   }
 }

@@ -1,5 +1,5 @@
 import { Client, makeGenericClientConstructor, Metadata, ServiceError, status } from '@grpc/grpc-js';
-import { AppError, notFound, validationFailed } from '@platform/errors';
+import { AppError, problem, validationFailed } from '@platform/errors';
 import { createLogger } from '@platform/logging';
 import { callUnary, checkHealth, createGrpcClient } from './grpc.client';
 import { createGrpcServer, GrpcServerHandle, unary } from './grpc.server';
@@ -31,7 +31,7 @@ describe('gRPC server and client', () => {
     handle = createGrpcServer({ logger, serviceNames: ['test.Echo'] });
     handle.server.addService(definition, {
       echo: unary<{ text: string }, { text: string }>(logger, 'echo', async ({ text }) => {
-        if (text === 'missing') throw notFound('THING_NOT_FOUND', 'No such thing.');
+        if (text === 'missing') throw problem('LABEL_NOT_FOUND', 'No such thing.');
         if (text === 'invalid') throw validationFailed([{ pointer: '/text', code: 'TOO_SHORT', detail: 'too short' }]);
         if (text === 'crash') throw new Error('secret database password in message');
         if (text === 'slow') await new Promise((r) => setTimeout(r, 500));
@@ -54,7 +54,7 @@ describe('gRPC server and client', () => {
   });
 
   it('carries the problem code and field errors across the wire', async () => {
-    await expect(call('missing')).rejects.toMatchObject({ status: 404, code: 'THING_NOT_FOUND' });
+    await expect(call('missing')).rejects.toMatchObject({ status: 404, code: 'LABEL_NOT_FOUND' });
     const error = (await call('invalid').catch((e) => e)) as AppError;
     expect(error.errors).toEqual([{ pointer: '/text', code: 'TOO_SHORT', detail: 'too short' }]);
   });

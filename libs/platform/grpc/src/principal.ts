@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Metadata } from '@grpc/grpc-js';
-import { AppError, forbidden, notFound, unauthorized } from '@platform/errors';
+import { AppError, forbidden, problem, unauthorized } from '@platform/errors';
 
 /**
  * Who is calling, as the gateway resolved it from the API key. It travels to services in
@@ -101,5 +101,5 @@ export function assertPermission(principal: Principal, permission: string): void
   if (!hasPermission(principal, permission)) throw forbidden(permission);
 }
 
-export const orgNotFound = (orgId: string) => notFound('ORG_NOT_FOUND', `Organization ${orgId} was not found.`);
-export const accountNotFound = (accountId: number | string) => notFound('ACCOUNT_NOT_FOUND', `Account ${accountId} was not found.`);
+export const orgNotFound = (orgId: string) => problem('ORG_NOT_FOUND', `Organization ${orgId} was not found.`);
+export const accountNotFound = (accountId: number | string) => problem('ACCOUNT_NOT_FOUND', `Account ${accountId} was not found.`);

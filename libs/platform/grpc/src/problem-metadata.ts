@@ -1,5 +1,5 @@
 import { Metadata, ServiceError, status as GrpcStatus } from '@grpc/grpc-js';
-import { AppError, FieldError, grpcStatusToHttp, grpcStatusToProblemCode, httpStatusToGrpc } from '@platform/errors';
+import { AppError, FieldError, grpcStatusToProblemCode, httpStatusToGrpc } from '@platform/errors';
 
 /** Trailer carrying the full problem across gRPC, so the edge answers what the service meant. */
 const PROBLEM_TRAILER = 'x-problem-bin';
@@ -32,18 +32,17 @@ export function serviceErrorToAppError(error: ServiceError, target: string): App
   const [raw] = error.metadata?.get(PROBLEM_TRAILER) ?? [];
   if (Buffer.isBuffer(raw)) {
     const wire = JSON.parse(raw.toString('utf8')) as WireProblem;
-    return new AppError(wire.status, wire.code, wire.detail, {
+    return AppError.fromPeer(wire.status, wire.code, wire.detail, {
       errors: wire.errors,
       extensions: wire.extensions,
       headers: wire.headers,
     });
   }
-  const status = grpcStatusToHttp(error.code);
   const detail =
     error.code === GrpcStatus.DEADLINE_EXCEEDED
       ? `The ${target} service did not answer in time.`
       : error.code === GrpcStatus.UNAVAILABLE
         ? `The ${target} service is unavailable.`
         : `The ${target} service failed.`;
-  return new AppError(status, grpcStatusToProblemCode(error.code), detail, { cause: error });
+  return new AppError(grpcStatusToProblemCode(error.code), detail, { cause: error });
 }

@@ -1,4 +1,4 @@
-import { AppError, conflict } from '@platform/errors';
+import { AppError, problem } from '@platform/errors';
 import { duplicateKeyName, isDuplicateKey, rethrowDuplicateKey } from './mysql.duplicate-key';
 
 /** Shaped like mysql2's errors; knex prefixes `message` with the SQL but keeps `sqlMessage`. */
@@ -47,12 +47,12 @@ describe(isDuplicateKey.name, () => {
 });
 
 describe(rethrowDuplicateKey.name, () => {
-  const taken = () => conflict('NAME_TAKEN', 'The name is taken.');
+  const taken = () => problem('MEDIA_CHANNEL_NAME_TAKEN', 'The name is taken.');
 
   it('turns a duplicate into the domain error', () => {
     expect(() => rethrowDuplicateKey(mariadb, taken)).toThrow(AppError);
     expect(() => rethrowDuplicateKey(mariadb, taken, { key: 'uq_media_channels_org_live_name' })).toThrow(
-      expect.objectContaining({ status: 409, code: 'NAME_TAKEN' }),
+      expect.objectContaining({ status: 409, code: 'MEDIA_CHANNEL_NAME_TAKEN' }),
     );
   });
 
@@ -63,6 +63,6 @@ describe(rethrowDuplicateKey.name, () => {
   });
 
   it('works as a promise catch handler', async () => {
-    await expect(Promise.reject(mariadb).catch((e: unknown) => rethrowDuplicateKey(e, taken))).rejects.toMatchObject({ code: 'NAME_TAKEN' });
+    await expect(Promise.reject(mariadb).catch((e: unknown) => rethrowDuplicateKey(e, taken))).rejects.toMatchObject({ code: 'MEDIA_CHANNEL_NAME_TAKEN' });
   });
 });

@@ -1,0 +1,18 @@
+import { defineProblems } from './problem-entry';
+
+/** Asset sources of every kind, their labels, recommendation events and the retail feed designation. */
+export const ASSET_SOURCES_PROBLEMS = defineProblems({
+  ASSET_SOURCE_NOT_FOUND: { status: 404, title: 'Asset source not found' },
+  ASSET_SOURCE_KIND_MISMATCH: { status: 409, title: 'The asset source is of another kind' },
+  ASSET_SOURCE_IN_USE: { status: 409, title: 'The asset source is used by recommendation sources' },
+  ASSET_SOURCE_HAS_NO_KEY: { status: 409, title: 'The asset source has no asset key column' },
+  RECOMMENDATION_TAKES_NO_EVENTS: { status: 409, title: 'A content recommendation source takes no events' },
+  RECOMMENDATION_SOURCE_TOO_LARGE: { status: 409, title: 'The source is too large to recommend from' },
+  LABEL_NOT_FOUND: { status: 404, title: 'Label not found' },
+  RETAIL_FEED_NOT_SET: { status: 404, title: 'The account has no retail feed source' },
+  // A customer's remote source: 424 when it refused or answered something unusable, 502 when it failed.
+  REMOTE_SOURCE_REFUSED: { status: 424, title: 'The remote source may not be fetched' },
+  REMOTE_SOURCE_MALFORMED: { status: 424, title: 'The remote source answered a malformed body' },
+  REMOTE_SOURCE_UNREACHABLE: { status: 502, title: 'The remote source could not be reached' },
+  REMOTE_SOURCE_BAD_STATUS: { status: 502, title: 'The remote source answered an error status' },
+});
