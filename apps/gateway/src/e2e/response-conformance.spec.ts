@@ -144,4 +144,27 @@ describe('ResponseConformance', () => {
     expect(() => checker.check(result)).not.toThrow();
     expect(() => checker.check({ ...result, text: JSON.stringify({ adServers: [{ adServerId: 1 }] }) })).toThrow(ResponseConformanceError);
   });
+
+  it('fails a problem whose code the operation does not declare, so an undeclared code is caught on every end-to-end answer', () => {
+    const checker = new ResponseConformance(buildOpenApi(ROUTE_TABLE, ADMIN_ROUTES, [...knownPermissions()].sort()));
+    const answer = (code: string) => ({
+      method: 'GET',
+      path: '/v2/accounts/1001/media-plans/8801',
+      status: 404,
+      contentType: 'application/problem+json',
+      text: JSON.stringify({ type: 'urn:x', title: 't', status: 404, detail: 'd', instance: '/x', code, requestId: 'r' }),
+    });
+    expect(() => checker.check(answer('MEDIA_PLAN_NOT_FOUND'))).not.toThrow();
+    expect(() => checker.check(answer('ACCOUNT_NOT_FOUND'))).not.toThrow();
+    // A real code of the catalog, but not one getMediaPlan can answer.
+    const error = (() => {
+      try {
+        checker.check(answer('TEMPLATE_NOT_FOUND'));
+      } catch (caught) {
+        return caught as ResponseConformanceError;
+      }
+      throw new Error('expected a conformance failure');
+    })();
+    expect(error.message).toMatch(/getMediaPlan\): status 404 body does not match the document: \/code must be equal to one of the allowed values/);
+  });
 });

@@ -5,6 +5,7 @@ import { unauthorized, validationFailed } from '@platform/errors';
 import { bearerToken } from '../http/authenticate';
 import { compileValidator } from '../http/validation';
 import { AccountId, OrgId } from '../routes/common.schemas';
+import type { ProblemCode } from '@contracts/domain';
 import { HttpMethod, RouteExample } from '../routes/route.types';
 import { IdentityService } from './identity.service';
 
@@ -17,7 +18,8 @@ export interface AdminRouteSpec<P extends TObject = TObject, B extends TSchema =
   params?: P;
   body?: B;
   success: { status: number; description: string; schema?: TSchema };
-  problems?: number[];
+  /** The problem codes this operation can answer beyond every admin operation's (see `RouteSpec.problems`). */
+  problems?: ProblemCode[];
   example?: RouteExample<Static<P>, Static<B>>;
   handle(ctx: { params: Static<P>; body: Static<B>; identity: IdentityService }): Promise<unknown>;
 }
@@ -42,7 +44,7 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
       { additionalProperties: false },
     ),
     success: { status: 201, description: 'Created', schema: Type.Object({ orgId: Type.String() }) },
-    problems: [409],
+    problems: ['ORG_EXISTS'],
     example: {
       request: { orgId: 'acme-retail', name: 'Acme Retail', isRetailer: true, dimensionWhitelist: ['300x250', '728x90'] },
       response: { orgId: 'acme-retail' },
@@ -57,6 +59,7 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
     params: Type.Object({ orgId: OrgId }),
     body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
     success: { status: 201, description: 'Created', schema: Type.Object({ accountId: Type.Integer() }) },
+    problems: ['ORG_NOT_FOUND'],
     example: { params: { orgId: 'acme-retail' }, request: { name: 'Acme US' }, response: { accountId: 1001 } },
     handle: async ({ params, body, identity }) => ({ accountId: await identity.createAccount(params.orgId, body.name) }),
   }),
@@ -93,7 +96,7 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
     params: Type.Object({ keyId: Type.String({ minLength: 1, maxLength: 32 }) }),
     success: { status: 204, description: 'Revoked' },
     example: { params: { keyId: 'Q7mK2xNc9RtB4wLz' } },
-    problems: [503],
+    problems: ['API_KEY_NOT_FOUND', 'REVOCATION_NOT_BROADCAST'],
     handle: async ({ params, identity }) => {
       await identity.revokeApiKey(params.keyId);
       return undefined;

@@ -112,8 +112,8 @@ describe('the coverage check fails on a gap', () => {
     expect(coverageProblems(document, ROUTE_TABLE, ADMIN_ROUTES)).toEqual([
       'POST /v2/org/{orgId}/retail-media-channels: no x-required-permission',
       'POST /v2/org/{orgId}/retail-media-channels: takes a body but documents no application/json request schema',
-      'POST /v2/org/{orgId}/retail-media-channels: error status 429 is not documented as application/problem+json',
       'POST /v2/org/{orgId}/retail-media-channels: error status 413 is not documented as application/problem+json',
+      'POST /v2/org/{orgId}/retail-media-channels: error status 429 is not documented as application/problem+json',
       'GET /v2/org/{orgId}/retail-media-channels: query parameter offset has no schema',
     ]);
   });
@@ -129,12 +129,20 @@ describe('the coverage check fails on a gap', () => {
   });
 
   it('a route-declared problem status the document drops', () => {
-    const routes = withRoute('updateRetailCampaign', (route) => ({ ...route, problems: [409, 422] }));
+    const routes = withRoute('updateRetailCampaign', (route) => ({ ...route, problems: [...(route.problems ?? []), 'REMOTE_SOURCE_REFUSED'] }));
     const document = documentOf(routes);
     expect(coverageProblems(document, routes, ADMIN_ROUTES)).toEqual([]);
-    delete (operationOf(document, '/v2/accounts/{accountId}/retail-campaigns/{retailCampaignIdx}', 'patch').responses as JsonObject)['422'];
+    delete (operationOf(document, '/v2/accounts/{accountId}/retail-campaigns/{retailCampaignIdx}', 'patch').responses as JsonObject)['424'];
     expect(coverageProblems(document, routes, ADMIN_ROUTES)).toEqual([
-      'PATCH /v2/accounts/{accountId}/retail-campaigns/{retailCampaignIdx}: error status 422 is not documented as application/problem+json',
+      'PATCH /v2/accounts/{accountId}/retail-campaigns/{retailCampaignIdx}: error status 424 is not documented as application/problem+json',
+    ]);
+  });
+
+  it('a route-declared problem code the document does not list', () => {
+    const routes = withRoute('updateRetailCampaign', (route) => ({ ...route, problems: [...(route.problems ?? []), 'RETAIL_CAMPAIGN_NOT_ACTIVE'] }));
+    expect(coverageProblems(documentOf(), routes, ADMIN_ROUTES)).toEqual([
+      'PATCH /v2/accounts/{accountId}/retail-campaigns/{retailCampaignIdx}: error status 409 documents the codes ["RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED"], ' +
+        'the route answers ["RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED","RETAIL_CAMPAIGN_NOT_ACTIVE"]',
     ]);
   });
 });

@@ -2,12 +2,12 @@ import type { TObject, TSchema } from '@sinclair/typebox';
 import { compileValidator } from '../http/validation';
 import type { AdminRouteSpec } from '../identity/admin.routes';
 import type { RouteSpec } from '../routes/route.types';
-import { ADMIN_PROBLEMS, BODY_PROBLEMS, V2_PROBLEMS } from './openapi.builder';
+import { PROBLEM_SCHEMA_REF } from './openapi.builder';
+import { operationProblems, problemsByStatus } from './operation-problems';
 
 type JsonObject = Record<string, unknown>;
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-const PROBLEM_SCHEMA_REF = '#/components/schemas/Problem';
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 const pathParameterNames = (path: string) => [...path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]);
@@ -123,11 +123,14 @@ function checkOperation(gateway: GatewayOperation, operation: JsonObject, permis
       }
     }
   }
-  const errorStatuses = new Set([...(admin ? ADMIN_PROBLEMS : V2_PROBLEMS), ...(route.body || multipartBody ? BODY_PROBLEMS : []), ...(route.problems ?? [])]);
-  for (const status of errorStatuses) {
+  for (const [status, codes] of problemsByStatus(operationProblems(route as RouteSpec, admin ? 'admin' : 'v2'))) {
     const problem = jsonContent(responses[String(status)], 'application/problem+json');
+    const [base, narrowed] = ((problem?.schema as JsonObject | undefined)?.allOf ?? []) as JsonObject[];
+    const documentedCodes = (narrowed?.properties as { code?: { enum?: unknown } } | undefined)?.code?.enum;
     if (!problem) problems.push(`error status ${status} is not documented as application/problem+json`);
-    else if ((problem.schema as JsonObject | undefined)?.$ref !== PROBLEM_SCHEMA_REF) problems.push(`error status ${status} does not use the Problem schema`);
+    else if (base?.$ref !== PROBLEM_SCHEMA_REF) problems.push(`error status ${status} does not use the Problem schema`);
+    else if (JSON.stringify(documentedCodes) !== JSON.stringify(codes))
+      problems.push(`error status ${status} documents the codes ${JSON.stringify(documentedCodes)}, the route answers ${JSON.stringify(codes)}`);
   }
   if (exampleCount === 0) problems.push('has no example');
   return problems;

@@ -1,8 +1,10 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { STATUS_CODES } from 'node:http';
+import { PROBLEMS, type ProblemCode } from '@contracts/domain';
 import { AdminRouteSpec } from '../identity/admin.routes';
 import { MAX_PAGE_LIMIT } from '../http/pagination';
 import { RouteExample, RouteSpec } from '../routes/route.types';
+import { operationProblems, problemsByStatus, type ProblemSource } from './operation-problems';
 
 type JsonObject = Record<string, unknown>;
 
@@ -28,11 +30,24 @@ function parameters(schema: TObject | undefined, location: 'path' | 'query', exa
   }));
 }
 
-function problemResponses(statuses: number[]): JsonObject {
+export const PROBLEM_SCHEMA_REF = '#/components/schemas/Problem';
+
+/**
+ * One response per status, each naming the codes it can carry: in the description for a reader, as
+ * `x-problem-codes` for tools, and as the enum of `code` in the schema, so a client generated from the
+ * document knows them and an answer with any other code does not match the document.
+ */
+function problemResponses(codes: ProblemCode[]): JsonObject {
   return Object.fromEntries(
-    statuses.map((status) => [
+    [...problemsByStatus(codes)].map(([status, atStatus]) => [
       String(status),
-      { description: STATUS_CODES[status] ?? 'Error', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+      {
+        description: `${STATUS_CODES[status] ?? 'Error'}: ${atStatus.map((code) => `${code} (${PROBLEMS[code].title})`).join('; ')}`,
+        'x-problem-codes': atStatus,
+        content: {
+          'application/problem+json': { schema: { allOf: [{ $ref: PROBLEM_SCHEMA_REF }, { properties: { code: { enum: atStatus } } }] } },
+        },
+      },
     ]),
   );
 }
@@ -48,27 +63,18 @@ interface OperationSource {
   body?: TSchema;
   multipartBody?: TObject;
   success: { status: number; description: string; schema?: TSchema; mediaType?: string; alternatives?: { status: number; description: string }[] };
-  problems?: number[];
+  scope?: ProblemSource['scope'];
+  problems?: ProblemCode[];
   example?: RouteExample;
 }
 
-/** Any operation that reads a body can also be refused for its size (413) or its media type (415). */
-export const BODY_PROBLEMS = [413, 415];
-
-/** What any /v2 operation can answer: validation, identity, scope, method, rate limit, and its backend's failures. */
-export const V2_PROBLEMS = [400, 401, 403, 404, 405, 429, 503, 504];
-/** What any admin operation can answer; admin calls are not rate limited and have no tenant scope to refuse. */
-export const ADMIN_PROBLEMS = [400, 401, 404, 405];
-
-function operation(source: OperationSource, extra: JsonObject, commonProblems: number[]): JsonObject {
+function operation(source: OperationSource, extra: JsonObject, kind: 'v2' | 'admin'): JsonObject {
   const example = source.example ?? {};
   const success: JsonObject = { description: source.success.description };
   if (source.success.schema)
     success.content = { 'application/json': { schema: plain(source.success.schema), ...examples(example.response, source.success.description) } };
   // A file download: its media type, with the bytes as a string of that type.
   if (source.success.mediaType) success.content = { [source.success.mediaType]: { schema: { type: 'string', contentMediaType: source.success.mediaType } } };
-  const readsBody = source.body !== undefined || source.multipartBody !== undefined;
-  const problems = [...new Set([...commonProblems, ...(readsBody ? BODY_PROBLEMS : []), ...(source.problems ?? [])])].sort((a, b) => a - b);
   return {
     operationId: source.operationId,
     summary: source.summary,
@@ -91,7 +97,7 @@ function operation(source: OperationSource, extra: JsonObject, commonProblems: n
     responses: {
       [String(source.success.status)]: success,
       ...Object.fromEntries((source.success.alternatives ?? []).map((alt) => [String(alt.status), { ...success, description: alt.description }])),
-      ...problemResponses(problems),
+      ...problemResponses(operationProblems(source, kind)),
     },
     ...extra,
   };
@@ -115,12 +121,12 @@ export function buildOpenApi(routes: RouteSpec[], adminRoutes: AdminRouteSpec[],
           'x-required-permission': route.permission,
           ...(route.extension ? { 'x-extension': true } : {}),
         },
-        V2_PROBLEMS,
+        'v2',
       ),
     );
   }
   for (const route of adminRoutes) {
-    add(route.path, route.method, operation(route, { tags: ['admin'], security: [{ adminToken: [] }], 'x-extension': true }, ADMIN_PROBLEMS));
+    add(route.path, route.method, operation(route, { tags: ['admin'], security: [{ adminToken: [] }], 'x-extension': true }, 'admin'));
   }
   return {
     openapi: '3.1.0',
@@ -148,7 +154,7 @@ export function buildOpenApi(routes: RouteSpec[], adminRoutes: AdminRouteSpec[],
             status: { type: 'integer' },
             detail: { type: 'string' },
             instance: { type: 'string' },
-            code: { type: 'string', description: 'Stable UPPER_SNAKE code clients branch on' },
+            code: { type: 'string', description: 'Stable UPPER_SNAKE code clients branch on; each response lists the codes it can carry' },
             requestId: { type: 'string' },
             requiredPermission: { type: 'string', description: 'On 403: the permission the key lacks' },
             errors: {

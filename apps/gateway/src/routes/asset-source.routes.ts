@@ -384,6 +384,7 @@ export const assetSourceRoutes = [
     scope: { account: 'accountId' },
     params: SourcePath,
     success: { status: 200, description: 'The asset source', schema: Detail },
+    problems: ['ASSET_SOURCE_NOT_FOUND'],
     example: { params: { accountId: 1001, assetSourceId: 42 }, response: EXAMPLE_DETAIL },
     async handle({ params, backends }) {
       const result = await backends.assetSources.getAssetSource({ accountId: params.accountId, assetSourceId: params.assetSourceId });
@@ -409,7 +410,7 @@ export const assetSourceRoutes = [
       description: 'The asset source and a page of its rows',
       schema: Type.Object({ ...DetailMembers, data: Type.Array(Type.Object({}, { additionalProperties: true })), prev: EmptyOrUrl, next: EmptyOrUrl }),
     },
-    problems: [424, 502],
+    problems: ['ASSET_SOURCE_NOT_FOUND', 'REMOTE_SOURCE_REFUSED', 'REMOTE_SOURCE_MALFORMED', 'REMOTE_SOURCE_UNREACHABLE', 'REMOTE_SOURCE_BAD_STATUS'],
     example: {
       params: { accountId: 1001, assetSourceId: 42 },
       query: { offset: 0, limit: 25 },
@@ -438,6 +439,7 @@ export const assetSourceRoutes = [
       description: 'A page of labels',
       schema: Type.Object({ labels: Type.Array(Type.String()), previous: EmptyOrUrl, next: EmptyOrUrl }),
     },
+    problems: ['ASSET_SOURCE_NOT_FOUND'],
     example: { params: { accountId: 1001, objId: 42 }, query: { offset: 0, limit: 25 }, response: { labels: ['spring', 'sale'], previous: '', next: '' } },
     async handle({ params, query, backends, links }) {
       const result = await backends.assetSources.listLabels({ accountId: params.accountId, assetSourceId: params.objId, page: query });
@@ -462,6 +464,7 @@ export const assetSourceRoutes = [
       schema: Type.Object({ msg: Type.String() }),
       alternatives: [{ status: 200, description: 'The source already had the label' }],
     },
+    problems: ['ASSET_SOURCE_NOT_FOUND'],
     example: { params: { accountId: 1001, objId: 42 }, request: { label: 'spring' }, response: { msg: 'Label added.' } },
     async handle({ params, body, backends }) {
       const result = await backends.assetSources.addLabel({ accountId: params.accountId, assetSourceId: params.objId, label: body.label });
@@ -481,6 +484,7 @@ export const assetSourceRoutes = [
     params: LabelPath,
     body: LabelBody,
     success: { status: 200, description: 'Removed (no body)' },
+    problems: ['ASSET_SOURCE_NOT_FOUND', 'LABEL_NOT_FOUND'],
     example: { params: { accountId: 1001, objId: 42 }, request: { label: 'spring' } },
     async handle({ params, body, backends }) {
       await backends.assetSources.deleteLabel({ accountId: params.accountId, assetSourceId: params.objId, label: body.label });
@@ -523,7 +527,7 @@ export const assetSourceRoutes = [
     params: SourcePath,
     body: InlineBody,
     success: { status: 200, description: 'Replaced', schema: Saved },
-    problems: [409],
+    problems: ['ASSET_SOURCE_NOT_FOUND', 'ASSET_SOURCE_KIND_MISMATCH', 'ASSET_SOURCE_IN_USE'],
     example: { params: { accountId: 1001, assetSourceId: 42 }, request: EXAMPLE_INLINE, response: saved(42, 'Inline asset source updated.') },
     async handle({ params, body, backends }) {
       const result = await backends.assetSources.replaceInlineSource({
@@ -548,7 +552,7 @@ export const assetSourceRoutes = [
     params: SourcePath,
     body: InlinePatchBody,
     success: { status: 200, description: 'Changed', schema: Saved },
-    problems: [409],
+    problems: ['ASSET_SOURCE_NOT_FOUND', 'ASSET_SOURCE_KIND_MISMATCH', 'ASSET_SOURCE_IN_USE'],
     example: {
       params: { accountId: 1001, assetSourceId: 42 },
       request: { assetSourceName: 'Summer products', reportingColumn: null },
@@ -602,7 +606,7 @@ export const assetSourceRoutes = [
     params: SourcePath,
     body: RemoteBody,
     success: { status: 200, description: 'Replaced', schema: Saved },
-    problems: [409],
+    problems: ['ASSET_SOURCE_NOT_FOUND', 'ASSET_SOURCE_KIND_MISMATCH', 'ASSET_SOURCE_IN_USE'],
     example: { params: { accountId: 1001, assetSourceId: 43 }, request: EXAMPLE_REMOTE, response: saved(43, 'Remote asset source updated.') },
     async handle({ params, body, backends }) {
       const result = await backends.assetSources.replaceRemoteSource({
@@ -630,7 +634,7 @@ export const assetSourceRoutes = [
     params: RecommendationCreatePath,
     body: RecommendationBody,
     success: { status: 201, description: 'Created', schema: Saved },
-    problems: [409],
+    problems: ['ASSET_SOURCE_NOT_FOUND', 'ASSET_SOURCE_KIND_MISMATCH', 'ASSET_SOURCE_HAS_NO_KEY', 'RECOMMENDATION_SOURCE_TOO_LARGE'],
     example: {
       params: { accountId: 1001, sourceAssetSourceId: 42 },
       request: EXAMPLE_RECOMMENDATION,
@@ -659,7 +663,7 @@ export const assetSourceRoutes = [
     params: RecommendationPath,
     body: RecommendationBody,
     success: { status: 200, description: 'Replaced', schema: Saved },
-    problems: [409],
+    problems: ['ASSET_SOURCE_NOT_FOUND', 'ASSET_SOURCE_KIND_MISMATCH', 'ASSET_SOURCE_HAS_NO_KEY', 'RECOMMENDATION_SOURCE_TOO_LARGE'],
     example: {
       params: { accountId: 1001, sourceAssetSourceId: 42, assetSourceId: 44 },
       request: EXAMPLE_RECOMMENDATION,
@@ -691,7 +695,7 @@ export const assetSourceRoutes = [
     params: SourcePath,
     body: EventBody,
     success: { status: 201, description: 'Recorded', schema: Type.Object({ msg: Type.String() }) },
-    problems: [409],
+    problems: ['ASSET_SOURCE_NOT_FOUND', 'ASSET_SOURCE_KIND_MISMATCH', 'RECOMMENDATION_TAKES_NO_EVENTS'],
     example: {
       params: { accountId: 1001, assetSourceId: 44 },
       request: { cookieId: 'c-8f2e', itemKey: 'A1', eventType: 'view' },
@@ -724,7 +728,7 @@ export const assetSourceRoutes = [
       schema: Type.Object({ destinationAssetSourceId: Type.Integer() }),
       alternatives: [{ status: 201, description: 'Created (destAssetSourceId 0)' }],
     },
-    problems: [409],
+    problems: ['ASSET_SOURCE_NOT_FOUND', 'ASSET_SOURCE_KIND_MISMATCH', 'DYNAMIC_CAMPAIGN_NOT_FOUND'],
     example: {
       params: { accountId: 1001, destAssetSourceId: 0 },
       request: {

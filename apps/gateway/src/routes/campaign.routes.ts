@@ -335,6 +335,7 @@ export const campaignRoutes = [
     scope: { account: 'accountId' },
     params: CampaignPath,
     success: { status: 200, description: 'The campaign', schema: CampaignOut },
+    problems: ['DYNAMIC_CAMPAIGN_NOT_FOUND'],
     example: {
       params: { accountId: 1001, campaignId: 17 },
       response: { ...EXAMPLE_SUMMARY, ...EXAMPLE_CREATE, ad: { adId: 'ad-7', title: 'Weather-led spring', dynamic: true } },
@@ -355,6 +356,7 @@ export const campaignRoutes = [
     scope: { account: 'accountId' },
     params: CampaignPath,
     success: { status: 200, description: 'Deleted; no body' },
+    problems: ['DYNAMIC_CAMPAIGN_NOT_FOUND'],
     example: { params: { accountId: 1001, campaignId: 17 } },
     async handle({ params, backends }) {
       await backends.contentCreative.deleteDynamicCampaign({ accountId: params.accountId, campaignId: params.campaignId });
@@ -418,6 +420,7 @@ export const campaignRoutes = [
     params: CampaignPath,
     body: ExplainBody,
     success: { status: 200, description: 'The decision and its reasons', schema: ExplanationOut },
+    problems: ['DYNAMIC_CAMPAIGN_NOT_FOUND'],
     example: {
       params: { accountId: 1001, campaignId: 17 },
       request: { signals: [{ dataSignalServiceId: 3, dataSignalPropertyId: 'temperature', value: 25 }], requestId: 'req-1' },

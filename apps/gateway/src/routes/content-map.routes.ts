@@ -135,6 +135,15 @@ export const contentMapRoutes = [
     params: MapPath,
     query: PageQuery,
     success: { status: 200, description: 'The content map', schema: ContentMapOut },
+    problems: [
+      'RETAIL_CAMPAIGN_NOT_FOUND',
+      'MEDIA_PLAN_NOT_FOUND',
+      'ASSET_SOURCE_NOT_FOUND',
+      'REMOTE_SOURCE_REFUSED',
+      'REMOTE_SOURCE_MALFORMED',
+      'REMOTE_SOURCE_UNREACHABLE',
+      'REMOTE_SOURCE_BAD_STATUS',
+    ],
     example: {
       params: { accountId: 1001, retailCampaignId: 5, mediaPlanId: 9 },
       query: { offset: 0, limit: 25 },
@@ -177,6 +186,15 @@ export const contentMapRoutes = [
     params: MapPath,
     body: SaveBody,
     success: { status: 200, description: 'Saved', schema: Message },
+    problems: [
+      'RETAIL_CAMPAIGN_NOT_FOUND',
+      'MEDIA_PLAN_NOT_FOUND',
+      'ASSET_SOURCE_NOT_FOUND',
+      'REMOTE_SOURCE_REFUSED',
+      'REMOTE_SOURCE_MALFORMED',
+      'REMOTE_SOURCE_UNREACHABLE',
+      'REMOTE_SOURCE_BAD_STATUS',
+    ],
     example: {
       params: { accountId: 1001, retailCampaignId: 5, mediaPlanId: 9 },
       request: {

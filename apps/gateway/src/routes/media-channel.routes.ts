@@ -132,6 +132,7 @@ export const mediaChannelRoutes = [
         ...PageLinksSchema,
       }),
     },
+    problems: ['ORG_NOT_RETAILER', 'RETAIL_CAMPAIGN_NOT_FOUND'],
     example: {
       params: { accountId: 1001, templateCampaignIdx: 7 },
       query: { offset: 0, limit: 25 },
@@ -171,7 +172,7 @@ export const mediaChannelRoutes = [
     params: OrgPath,
     body: CreateBody,
     success: { status: 201, description: 'Created', schema: Type.Object({ idx: Type.Integer(), message: Type.String() }) },
-    problems: [409],
+    problems: ['MEDIA_CHANNEL_NAME_TAKEN'],
     example: {
       params: { orgId: EXAMPLE_ORG },
       request: {
@@ -211,6 +212,7 @@ export const mediaChannelRoutes = [
     params: ChannelPath,
     body: UpdateBody,
     success: { status: 200, description: 'Updated', schema: Message },
+    problems: ['MEDIA_CHANNEL_NOT_FOUND', 'MEDIA_CHANNEL_NAME_TAKEN'],
     example: {
       params: { orgId: EXAMPLE_ORG, mediaChannelIdx: 42 },
       request: { status: 'Inactive', activationConfiguration: { creativeGeneration: true } },
@@ -267,6 +269,7 @@ export const mediaChannelRoutes = [
     scope: { org: 'orgId' },
     params: ChannelPath,
     success: { status: 200, description: 'The stored configuration', schema: Type.Object({ mediaChannelInfo: ChannelInfo }) },
+    problems: ['MEDIA_CHANNEL_NOT_FOUND'],
     example: {
       params: { orgId: EXAMPLE_ORG, mediaChannelIdx: 42 },
       response: { mediaChannelInfo: { ...EXAMPLE_CHANNEL, additionalConfiguration: EXAMPLE_CONFIGURATION, updatedTime: '2026-03-02T09:30:00.000Z' } },
@@ -288,6 +291,7 @@ export const mediaChannelRoutes = [
     scope: { org: 'orgId' },
     params: ChannelPath,
     success: { status: 200, description: 'Deleted', schema: Message },
+    problems: ['MEDIA_CHANNEL_NOT_FOUND'],
     example: { params: { orgId: EXAMPLE_ORG, mediaChannelIdx: 42 }, response: { message: 'Media channel deleted successfully.' } },
     async handle({ params, backends }) {
       await backends.channelsPlans.deleteMediaChannel({ orgId: params.orgId, idx: params.mediaChannelIdx });
@@ -310,6 +314,7 @@ export const mediaChannelRoutes = [
       description: 'Connection details, or {}',
       schema: Type.Object({ apiEndpoint: Type.Optional(Type.String()), apiKey: Type.Optional(Type.String()) }),
     },
+    problems: ['AD_SERVER_NOT_FOUND', 'MEDIA_CHANNEL_NOT_FOUND'],
     example: {
       params: { orgId: EXAMPLE_ORG, adServerId: 'onsite-rm' },
       response: { apiEndpoint: 'https://api.example.com/onsite/v1', apiKey: 'osk_3kq9Zt7WmB2xYc4N8pLr5VhJ' },

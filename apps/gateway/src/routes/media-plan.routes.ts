@@ -62,7 +62,7 @@ export const mediaPlanRoutes = [
     params: CampaignPath,
     body: Type.Object({ adGroupName: BoundedString(AD_GROUP_NAME_MAX, { minLength: 1 }) }, { additionalProperties: false }),
     success: { status: 201, description: 'Created', schema: Type.Object({ adGroupId: Type.String() }) },
-    problems: [409],
+    problems: ['RETAIL_CAMPAIGN_NOT_FOUND', 'RETAIL_CAMPAIGN_NOT_AD_GROUP_CAMPAIGN', 'AD_GROUP_NAME_TAKEN'],
     example: { params: { accountId: 1001, retailCampaignIdx: 310 }, request: { adGroupName: 'Breakfast cereals' }, response: { adGroupId: '5120' } },
     async handle({ params, body, backends }) {
       const result = await backends.channelsPlans.createAdGroup({
@@ -85,6 +85,7 @@ export const mediaPlanRoutes = [
     scope: { account: 'accountId' },
     params: CampaignPath,
     success: { status: 200, description: 'The ad groups', schema: Type.Object({ adGroupDetails: Type.Array(AdGroupInfo) }) },
+    problems: ['RETAIL_CAMPAIGN_NOT_FOUND'],
     example: {
       params: { accountId: 1001, retailCampaignIdx: 310 },
       response: { adGroupDetails: [{ adGroupId: '5120', adGroupName: 'Breakfast cereals' }] },
@@ -127,6 +128,7 @@ export const mediaPlanRoutes = [
       schema: AutoPlanAnswer,
       alternatives: [{ status: 200, description: 'The campaign already has an auto plan on the channel for these dimensions: its id' }],
     },
+    problems: ['RETAIL_CAMPAIGN_NOT_FOUND', 'MEDIA_CHANNEL_NOT_FOUND'],
     example: {
       params: { accountId: 1001 },
       request: { dimensions: ['300x250', '728x90'], retailCampaignId: 310, mediaChannelIdx: 42 },
@@ -169,6 +171,7 @@ export const mediaPlanRoutes = [
       { additionalProperties: false },
     ),
     success: { status: 200, description: 'The media plan', schema: MediaPlanV2 },
+    problems: ['MEDIA_PLAN_NOT_FOUND'],
     example: { params: { accountId: 1001, mediaPlanId: 8801 }, query: { offset: 0, limit: 25 }, response: EXAMPLE_PLAN },
     async handle({ params, query, backends }) {
       const plan = await backends.channelsPlans.getMediaPlan({

@@ -204,6 +204,7 @@ export const placementRoutes = [
         mediaPlanName: Type.String(),
       }),
     },
+    problems: ['RETAIL_CAMPAIGN_NOT_FOUND', 'MEDIA_PLAN_NOT_FOUND'],
     example: {
       params: { accountId: 1001, mediaPlanId: 8801, campaignId: 310 },
       response: {
@@ -238,6 +239,7 @@ export const placementRoutes = [
     params: PlanOfCampaignPath,
     query: Type.Object({ placementId: PlacementId }, { additionalProperties: false }),
     success: { status: 200, description: 'The ad-unit groups of the placement', schema: AdUnitDetails },
+    problems: ['RETAIL_CAMPAIGN_NOT_FOUND', 'MEDIA_PLAN_NOT_FOUND', 'PLACEMENT_NOT_FOUND'],
     example: {
       params: { accountId: 1001, mediaPlanId: 8801, campaignId: 310 },
       query: { placementId: '44010' },
@@ -282,7 +284,7 @@ export const placementRoutes = [
     params: PlanPath,
     body: CreateBody,
     success: { status: 201, description: 'Created', schema: PlacementSchema },
-    problems: [409],
+    problems: ['MEDIA_PLAN_NOT_FOUND', 'PLACEMENT_NAME_TAKEN'],
     example: {
       params: { accountId: 1001, mediaPlanId: 8801 },
       request: { placementName: 'Homepage top', siteName: 'Acme GAM', dimension: '728x90', adServer: 'gam' },
@@ -323,7 +325,7 @@ export const placementRoutes = [
     params: PlanPath,
     body: UpdateBody,
     success: { status: 200, description: 'The placement as it is now', schema: PlacementSchema },
-    problems: [409],
+    problems: ['MEDIA_PLAN_NOT_FOUND', 'PLACEMENT_NOT_FOUND', 'PLACEMENT_NAME_TAKEN'],
     example: {
       params: { accountId: 1001, mediaPlanId: 8801 },
       request: { placementId: '44010', siteIdx: 9120, adChoices: true, gdprConsentMacro: '${GDPR_CONSENT_755}' },

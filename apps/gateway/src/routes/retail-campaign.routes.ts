@@ -125,6 +125,7 @@ export const retailCampaignRoutes = [
     extension: true,
     params: CampaignPath,
     success: { status: 200, description: 'The campaign', schema: RetailCampaign },
+    problems: ['RETAIL_CAMPAIGN_NOT_FOUND'],
     example: { params: { accountId: 1001, retailCampaignIdx: 310 }, response: EXAMPLE_CAMPAIGN },
     async handle({ params, backends }) {
       const { retailCampaign } = await backends.channelsPlans.getRetailCampaign({
@@ -156,7 +157,7 @@ export const retailCampaignRoutes = [
       { additionalProperties: false, minProperties: 1 },
     ),
     success: { status: 200, description: 'Updated', schema: Message },
-    problems: [409],
+    problems: ['RETAIL_CAMPAIGN_NOT_FOUND', 'RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED'],
     example: {
       params: { accountId: 1001, retailCampaignIdx: 310 },
       request: { status: 'PAUSED' },

@@ -27,6 +27,7 @@ export const retailFeedRoutes = [
     params: AccountPath,
     body: Type.Object({ assetSourceId: IdInt64({ minimum: 1, description: 'An asset source of the account.' }) }, { additionalProperties: false }),
     success: { status: 200, description: 'Designated', schema: Type.Object({ msg: Type.String() }) },
+    problems: ['ASSET_SOURCE_NOT_FOUND'],
     example: { params: { accountId: 1001 }, request: { assetSourceId: 42 }, response: { msg: 'Retail feed source set.' } },
     async handle({ params, body, backends }) {
       await backends.assetSources.setRetailFeedSource({ accountId: params.accountId, assetSourceId: body.assetSourceId });
@@ -46,6 +47,7 @@ export const retailFeedRoutes = [
     extension: true,
     params: AccountPath,
     success: { status: 200, description: 'The retail feed source', schema: Type.Object({ assetSourceId: Type.Integer() }) },
+    problems: ['RETAIL_FEED_NOT_SET'],
     example: { params: { accountId: 1001 }, response: { assetSourceId: 42 } },
     async handle({ params, backends }) {
       const result = await backends.assetSources.getRetailFeedSource({ accountId: params.accountId });
@@ -81,6 +83,14 @@ export const retailFeedRoutes = [
       description: 'A page of values',
       schema: Type.Object({ values: Type.Array(Type.String()), previous: EmptyOrUrl, next: EmptyOrUrl }),
     },
+    problems: [
+      'RETAIL_FEED_NOT_SET',
+      'ASSET_SOURCE_NOT_FOUND',
+      'REMOTE_SOURCE_REFUSED',
+      'REMOTE_SOURCE_MALFORMED',
+      'REMOTE_SOURCE_UNREACHABLE',
+      'REMOTE_SOURCE_BAD_STATUS',
+    ],
     example: {
       params: { accountId: 1001 },
       query: { fields: 'category', query: 'sho', offset: 0, limit: 25 },

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ALL_PERMISSIONS } from '@contracts/domain';
+import { ALL_PERMISSIONS, PROBLEM_DOMAINS } from '@contracts/domain';
 import { FreeFormObject, IdInt64, Int32, Int64 } from './common.schemas';
 import { unboundedFields } from './route-bounds';
 import { shadowingRoutes } from './route-binder';
@@ -135,5 +135,14 @@ describe(shadowingRoutes.name, () => {
   it('covers the real table: GET of a media plan does not take .../media-plans/auto', () => {
     const read = ROUTE_TABLE.find((r) => r.method === 'get' && r.path === '/v2/accounts/:accountId/media-plans/:mediaPlanId') as RouteSpec;
     expect(shadowingRoutes(read, ROUTE_TABLE).find((s) => s.regex.test('/v2/accounts/1/media-plans/auto'))?.allow).toBe('POST');
+  });
+
+  it("declares every code of the services' domains on some operation: a code none declares is dead or answered undeclared", () => {
+    const declared = new Set(ROUTE_TABLE.flatMap((route) => route.problems ?? []));
+    const { platform: _platform, identity: _identity, ...serviceDomains } = PROBLEM_DOMAINS;
+    const undeclared = Object.values(serviceDomains)
+      .flatMap((entries) => Object.keys(entries))
+      .filter((code) => !declared.has(code as never));
+    expect(undeclared).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Request } from 'express';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
-import type { CachedView } from '@contracts/domain';
+import type { CachedView, ProblemCode } from '@contracts/domain';
 import type { Principal } from '@platform/grpc';
 import type { TypedBackends } from '../backends/typed-client';
 import type { PageLinks } from '../http/pagination';
@@ -88,8 +88,14 @@ export interface RouteSpec<P extends TObject = TObject, Q extends TObject = TObj
     mediaType?: string;
     alternatives?: { status: number; description: string }[];
   };
-  /** Problem statuses this operation documents beyond the common 400/401/403/404. */
-  problems?: number[];
+  /**
+   * The problem codes (catalog `PROBLEMS` in @contracts/domain) this operation's handler and the
+   * services behind it can answer, beyond what every operation can (the platform's own: validation,
+   * identity, scope, method, rate limit, a backend down; see `commonProblems` in the OpenAPI builder).
+   * The OpenAPI document lists them per status, and the end-to-end specs fail on an answer whose code
+   * the operation does not list (docs/architecture.md, "Errors").
+   */
+  problems?: ProblemCode[];
   example?: RouteExample<Static<P>, Static<B>>;
   handle(ctx: RouteContext<Static<P>, Static<Q>, Static<B>>): Promise<RouteResult>;
 }

@@ -98,6 +98,7 @@ export const storageRoutes = [
     scope: 'none',
     params: QueuePath,
     success: { status: 200, description: 'The queue', schema: QueueDetail },
+    problems: ['QUEUE_NOT_FOUND'],
     example: {
       params: { queueId: EXAMPLE_QUEUE_ID },
       response: { id: EXAMPLE_QUEUE_ID, message: 'Extracted 12 files from pack.zip.', status: 'Completed', totalItems: 12, totalProcessed: 12 },
@@ -119,6 +120,7 @@ export const storageRoutes = [
     scope: 'none',
     params: QueuePath,
     success: { status: 200, description: 'The queue', schema: QueueSummary },
+    problems: ['QUEUE_NOT_FOUND'],
     example: { params: { queueId: EXAMPLE_QUEUE_ID }, response: { message: 'Queued', status: 'Queued' } },
     async handle({ params, backends }) {
       const queue = await backends.storageLibrary.getQueue({ queueId: params.queueId });
@@ -149,6 +151,7 @@ export const storageRoutes = [
       description: 'A page of the folder',
       schema: Type.Object({ files: Type.Array(AssetFile), folders: Type.Array(Type.String()), nextKey: Type.String(), path: Type.String() }),
     },
+    problems: ['OBJECT_STORE_UNAVAILABLE'],
     example: {
       params: { accountId: 1001 },
       query: { prefix: 'banners', limit: 25 },
@@ -211,7 +214,7 @@ export const storageRoutes = [
       },
     ),
     success: { status: 200, description: 'Queued', schema: QueueIdBody },
-    problems: [413, 415],
+    problems: ['UPLOAD_ABORTED', 'INVALID_STAGING_KEY', 'UPLOAD_NOT_STAGED', 'UPLOAD_TOO_LARGE', 'OBJECT_STORE_UNAVAILABLE'],
     example: { params: { accountId: 1001 }, response: { queueId: EXAMPLE_QUEUE_ID } },
     // Multipart bodies are taken by the upload handler (apps/gateway/src/uploads) before the JSON app; a JSON body lands here.
     handle() {
@@ -242,6 +245,7 @@ export const storageRoutes = [
       { additionalProperties: false },
     ),
     success: { status: 200, description: 'Deleted', schema: Type.Object({ msg: Type.String() }) },
+    problems: ['ASSET_NOT_FOUND', 'ASSET_FOLDER_NOT_FOUND', 'OBJECT_STORE_UNAVAILABLE'],
     example: {
       params: { accountId: 1001 },
       query: { command: 'deleteFile', file: 'logo.png', path: 'banners' },
@@ -302,7 +306,7 @@ export const storageRoutes = [
       { additionalProperties: false },
     ),
     success: { status: 200, description: 'Registered', schema: CloudService },
-    problems: [424],
+    problems: ['CLOUD_BUCKET_NOT_FOUND', 'CLOUD_ENDPOINT_NOT_ALLOWED', 'CLOUD_CREDENTIALS_REJECTED', 'CLOUD_SOURCE_FAILED', 'CLOUD_SOURCE_TIMEOUT'],
     example: {
       params: { accountId: 1001 },
       request: { name: 'Brand assets', serviceType: 'objstore', rootDir: 'brand-bucket/campaigns/2026', accessKey: '<ACCESS_KEY>', secreteKey: '<SECRET_KEY>' },
@@ -334,6 +338,7 @@ export const storageRoutes = [
     params: ServicePath,
     body: Type.Object({ name: BoundedString(200, { minLength: 1 }) }, { additionalProperties: false }),
     success: { status: 204, description: 'Renamed' },
+    problems: ['CLOUD_SERVICE_NOT_FOUND'],
     example: { params: { accountId: 1001, serviceId: 7 }, request: { name: 'Brand assets (2026)' } },
     async handle({ params, body, backends }) {
       await backends.storageLibrary.renameCloudService({ accountId: params.accountId, serviceId: params.serviceId, name: body.name });
@@ -352,6 +357,7 @@ export const storageRoutes = [
     scope: { account: 'accountId' },
     params: ServicePath,
     success: { status: 204, description: 'Deleted' },
+    problems: ['CLOUD_SERVICE_NOT_FOUND'],
     example: { params: { accountId: 1001, serviceId: 7 } },
     async handle({ params, backends }) {
       await backends.storageLibrary.deleteCloudService({ accountId: params.accountId, serviceId: params.serviceId });
@@ -380,7 +386,14 @@ export const storageRoutes = [
         path: Type.String(),
       }),
     },
-    problems: [424],
+    problems: [
+      'CLOUD_SERVICE_NOT_FOUND',
+      'CLOUD_BUCKET_NOT_FOUND',
+      'CLOUD_ENDPOINT_NOT_ALLOWED',
+      'CLOUD_CREDENTIALS_REJECTED',
+      'CLOUD_SOURCE_FAILED',
+      'CLOUD_SOURCE_TIMEOUT',
+    ],
     example: {
       params: { accountId: 1001, serviceId: 7 },
       query: { path: 'spring' },
@@ -418,6 +431,7 @@ export const storageRoutes = [
       { additionalProperties: false },
     ),
     success: { status: 200, description: 'Queued', schema: QueueIdBody },
+    problems: ['CLOUD_SERVICE_NOT_FOUND'],
     example: {
       params: { accountId: 1001, serviceId: 7 },
       request: { path: 'spring', files: ['hero.jpg'], folders: ['logos'] },

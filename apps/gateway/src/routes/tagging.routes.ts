@@ -75,6 +75,7 @@ const tagVariableMapRoutes = [
     scope: { account: 'accountId' },
     params: CampaignPath,
     success: { status: 200, description: 'The entries', schema: Type.Array(TagVariableMapEntry) },
+    problems: ['RETAIL_CAMPAIGN_NOT_FOUND'],
     example: { params: { accountId: 1001, campaignId: 7 }, response: [EXAMPLE_ENTRY] },
     async handle({ params, backends }) {
       const result = await backends.taggingTrackers.listTagVariableMaps({ accountId: params.accountId, campaignId: params.campaignId });
@@ -96,7 +97,7 @@ const tagVariableMapRoutes = [
     params: CampaignPath,
     body: Type.Object(entryFields, { additionalProperties: false }),
     success: { status: 201, description: 'Created', schema: SavedEntry },
-    problems: [409],
+    problems: ['RETAIL_CAMPAIGN_NOT_FOUND', 'TAG_VARIABLE_MAP_DUPLICATE', 'TAG_VARIABLE_MAPS_LIMIT'],
     example: {
       params: { accountId: 1001, campaignId: 7 },
       request: { adServerId: 'gam', dataSignal: 'storeId', macroName: '%%PATTERN:store%%', adServerParams: { keyValue: true } },
@@ -127,7 +128,7 @@ const tagVariableMapRoutes = [
     params: CampaignPath,
     body: Type.Object({ idx: Int64({ minimum: 1, description: 'The entry to update.' }), ...entryFields }, { additionalProperties: false }),
     success: { status: 200, description: 'Updated', schema: SavedEntry },
-    problems: [409],
+    problems: ['RETAIL_CAMPAIGN_NOT_FOUND', 'TAG_VARIABLE_MAP_NOT_FOUND', 'TAG_VARIABLE_MAP_DUPLICATE'],
     example: {
       params: { accountId: 1001, campaignId: 7 },
       request: { idx: 12, adServerId: 'xandr', dataSignal: 'storeId', macroName: '${STORE_ID}', adServerParams: {} },
@@ -306,6 +307,7 @@ const singleTagRoutes = Object.entries(BODIES).map(([kind, properties]) =>
     params: PlacementPath,
     body: Type.Object(properties, { additionalProperties: false }),
     success: { status: 200, description: 'The tag', schema: TagResult },
+    problems: ['MEDIA_PLAN_NOT_FOUND', 'PLACEMENT_NOT_FOUND'],
     example: {
       params: { accountId: 1001, mediaPlanId: 3, placementId: 41 },
       request: KIND_EXAMPLES[kind as SingleTagKind],
@@ -398,7 +400,7 @@ const downloadTagsRoute = defineRoute({
   scope: { account: 'accountId' },
   params: PathParams({ accountId: AccountId, retailCampaignIdx: Idx }),
   success: { status: 200, description: 'The CSV file', mediaType: 'application/x-download' },
-  problems: [409],
+  problems: ['RETAIL_CAMPAIGN_NOT_FOUND', 'RETAIL_CAMPAIGN_NOT_ACTIVE'],
   example: { params: { accountId: 1001, retailCampaignIdx: 7 } },
   async handle({ params, backends }) {
     const page = (afterTagMetadataId: number) =>

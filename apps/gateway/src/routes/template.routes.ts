@@ -290,7 +290,7 @@ export const templateRoutes = [
     params: TemplatePath,
     body: CustomTemplateBody,
     success: { status: 200, description: 'Replaced', schema: Message },
-    problems: [409],
+    problems: ['TEMPLATE_NOT_FOUND', 'TEMPLATE_NOT_EDITABLE'],
     example: { params: { accountId: 1001, templateIdx: 120 }, request: EXAMPLE_CUSTOM_TEMPLATE, response: { message: 'Template updated.' } },
     async handle({ params, body, backends }) {
       await backends.templates.updateTemplate({ accountId: params.accountId, templateIdx: params.templateIdx, ...body });
@@ -309,6 +309,7 @@ export const templateRoutes = [
     extension: true,
     params: TemplatePath,
     success: { status: 200, description: 'Bookmarked', schema: Message },
+    problems: ['TEMPLATE_NOT_FOUND'],
     example: { params: { accountId: 1001, templateIdx: 1 }, response: { message: 'Template bookmarked.' } },
     async handle({ params, backends }) {
       await backends.templates.setBookmark({ accountId: params.accountId, templateIdx: params.templateIdx, bookmarked: true });
@@ -327,6 +328,7 @@ export const templateRoutes = [
     extension: true,
     params: TemplatePath,
     success: { status: 200, description: 'Not bookmarked', schema: Message },
+    problems: ['TEMPLATE_NOT_FOUND'],
     example: { params: { accountId: 1001, templateIdx: 1 }, response: { message: 'Template bookmark removed.' } },
     async handle({ params, backends }) {
       await backends.templates.setBookmark({ accountId: params.accountId, templateIdx: params.templateIdx, bookmarked: false });
@@ -346,7 +348,7 @@ export const templateRoutes = [
     extension: true,
     params: TemplatePath,
     success: { status: 200, description: 'Deleted', schema: Message },
-    problems: [409],
+    problems: ['TEMPLATE_NOT_FOUND', 'TEMPLATE_NOT_DELETABLE'],
     example: { params: { accountId: 1001, templateIdx: 120 }, response: { message: 'Template deleted.' } },
     async handle({ params, backends }) {
       await backends.templates.deleteTemplate({ accountId: params.accountId, templateIdx: params.templateIdx });

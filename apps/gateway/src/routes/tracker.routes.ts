@@ -86,6 +86,7 @@ export const trackerRoutes: RouteSpec[] = [
       description: 'Tracker types',
       schema: Type.Object({ trackerTypes: Type.Array(Type.String()), trackersSelected: Type.Array(Type.String()) }),
     },
+    problems: ['RETAIL_CAMPAIGN_NOT_FOUND'],
     example: {
       params: { accountId: 1001, retailCampaignIdx: 7 },
       response: { trackerTypes: [...TRACKER_TYPES], trackersSelected: ['primaryClickTracker'] },
@@ -122,6 +123,7 @@ export const trackerRoutes: RouteSpec[] = [
         sites: Type.Array(Type.Object({ id: Type.Integer(), siteId: Type.Integer(), siteName: Type.String(), placements: Type.Array(TrackerRecord) })),
       }),
     },
+    problems: ['MEDIA_PLAN_NOT_FOUND'],
     example: {
       params: { accountId: 1001, mediaPlanId: 3, campaignId: 7 },
       query: { filters: 'sites_siteId=5' },
@@ -198,6 +200,7 @@ export const trackerRoutes: RouteSpec[] = [
         errorResponse: Type.Record(Type.String(), Type.Array(Type.String())),
       }),
     },
+    problems: ['MEDIA_PLAN_NOT_FOUND'],
     example: {
       params: { accountId: 1001, mediaPlanId: 3, campaignId: 7 },
       request: {

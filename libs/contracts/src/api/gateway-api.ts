@@ -1153,7 +1153,7 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     Problem: {
-      /** @description Stable UPPER_SNAKE code clients branch on */
+      /** @description Stable UPPER_SNAKE code clients branch on; each response lists the codes it can carry */
       code: string;
       detail: string;
       errors?: {
@@ -1210,76 +1210,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -1331,103 +1355,142 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded); CLOUD_BUCKET_NOT_FOUND (The bucket does not exist or is not visible); CLOUD_ENDPOINT_NOT_ALLOWED (The storage endpoint may not be reached); CLOUD_CREDENTIALS_REJECTED (The bucket refused the credentials) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_FAILED'
+              | 'MALFORMED_JSON'
+              | 'MALFORMED_BODY'
+              | 'CLOUD_BUCKET_NOT_FOUND'
+              | 'CLOUD_ENDPOINT_NOT_ALLOWED'
+              | 'CLOUD_CREDENTIALS_REJECTED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Failed Dependency */
+      /** @description Failed Dependency: CLOUD_SOURCE_FAILED (The customer's storage failed); CLOUD_SOURCE_TIMEOUT (The customer's storage did not answer in time) */
       424: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'CLOUD_SOURCE_FAILED' | 'CLOUD_SOURCE_TIMEOUT';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -1470,85 +1533,112 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); CLOUD_BUCKET_NOT_FOUND (The bucket does not exist or is not visible); CLOUD_ENDPOINT_NOT_ALLOWED (The storage endpoint may not be reached); CLOUD_CREDENTIALS_REJECTED (The bucket refused the credentials) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'CLOUD_BUCKET_NOT_FOUND' | 'CLOUD_ENDPOINT_NOT_ALLOWED' | 'CLOUD_CREDENTIALS_REJECTED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); CLOUD_SERVICE_NOT_FOUND (Cloud service not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'CLOUD_SERVICE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Failed Dependency */
+      /** @description Failed Dependency: CLOUD_SOURCE_FAILED (The customer's storage failed); CLOUD_SOURCE_TIMEOUT (The customer's storage did not answer in time) */
       424: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'CLOUD_SOURCE_FAILED' | 'CLOUD_SOURCE_TIMEOUT';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -1580,94 +1670,124 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); CLOUD_SERVICE_NOT_FOUND (Cloud service not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'CLOUD_SERVICE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -1706,94 +1826,124 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); CLOUD_SERVICE_NOT_FOUND (Cloud service not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'CLOUD_SERVICE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -1819,76 +1969,100 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); CLOUD_SERVICE_NOT_FOUND (Cloud service not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'CLOUD_SERVICE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -1923,58 +2097,64 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: ADMIN_TOKEN_INVALID (The admin token is missing or wrong) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ADMIN_TOKEN_INVALID';
+          };
         };
       };
-      /** @description Not Found */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'];
-        };
-      };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
     };
@@ -1997,49 +2177,64 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: ADMIN_TOKEN_INVALID (The admin token is missing or wrong) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ADMIN_TOKEN_INVALID';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: API_KEY_NOT_FOUND (API key not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'API_KEY_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: REVOCATION_NOT_BROADCAST (The revocation could not reach every gateway) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'REVOCATION_NOT_BROADCAST';
+          };
         };
       };
     };
@@ -2074,67 +2269,76 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: ADMIN_TOKEN_INVALID (The admin token is missing or wrong) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ADMIN_TOKEN_INVALID';
+          };
         };
       };
-      /** @description Not Found */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'];
-        };
-      };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Conflict */
+      /** @description Conflict: ORG_EXISTS (The organization already exists) */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ORG_EXISTS';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
     };
@@ -2168,58 +2372,76 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: ADMIN_TOKEN_INVALID (The admin token is missing or wrong) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ADMIN_TOKEN_INVALID';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ORG_NOT_FOUND (Organization not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ORG_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
     };
@@ -2271,76 +2493,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable); OBJECT_STORE_UNAVAILABLE (The object storage is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'OBJECT_STORE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -2380,94 +2626,124 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded); UPLOAD_ABORTED (The upload ended early); UPLOAD_NOT_STAGED (The uploaded bytes were not found); INVALID_STAGING_KEY (The staged upload belongs to another account) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY' | 'UPLOAD_ABORTED' | 'UPLOAD_NOT_STAGED' | 'INVALID_STAGING_KEY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large); UPLOAD_TOO_LARGE (The upload is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE' | 'UPLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable); OBJECT_STORE_UNAVAILABLE (The object storage is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'OBJECT_STORE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -2501,76 +2777,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); ASSET_NOT_FOUND (Asset library file not found); ASSET_FOLDER_NOT_FOUND (Asset library folder not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'ASSET_NOT_FOUND' | 'ASSET_FOLDER_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable); OBJECT_STORE_UNAVAILABLE (The object storage is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'OBJECT_STORE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -2610,76 +2910,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -2745,76 +3069,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); ASSET_SOURCE_NOT_FOUND (Asset source not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'ASSET_SOURCE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -2890,94 +3238,124 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); ASSET_SOURCE_NOT_FOUND (Asset source not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'ASSET_SOURCE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Failed Dependency */
+      /** @description Failed Dependency: REMOTE_SOURCE_REFUSED (The remote source may not be fetched); REMOTE_SOURCE_MALFORMED (The remote source answered a malformed body) */
       424: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'REMOTE_SOURCE_REFUSED' | 'REMOTE_SOURCE_MALFORMED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Bad Gateway */
+      /** @description Bad Gateway: REMOTE_SOURCE_UNREACHABLE (The remote source could not be reached); REMOTE_SOURCE_BAD_STATUS (The remote source answered an error status) */
       502: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'REMOTE_SOURCE_UNREACHABLE' | 'REMOTE_SOURCE_BAD_STATUS';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -3018,103 +3396,136 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); ASSET_SOURCE_NOT_FOUND (Asset source not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'ASSET_SOURCE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Conflict */
+      /** @description Conflict: ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); RECOMMENDATION_TAKES_NO_EVENTS (A content recommendation source takes no events) */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ASSET_SOURCE_KIND_MISMATCH' | 'RECOMMENDATION_TAKES_NO_EVENTS';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -3169,103 +3580,136 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); DYNAMIC_CAMPAIGN_NOT_FOUND (Dynamic campaign not found); ASSET_SOURCE_NOT_FOUND (Asset source not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'DYNAMIC_CAMPAIGN_NOT_FOUND' | 'ASSET_SOURCE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Conflict */
+      /** @description Conflict: ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind) */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ASSET_SOURCE_KIND_MISMATCH';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -3302,76 +3746,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); ASSET_SOURCE_NOT_FOUND (Asset source not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'ASSET_SOURCE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -3419,94 +3887,124 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); ASSET_SOURCE_NOT_FOUND (Asset source not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'ASSET_SOURCE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -3539,94 +4037,124 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); ASSET_SOURCE_NOT_FOUND (Asset source not found); LABEL_NOT_FOUND (Label not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'ASSET_SOURCE_NOT_FOUND' | 'LABEL_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -3696,103 +4224,136 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); ASSET_SOURCE_NOT_FOUND (Asset source not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'ASSET_SOURCE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Conflict */
+      /** @description Conflict: ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); ASSET_SOURCE_HAS_NO_KEY (The asset source has no asset key column); RECOMMENDATION_SOURCE_TOO_LARGE (The source is too large to recommend from) */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ASSET_SOURCE_KIND_MISMATCH' | 'ASSET_SOURCE_HAS_NO_KEY' | 'RECOMMENDATION_SOURCE_TOO_LARGE';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -3864,103 +4425,136 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); ASSET_SOURCE_NOT_FOUND (Asset source not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'ASSET_SOURCE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Conflict */
+      /** @description Conflict: ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); ASSET_SOURCE_HAS_NO_KEY (The asset source has no asset key column); RECOMMENDATION_SOURCE_TOO_LARGE (The source is too large to recommend from) */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ASSET_SOURCE_KIND_MISMATCH' | 'ASSET_SOURCE_HAS_NO_KEY' | 'RECOMMENDATION_SOURCE_TOO_LARGE';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -4008,94 +4602,124 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -4145,103 +4769,136 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); ASSET_SOURCE_NOT_FOUND (Asset source not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'ASSET_SOURCE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Conflict */
+      /** @description Conflict: ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); ASSET_SOURCE_IN_USE (The asset source is used by recommendation sources) */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ASSET_SOURCE_KIND_MISMATCH' | 'ASSET_SOURCE_IN_USE';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -4291,103 +4948,136 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); ASSET_SOURCE_NOT_FOUND (Asset source not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'ASSET_SOURCE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Conflict */
+      /** @description Conflict: ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); ASSET_SOURCE_IN_USE (The asset source is used by recommendation sources) */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ASSET_SOURCE_KIND_MISMATCH' | 'ASSET_SOURCE_IN_USE';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -4452,94 +5142,124 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -4606,103 +5326,136 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); ASSET_SOURCE_NOT_FOUND (Asset source not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'ASSET_SOURCE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Conflict */
+      /** @description Conflict: ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); ASSET_SOURCE_IN_USE (The asset source is used by recommendation sources) */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ASSET_SOURCE_KIND_MISMATCH' | 'ASSET_SOURCE_IN_USE';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -4738,76 +5491,100 @@ export interface operations {
           }[];
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); RETAIL_CAMPAIGN_NOT_FOUND (Retail campaign not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'RETAIL_CAMPAIGN_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -4858,103 +5635,136 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); RETAIL_CAMPAIGN_NOT_FOUND (Retail campaign not found); TAG_VARIABLE_MAP_NOT_FOUND (Tag variable map not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'RETAIL_CAMPAIGN_NOT_FOUND' | 'TAG_VARIABLE_MAP_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Conflict */
+      /** @description Conflict: TAG_VARIABLE_MAP_DUPLICATE (The campaign already maps this data signal) */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'TAG_VARIABLE_MAP_DUPLICATE';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -5000,103 +5810,136 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); RETAIL_CAMPAIGN_NOT_FOUND (Retail campaign not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'RETAIL_CAMPAIGN_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Conflict */
+      /** @description Conflict: TAG_VARIABLE_MAP_DUPLICATE (The campaign already maps this data signal); TAG_VARIABLE_MAPS_LIMIT (The campaign holds the most tag variable maps it may) */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'TAG_VARIABLE_MAP_DUPLICATE' | 'TAG_VARIABLE_MAPS_LIMIT';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -5139,76 +5982,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -5313,94 +6180,124 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -5469,76 +6366,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); DYNAMIC_CAMPAIGN_NOT_FOUND (Dynamic campaign not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'DYNAMIC_CAMPAIGN_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -5564,76 +6485,100 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); DYNAMIC_CAMPAIGN_NOT_FOUND (Dynamic campaign not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'DYNAMIC_CAMPAIGN_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -5698,94 +6643,124 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); DYNAMIC_CAMPAIGN_NOT_FOUND (Dynamic campaign not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'DYNAMIC_CAMPAIGN_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -5830,76 +6805,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -5970,76 +6969,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); RETAIL_CAMPAIGN_NOT_FOUND (Retail campaign not found); MEDIA_PLAN_NOT_FOUND (Media plan not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'RETAIL_CAMPAIGN_NOT_FOUND' | 'MEDIA_PLAN_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -6115,76 +7138,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); MEDIA_PLAN_NOT_FOUND (Media plan not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'MEDIA_PLAN_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -6259,76 +7306,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); RETAIL_CAMPAIGN_NOT_FOUND (Retail campaign not found); MEDIA_PLAN_NOT_FOUND (Media plan not found); PLACEMENT_NOT_FOUND (Placement not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'RETAIL_CAMPAIGN_NOT_FOUND' | 'MEDIA_PLAN_NOT_FOUND' | 'PLACEMENT_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -6397,103 +7468,136 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); MEDIA_PLAN_NOT_FOUND (Media plan not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'MEDIA_PLAN_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Conflict */
+      /** @description Conflict: PLACEMENT_NAME_TAKEN (The placement name is taken on the site) */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PLACEMENT_NAME_TAKEN';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -6582,103 +7686,136 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); MEDIA_PLAN_NOT_FOUND (Media plan not found); PLACEMENT_NOT_FOUND (Placement not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'MEDIA_PLAN_NOT_FOUND' | 'PLACEMENT_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Conflict */
+      /** @description Conflict: PLACEMENT_NAME_TAKEN (The placement name is taken on the site) */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PLACEMENT_NAME_TAKEN';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -6754,94 +7891,124 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); MEDIA_PLAN_NOT_FOUND (Media plan not found); PLACEMENT_NOT_FOUND (Placement not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'MEDIA_PLAN_NOT_FOUND' | 'PLACEMENT_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -6932,94 +8099,124 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); MEDIA_PLAN_NOT_FOUND (Media plan not found); PLACEMENT_NOT_FOUND (Placement not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'MEDIA_PLAN_NOT_FOUND' | 'PLACEMENT_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -7097,94 +8294,124 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); MEDIA_PLAN_NOT_FOUND (Media plan not found); PLACEMENT_NOT_FOUND (Placement not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'MEDIA_PLAN_NOT_FOUND' | 'PLACEMENT_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -7263,94 +8490,124 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); MEDIA_PLAN_NOT_FOUND (Media plan not found); PLACEMENT_NOT_FOUND (Placement not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'MEDIA_PLAN_NOT_FOUND' | 'PLACEMENT_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -7428,94 +8685,124 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); MEDIA_PLAN_NOT_FOUND (Media plan not found); PLACEMENT_NOT_FOUND (Placement not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'MEDIA_PLAN_NOT_FOUND' | 'PLACEMENT_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -7581,76 +8868,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); MEDIA_PLAN_NOT_FOUND (Media plan not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'MEDIA_PLAN_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -7751,94 +9062,124 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); MEDIA_PLAN_NOT_FOUND (Media plan not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'MEDIA_PLAN_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -7889,94 +9230,124 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); MEDIA_CHANNEL_NOT_FOUND (Media channel not found); RETAIL_CAMPAIGN_NOT_FOUND (Retail campaign not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'MEDIA_CHANNEL_NOT_FOUND' | 'RETAIL_CAMPAIGN_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -8023,76 +9394,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -8132,94 +9527,124 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -8302,76 +9727,124 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); RETAIL_CAMPAIGN_NOT_FOUND (Retail campaign not found); MEDIA_PLAN_NOT_FOUND (Media plan not found); ASSET_SOURCE_NOT_FOUND (Asset source not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'RETAIL_CAMPAIGN_NOT_FOUND' | 'MEDIA_PLAN_NOT_FOUND' | 'ASSET_SOURCE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Failed Dependency: REMOTE_SOURCE_REFUSED (The remote source may not be fetched); REMOTE_SOURCE_MALFORMED (The remote source answered a malformed body) */
+      424: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'REMOTE_SOURCE_REFUSED' | 'REMOTE_SOURCE_MALFORMED';
+          };
+        };
+      };
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Bad Gateway: REMOTE_SOURCE_UNREACHABLE (The remote source could not be reached); REMOTE_SOURCE_BAD_STATUS (The remote source answered an error status) */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'REMOTE_SOURCE_UNREACHABLE' | 'REMOTE_SOURCE_BAD_STATUS';
+          };
+        };
+      };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -8435,94 +9908,148 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); RETAIL_CAMPAIGN_NOT_FOUND (Retail campaign not found); MEDIA_PLAN_NOT_FOUND (Media plan not found); ASSET_SOURCE_NOT_FOUND (Asset source not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'RETAIL_CAMPAIGN_NOT_FOUND' | 'MEDIA_PLAN_NOT_FOUND' | 'ASSET_SOURCE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Failed Dependency: REMOTE_SOURCE_REFUSED (The remote source may not be fetched); REMOTE_SOURCE_MALFORMED (The remote source answered a malformed body) */
+      424: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'REMOTE_SOURCE_REFUSED' | 'REMOTE_SOURCE_MALFORMED';
+          };
+        };
+      };
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Bad Gateway: REMOTE_SOURCE_UNREACHABLE (The remote source could not be reached); REMOTE_SOURCE_BAD_STATUS (The remote source answered an error status) */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'REMOTE_SOURCE_UNREACHABLE' | 'REMOTE_SOURCE_BAD_STATUS';
+          };
+        };
+      };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -8561,76 +10088,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); RETAIL_CAMPAIGN_NOT_FOUND (Retail campaign not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'RETAIL_CAMPAIGN_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -8668,103 +10219,136 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); RETAIL_CAMPAIGN_NOT_FOUND (Retail campaign not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'RETAIL_CAMPAIGN_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Conflict */
+      /** @description Conflict: RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED (The retail campaign cannot make this status move) */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -8797,76 +10381,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); RETAIL_CAMPAIGN_NOT_FOUND (Retail campaign not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'RETAIL_CAMPAIGN_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -8902,103 +10510,136 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); RETAIL_CAMPAIGN_NOT_FOUND (Retail campaign not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'RETAIL_CAMPAIGN_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Conflict */
+      /** @description Conflict: RETAIL_CAMPAIGN_NOT_AD_GROUP_CAMPAIGN (The retail campaign has no ad groups); AD_GROUP_NAME_TAKEN (The ad group name is taken) */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RETAIL_CAMPAIGN_NOT_AD_GROUP_CAMPAIGN' | 'AD_GROUP_NAME_TAKEN';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -9026,85 +10667,112 @@ export interface operations {
           'application/x-download': string;
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); RETAIL_CAMPAIGN_NOT_FOUND (Retail campaign not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'RETAIL_CAMPAIGN_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Conflict */
+      /** @description Conflict: RETAIL_CAMPAIGN_NOT_ACTIVE (The retail campaign is not ACTIVE) */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RETAIL_CAMPAIGN_NOT_ACTIVE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -9135,76 +10803,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); RETAIL_CAMPAIGN_NOT_FOUND (Retail campaign not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'RETAIL_CAMPAIGN_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -9458,94 +11150,124 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -9752,103 +11474,136 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); TEMPLATE_NOT_FOUND (Template not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'TEMPLATE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Conflict */
+      /** @description Conflict: TEMPLATE_NOT_EDITABLE (A System template cannot be changed) */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'TEMPLATE_NOT_EDITABLE';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -9878,85 +11633,112 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); TEMPLATE_NOT_FOUND (Template not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'TEMPLATE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Conflict */
+      /** @description Conflict: TEMPLATE_NOT_DELETABLE (A System template cannot be deleted) */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'TEMPLATE_NOT_DELETABLE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -9986,76 +11768,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); TEMPLATE_NOT_FOUND (Template not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'TEMPLATE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -10085,76 +11891,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); TEMPLATE_NOT_FOUND (Template not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'TEMPLATE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -10359,94 +12189,124 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -10474,76 +12334,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); RETAIL_FEED_NOT_SET (The account has no retail feed source) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'RETAIL_FEED_NOT_SET';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -10581,94 +12465,124 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); ASSET_SOURCE_NOT_FOUND (Asset source not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'ASSET_SOURCE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -10707,76 +12621,124 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); ASSET_SOURCE_NOT_FOUND (Asset source not found); RETAIL_FEED_NOT_SET (The account has no retail feed source) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'ASSET_SOURCE_NOT_FOUND' | 'RETAIL_FEED_NOT_SET';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Failed Dependency: REMOTE_SOURCE_REFUSED (The remote source may not be fetched); REMOTE_SOURCE_MALFORMED (The remote source answered a malformed body) */
+      424: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'REMOTE_SOURCE_REFUSED' | 'REMOTE_SOURCE_MALFORMED';
+          };
+        };
+      };
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Bad Gateway: REMOTE_SOURCE_UNREACHABLE (The remote source could not be reached); REMOTE_SOURCE_BAD_STATUS (The remote source answered an error status) */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'REMOTE_SOURCE_UNREACHABLE' | 'REMOTE_SOURCE_BAD_STATUS';
+          };
+        };
+      };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -10829,76 +12791,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission); ORG_NOT_RETAILER (The organization is not a retailer) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED' | 'ORG_NOT_RETAILER';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); RETAIL_CAMPAIGN_NOT_FOUND (Retail campaign not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'RETAIL_CAMPAIGN_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -10927,76 +12913,88 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'];
-        };
-      };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -11027,76 +13025,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ORG_NOT_FOUND (Organization not found); MEDIA_CHANNEL_NOT_FOUND (Media channel not found); AD_SERVER_NOT_FOUND (Ad server not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ORG_NOT_FOUND' | 'MEDIA_CHANNEL_NOT_FOUND' | 'AD_SERVER_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -11145,76 +13167,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ORG_NOT_FOUND (Organization not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ORG_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -11264,103 +13310,136 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ORG_NOT_FOUND (Organization not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ORG_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Conflict */
+      /** @description Conflict: MEDIA_CHANNEL_NAME_TAKEN (The media channel name is taken) */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'MEDIA_CHANNEL_NAME_TAKEN';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -11407,76 +13486,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ORG_NOT_FOUND (Organization not found); MEDIA_CHANNEL_NOT_FOUND (Media channel not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ORG_NOT_FOUND' | 'MEDIA_CHANNEL_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -11521,94 +13624,136 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ORG_NOT_FOUND (Organization not found); MEDIA_CHANNEL_NOT_FOUND (Media channel not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ORG_NOT_FOUND' | 'MEDIA_CHANNEL_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Payload Too Large */
+      /** @description Conflict: MEDIA_CHANNEL_NAME_TAKEN (The media channel name is taken) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'MEDIA_CHANNEL_NAME_TAKEN';
+          };
+        };
+      };
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
         };
       };
-      /** @description Unsupported Media Type */
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -11638,76 +13783,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: ORG_NOT_FOUND (Organization not found); MEDIA_CHANNEL_NOT_FOUND (Media channel not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ORG_NOT_FOUND' | 'MEDIA_CHANNEL_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -11737,76 +13906,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: QUEUE_NOT_FOUND (Queue not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'QUEUE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
@@ -11839,76 +14032,100 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request */
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
         };
       };
-      /** @description Unauthorized */
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
         };
       };
-      /** @description Not Found */
+      /** @description Not Found: QUEUE_NOT_FOUND (Queue not found) */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'QUEUE_NOT_FOUND';
+          };
         };
       };
-      /** @description Method Not Allowed */
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
       405: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
         };
       };
-      /** @description Too Many Requests */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
         };
       };
-      /** @description Service Unavailable */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
         };
       };
-      /** @description Gateway Timeout */
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
       504: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['Problem'];
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
         };
       };
     };
