@@ -1,7 +1,7 @@
 import Ajv, { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { TObject, TSchema } from '@sinclair/typebox';
-import { exceedsDepth } from '@contracts/domain';
+import { exceedsDepth, SCHEMA_KEYWORD_RULES } from '@contracts/domain';
 import { FieldError } from '@platform/errors';
 
 /**
@@ -155,29 +155,6 @@ function fieldName(error: ErrorObject): string {
   return child === undefined ? error.instancePath : `${error.instancePath}/${escapePointer(child)}`;
 }
 
-const CODES: Record<string, string> = {
-  required: 'REQUIRED',
-  type: 'INVALID_TYPE',
-  enum: 'NOT_ALLOWED',
-  const: 'NOT_ALLOWED',
-  additionalProperties: 'UNKNOWN_FIELD',
-  minLength: 'TOO_SHORT',
-  maxLength: 'TOO_LONG',
-  minimum: 'OUT_OF_RANGE',
-  maximum: 'OUT_OF_RANGE',
-  exclusiveMinimum: 'OUT_OF_RANGE',
-  exclusiveMaximum: 'OUT_OF_RANGE',
-  minItems: 'TOO_FEW_ITEMS',
-  maxItems: 'TOO_MANY_ITEMS',
-  uniqueItems: 'DUPLICATE_ITEMS',
-  pattern: 'INVALID_FORMAT',
-  format: 'INVALID_FORMAT',
-  minProperties: 'TOO_FEW_PROPERTIES',
-  maxProperties: 'TOO_MANY_PROPERTIES',
-  'x-maxDepth': 'TOO_DEEP',
-  'x-maxBytes': 'TOO_LARGE',
-};
-
 function describe(error: ErrorObject, name: string): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
@@ -208,7 +185,7 @@ function toFieldErrors(errors: ErrorObject[], location: Location): FieldError[] 
   const result: FieldError[] = [];
   for (const error of errors) {
     const pointer = fieldName(error);
-    const code = CODES[error.keyword] ?? error.keyword.toUpperCase();
+    const code = SCHEMA_KEYWORD_RULES[error.keyword] ?? error.keyword.toUpperCase();
     const key = `${pointer}|${code}`;
     if (seen.has(key)) continue;
     seen.add(key);

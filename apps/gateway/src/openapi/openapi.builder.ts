@@ -1,6 +1,6 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { STATUS_CODES } from 'node:http';
-import { PROBLEMS, type ProblemCode } from '@contracts/domain';
+import { FIELD_RULES, PROBLEMS, type ProblemCode } from '@contracts/domain';
 import { AdminRouteSpec } from '../identity/admin.routes';
 import { MAX_PAGE_LIMIT } from '../http/pagination';
 import { RouteExample, RouteSpec } from '../routes/route.types';
@@ -166,7 +166,10 @@ export function buildOpenApi(routes: RouteSpec[], adminRoutes: AdminRouteSpec[],
                   pointer: { type: 'string' },
                   parameter: { type: 'string' },
                   header: { type: 'string' },
-                  code: { type: 'string' },
+                  code: {
+                    type: 'string',
+                    description: `The rule the field breaks: ${Object.keys(FIELD_RULES).join(', ')}; or the code of a domain rule about that field (e.g. ASSET_NOT_FOUND)`,
+                  },
                   detail: { type: 'string' },
                 },
               },

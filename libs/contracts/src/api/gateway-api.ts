@@ -1157,6 +1157,7 @@ export interface components {
       code: string;
       detail: string;
       errors?: {
+        /** @description The rule the field breaks: REQUIRED, INVALID_TYPE, INVALID_FORMAT, INVALID_ENCODING, NOT_ALLOWED, UNKNOWN_FIELD, DUPLICATE_PARAMETER, TOO_SHORT, TOO_LONG, OUT_OF_RANGE, TOO_FEW_ITEMS, TOO_MANY_ITEMS, DUPLICATE_ITEMS, TOO_FEW_PROPERTIES, TOO_MANY_PROPERTIES, TOO_DEEP, TOO_LARGE; or the code of a domain rule about that field (e.g. ASSET_NOT_FOUND) */
         code: string;
         detail: string;
         header?: string;

@@ -9,6 +9,7 @@ import { TAGGING_PROBLEMS } from './tagging.problems';
 import { TEMPLATES_PROBLEMS } from './templates.problems';
 
 export type { ProblemEntry } from './problem-entry';
+export * from './field-rules';
 export {
   PLATFORM_PROBLEMS,
   IDENTITY_PROBLEMS,
