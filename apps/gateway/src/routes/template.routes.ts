@@ -265,6 +265,7 @@ export const templateRoutes = [
     params: AccountPath,
     body: CustomTemplateBody,
     success: { status: 201, description: 'Created', schema: Type.Object({ templateIdx: Type.Integer() }) },
+    problems: ['OBJECT_STORE_UNAVAILABLE'],
     example: {
       params: { accountId: 1001 },
       request: EXAMPLE_CUSTOM_TEMPLATE,
@@ -290,7 +291,7 @@ export const templateRoutes = [
     params: TemplatePath,
     body: CustomTemplateBody,
     success: { status: 200, description: 'Replaced', schema: Message },
-    problems: ['TEMPLATE_NOT_FOUND', 'TEMPLATE_NOT_EDITABLE'],
+    problems: ['TEMPLATE_NOT_FOUND', 'TEMPLATE_NOT_EDITABLE', 'OBJECT_STORE_UNAVAILABLE'],
     example: { params: { accountId: 1001, templateIdx: 120 }, request: EXAMPLE_CUSTOM_TEMPLATE, response: { message: 'Template updated.' } },
     async handle({ params, body, backends }) {
       await backends.templates.updateTemplate({ accountId: params.accountId, templateIdx: params.templateIdx, ...body });

@@ -11583,7 +11583,7 @@ export interface operations {
           };
         };
       };
-      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable); OBJECT_STORE_UNAVAILABLE (The object storage is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
@@ -11591,7 +11591,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'SERVICE_UNAVAILABLE';
+            code?: 'SERVICE_UNAVAILABLE' | 'OBJECT_STORE_UNAVAILABLE';
           };
         };
       };
@@ -12286,7 +12286,7 @@ export interface operations {
           };
         };
       };
-      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable); OBJECT_STORE_UNAVAILABLE (The object storage is unavailable) */
       503: {
         headers: {
           [name: string]: unknown;
@@ -12294,7 +12294,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'SERVICE_UNAVAILABLE';
+            code?: 'SERVICE_UNAVAILABLE' | 'OBJECT_STORE_UNAVAILABLE';
           };
         };
       };
