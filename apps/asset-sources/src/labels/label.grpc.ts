@@ -1,8 +1,7 @@
-import { PERMISSIONS } from '@contracts/domain';
+import { ASSET_SOURCES_ACCESS } from '@contracts/domain';
 import { assetSourcesV1 as v1 } from '@contracts/proto';
-import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import type { CallGuard } from '@platform/service';
+import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { LabelService } from './label.service';
 
 export function labelGrpc({
@@ -14,22 +13,22 @@ export function labelGrpc({
   guard: CallGuard;
   labels: LabelService;
 }): Pick<v1.AssetSourcesServiceServer, 'addLabel' | 'listLabels' | 'deleteLabel'> {
-  return {
-    addLabel: unary(logger, 'AddLabel', async (request, call) => {
-      guard.account(call, PERMISSIONS.assetSourcesEdit, request.accountId);
+  return unaryHandlers(v1.AssetSourcesServiceService, ASSET_SOURCES_ACCESS, logger, {
+    addLabel: async (request, call) => {
+      guard.account(call, request.accountId);
       return { added: await labels.add(request.accountId, request.assetSourceId, request.label) };
-    }),
+    },
 
-    listLabels: unary(logger, 'ListLabels', async (request, call) => {
-      guard.account(call, PERMISSIONS.assetSourcesView, request.accountId);
+    listLabels: async (request, call) => {
+      guard.account(call, request.accountId);
       const page = await labels.list(request.accountId, request.assetSourceId, request.page);
       return { labels: page.items, total: page.total };
-    }),
+    },
 
-    deleteLabel: unary(logger, 'DeleteLabel', async (request, call) => {
-      guard.account(call, PERMISSIONS.assetSourcesEdit, request.accountId);
+    deleteLabel: async (request, call) => {
+      guard.account(call, request.accountId);
       await labels.delete(request.accountId, request.assetSourceId, request.label);
       return {};
-    }),
-  };
+    },
+  });
 }

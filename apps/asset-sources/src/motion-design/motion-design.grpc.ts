@@ -1,9 +1,8 @@
-import { PERMISSIONS } from '@contracts/domain';
+import { ASSET_SOURCES_ACCESS } from '@contracts/domain';
 import { assetSourcesV1 as v1 } from '@contracts/proto';
-import { unary } from '@platform/grpc';
 import type { PeerOf } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import type { CallGuard } from '@platform/service';
+import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { ContentCreativePeer } from '../peers/content-creative.peer';
 import type { StorageLibraryPeer } from '../peers/storage-library.peer';
 import type { MotionDesignService } from './motion-design.service';
@@ -21,9 +20,9 @@ export function motionDesignGrpc({
   contentCreative: PeerOf<ContentCreativePeer>;
   storageLibrary: PeerOf<StorageLibraryPeer>;
 }): Pick<v1.AssetSourcesServiceServer, 'fillMotionDesignSource'> {
-  return {
-    fillMotionDesignSource: unary(logger, 'FillMotionDesignSource', async (request, call) => {
-      guard.account(call, PERMISSIONS.assetSourcesEdit, request.accountId);
+  return unaryHandlers(v1.AssetSourcesServiceService, ASSET_SOURCES_ACCESS, logger, {
+    fillMotionDesignSource: async (request, call) => {
+      guard.account(call, request.accountId);
       const destinationAssetSourceId = await motionDesign.fill(
         request.accountId,
         request.destAssetSourceId,
@@ -31,6 +30,6 @@ export function motionDesignGrpc({
         { contentCreative: contentCreative(call), storageLibrary: storageLibrary(call) },
       );
       return { destinationAssetSourceId };
-    }),
-  };
+    },
+  });
 }

@@ -1,8 +1,7 @@
-import { PERMISSIONS, type RecommendationDataType, type RecommendationType } from '@contracts/domain';
+import { ASSET_SOURCES_ACCESS, type RecommendationDataType, type RecommendationType } from '@contracts/domain';
 import { assetSourcesV1 as v1 } from '@contracts/proto';
-import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import type { CallGuard } from '@platform/service';
+import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { RecommendationConfig } from '../sources/asset-source.model';
 import type { RecommendationService } from './recommendation.service';
 
@@ -28,33 +27,33 @@ export function recommendationGrpc({
   guard: CallGuard;
   recommendations: RecommendationService;
 }): Pick<v1.AssetSourcesServiceServer, 'createRecommendationSource' | 'replaceRecommendationSource' | 'recordRecommendationEvent'> {
-  return {
-    createRecommendationSource: unary(logger, 'CreateRecommendationSource', async (request, call) => {
-      guard.account(call, PERMISSIONS.assetSourcesEdit, request.accountId);
+  return unaryHandlers(v1.AssetSourcesServiceService, ASSET_SOURCES_ACCESS, logger, {
+    createRecommendationSource: async (request, call) => {
+      guard.account(call, request.accountId);
       const assetSourceId = await recommendations.create(request.accountId, request.sourceAssetSourceId, {
         updateFrequency: request.updateFrequency,
         config: toConfig(request.config),
       });
       return { assetSourceId };
-    }),
+    },
 
-    replaceRecommendationSource: unary(logger, 'ReplaceRecommendationSource', async (request, call) => {
-      guard.account(call, PERMISSIONS.assetSourcesEdit, request.accountId);
+    replaceRecommendationSource: async (request, call) => {
+      guard.account(call, request.accountId);
       const assetSourceId = await recommendations.replace(request.accountId, request.sourceAssetSourceId, request.assetSourceId, {
         updateFrequency: request.updateFrequency,
         config: toConfig(request.config),
       });
       return { assetSourceId };
-    }),
+    },
 
-    recordRecommendationEvent: unary(logger, 'RecordRecommendationEvent', async (request, call) => {
-      guard.account(call, PERMISSIONS.assetSourcesEdit, request.accountId);
+    recordRecommendationEvent: async (request, call) => {
+      guard.account(call, request.accountId);
       await recommendations.recordEvent(request.accountId, request.assetSourceId, {
         cookieId: request.cookieId,
         itemKey: request.itemKey,
         eventType: request.eventType,
       });
       return {};
-    }),
-  };
+    },
+  });
 }

@@ -1,8 +1,7 @@
-import { PERMISSIONS } from '@contracts/domain';
+import { ASSET_SOURCES_ACCESS } from '@contracts/domain';
 import { assetSourcesV1 as v1 } from '@contracts/proto';
-import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import type { CallGuard } from '@platform/service';
+import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { RetailFeedService } from './retail-feed.service';
 
 export function retailFeedGrpc({
@@ -14,22 +13,22 @@ export function retailFeedGrpc({
   guard: CallGuard;
   retailFeed: RetailFeedService;
 }): Pick<v1.AssetSourcesServiceServer, 'setRetailFeedSource' | 'getRetailFeedSource' | 'listRetailFeedValues'> {
-  return {
-    setRetailFeedSource: unary(logger, 'SetRetailFeedSource', async (request, call) => {
-      guard.account(call, PERMISSIONS.assetSourcesEdit, request.accountId);
+  return unaryHandlers(v1.AssetSourcesServiceService, ASSET_SOURCES_ACCESS, logger, {
+    setRetailFeedSource: async (request, call) => {
+      guard.account(call, request.accountId);
       await retailFeed.set(request.accountId, request.assetSourceId);
       return {};
-    }),
+    },
 
-    getRetailFeedSource: unary(logger, 'GetRetailFeedSource', async (request, call) => {
-      guard.account(call, PERMISSIONS.assetSourcesView, request.accountId);
+    getRetailFeedSource: async (request, call) => {
+      guard.account(call, request.accountId);
       return { assetSourceId: await retailFeed.get(request.accountId) };
-    }),
+    },
 
-    listRetailFeedValues: unary(logger, 'ListRetailFeedValues', async (request, call) => {
-      guard.account(call, PERMISSIONS.assetSourcesView, request.accountId);
+    listRetailFeedValues: async (request, call) => {
+      guard.account(call, request.accountId);
       const page = await retailFeed.list(request.accountId, request.field, request.query, request.page);
       return { values: page.items, more: page.more };
-    }),
-  };
+    },
+  });
 }

@@ -1,8 +1,7 @@
-import { PERMISSIONS, type AssetSourceContentType, type RemoteHttpMethod } from '@contracts/domain';
+import { ASSET_SOURCES_ACCESS, type AssetSourceContentType, type RemoteHttpMethod } from '@contracts/domain';
 import { assetSourcesV1 as v1 } from '@contracts/proto';
-import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import type { CallGuard } from '@platform/service';
+import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { RecommendationService } from '../recommendations/recommendation.service';
 import type { AssetSourceRecord, RecommendationConfig, RemoteSettings, SourceDefinition, SpecialColumns } from './asset-source.model';
 import type { AssetSourceService } from './asset-source.service';
@@ -104,8 +103,8 @@ export function assetSourceGrpc({
   assetSources: AssetSourceService;
   recommendations: RecommendationService;
 }): Handlers {
-  return {
-    describeAssetSources: unary(logger, 'DescribeAssetSources', async (request, call) => {
+  return unaryHandlers(v1.AssetSourcesServiceService, ASSET_SOURCES_ACCESS, logger, {
+    describeAssetSources: async (request, call) => {
       guard.peer(call, request.accountId);
       const sources = await assetSources.describe(request.accountId, request.assetSourceIds);
       return {
@@ -117,39 +116,39 @@ export function assetSourceGrpc({
           assetKeyColumn: s.columns.assetKeyColumn ?? undefined,
         })),
       };
-    }),
+    },
 
-    findAssetRows: unary(logger, 'FindAssetRows', async (request, call) => {
+    findAssetRows: async (request, call) => {
       guard.peer(call, request.accountId);
       const rows = await assetSources.findRows(request.accountId, request.assetSourceId, request.column, request.values);
       return { rows: rows.map((row) => ({ value: row.value, rowJson: row.rowJson })) };
-    }),
+    },
 
-    listAssetSources: unary(logger, 'ListAssetSources', async (request, call) => {
-      guard.account(call, PERMISSIONS.assetSourcesView, request.accountId);
+    listAssetSources: async (request, call) => {
+      guard.account(call, request.accountId);
       const page = await assetSources.list(request.accountId, request.page);
       return { assetSources: page.items, total: page.total };
-    }),
+    },
 
-    getAssetSource: unary(logger, 'GetAssetSource', async (request, call) => {
-      guard.account(call, PERMISSIONS.assetSourcesView, request.accountId);
+    getAssetSource: async (request, call) => {
+      guard.account(call, request.accountId);
       return { source: await toDetail(await assetSources.get(request.accountId, request.assetSourceId), recommendations) };
-    }),
+    },
 
-    readAssetSourceData: unary(logger, 'ReadAssetSourceData', async (request, call) => {
-      guard.account(call, PERMISSIONS.assetSourcesView, request.accountId);
+    readAssetSourceData: async (request, call) => {
+      guard.account(call, request.accountId);
       const data = await assetSources.readData(request.accountId, request.assetSourceId, request.page);
       return { source: await toDetail(data.source, recommendations), rowsJson: data.rowsJson, total: data.total };
-    }),
+    },
 
-    createInlineSource: unary(logger, 'CreateInlineSource', async (request, call) => {
-      guard.account(call, PERMISSIONS.assetSourcesEdit, request.accountId);
+    createInlineSource: async (request, call) => {
+      guard.account(call, request.accountId);
       const fields = request.fields as v1.InlineSourceFields;
       return { assetSourceId: await assetSources.createInline(request.accountId, { definition: toDefinition(fields), rowsJson: fields.rowsJson }) };
-    }),
+    },
 
-    replaceInlineSource: unary(logger, 'ReplaceInlineSource', async (request, call) => {
-      guard.account(call, PERMISSIONS.assetSourcesEdit, request.accountId);
+    replaceInlineSource: async (request, call) => {
+      guard.account(call, request.accountId);
       const fields = request.fields as v1.InlineSourceFields;
       return {
         assetSourceId: await assetSources.replaceInline(request.accountId, request.assetSourceId, {
@@ -157,10 +156,10 @@ export function assetSourceGrpc({
           rowsJson: fields.rowsJson,
         }),
       };
-    }),
+    },
 
-    patchInlineSource: unary(logger, 'PatchInlineSource', async (request, call) => {
-      guard.account(call, PERMISSIONS.assetSourcesEdit, request.accountId);
+    patchInlineSource: async (request, call) => {
+      guard.account(call, request.accountId);
       const f = request.fields;
       const assetSourceId = await assetSources.patchInline(request.accountId, request.assetSourceId, {
         present: new Set(request.presentFields),
@@ -171,16 +170,16 @@ export function assetSourceGrpc({
         rowsJson: f?.rowsJson,
       });
       return { assetSourceId };
-    }),
+    },
 
-    createRemoteSource: unary(logger, 'CreateRemoteSource', async (request, call) => {
-      guard.account(call, PERMISSIONS.assetSourcesEdit, request.accountId);
+    createRemoteSource: async (request, call) => {
+      guard.account(call, request.accountId);
       const fields = request.fields as v1.RemoteSourceFields;
       return { assetSourceId: await assetSources.createRemote(request.accountId, { definition: toDefinition(fields), remote: toRemote(fields.remote) }) };
-    }),
+    },
 
-    replaceRemoteSource: unary(logger, 'ReplaceRemoteSource', async (request, call) => {
-      guard.account(call, PERMISSIONS.assetSourcesEdit, request.accountId);
+    replaceRemoteSource: async (request, call) => {
+      guard.account(call, request.accountId);
       const fields = request.fields as v1.RemoteSourceFields;
       return {
         assetSourceId: await assetSources.replaceRemote(request.accountId, request.assetSourceId, {
@@ -188,6 +187,6 @@ export function assetSourceGrpc({
           remote: toRemote(fields.remote),
         }),
       };
-    }),
-  };
+    },
+  });
 }

@@ -1,8 +1,7 @@
-import { PERMISSIONS } from '@contracts/domain';
+import { CHANNELS_PLANS_ACCESS } from '@contracts/domain';
 import { channelsPlansV1 as v1 } from '@contracts/proto';
-import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import type { CallGuard } from '@platform/service';
+import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { AdServerEntry } from './ad-server.model';
 import type { AdServerService } from './ad-server.service';
 
@@ -22,17 +21,17 @@ export function adServerGrpc({
   guard: CallGuard;
   adServers: AdServerService;
 }): Pick<v1.ChannelsPlansServiceServer, 'listAdServers' | 'getAdServerCatalog'> {
-  return {
-    listAdServers: unary(logger, 'ListAdServers', async (_request, call) => {
-      guard.any(call, PERMISSIONS.adServersView);
+  return unaryHandlers(v1.ChannelsPlansServiceService, CHANNELS_PLANS_ACCESS, logger, {
+    listAdServers: async (_request, call) => {
+      guard.any(call);
       const entries = await adServers.list();
       return { adServers: entries.map(toAdServer) };
-    }),
+    },
 
-    getAdServerCatalog: unary(logger, 'GetAdServerCatalog', async (_request, call) => {
+    getAdServerCatalog: async (_request, call) => {
       guard.peerReference(call);
       const entries = await adServers.list();
       return { adServers: entries.map(toAdServer) };
-    }),
-  };
+    },
+  });
 }

@@ -1,8 +1,7 @@
-import { MEDIA_CHANNEL_DELETED_STATUS, PERMISSIONS } from '@contracts/domain';
+import { CHANNELS_PLANS_ACCESS, MEDIA_CHANNEL_DELETED_STATUS } from '@contracts/domain';
 import { channelsPlansV1 as v1 } from '@contracts/proto';
-import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import type { CallGuard } from '@platform/service';
+import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { MediaChannelRecord } from './media-channel.model';
 import type { MediaChannelService } from './media-channel.service';
 
@@ -40,9 +39,9 @@ export function mediaChannelGrpc({
   guard: CallGuard;
   mediaChannels: MediaChannelService;
 }): MediaChannelHandlers {
-  return {
-    createMediaChannel: unary(logger, 'CreateMediaChannel', async (request, call) => {
-      guard.org(call, PERMISSIONS.mediaChannelAll, request.orgId);
+  return unaryHandlers(v1.ChannelsPlansServiceService, CHANNELS_PLANS_ACCESS, logger, {
+    createMediaChannel: async (request, call) => {
+      guard.org(call, request.orgId);
       const idx = await mediaChannels.create(request.orgId, {
         name: request.name,
         adServerId: request.adServerId,
@@ -52,10 +51,10 @@ export function mediaChannelGrpc({
         additionalConfigurationJson: request.additionalConfigurationJson ?? null,
       });
       return { idx };
-    }),
+    },
 
-    updateMediaChannel: unary(logger, 'UpdateMediaChannel', async (request, call) => {
-      guard.org(call, PERMISSIONS.mediaChannelAll, request.orgId);
+    updateMediaChannel: async (request, call) => {
+      guard.org(call, request.orgId);
       await mediaChannels.update(request.orgId, request.idx, {
         status: request.status,
         tagGeneration: request.activationConfiguration?.tagGeneration,
@@ -63,34 +62,34 @@ export function mediaChannelGrpc({
         additionalConfigurationJson: request.additionalConfigurationJson,
       });
       return {};
-    }),
+    },
 
-    listMediaChannels: unary(logger, 'ListMediaChannels', async (request, call) => {
-      guard.org(call, PERMISSIONS.mediaChannelAll, request.orgId);
+    listMediaChannels: async (request, call) => {
+      guard.org(call, request.orgId);
       const page = await mediaChannels.list(request.orgId, request.page);
       return { mediaChannels: page.items.map((record) => toMediaChannel(record)), total: page.total };
-    }),
+    },
 
-    getMediaChannel: unary(logger, 'GetMediaChannel', async (request, call) => {
-      guard.org(call, PERMISSIONS.mediaChannelAll, request.orgId);
+    getMediaChannel: async (request, call) => {
+      guard.org(call, request.orgId);
       const channel = await mediaChannels.get(request.orgId, request.idx);
       return { mediaChannel: toMediaChannel(channel) };
-    }),
+    },
 
-    deleteMediaChannel: unary(logger, 'DeleteMediaChannel', async (request, call) => {
-      guard.org(call, PERMISSIONS.mediaChannelAll, request.orgId);
+    deleteMediaChannel: async (request, call) => {
+      guard.org(call, request.orgId);
       await mediaChannels.remove(request.orgId, request.idx);
       return {};
-    }),
+    },
 
-    getAdServerConnection: unary(logger, 'GetAdServerConnection', async (request, call) => {
-      guard.org(call, PERMISSIONS.mediaChannelAll, request.orgId);
+    getAdServerConnection: async (request, call) => {
+      guard.org(call, request.orgId);
       const connection = await mediaChannels.connection(request.orgId, request.adServerId);
       return { apiEndpoint: connection.apiEndpoint, apiKey: connection.apiKey };
-    }),
+    },
 
-    listTemplateCampaignMediaChannels: unary(logger, 'ListTemplateCampaignMediaChannels', async (request, call) => {
-      const principal = guard.account(call, PERMISSIONS.mediaChannelView, request.accountId);
+    listTemplateCampaignMediaChannels: async (request, call) => {
+      const principal = guard.account(call, request.accountId);
       const page = await mediaChannels.listForTemplateCampaign(
         { orgId: principal.orgId, isRetailer: principal.org.isRetailer },
         request.accountId,
@@ -98,6 +97,6 @@ export function mediaChannelGrpc({
         request.page,
       );
       return { mediaChannels: page.items.map((record) => toMediaChannel(record, record.isUtilized)), count: page.total };
-    }),
-  };
+    },
+  });
 }

@@ -1,8 +1,7 @@
-import { PERMISSIONS } from '@contracts/domain';
+import { CHANNELS_PLANS_ACCESS } from '@contracts/domain';
 import { channelsPlansV1 as v1 } from '@contracts/proto';
-import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import type { CallGuard } from '@platform/service';
+import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { PlanPlacementRecord } from '../placements/placement.model';
 import type { MediaPlanView } from './media-plan.model';
 import type { MediaPlanService } from './media-plan.service';
@@ -35,19 +34,19 @@ const toMediaPlan = (view: MediaPlanView): v1.GetMediaPlanResponse => ({
 type MediaPlanHandlers = Pick<v1.ChannelsPlansServiceServer, 'createAutoMediaPlan' | 'getMediaPlan'>;
 
 export function mediaPlanGrpc({ logger, guard, mediaPlans }: { logger: Logger; guard: CallGuard; mediaPlans: MediaPlanService }): MediaPlanHandlers {
-  return {
-    createAutoMediaPlan: unary(logger, 'CreateAutoMediaPlan', async (request, call) => {
-      const principal = guard.account(call, PERMISSIONS.campaignsList, request.accountId);
+  return unaryHandlers(v1.ChannelsPlansServiceService, CHANNELS_PLANS_ACCESS, logger, {
+    createAutoMediaPlan: async (request, call) => {
+      const principal = guard.account(call, request.accountId);
       return mediaPlans.createAuto({ orgId: principal.orgId, dimensionWhitelist: principal.org.dimensionWhitelist }, request.accountId, {
         retailCampaignId: request.retailCampaignId,
         mediaChannelIdx: request.mediaChannelIdx,
         dimensions: request.dimensions,
       });
-    }),
+    },
 
-    getMediaPlan: unary(logger, 'GetMediaPlan', async (request, call) => {
-      guard.account(call, PERMISSIONS.mediaPlanView, request.accountId);
+    getMediaPlan: async (request, call) => {
+      guard.account(call, request.accountId);
       return toMediaPlan(await mediaPlans.get(request.accountId, request.mediaPlanId, request.fields, request.page));
-    }),
-  };
+    },
+  });
 }

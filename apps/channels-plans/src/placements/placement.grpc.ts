@@ -1,8 +1,7 @@
-import { PERMISSIONS, type PlacementParams } from '@contracts/domain';
+import { CHANNELS_PLANS_ACCESS, type PlacementParams } from '@contracts/domain';
 import { channelsPlansV1 as v1 } from '@contracts/proto';
-import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import type { CallGuard } from '@platform/service';
+import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { AdUnitDetails } from '../ad-units/ad-unit.model';
 import { toPlacement } from '../media-plans/media-plan.grpc';
 import type { BulkTagData, PlanPlacementRecord } from './placement.model';
@@ -62,19 +61,19 @@ type PlacementHandlers = Pick<
 >;
 
 export function placementGrpc({ logger, guard, placements }: { logger: Logger; guard: CallGuard; placements: PlacementService }): PlacementHandlers {
-  return {
-    getBulkTagData: unary(logger, 'GetBulkTagData', async (request, call) => {
-      guard.account(call, PERMISSIONS.mediaPlanView, request.accountId);
+  return unaryHandlers(v1.ChannelsPlansServiceService, CHANNELS_PLANS_ACCESS, logger, {
+    getBulkTagData: async (request, call) => {
+      guard.account(call, request.accountId);
       return toBulkTagData(await placements.bulkTagData(request.accountId, request.mediaPlanId, request.retailCampaignId));
-    }),
+    },
 
-    getAdUnitDetails: unary(logger, 'GetAdUnitDetails', async (request, call) => {
-      guard.account(call, PERMISSIONS.mediaPlanView, request.accountId);
+    getAdUnitDetails: async (request, call) => {
+      guard.account(call, request.accountId);
       return toAdUnitDetails(await placements.adUnitDetails(request.accountId, request.mediaPlanId, request.retailCampaignId, request.placementId));
-    }),
+    },
 
-    createPlacement: unary(logger, 'CreatePlacement', async (request, call) => {
-      guard.account(call, PERMISSIONS.mediaPlanEdit, request.accountId);
+    createPlacement: async (request, call) => {
+      guard.account(call, request.accountId);
       const placement = await placements.create(request.accountId, request.mediaPlanId, {
         placementName: request.placementName,
         siteName: request.siteName,
@@ -82,10 +81,10 @@ export function placementGrpc({ logger, guard, placements }: { logger: Logger; g
         adServerId: request.adServerId,
       });
       return { placement: toPlacement(placement) };
-    }),
+    },
 
-    updatePlacement: unary(logger, 'UpdatePlacement', async (request, call) => {
-      guard.account(call, PERMISSIONS.mediaPlanEdit, request.accountId);
+    updatePlacement: async (request, call) => {
+      guard.account(call, request.accountId);
       const placement = await placements.update(request.accountId, request.mediaPlanId, {
         placementId: request.placementId,
         siteIdx: request.siteIdx,
@@ -96,10 +95,10 @@ export function placementGrpc({ logger, guard, placements }: { logger: Logger; g
         params: toParams(request.params),
       });
       return { placement: toPlacement(placement) };
-    }),
+    },
 
     // Peer methods: the calling service checked its operation's permission; the scope is checked here.
-    listPlanPlacements: unary(logger, 'ListPlanPlacements', async (request, call) => {
+    listPlanPlacements: async (request, call) => {
       guard.peer(call, request.accountId);
       const plan = await placements.listForPlan(request.accountId, request.mediaPlanId);
       return {
@@ -108,11 +107,11 @@ export function placementGrpc({ logger, guard, placements }: { logger: Logger; g
         retailCampaignId: plan.retailCampaignId,
         placements: plan.placements.map(toPlanPlacement),
       };
-    }),
+    },
 
-    markTagsPresent: unary(logger, 'MarkTagsPresent', async (request, call) => {
+    markTagsPresent: async (request, call) => {
       guard.peer(call, request.accountId);
       return { marked: await placements.markTagsPresent(request.accountId, request.mediaPlanId, request.placementIds) };
-    }),
-  };
+    },
+  });
 }

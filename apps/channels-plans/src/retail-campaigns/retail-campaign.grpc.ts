@@ -1,8 +1,8 @@
-import { PERMISSIONS } from '@contracts/domain';
+import { CHANNELS_PLANS_ACCESS } from '@contracts/domain';
 import { channelsPlansV1 as v1 } from '@contracts/proto';
-import { unary, type PeerOf } from '@platform/grpc';
+import type { PeerOf } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import type { CallGuard } from '@platform/service';
+import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { RetailCampaignRecord } from './retail-campaign.model';
 import type { TemplatesPeer } from '../peers/templates.peer';
 import type { RetailCampaignService } from './retail-campaign.service';
@@ -35,9 +35,9 @@ export function retailCampaignGrpc({
   retailCampaigns: RetailCampaignService;
   templates: PeerOf<TemplatesPeer>;
 }): RetailCampaignHandlers {
-  return {
-    createRetailCampaign: unary(logger, 'CreateRetailCampaign', async (request, call) => {
-      guard.account(call, PERMISSIONS.retailCampaignsEdit, request.accountId);
+  return unaryHandlers(v1.ChannelsPlansServiceService, CHANNELS_PLANS_ACCESS, logger, {
+    createRetailCampaign: async (request, call) => {
+      guard.account(call, request.accountId);
       const retailCampaignId = await retailCampaigns.create(
         request.accountId,
         {
@@ -49,28 +49,28 @@ export function retailCampaignGrpc({
         templates(call),
       );
       return { retailCampaignId };
-    }),
+    },
 
-    listRetailCampaigns: unary(logger, 'ListRetailCampaigns', async (request, call) => {
-      guard.account(call, PERMISSIONS.retailCampaignsView, request.accountId);
+    listRetailCampaigns: async (request, call) => {
+      guard.account(call, request.accountId);
       const page = await retailCampaigns.list(request.accountId, request.page);
       return { retailCampaigns: page.items.map(toRetailCampaign), total: page.total };
-    }),
+    },
 
-    getRetailCampaign: unary(logger, 'GetRetailCampaign', async (request, call) => {
-      guard.account(call, PERMISSIONS.retailCampaignsView, request.accountId);
+    getRetailCampaign: async (request, call) => {
+      guard.account(call, request.accountId);
       const campaign = await retailCampaigns.get(request.accountId, request.retailCampaignId);
       return { retailCampaign: toRetailCampaign(campaign) };
-    }),
+    },
 
-    updateRetailCampaign: unary(logger, 'UpdateRetailCampaign', async (request, call) => {
-      guard.account(call, PERMISSIONS.retailCampaignsEdit, request.accountId);
+    updateRetailCampaign: async (request, call) => {
+      guard.account(call, request.accountId);
       await retailCampaigns.update(request.accountId, request.retailCampaignId, { campaignName: request.campaignName, status: request.status });
       return {};
-    }),
+    },
 
     // Peer method: the calling service checked its operation's permission; the scope is checked here.
-    getCampaignFacts: unary(logger, 'GetCampaignFacts', async (request, call) => {
+    getCampaignFacts: async (request, call) => {
       guard.peer(call, request.accountId);
       const facts = await retailCampaigns.facts(request.accountId, request.retailCampaignId);
       return {
@@ -82,6 +82,6 @@ export function retailCampaignGrpc({
         templateIdx: facts.templateIdx ?? undefined,
         adGroups: facts.adGroups.map((g) => ({ adGroupId: g.adGroupId, adGroupName: g.adGroupName })),
       };
-    }),
-  };
+    },
+  });
 }

@@ -1,8 +1,8 @@
-import { PERMISSIONS, type ExpressionValue } from '@contracts/domain';
+import { CONTENT_CREATIVE_ACCESS, type ExpressionValue } from '@contracts/domain';
 import { contentCreativeV1 as v1 } from '@contracts/proto';
-import { unary, type PeerOf } from '@platform/grpc';
+import type { PeerOf } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import type { CallGuard } from '@platform/service';
+import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { AssetSourcesPeer } from '../peers/asset-sources.peer';
 import type { CampaignInput, CampaignSummary, DecisionGraph } from './campaign.model';
 import type { CampaignService } from './campaign.service';
@@ -83,21 +83,21 @@ export function campaignGrpc({
   campaigns: CampaignService;
   assetSources: PeerOf<AssetSourcesPeer>;
 }): Pick<v1.ContentCreativeServiceServer, CampaignMethods> {
-  return {
-    createDynamicCampaign: unary(logger, 'CreateDynamicCampaign', async (request, call) => {
-      guard.account(call, PERMISSIONS.dynamicCampaignsEdit, request.accountId);
+  return unaryHandlers(v1.ContentCreativeServiceService, CONTENT_CREATIVE_ACCESS, logger, {
+    createDynamicCampaign: async (request, call) => {
+      guard.account(call, request.accountId);
       const campaignId = await campaigns.create(request.accountId, toInput(request), assetSources(call));
       return { campaignId };
-    }),
+    },
 
-    listDynamicCampaigns: unary(logger, 'ListDynamicCampaigns', async (request, call) => {
-      guard.account(call, PERMISSIONS.dynamicCampaignsView, request.accountId);
+    listDynamicCampaigns: async (request, call) => {
+      guard.account(call, request.accountId);
       const page = await campaigns.list(request.accountId, request.page);
       return { campaigns: page.items.map(toSummary), total: page.total };
-    }),
+    },
 
-    getDynamicCampaign: unary(logger, 'GetDynamicCampaign', async (request, call) => {
-      guard.account(call, PERMISSIONS.dynamicCampaignsView, request.accountId);
+    getDynamicCampaign: async (request, call) => {
+      guard.account(call, request.accountId);
       const c = await campaigns.get(request.accountId, request.campaignId);
       return {
         summary: toSummary(c),
@@ -107,12 +107,12 @@ export function campaignGrpc({
         // A campaign with segments varies its creative by signal; without, it always serves the default.
         ad: { adId: c.ad.adId, title: c.ad.title, dynamic: c.decisionGraph.segments.length > 0 },
       };
-    }),
+    },
 
-    deleteDynamicCampaign: unary(logger, 'DeleteDynamicCampaign', async (request, call) => {
-      guard.account(call, PERMISSIONS.dynamicCampaignsEdit, request.accountId);
+    deleteDynamicCampaign: async (request, call) => {
+      guard.account(call, request.accountId);
       await campaigns.delete(request.accountId, request.campaignId);
       return {};
-    }),
-  };
+    },
+  });
 }

@@ -1,8 +1,8 @@
-import { PERMISSIONS } from '@contracts/domain';
+import { CONTENT_CREATIVE_ACCESS } from '@contracts/domain';
 import { contentCreativeV1 as v1 } from '@contracts/proto';
-import { unary, type PeerOf } from '@platform/grpc';
+import type { PeerOf } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import type { CallGuard } from '@platform/service';
+import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { AssetSourcesPeer } from '../peers/asset-sources.peer';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
 import type { ContentMapKey } from './content-map.model';
@@ -39,9 +39,9 @@ export function contentMapGrpc({
     retailCampaignId: r.retailCampaignId,
     mediaPlanId: r.mediaPlanId,
   });
-  return {
-    saveContentMap: unary(logger, 'SaveContentMap', async (request, call) => {
-      guard.account(call, PERMISSIONS.mediaPlanEdit, request.accountId);
+  return unaryHandlers(v1.ContentCreativeServiceService, CONTENT_CREATIVE_ACCESS, logger, {
+    saveContentMap: async (request, call) => {
+      guard.account(call, request.accountId);
       const placements = await contentMaps.save(
         keyOf(request),
         {
@@ -58,10 +58,10 @@ export function contentMapGrpc({
         assetSources(call),
       );
       return { placements };
-    }),
+    },
 
-    getContentMap: unary(logger, 'GetContentMap', async (request, call) => {
-      guard.account(call, PERMISSIONS.mediaPlanList, request.accountId);
+    getContentMap: async (request, call) => {
+      guard.account(call, request.accountId);
       const view = await contentMaps.get(keyOf(request), request.page, channelsPlans(call), assetSources(call));
       return {
         contentType: view.contentType ?? undefined,
@@ -71,6 +71,6 @@ export function contentMapGrpc({
         adGroupPlacementCreativeMap: view.adGroupPlacementCreativeMap.map((g) => ({ ...g, placementCreativeMap: g.placementCreativeMap.map(toPlacement) })),
         total: view.total,
       };
-    }),
-  };
+    },
+  });
 }

@@ -1,8 +1,7 @@
-import { PERMISSIONS } from '@contracts/domain';
+import { CONTENT_CREATIVE_ACCESS } from '@contracts/domain';
 import { contentCreativeV1 as v1 } from '@contracts/proto';
-import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import type { CallGuard } from '@platform/service';
+import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { DataSignalRecord } from './data-signal.model';
 import type { DataSignalService } from './data-signal.service';
 
@@ -26,11 +25,11 @@ export function dataSignalGrpc({
   guard: CallGuard;
   dataSignals: DataSignalService;
 }): Pick<v1.ContentCreativeServiceServer, 'listDataSignals'> {
-  return {
-    listDataSignals: unary(logger, 'ListDataSignals', async (request, call) => {
-      guard.account(call, PERMISSIONS.dataSignalsView, request.accountId);
+  return unaryHandlers(v1.ContentCreativeServiceService, CONTENT_CREATIVE_ACCESS, logger, {
+    listDataSignals: async (request, call) => {
+      guard.account(call, request.accountId);
       const page = await dataSignals.list(request.page);
       return { dataSignals: page.items.map(toDataSignal), total: page.total };
-    }),
-  };
+    },
+  });
 }

@@ -1,8 +1,7 @@
-import { PERMISSIONS } from '@contracts/domain';
+import { CONTENT_CREATIVE_ACCESS } from '@contracts/domain';
 import { contentCreativeV1 as v1 } from '@contracts/proto';
-import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import type { CallGuard } from '@platform/service';
+import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { DecisionService } from './decision.service';
 
 /** A value that is not JSON stays undefined, which the rules refuse as INVALID_VALUE. */
@@ -23,9 +22,9 @@ export function decisionGrpc({
   guard: CallGuard;
   decisions: DecisionService;
 }): Pick<v1.ContentCreativeServiceServer, 'explainDecision'> {
-  return {
-    explainDecision: unary(logger, 'ExplainDecision', async (request, call) => {
-      guard.account(call, PERMISSIONS.dynamicCampaignsView, request.accountId);
+  return unaryHandlers(v1.ContentCreativeServiceService, CONTENT_CREATIVE_ACCESS, logger, {
+    explainDecision: async (request, call) => {
+      guard.account(call, request.accountId);
       const explanation = await decisions.explain(
         request.accountId,
         request.campaignId,
@@ -52,6 +51,6 @@ export function decisionGrpc({
           })),
         })),
       };
-    }),
-  };
+    },
+  });
 }

@@ -1,8 +1,7 @@
-import { PERMISSIONS } from '@contracts/domain';
+import { STORAGE_LIBRARY_ACCESS } from '@contracts/domain';
 import { storageLibraryV1 as v1 } from '@contracts/proto';
-import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import type { CallGuard } from '@platform/service';
+import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { AssetLibraryService } from './asset-library.service';
 
 export function assetLibraryGrpc({
@@ -14,14 +13,14 @@ export function assetLibraryGrpc({
   guard: CallGuard;
   assets: AssetLibraryService;
 }): Pick<v1.StorageLibraryServiceServer, 'listAssets' | 'startUpload' | 'deleteAssets' | 'findLibraryFiles'> {
-  return {
-    listAssets: unary(logger, 'ListAssets', async (request, call) => {
-      guard.account(call, PERMISSIONS.assetLibraryView, request.accountId);
+  return unaryHandlers(v1.StorageLibraryServiceService, STORAGE_LIBRARY_ACCESS, logger, {
+    listAssets: async (request, call) => {
+      guard.account(call, request.accountId);
       return assets.list(request.accountId, { prefix: request.prefix, limit: request.limit, nextKey: request.nextKey });
-    }),
+    },
 
-    startUpload: unary(logger, 'StartUpload', async (request, call) => {
-      guard.account(call, PERMISSIONS.assetLibraryEdit, request.accountId);
+    startUpload: async (request, call) => {
+      guard.account(call, request.accountId);
       const queueId = await assets.startUpload(request.accountId, {
         stagingKey: request.stagingKey,
         path: request.path,
@@ -29,17 +28,17 @@ export function assetLibraryGrpc({
         sizeBytes: request.sizeBytes,
       });
       return { queueId };
-    }),
+    },
 
-    deleteAssets: unary(logger, 'DeleteAssets', async (request, call) => {
-      guard.account(call, PERMISSIONS.assetLibraryEdit, request.accountId);
+    deleteAssets: async (request, call) => {
+      guard.account(call, request.accountId);
       return { msg: await assets.delete(request.accountId, { command: request.command, file: request.file, path: request.path }) };
-    }),
+    },
 
     // Peer method: the calling service checked its operation's permission; the scope is checked here.
-    findLibraryFiles: unary(logger, 'FindLibraryFiles', async (request, call) => {
+    findLibraryFiles: async (request, call) => {
       guard.peer(call, request.accountId);
       return { files: await assets.findFiles(request.accountId, request.paths) };
-    }),
-  };
+    },
+  });
 }

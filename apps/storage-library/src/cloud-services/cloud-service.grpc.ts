@@ -1,8 +1,7 @@
-import { PERMISSIONS } from '@contracts/domain';
+import { STORAGE_LIBRARY_ACCESS } from '@contracts/domain';
 import { storageLibraryV1 as v1 } from '@contracts/proto';
-import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import type { CallGuard } from '@platform/service';
+import { unaryHandlers, type CallGuard } from '@platform/service';
 import { rootUrl, type CloudServiceRecord } from './cloud-service.model';
 import type { CloudServiceService } from './cloud-service.service';
 
@@ -25,14 +24,14 @@ export function cloudServiceGrpc({
   guard: CallGuard;
   cloud: CloudServiceService;
 }): Pick<v1.StorageLibraryServiceServer, CloudMethods> {
-  return {
-    listCloudServices: unary(logger, 'ListCloudServices', async (request, call) => {
-      guard.account(call, PERMISSIONS.cloudStorageView, request.accountId);
+  return unaryHandlers(v1.StorageLibraryServiceService, STORAGE_LIBRARY_ACCESS, logger, {
+    listCloudServices: async (request, call) => {
+      guard.account(call, request.accountId);
       return { services: (await cloud.list(request.accountId)).map(toCloudService) };
-    }),
+    },
 
-    createCloudService: unary(logger, 'CreateCloudService', async (request, call) => {
-      guard.account(call, PERMISSIONS.cloudStorageEdit, request.accountId);
+    createCloudService: async (request, call) => {
+      guard.account(call, request.accountId);
       const record = await cloud.create(request.accountId, {
         name: request.name,
         serviceType: request.serviceType,
@@ -43,31 +42,31 @@ export function cloudServiceGrpc({
         region: request.region,
       });
       return { service: toCloudService(record) };
-    }),
+    },
 
-    renameCloudService: unary(logger, 'RenameCloudService', async (request, call) => {
-      guard.account(call, PERMISSIONS.cloudStorageEdit, request.accountId);
+    renameCloudService: async (request, call) => {
+      guard.account(call, request.accountId);
       await cloud.rename(request.accountId, request.serviceId, request.name);
       return {};
-    }),
+    },
 
-    deleteCloudService: unary(logger, 'DeleteCloudService', async (request, call) => {
-      guard.account(call, PERMISSIONS.cloudStorageEdit, request.accountId);
+    deleteCloudService: async (request, call) => {
+      guard.account(call, request.accountId);
       await cloud.delete(request.accountId, request.serviceId);
       return {};
-    }),
+    },
 
-    listCloudFiles: unary(logger, 'ListCloudFiles', async (request, call) => {
-      guard.account(call, PERMISSIONS.cloudStorageView, request.accountId);
+    listCloudFiles: async (request, call) => {
+      guard.account(call, request.accountId);
       return cloud.listFiles(request.accountId, request.serviceId, request.path);
-    }),
+    },
 
-    copyFromCloud: unary(logger, 'CopyFromCloud', async (request, call) => {
+    copyFromCloud: async (request, call) => {
       // The copy reads the customer's bucket and writes the account's library.
-      guard.account(call, PERMISSIONS.cloudStorageEdit, request.accountId);
-      guard.account(call, PERMISSIONS.assetLibraryEdit, request.accountId);
+      guard.account(call, request.accountId);
+      guard.account(call, request.accountId);
       const queueId = await cloud.copy(request.accountId, request.serviceId, { path: request.path, files: request.files, folders: request.folders });
       return { queueId };
-    }),
-  };
+    },
+  });
 }

@@ -1,8 +1,7 @@
-import { PERMISSIONS } from '@contracts/domain';
+import { STORAGE_LIBRARY_ACCESS } from '@contracts/domain';
 import { storageLibraryV1 as v1 } from '@contracts/proto';
-import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import type { CallGuard } from '@platform/service';
+import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { QueueService } from './queue.service';
 
 export function queueGrpc({
@@ -14,12 +13,12 @@ export function queueGrpc({
   guard: CallGuard;
   queues: QueueService;
 }): Pick<v1.StorageLibraryServiceServer, 'getQueue'> {
-  return {
-    getQueue: unary(logger, 'GetQueue', async (request, call) => {
+  return unaryHandlers(v1.StorageLibraryServiceService, STORAGE_LIBRARY_ACCESS, logger, {
+    getQueue: async (request, call) => {
       // The path names no account: the queue's own account is the scope, checked by the service.
-      const principal = guard.any(call, PERMISSIONS.queuesView);
+      const principal = guard.any(call);
       const view = await queues.get(principal.accountIds, request.queueId);
       return { id: view.queueId, message: view.message, status: view.status, totalItems: view.totalItems, totalProcessed: view.totalProcessed };
-    }),
-  };
+    },
+  });
 }

@@ -1,8 +1,7 @@
-import { PERMISSIONS } from '@contracts/domain';
+import { TAGGING_TRACKERS_ACCESS } from '@contracts/domain';
 import { taggingTrackersV1 as v1 } from '@contracts/proto';
-import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import type { CallGuard } from '@platform/service';
+import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { PeerOf } from '@platform/grpc';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
 import type { TagVariableMapRecord } from './tag-variable-map.model';
@@ -29,15 +28,15 @@ export function tagVariableMapGrpc({
   channelsPlans: PeerOf<ChannelsPlansPeer>;
   tagVariableMaps: TagVariableMapService;
 }): Handlers {
-  return {
-    listTagVariableMaps: unary(logger, 'ListTagVariableMaps', async (request, call) => {
-      guard.account(call, PERMISSIONS.tagsView, request.accountId);
+  return unaryHandlers(v1.TaggingTrackersServiceService, TAGGING_TRACKERS_ACCESS, logger, {
+    listTagVariableMaps: async (request, call) => {
+      guard.account(call, request.accountId);
       const entries = await tagVariableMaps.list(channelsPlans(call), request.accountId, request.campaignId);
       return { entries: entries.map(toEntry) };
-    }),
+    },
 
-    createTagVariableMap: unary(logger, 'CreateTagVariableMap', async (request, call) => {
-      guard.account(call, PERMISSIONS.tagsEdit, request.accountId);
+    createTagVariableMap: async (request, call) => {
+      guard.account(call, request.accountId);
       const idx = await tagVariableMaps.create(channelsPlans(call), request.accountId, request.campaignId, {
         adServerId: request.adServerId,
         dataSignal: request.dataSignal,
@@ -45,10 +44,10 @@ export function tagVariableMapGrpc({
         adServerParamsJson: request.adServerParamsJson,
       });
       return { idx };
-    }),
+    },
 
-    updateTagVariableMap: unary(logger, 'UpdateTagVariableMap', async (request, call) => {
-      guard.account(call, PERMISSIONS.tagsEdit, request.accountId);
+    updateTagVariableMap: async (request, call) => {
+      guard.account(call, request.accountId);
       const idx = await tagVariableMaps.update(channelsPlans(call), request.accountId, request.campaignId, request.idx, {
         adServerId: request.adServerId,
         dataSignal: request.dataSignal,
@@ -56,6 +55,6 @@ export function tagVariableMapGrpc({
         adServerParamsJson: request.adServerParamsJson,
       });
       return { idx };
-    }),
-  };
+    },
+  });
 }

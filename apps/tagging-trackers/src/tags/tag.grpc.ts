@@ -1,8 +1,7 @@
-import { PERMISSIONS, type SingleTagKind } from '@contracts/domain';
+import { type SingleTagKind, TAGGING_TRACKERS_ACCESS } from '@contracts/domain';
 import { taggingTrackersV1 as v1 } from '@contracts/proto';
-import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import type { CallGuard } from '@platform/service';
+import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { PeerOf } from '@platform/grpc';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
 import type { SingleTagOptions } from './tag.model';
@@ -42,16 +41,16 @@ export function tagGrpc({
   channelsPlans: PeerOf<ChannelsPlansPeer>;
   tags: TagService;
 }): Pick<v1.TaggingTrackersServiceServer, 'generateTag' | 'listCampaignTags'> {
-  return {
-    generateTag: unary(logger, 'GenerateTag', async (request, call) => {
-      guard.account(call, PERMISSIONS.tagsEdit, request.accountId);
+  return unaryHandlers(v1.TaggingTrackersServiceService, TAGGING_TRACKERS_ACCESS, logger, {
+    generateTag: async (request, call) => {
+      guard.account(call, request.accountId);
       return tags.generate(channelsPlans(call), request.accountId, request.mediaPlanId, request.placementId, toOptions(request));
-    }),
+    },
 
-    listCampaignTags: unary(logger, 'ListCampaignTags', async (request, call) => {
-      guard.account(call, PERMISSIONS.mediaPlanTagsDownload, request.accountId);
+    listCampaignTags: async (request, call) => {
+      guard.account(call, request.accountId);
       const page = await tags.campaignTags(channelsPlans(call), request.accountId, request.retailCampaignId, request.afterTagMetadataId, request.limit);
       return { campaignName: page.campaignName, rows: page.rows };
-    }),
-  };
+    },
+  });
 }

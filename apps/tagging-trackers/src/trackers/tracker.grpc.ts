@@ -1,8 +1,7 @@
-import { PERMISSIONS } from '@contracts/domain';
+import { TAGGING_TRACKERS_ACCESS } from '@contracts/domain';
 import { taggingTrackersV1 as v1 } from '@contracts/proto';
-import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import type { CallGuard } from '@platform/service';
+import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { PeerOf } from '@platform/grpc';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
 import type { TrackerService } from './tracker.service';
@@ -20,14 +19,14 @@ export function trackerGrpc({
   channelsPlans: PeerOf<ChannelsPlansPeer>;
   trackers: TrackerService;
 }): Pick<v1.TaggingTrackersServiceServer, 'getCampaignTrackers' | 'getPlanTrackers' | 'updatePlanTrackers'> {
-  return {
-    getCampaignTrackers: unary(logger, 'GetCampaignTrackers', async (request, call) => {
-      guard.account(call, PERMISSIONS.trackersView, request.accountId);
+  return unaryHandlers(v1.TaggingTrackersServiceService, TAGGING_TRACKERS_ACCESS, logger, {
+    getCampaignTrackers: async (request, call) => {
+      guard.account(call, request.accountId);
       return trackers.campaignTrackers(channelsPlans(call), request.accountId, request.retailCampaignId);
-    }),
+    },
 
-    getPlanTrackers: unary(logger, 'GetPlanTrackers', async (request, call) => {
-      guard.account(call, PERMISSIONS.trackersView, request.accountId);
+    getPlanTrackers: async (request, call) => {
+      guard.account(call, request.accountId);
       const plan = await trackers.planTrackers(channelsPlans(call), request.accountId, request.mediaPlanId, request.campaignId, {
         siteId: request.siteId,
         placementId: request.placementId,
@@ -41,16 +40,16 @@ export function trackerGrpc({
           placements: site.placements.map((p) => ({ placementId: p.placementId, placementName: p.placementName, trackers: toLists(p.trackers) })),
         })),
       };
-    }),
+    },
 
-    updatePlanTrackers: unary(logger, 'UpdatePlanTrackers', async (request, call) => {
-      guard.account(call, PERMISSIONS.trackersEdit, request.accountId);
+    updatePlanTrackers: async (request, call) => {
+      guard.account(call, request.accountId);
       const result = await trackers.update(channelsPlans(call), request.accountId, request.mediaPlanId, request.campaignId, {
         type: request.type,
         isValidate: request.isValidate,
         rows: request.rows.map((row) => ({ siteName: row.siteName, placementName: row.placementName, trackers: row.trackers })),
       });
       return { ...result, errorResponse: toLists(result.errorResponse) };
-    }),
-  };
+    },
+  });
 }

@@ -1,8 +1,7 @@
-import { PERMISSIONS, type TemplateLayout } from '@contracts/domain';
+import { type TemplateLayout, TEMPLATES_ACCESS } from '@contracts/domain';
 import { templatesV1 as v1 } from '@contracts/proto';
-import { unary } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import type { CallGuard } from '@platform/service';
+import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { TemplateFilters, TemplateInput, TemplateRecord } from './template.model';
 import type { TemplateService } from './template.service';
 
@@ -55,40 +54,40 @@ const toInput = (request: v1.CreateTemplateRequest | v1.UpdateTemplateRequest): 
 });
 
 export function templateGrpc({ logger, guard, templates }: { logger: Logger; guard: CallGuard; templates: TemplateService }): v1.TemplatesServiceServer {
-  return {
-    searchTemplates: unary(logger, 'SearchTemplates', async (request, call) => {
-      guard.account(call, PERMISSIONS.templatesView, request.accountId);
+  return unaryHandlers(v1.TemplatesServiceService, TEMPLATES_ACCESS, logger, {
+    searchTemplates: async (request, call) => {
+      guard.account(call, request.accountId);
       const page = await templates.search(request.accountId, toFilters(request.filters), request.page, { includeLayouts: request.includeLayouts });
       return { templates: page.items.map(toTemplate), total: page.total };
-    }),
+    },
 
-    createTemplate: unary(logger, 'CreateTemplate', async (request, call) => {
-      guard.account(call, PERMISSIONS.templatesEdit, request.accountId);
+    createTemplate: async (request, call) => {
+      guard.account(call, request.accountId);
       return { templateIdx: await templates.create(request.accountId, toInput(request)) };
-    }),
+    },
 
-    updateTemplate: unary(logger, 'UpdateTemplate', async (request, call) => {
-      guard.account(call, PERMISSIONS.templatesEdit, request.accountId);
+    updateTemplate: async (request, call) => {
+      guard.account(call, request.accountId);
       await templates.update(request.accountId, request.templateIdx, toInput(request));
       return {};
-    }),
+    },
 
-    setBookmark: unary(logger, 'SetBookmark', async (request, call) => {
-      guard.account(call, PERMISSIONS.templatesEdit, request.accountId);
+    setBookmark: async (request, call) => {
+      guard.account(call, request.accountId);
       await templates.setBookmark(request.accountId, request.templateIdx, request.bookmarked);
       return {};
-    }),
+    },
 
-    deleteTemplate: unary(logger, 'DeleteTemplate', async (request, call) => {
-      guard.account(call, PERMISSIONS.templatesEdit, request.accountId);
+    deleteTemplate: async (request, call) => {
+      guard.account(call, request.accountId);
       await templates.delete(request.accountId, request.templateIdx);
       return {};
-    }),
+    },
 
-    getTemplateVisibility: unary(logger, 'GetTemplateVisibility', async (request, call) => {
+    getTemplateVisibility: async (request, call) => {
       guard.peer(call, request.accountId);
       const visible = await templates.visibleTo(request.accountId, request.templateIdx);
       return { visible: visible !== undefined, templateName: visible?.templateName };
-    }),
-  };
+    },
+  });
 }

@@ -12,3 +12,4 @@ export * from './storage';
 export * from './cached-views';
 export * from './problems';
 export * from './retail-campaign.rules';
+export * from './method-access';

@@ -4,12 +4,13 @@ import { makeGenericClientConstructor, type Client } from '@grpc/grpc-js';
 import { connect, StringCodec, type NatsConnection } from 'nats';
 import { createConnection } from 'mysql2/promise';
 import { AppError } from '@platform/errors';
-import { callUnary, checkHealth, createGrpcClient, Metadata, principalMetadata, unary, type Principal } from '@platform/grpc';
+import { callUnary, checkHealth, createGrpcClient, Metadata, principalMetadata, type Principal } from '@platform/grpc';
 import { createLogger } from '@platform/logging';
 import { withTransaction } from '@platform/mysql';
 import { deletePrefixedStreams, dropPrefixedSchemas, freePort, uniquePrefix } from '@platform/testing';
 import { grpcServiceName, startGrpcService, type RunningGrpcService } from './grpc-service';
 import { runGrpcService } from './run-grpc-service';
+import { unaryHandlers } from './unary-handlers';
 import { createGreetings, echoConfigSchema, echoDefinition, type EchoRequest, type EchoResponse, type EchoSpec } from './service.test-support';
 
 jest.setTimeout(60_000);
@@ -43,16 +44,17 @@ describe('gRPC service shape (real MariaDB and NATS)', () => {
       await db.knex('greetings').insert({ id: 'default', text: config.ECHO_GREETING }).onConflict('id').merge();
     },
     definition: echoDefinition,
-    implementation: ({ logger, guard, db, events }) => ({
-      echo: unary<EchoRequest, EchoResponse>(logger, 'Echo', async (request, call) => {
-        guard.org(call, 'Echo_View', request.orgId);
-        const [greeting] = await db.execute<{ text: string }>('SELECT text FROM greetings WHERE id = ?', ['default']);
-        await withTransaction(db.knex, (trx) =>
-          events.record(trx, { subject: 'echo.echoed', msgId: randomBytes(8).toString('hex'), payload: { text: request.text } }),
-        );
-        return { text: request.text, seeded: greeting?.text ?? '' };
+    implementation: ({ logger, guard, db, events }) =>
+      unaryHandlers(echoDefinition, { echo: 'Echo_View' }, logger, {
+        echo: async (request, call) => {
+          guard.org(call, request.orgId);
+          const [greeting] = await db.execute<{ text: string }>('SELECT text FROM greetings WHERE id = ?', ['default']);
+          await withTransaction(db.knex, (trx) =>
+            events.record(trx, { subject: 'echo.echoed', msgId: randomBytes(8).toString('hex'), payload: { text: request.text } }),
+          );
+          return { text: request.text, seeded: greeting?.text ?? '' };
+        },
       }),
-    }),
   };
 
   const config = (overrides: Record<string, string> = {}) => echoConfigSchema.parse({ ...env, ...overrides });

@@ -4,6 +4,7 @@
  */
 export { grpcServiceFields, peerAddressFields, type GrpcServiceConfig } from './service.config';
 export { createCallGuard, type CallGuard, type GuardedCall } from './call-guard';
+export { methodName, unaryHandlers, type DeclaredAccess, type UnaryHandler } from './unary-handlers';
 export { createEventOutbox, type DomainEvent, type EventOutbox } from './event-outbox';
 export {
   grpcServiceName,
