@@ -12,7 +12,6 @@ import { createGatewayApp } from './http/app';
 import { liveness, readiness } from './http/health';
 import { createHttpMetrics } from './http/http-metrics';
 import { createRateLimit } from './http/rate-limit';
-import { ADMIN_ROUTES } from './identity/admin.routes';
 import { createIdentityTables } from './identity/identity.migrations';
 import { startIdentity } from './identity/identity.module';
 import { startCaches } from './cache/caches.module';
@@ -21,7 +20,7 @@ import { bindRoutes } from './routes/route-binder';
 import { knownPermissions, ROUTE_TABLE } from './routes/route-table';
 import { objectStoreFromConfig } from '@platform/s3';
 import { filesRouter } from './uploads/files.router';
-import { createUploadApp, withUploads } from './uploads/upload.handler';
+import { createUploadStaging } from './uploads/upload-staging';
 
 export interface GatewayModule {
   port: number;
@@ -59,9 +58,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     logger,
     accessLogger,
     metrics,
-    bodyLimitBytes: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY === 'true',
-    openApi: buildOpenApi(ROUTE_TABLE, ADMIN_ROUTES, [...permissions].sort()),
+    openApi: buildOpenApi(ROUTE_TABLE, [...permissions].sort()),
     health: {
       live: liveness,
       ready: readiness(() => accepting, {
@@ -70,12 +68,14 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
         ...backendChecks,
       }),
     },
-    knownRoutes: [...ROUTE_TABLE, ...ADMIN_ROUTES],
+    knownRoutes: ROUTE_TABLE,
     routers: [
-      identity.adminRouter,
       bindRoutes(ROUTE_TABLE, {
         authenticate: identity.authenticate,
+        authenticateAdmin: identity.authenticateAdmin,
         rateLimit,
+        bodyLimitBytes: config.BODY_LIMIT_BYTES,
+        local: { identity: identity.identity, uploads: createUploadStaging(store, config.UPLOAD_MAX_BYTES) },
         backends,
         principalKey,
         deadlineMs: config.GRPC_DEADLINE_MS,
@@ -91,20 +91,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       const s = createServer(handler).listen(port, config.HOST, () => resolve(s));
       s.once('error', reject);
     });
-  // Multipart uploads stream past the JSON app (see uploads/upload.handler.ts).
-  const uploads = createUploadApp({
-    logger,
-    accessLogger,
-    metrics,
-    authenticate: identity.authenticate,
-    rateLimit,
-    backends,
-    principalKey,
-    deadlineMs: config.GRPC_DEADLINE_MS,
-    store,
-    maxBytes: config.UPLOAD_MAX_BYTES,
-  });
-  const server = await listen(withUploads(uploads, app), config.PORT);
+  const server = await listen(app, config.PORT);
   server.keepAliveTimeout = 65_000;
   const port = (server.address() as AddressInfo).port;
   const metricsServer =

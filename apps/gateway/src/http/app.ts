@@ -5,14 +5,13 @@ import { accessLog } from './access-log';
 import { adServerLogo } from './ad-server-logo';
 import type { HttpMetrics } from './http-metrics';
 import { methodNotAllowed } from './method-not-allowed';
-import { problemHandler, requestId, requireJsonBody, unknownRoute } from './problem.middleware';
+import { problemHandler, requestId, unknownRoute } from './problem.middleware';
 import { securityHeaders } from './security-headers';
 
 export interface GatewayAppParts {
   logger: Logger;
   accessLogger: AccessLogger;
   metrics: HttpMetrics;
-  bodyLimitBytes: number;
   trustProxy: boolean;
   openApi: object;
   health: { live: RequestHandler; ready: RequestHandler };
@@ -21,7 +20,7 @@ export interface GatewayAppParts {
   knownRoutes: { method: string; path: string }[];
 }
 
-/** The express edge: security headers, request ids, JSON limits, routes, docs, problem+json for everything else. */
+/** The express edge: security headers, request ids, routes (which read their own bodies), docs, problem+json for everything else. */
 export function createGatewayApp(parts: GatewayAppParts): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -34,8 +33,6 @@ export function createGatewayApp(parts: GatewayAppParts): Express {
   app.use(securityHeaders({ crossOriginResourcePolicy: { policy: 'same-site' } }));
   app.get('/healthz', parts.health.live);
   app.get('/readyz', parts.health.ready);
-  app.use(requireJsonBody);
-  app.use(express.json({ limit: parts.bodyLimitBytes, strict: true }));
   // The API first: every layer before a route is one more hop for each of its requests.
   for (const router of parts.routers) app.use(router);
   app.get('/static/ad-servers/:file', adServerLogo);

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import { unauthorized } from '@platform/errors';
 import type { Principal } from '@platform/grpc';
@@ -27,5 +28,21 @@ export function createAuthenticator(resolve: (apiKey: string) => Promise<Princip
     const principal = apiKey === '' ? null : await resolve(apiKey);
     if (!principal) throw unauthorized('API_KEY_INVALID', 'The API key is invalid or has been revoked.');
     return principal;
+  };
+}
+
+/** Checks a request for the operator's ADMIN_TOKEN (the admin routes); throws 401 otherwise. */
+export type AdminAuthenticator = (req: Request) => void;
+
+export function createAdminAuthenticator(adminToken: string): AdminAuthenticator {
+  const expected = Buffer.from(adminToken);
+  // Compared in constant time: a byte-by-byte early exit would let a caller find the token by timing.
+  const matches = (given: string) => {
+    const presented = Buffer.from(given);
+    return presented.length === expected.length && timingSafeEqual(presented, expected);
+  };
+  return (req) => {
+    const token = bearerToken(req);
+    if (token === undefined || !matches(token)) throw unauthorized('ADMIN_TOKEN_INVALID', 'The admin API needs "Authorization: Bearer <ADMIN_TOKEN>".');
   };
 }

@@ -1,38 +1,22 @@
-import { timingSafeEqual } from 'node:crypto';
-import { Router, Request, Response, NextFunction } from 'express';
-import { Static, TObject, TSchema, Type } from '@sinclair/typebox';
-import { unauthorized, validationFailed } from '@platform/errors';
-import { bearerToken } from '../http/authenticate';
-import { compileValidator } from '../http/validation';
-import { AccountId, OrgId } from '../routes/common.schemas';
-import type { ProblemCode } from '@contracts/domain';
-import { HttpMethod, RouteExample } from '../routes/route.types';
-import { IdentityService } from './identity.service';
+import { Type } from '@sinclair/typebox';
+import { AccountId, OrgId, PathParams } from '../routes/common.schemas';
+import { defineRoute, type RouteSpec } from '../routes/route.types';
 
-export interface AdminRouteSpec<P extends TObject = TObject, B extends TSchema = TSchema> {
-  operationId: string;
-  method: HttpMethod;
-  path: string;
-  summary: string;
-  description?: string;
-  params?: P;
-  body?: B;
-  success: { status: number; description: string; schema?: TSchema };
-  /** The problem codes this operation can answer beyond every admin operation's (see `RouteSpec.problems`). */
-  problems?: ProblemCode[];
-  example?: RouteExample<Static<P>, Static<B>>;
-  handle(ctx: { params: Static<P>; body: Static<B>; identity: IdentityService }): Promise<unknown>;
-}
+/** What every admin route shares: the admin token instead of an API key, no tenant scope, its own tag. */
+const ADMIN = { auth: 'admin', scope: 'none', tag: 'admin', extension: true } as const;
 
-const defineAdminRoute = <P extends TObject, B extends TSchema>(spec: AdminRouteSpec<P, B>) => spec as unknown as AdminRouteSpec;
+const Dimension = Type.String({ pattern: '^[1-9][0-9]{0,4}x[1-9][0-9]{0,4}$', maxLength: 11, description: '<width>x<height>' });
 
-const Dimension = Type.String({ pattern: '^[1-9][0-9]{0,4}x[1-9][0-9]{0,4}$', description: '<width>x<height>' });
-
-export const ADMIN_ROUTES: AdminRouteSpec[] = [
-  defineAdminRoute({
+/**
+ * The identity administration (orgs, accounts, API keys), called with the operator's ADMIN_TOKEN:
+ * routes of the one table, bound, validated and documented like every other, with `auth: 'admin'`.
+ */
+export const adminRoutes: RouteSpec[] = [
+  defineRoute({
     operationId: 'adminCreateOrg',
     method: 'post',
     path: '/admin/v1/orgs',
+    ...ADMIN,
     summary: 'Create an organization',
     body: Type.Object(
       {
@@ -49,24 +33,26 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
       request: { orgId: 'acme-retail', name: 'Acme Retail', isRetailer: true, dimensionWhitelist: ['300x250', '728x90'] },
       response: { orgId: 'acme-retail' },
     },
-    handle: async ({ body, identity }) => ({ orgId: await identity.createOrg(body) }),
+    handle: async ({ body, local }) => ({ body: { orgId: await local.identity.createOrg(body) } }),
   }),
-  defineAdminRoute({
+  defineRoute({
     operationId: 'adminCreateAccount',
     method: 'post',
     path: '/admin/v1/orgs/:orgId/accounts',
+    ...ADMIN,
     summary: 'Create an account in an organization',
-    params: Type.Object({ orgId: OrgId }),
+    params: PathParams({ orgId: OrgId }),
     body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
     success: { status: 201, description: 'Created', schema: Type.Object({ accountId: Type.Integer() }) },
     problems: ['ORG_NOT_FOUND'],
     example: { params: { orgId: 'acme-retail' }, request: { name: 'Acme US' }, response: { accountId: 1001 } },
-    handle: async ({ params, body, identity }) => ({ accountId: await identity.createAccount(params.orgId, body.name) }),
+    handle: async ({ params, body, local }) => ({ body: { accountId: await local.identity.createAccount(params.orgId, body.name) } }),
   }),
-  defineAdminRoute({
+  defineRoute({
     operationId: 'adminCreateApiKey',
     method: 'post',
     path: '/admin/v1/api-keys',
+    ...ADMIN,
     summary: 'Issue an API key (shown once)',
     description:
       'permissions: "*" or permission names (see x-permissions at the document root). Omitted accountIds means every account of the org, including accounts created later.',
@@ -84,54 +70,23 @@ export const ADMIN_ROUTES: AdminRouteSpec[] = [
       // A made-up key of the real shape (rmk_<keyId>_<secret>); it authorizes nothing.
       response: { keyId: 'Q7mK2xNc9RtB4wLz', apiKey: 'rmk_Q7mK2xNc9RtB4wLz_exampleSecretNotARealKey0000000000000000000' },
     },
-    handle: async ({ body, identity }) => identity.createApiKey(body),
+    handle: async ({ body, local }) => ({ body: await local.identity.createApiKey(body) }),
   }),
-  defineAdminRoute({
+  defineRoute({
     operationId: 'adminRevokeApiKey',
     method: 'delete',
     path: '/admin/v1/api-keys/:keyId',
+    ...ADMIN,
     summary: 'Revoke an API key; it stops working at once',
     description:
       'Answers once the revocation has reached every gateway replica, so no replica accepts the key from its principal cache afterwards. 503 REVOCATION_NOT_BROADCAST: the key is revoked, but that could not be confirmed to the other replicas.',
-    params: Type.Object({ keyId: Type.String({ minLength: 1, maxLength: 32 }) }),
+    params: PathParams({ keyId: Type.String({ minLength: 1, maxLength: 32 }) }),
     success: { status: 204, description: 'Revoked' },
     example: { params: { keyId: 'Q7mK2xNc9RtB4wLz' } },
     problems: ['API_KEY_NOT_FOUND', 'REVOCATION_NOT_BROADCAST'],
-    handle: async ({ params, identity }) => {
-      await identity.revokeApiKey(params.keyId);
-      return undefined;
+    handle: async ({ params, local }) => {
+      await local.identity.revokeApiKey(params.keyId);
+      return {};
     },
   }),
 ];
-
-function tokenMatches(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-export function adminRouter(identity: IdentityService, adminToken: string): Router {
-  const router = Router();
-  router.use('/admin', (req, _res, next) => {
-    const token = bearerToken(req);
-    if (token === undefined || !tokenMatches(token, adminToken))
-      return next(unauthorized('ADMIN_TOKEN_INVALID', 'The admin API needs "Authorization: Bearer <ADMIN_TOKEN>".'));
-    next();
-  });
-  for (const spec of ADMIN_ROUTES) {
-    const params = spec.params && compileValidator(spec.params, 'path');
-    const body = spec.body && compileValidator(spec.body, 'body');
-    router[spec.method](spec.path, (req: Request, res: Response, next: NextFunction) => {
-      res.locals.route = spec.path;
-      const pathValues: Record<string, unknown> = { ...req.params };
-      const bodyValue: unknown = req.body ?? {};
-      const errors = [...(params ? params(pathValues) : []), ...(body ? body(bodyValue) : [])];
-      if (errors.length > 0) return next(validationFailed(errors));
-      spec
-        .handle({ params: pathValues as never, body: bodyValue as never, identity })
-        .then((result) => (result === undefined ? res.status(spec.success.status).end() : res.status(spec.success.status).json(result)))
-        .catch(next);
-    });
-  }
-  return router;
-}

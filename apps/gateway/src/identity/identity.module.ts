@@ -1,8 +1,6 @@
-import type { Router } from 'express';
 import type { Knex } from 'knex';
 import type { InvalidationChannel } from '../cache/invalidation-channel';
-import { Authenticator, createAuthenticator } from '../http/authenticate';
-import { adminRouter } from './admin.routes';
+import { AdminAuthenticator, Authenticator, createAdminAuthenticator, createAuthenticator } from '../http/authenticate';
 import { IdentityRepository } from './identity.repository';
 import { IdentityService } from './identity.service';
 import type { PrincipalCache } from './principal-cache';
@@ -12,7 +10,10 @@ import { PrincipalResolver } from './principal-resolver';
 export interface IdentityModule {
   /** Resolves the request's API key (cached, see PrincipalResolver) or throws 401. */
   authenticate: Authenticator;
-  adminRouter: Router;
+  /** Checks the admin token of an admin route (see admin.routes.ts). */
+  authenticateAdmin: AdminAuthenticator;
+  /** Orgs, accounts and API keys, as the admin routes change them. */
+  identity: IdentityService;
 }
 
 export interface StartIdentityOptions {
@@ -26,13 +27,14 @@ export interface StartIdentityOptions {
   principalSubject: string;
 }
 
-/** Wires the identity part of the gateway: admin API and API-key authentication over the principal cache. */
+/** Wires the identity part of the gateway: the admin API's service and token check, and API-key authentication over the principal cache. */
 export function startIdentity({ knex, permissions, adminToken, principals, invalidations, principalSubject }: StartIdentityOptions): IdentityModule {
   const repository = new IdentityRepository(knex);
   const identity = new IdentityService(repository, permissions, principalInvalidator(principalSubject, principals, invalidations));
   const resolver = new PrincipalResolver(repository, principals, invalidations);
   return {
     authenticate: createAuthenticator((apiKey) => resolver.resolve(apiKey)),
-    adminRouter: adminRouter(identity, adminToken),
+    authenticateAdmin: createAdminAuthenticator(adminToken),
+    identity,
   };
 }

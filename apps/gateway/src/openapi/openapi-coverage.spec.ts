@@ -1,4 +1,3 @@
-import { ADMIN_ROUTES, AdminRouteSpec } from '../identity/admin.routes';
 import { knownPermissions, ROUTE_TABLE } from '../routes/route-table';
 import { RouteSpec } from '../routes/route.types';
 import { buildOpenApi } from './openapi.builder';
@@ -7,8 +6,7 @@ import { coverageProblems, documentOperations } from './openapi-coverage';
 type JsonObject = Record<string, unknown>;
 
 /** The document as clients read it: built from the tables, then through JSON like /openapi.json. */
-const documentOf = (routes: RouteSpec[] = ROUTE_TABLE, adminRoutes: AdminRouteSpec[] = ADMIN_ROUTES) =>
-  JSON.parse(JSON.stringify(buildOpenApi(routes, adminRoutes, [...knownPermissions(routes)].sort()))) as JsonObject;
+const documentOf = (routes: RouteSpec[] = ROUTE_TABLE) => JSON.parse(JSON.stringify(buildOpenApi(routes, [...knownPermissions(routes)].sort()))) as JsonObject;
 
 const operationOf = (document: JsonObject, path: string, method: string) => (document.paths as Record<string, Record<string, JsonObject>>)[path][method];
 
@@ -26,15 +24,15 @@ describe('the OpenAPI document covers the gateway', () => {
   const document = documentOf();
 
   it('documents every routed operation and nothing else, each complete and with valid examples', () => {
-    expect(coverageProblems(document, ROUTE_TABLE, ADMIN_ROUTES)).toEqual([]);
+    expect(coverageProblems(document, ROUTE_TABLE)).toEqual([]);
   });
 
   it('counts the same operations the gateway routes', () => {
-    const routed = [...ROUTE_TABLE, ...ADMIN_ROUTES].map((r) => `${r.method.toUpperCase()} ${r.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`).sort();
+    const routed = ROUTE_TABLE.map((r) => `${r.method.toUpperCase()} ${r.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`).sort();
     expect([...documentOperations(document).keys()].sort()).toEqual(routed);
   });
 
-  it.each([...ROUTE_TABLE, ...ADMIN_ROUTES].map((r) => [r.operationId, r] as const))('%s carries an example for each body it exchanges', (_id, route) => {
+  it.each(ROUTE_TABLE.map((r) => [r.operationId, r] as const))('%s carries an example for each body it exchanges', (_id, route) => {
     expect(route.example).toBeDefined();
     if (route.body) expect(route.example?.request).toBeDefined();
     if (route.success.schema) expect(route.example?.response).toBeDefined();
@@ -53,7 +51,7 @@ describe('the OpenAPI document covers the gateway', () => {
 describe('the coverage check fails on a gap', () => {
   it('a route the gateway serves that the document lacks', () => {
     const fabricated: RouteSpec = { ...routeNamed('listAdServers'), operationId: 'listFabricated', path: '/v2/fabricated/:widgetIdx' };
-    expect(coverageProblems(documentOf(), [...ROUTE_TABLE, fabricated], ADMIN_ROUTES)).toContain(
+    expect(coverageProblems(documentOf(), [...ROUTE_TABLE, fabricated])).toContain(
       'GET /v2/fabricated/{widgetIdx}: routed by the gateway but missing from the document',
     );
   });
@@ -61,12 +59,12 @@ describe('the coverage check fails on a gap', () => {
   it('an operation the document names that no route answers', () => {
     const document = documentOf();
     (document.paths as JsonObject)['/v2/ghosts'] = { get: operationOf(document, '/v2/ad-servers', 'get') };
-    expect(coverageProblems(document, ROUTE_TABLE, ADMIN_ROUTES)).toContain('GET /v2/ghosts: in the document but no route answers it');
+    expect(coverageProblems(document, ROUTE_TABLE)).toContain('GET /v2/ghosts: in the document but no route answers it');
   });
 
   it('a request example that breaks its schema', () => {
     const routes = withRoute('createRetailCampaign', (route) => ({ ...route, example: { ...route.example, request: { campaignName: '', colour: 'red' } } }));
-    const problems = coverageProblems(documentOf(routes), routes, ADMIN_ROUTES);
+    const problems = coverageProblems(documentOf(routes), routes);
     expect(problems).toEqual(
       expect.arrayContaining([expect.stringMatching(/^POST \/v2\/accounts\/\{accountId\}\/retail-campaigns: request example: TOO_SHORT/)]),
     );
@@ -77,14 +75,14 @@ describe('the coverage check fails on a gap', () => {
     const stale = { ...(routeNamed('getRetailCampaign').example?.response as JsonObject), createdTime: 'yesterday' };
     delete (stale as JsonObject).status;
     const routes = withRoute('getRetailCampaign', (route) => ({ ...route, example: { ...route.example, response: stale } }));
-    const problems = coverageProblems(documentOf(routes), routes, ADMIN_ROUTES).join('\n');
+    const problems = coverageProblems(documentOf(routes), routes).join('\n');
     expect(problems).toMatch(/success example: REQUIRED: status is required/);
     expect(problems).toMatch(/success example: INVALID_FORMAT: createdTime/);
   });
 
   it('a path parameter example out of its bounds, and a path parameter without one', () => {
     const routes = withRoute('getMediaChannel', (route) => ({ ...route, example: { ...route.example, params: { mediaChannelIdx: 0 } } }));
-    const problems = coverageProblems(documentOf(routes), routes, ADMIN_ROUTES);
+    const problems = coverageProblems(documentOf(routes), routes);
     expect(problems).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/GET \/v2\/org\/\{orgId\}\/retail-media-channels\/\{mediaChannelIdx\}: example of path parameter mediaChannelIdx: OUT_OF_RANGE/),
@@ -95,10 +93,7 @@ describe('the coverage check fails on a gap', () => {
 
   it('an operation without any example', () => {
     const routes = withRoute('listAdServers', (route) => ({ ...route, example: undefined }));
-    expect(coverageProblems(documentOf(routes), routes, ADMIN_ROUTES)).toEqual([
-      'GET /v2/ad-servers: success 200 has no example',
-      'GET /v2/ad-servers: has no example',
-    ]);
+    expect(coverageProblems(documentOf(routes), routes)).toEqual(['GET /v2/ad-servers: success 200 has no example', 'GET /v2/ad-servers: has no example']);
   });
 
   it('a missing permission, request schema, parameter schema or problem answer', () => {
@@ -109,7 +104,7 @@ describe('the coverage check fails on a gap', () => {
     delete ((create.responses as JsonObject)['429'] as JsonObject).content;
     delete (create.responses as JsonObject)['413'];
     delete (operationOf(document, '/v2/org/{orgId}/retail-media-channels', 'get').parameters as JsonObject[])[1].schema;
-    expect(coverageProblems(document, ROUTE_TABLE, ADMIN_ROUTES)).toEqual([
+    expect(coverageProblems(document, ROUTE_TABLE)).toEqual([
       'POST /v2/org/{orgId}/retail-media-channels: no x-required-permission',
       'POST /v2/org/{orgId}/retail-media-channels: takes a body but documents no application/json request schema',
       'POST /v2/org/{orgId}/retail-media-channels: error status 413 is not documented as application/problem+json',
@@ -122,7 +117,7 @@ describe('the coverage check fails on a gap', () => {
     const document = documentOf();
     operationOf(document, '/admin/v1/api-keys', 'post').security = [{ bearerApiKey: [] }];
     operationOf(document, '/v2/ad-servers', 'get')['x-required-permission'] = 'Everything_All';
-    expect(coverageProblems(document, ROUTE_TABLE, ADMIN_ROUTES)).toEqual([
+    expect(coverageProblems(document, ROUTE_TABLE)).toEqual([
       'GET /v2/ad-servers: x-required-permission Everything_All is not in x-permissions',
       'POST /admin/v1/api-keys: admin operation secured by [{"bearerApiKey":[]}], not the admin token',
     ]);
@@ -131,16 +126,16 @@ describe('the coverage check fails on a gap', () => {
   it('a route-declared problem status the document drops', () => {
     const routes = withRoute('updateRetailCampaign', (route) => ({ ...route, problems: [...(route.problems ?? []), 'REMOTE_SOURCE_REFUSED'] }));
     const document = documentOf(routes);
-    expect(coverageProblems(document, routes, ADMIN_ROUTES)).toEqual([]);
+    expect(coverageProblems(document, routes)).toEqual([]);
     delete (operationOf(document, '/v2/accounts/{accountId}/retail-campaigns/{retailCampaignIdx}', 'patch').responses as JsonObject)['424'];
-    expect(coverageProblems(document, routes, ADMIN_ROUTES)).toEqual([
+    expect(coverageProblems(document, routes)).toEqual([
       'PATCH /v2/accounts/{accountId}/retail-campaigns/{retailCampaignIdx}: error status 424 is not documented as application/problem+json',
     ]);
   });
 
   it('a route-declared problem code the document does not list', () => {
     const routes = withRoute('updateRetailCampaign', (route) => ({ ...route, problems: [...(route.problems ?? []), 'RETAIL_CAMPAIGN_NOT_ACTIVE'] }));
-    expect(coverageProblems(documentOf(), routes, ADMIN_ROUTES)).toEqual([
+    expect(coverageProblems(documentOf(), routes)).toEqual([
       'PATCH /v2/accounts/{accountId}/retail-campaigns/{retailCampaignIdx}: error status 409 documents the codes ["RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED"], ' +
         'the route answers ["RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED","RETAIL_CAMPAIGN_NOT_ACTIVE"]',
     ]);

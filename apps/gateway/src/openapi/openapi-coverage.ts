@@ -1,6 +1,5 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { compileValidator } from '../http/validation';
-import type { AdminRouteSpec } from '../identity/admin.routes';
 import type { RouteSpec } from '../routes/route.types';
 import { PROBLEM_SCHEMA_REF } from './openapi.builder';
 import { operationProblems, problemsByStatus } from './operation-problems';
@@ -15,13 +14,12 @@ const pathParameterNames = (path: string) => [...path.matchAll(/\{([A-Za-z0-9_]+
 interface GatewayOperation {
   key: string;
   admin: boolean;
-  route: RouteSpec | AdminRouteSpec;
+  route: RouteSpec;
 }
 
-function gatewayOperations(routes: RouteSpec[], adminRoutes: AdminRouteSpec[]): Map<string, GatewayOperation> {
+function gatewayOperations(routes: RouteSpec[]): Map<string, GatewayOperation> {
   const operations = new Map<string, GatewayOperation>();
-  for (const route of routes) operations.set(`${route.method.toUpperCase()} ${openApiPath(route.path)}`, { key: '', admin: false, route });
-  for (const route of adminRoutes) operations.set(`${route.method.toUpperCase()} ${openApiPath(route.path)}`, { key: '', admin: true, route });
+  for (const route of routes) operations.set(`${route.method.toUpperCase()} ${openApiPath(route.path)}`, { key: '', admin: route.auth === 'admin', route });
   for (const [key, operation] of operations) operation.key = key;
   return operations;
 }
@@ -64,15 +62,14 @@ function checkOperation(gateway: GatewayOperation, operation: JsonObject, permis
     const permission = operation['x-required-permission'];
     if (typeof permission !== 'string' || permission === '') problems.push('no x-required-permission');
     else if (!permissions.includes(permission)) problems.push(`x-required-permission ${permission} is not in x-permissions`);
-    else if (permission !== (route as RouteSpec).permission)
-      problems.push(`x-required-permission ${permission}, but the route checks ${(route as RouteSpec).permission}`);
+    else if (permission !== route.permission) problems.push(`x-required-permission ${permission}, but the route checks ${route.permission}`);
   }
 
   // Parameters: each path template variable and each query field, with a schema; examples valid.
   const parameters = (operation.parameters ?? []) as JsonObject[];
   const routed: [string, 'path' | 'query', TObject | undefined][] = [
     ...pathParameterNames(openApiPath(route.path)).map((name) => [name, 'path', route.params] as [string, 'path', TObject | undefined]),
-    ...Object.keys((route as RouteSpec).query?.properties ?? {}).map((name) => [name, 'query', (route as RouteSpec).query] as [string, 'query', TObject]),
+    ...Object.keys(route.query?.properties ?? {}).map((name) => [name, 'query', route.query] as [string, 'query', TObject]),
   ];
   for (const [name, location] of routed) {
     const parameter = parameters.find((p) => p.name === name && p.in === location);
@@ -94,7 +91,7 @@ function checkOperation(gateway: GatewayOperation, operation: JsonObject, permis
   // Request body: documented exactly when the route takes one, with a schema and a valid example.
   const requestBody = jsonContent(operation.requestBody as JsonObject | undefined, 'application/json');
   if (route.body && !requestBody?.schema) problems.push('takes a body but documents no application/json request schema');
-  const multipartBody = 'multipartBody' in route ? route.multipartBody : undefined;
+  const multipartBody = route.multipartBody;
   if (!route.body && !multipartBody && operation.requestBody) problems.push('documents a request body the route does not read');
   const multipart = jsonContent(operation.requestBody as JsonObject | undefined, 'multipart/form-data');
   if (multipartBody && !multipart?.schema) problems.push('reads a multipart body but documents no multipart/form-data schema');
@@ -142,8 +139,8 @@ function checkOperation(gateway: GatewayOperation, operation: JsonObject, permis
  * schemas, problem+json for every error it can answer, and examples that satisfy their schemas.
  * Returns one line per gap, empty when the document covers the gateway.
  */
-export function coverageProblems(document: JsonObject, routes: RouteSpec[], adminRoutes: AdminRouteSpec[]): string[] {
-  const gateway = gatewayOperations(routes, adminRoutes);
+export function coverageProblems(document: JsonObject, routes: RouteSpec[]): string[] {
+  const gateway = gatewayOperations(routes);
   const documented = documentOperations(document);
   const permissions = (document['x-permissions'] ?? []) as string[];
   const problems: string[] = [];

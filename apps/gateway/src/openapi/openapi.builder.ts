@@ -1,7 +1,6 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { STATUS_CODES } from 'node:http';
 import { FIELD_RULES, PROBLEMS, type ProblemCode } from '@contracts/domain';
-import { AdminRouteSpec } from '../identity/admin.routes';
 import { MAX_PAGE_LIMIT } from '../http/pagination';
 import { RouteExample, RouteSpec } from '../routes/route.types';
 import { operationProblems, problemsByStatus, type ProblemSource } from './operation-problems';
@@ -104,12 +103,16 @@ function operation(source: OperationSource, extra: JsonObject, kind: 'v2' | 'adm
 }
 
 /** The OpenAPI 3.1 document, generated from the same tables that route and validate requests. */
-export function buildOpenApi(routes: RouteSpec[], adminRoutes: AdminRouteSpec[], permissions: string[]): JsonObject {
+export function buildOpenApi(routes: RouteSpec[], permissions: string[]): JsonObject {
   const paths: Record<string, JsonObject> = {};
   const add = (path: string, method: string, op: JsonObject) => {
     paths[openApiPath(path)] = { ...(paths[openApiPath(path)] ?? {}), [method]: op };
   };
   for (const route of routes) {
+    if (route.auth === 'admin') {
+      add(route.path, route.method, operation(route, { tags: ['admin'], security: [{ adminToken: [] }], 'x-extension': true }, 'admin'));
+      continue;
+    }
     add(
       route.path,
       route.method,
@@ -124,9 +127,6 @@ export function buildOpenApi(routes: RouteSpec[], adminRoutes: AdminRouteSpec[],
         'v2',
       ),
     );
-  }
-  for (const route of adminRoutes) {
-    add(route.path, route.method, operation(route, { tags: ['admin'], security: [{ adminToken: [] }], 'x-extension': true }, 'admin'));
   }
   return {
     openapi: '3.1.0',

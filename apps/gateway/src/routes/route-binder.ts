@@ -1,22 +1,28 @@
 import { pipeline } from 'node:stream/promises';
-import { Router, Request, Response, NextFunction, ErrorRequestHandler } from 'express';
+import express, { Router, Request, Response, NextFunction, ErrorRequestHandler, RequestHandler } from 'express';
 import { validationFailed } from '@platform/errors';
 import { accountNotFound, assertPermission, orgNotFound, Principal, principalMetadata } from '@platform/grpc';
 import type { BackendConnections } from '../backends/typed-client';
 import { compileValidator, CompiledValidator } from '../http/validation';
 import { methodNotAllowedError, routePathPattern } from '../http/method-not-allowed';
-import { PATH_DECODE_FAILED, pathEncodingProblem } from '../http/problem.middleware';
+import { PATH_DECODE_FAILED, pathEncodingProblem, requireJsonBody, requireMultipartBody } from '../http/problem.middleware';
 import { pageLinks } from '../http/pagination';
-import { Authenticator } from '../http/authenticate';
+import type { AdminAuthenticator, Authenticator } from '../http/authenticate';
 import { RateLimit } from '../http/rate-limit';
 import type { CacheOutcome } from '../http/http-metrics';
 import type { FreshnessGate } from '../cache/invalidation-channel';
 import type { CachedResponse, ResponseCache } from '../cache/response-cache';
-import { RouteContext, RouteResult, RouteScope, RouteSpec } from './route.types';
+import { LocalServices, RouteContext, RouteResult, RouteScope, RouteSpec } from './route.types';
 
 export interface RouteBinderDeps {
+  /** API keys: every route but the admin ones. */
   authenticate: Authenticator;
+  /** The operator's ADMIN_TOKEN: the routes declared `auth: 'admin'`. */
+  authenticateAdmin: AdminAuthenticator;
   rateLimit: RateLimit;
+  /** The largest JSON body a route accepts (413 beyond); a multipart body is bounded by its own route. */
+  bodyLimitBytes: number;
+  local: LocalServices;
   backends: BackendConnections;
   principalKey: Buffer;
   deadlineMs: number;
@@ -32,6 +38,8 @@ interface CompiledRoute {
   scope: ScopeCheck;
   /** More specific paths of other methods this route's template would also match (see shadowingRoutes). */
   shadows: { regex: RegExp; allow: string }[];
+  /** Reads the body before the route's checks: JSON, parsed and bounded; a multipart body only has its media type checked here. */
+  bodyReader: RequestHandler[];
   params?: CompiledValidator;
   query?: CompiledValidator;
   body?: CompiledValidator;
@@ -56,21 +64,28 @@ export function scopeCheck(scope: RouteScope<Record<string, unknown>>): ScopeChe
 }
 
 /**
- * Mounts every route of the table. Order of checks: authenticate (401), rate limit (429), path syntax (400),
- * scope (404), permission (403), query and body (400), then the backend call.
+ * Mounts every route of the table, admin and upload routes included. Order of checks: the body's
+ * media type (415) and, for JSON, its syntax and size (400, 413); the caller (401: an API key, or the
+ * admin token on admin routes); the key's rate limit (429); path syntax (400); scope (404);
+ * permission (403); query and JSON body (400); then the handler. A multipart body is read by the
+ * handler, after every one of those checks.
  */
 export function bindRoutes(routes: RouteSpec[], deps: RouteBinderDeps): Router {
   const router = Router();
+  const jsonBody = [requireJsonBody, express.json({ limit: deps.bodyLimitBytes, strict: true })];
   for (const spec of routes) {
+    // Fail at start-up, not open: an API-key route without a permission would let any key through.
+    if (spec.auth !== 'admin' && !spec.permission) throw new Error(`${spec.operationId} declares no permission`);
     const compiled: CompiledRoute = {
       spec,
       scope: scopeCheck(spec.scope as RouteScope<Record<string, unknown>>),
       shadows: shadowingRoutes(spec, routes),
+      bodyReader: spec.multipartBody ? [requireMultipartBody] : jsonBody,
       params: spec.params && compileValidator(spec.params, 'path'),
       query: spec.query && compileValidator(spec.query, 'query'),
       body: spec.body && compileValidator(spec.body, 'body'),
     };
-    router[spec.method](spec.path, (req: Request, res: Response, next: NextFunction) => {
+    router[spec.method](spec.path, ...compiled.bodyReader, (req: Request, res: Response, next: NextFunction) => {
       handle(compiled, deps, req, res).catch(next);
     });
   }
@@ -134,18 +149,19 @@ async function handle({ spec, scope, shadows, params, query, body }: CompiledRou
   const shadow = shadows.find((candidate) => candidate.regex.test(req.path));
   if (shadow) throw methodNotAllowedError(req.method, req.path, shadow.allow);
   res.locals.route = spec.path;
-  const principal = await deps.authenticate(req);
-  res.locals.keyId = principal.keyId;
-  res.set(await deps.rateLimit.consume(principal.keyId));
+  const principal = await caller(spec, deps, req, res);
 
   const pathValues: Record<string, unknown> = { ...req.params };
   const pathErrors = params ? params(pathValues) : [];
   if (pathErrors.length > 0) throw validationFailed(pathErrors);
-  scope(principal, pathValues);
-  assertPermission(principal, spec.permission);
+  if (principal) {
+    scope(principal, pathValues);
+    assertPermission(principal, spec.permission as string);
+  }
 
   const queryValues: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
-  const bodyValue: unknown = req.body === undefined ? {} : req.body;
+  // A multipart body is still in the request stream, for the handler to read.
+  const bodyValue: unknown = req.body === undefined || spec.multipartBody ? {} : req.body;
   const errors = [...(query ? query(queryValues) : []), ...(body ? body(bodyValue) : [])];
   if (errors.length > 0) throw validationFailed(errors);
 
@@ -159,9 +175,10 @@ async function handle({ spec, scope, shadows, params, query, body }: CompiledRou
     params: pathValues,
     query: queryValues,
     body: bodyValue,
-    principal,
+    principal: principal as Principal,
     req,
-    backends: deps.backends.bind(principalMetadata(principal, deps.principalKey), deps.deadlineMs),
+    backends: principal ? deps.backends.bind(principalMetadata(principal, deps.principalKey), deps.deadlineMs) : (undefined as never),
+    local: deps.local,
     links: (page) => pageLinks(req, deps.publicBaseUrl, page),
   };
   const result = await spec.handle(ctx as never);
@@ -184,6 +201,21 @@ async function handle({ spec, scope, shadows, params, query, body }: CompiledRou
   const answer = jsonAnswer(status, result);
   cached?.fill(answer);
   sendJson(res, answer);
+}
+
+/**
+ * Who is calling: an API key's principal, counted against its rate limit; or, on an admin route,
+ * the operator, who presents the admin token and has no principal (nor scope, nor rate limit).
+ */
+async function caller(spec: RouteSpec, deps: RouteBinderDeps, req: Request, res: Response): Promise<Principal | undefined> {
+  if (spec.auth === 'admin') {
+    deps.authenticateAdmin(req);
+    return undefined;
+  }
+  const principal = await deps.authenticate(req);
+  res.locals.keyId = principal.keyId;
+  res.set(await deps.rateLimit.consume(principal.keyId));
+  return principal;
 }
 
 function jsonAnswer(status: number, result: RouteResult): CachedResponse {

@@ -15,6 +15,8 @@ function scopeProblems(route: RouteSpec): string[] {
   const tenantParams = names.filter((n) => TENANT_PARAMETER.test(n));
   const scope = route.scope as RouteSpec['scope'] | undefined;
   if (scope === undefined) return ['no scope declaration'];
+  // The admin API acts on any tenant it names: its token is the operator's, not a tenant's key.
+  if (route.auth === 'admin') return scope === 'none' ? [] : ['an admin route has no tenant scope'];
   if (scope === 'none') return tenantParams.length > 0 ? [`scope 'none' but the path names ${tenantParams.join(', ')}`] : [];
   const declared = 'org' in scope ? scope.org : scope.account;
   const problems = names.includes(declared) ? [] : [`scope names ${declared}, which is not a path parameter`];
@@ -49,8 +51,14 @@ describe('the route table', () => {
     expect(kinds.filter((kind) => !['integer', 'string', 'enum'].includes(kind))).toEqual([]);
   });
 
-  it.each(routes)('%s requires a permission of the shared catalog', (_name, route) => {
+  it.each(routes.filter(([, route]) => route.auth !== 'admin'))('%s requires a permission of the shared catalog', (_name, route) => {
     expect(ALL_PERMISSIONS).toContain(route.permission);
+  });
+
+  it('holds the admin API too, with the admin token and no permission', () => {
+    const admin = ROUTE_TABLE.filter((route) => route.path.startsWith('/admin/'));
+    expect(admin.map((route) => route.operationId).sort()).toEqual(['adminCreateAccount', 'adminCreateApiKey', 'adminCreateOrg', 'adminRevokeApiKey']);
+    expect(admin.map((route) => [route.auth, route.permission])).toEqual(admin.map(() => ['admin', undefined]));
   });
 
   it.each(routes.filter(([, route]) => route.cache))('%s may be cached: a GET scoped to an org, answering JSON', (_name, route) => {
@@ -110,6 +118,12 @@ describe('scope declarations', () => {
       'path parameter(s) accountIdx look like a tenant but the scope names accountId',
     ]);
     expect(scopeProblems(route('/v2/org/:orgId/x', { org: 'orgId' }))).toEqual([]);
+  });
+
+  it('lets an admin route name a tenant without a scope, and only so', () => {
+    const admin = (scope: unknown) => ({ ...route('/admin/v1/orgs/:orgId/accounts', scope), auth: 'admin' }) as RouteSpec;
+    expect(scopeProblems(admin('none'))).toEqual([]);
+    expect(scopeProblems(admin({ org: 'orgId' }))).toEqual(['an admin route has no tenant scope']);
   });
 });
 

@@ -1,4 +1,5 @@
 import { ALL_PERMISSIONS } from '@contracts/domain';
+import { adminRoutes } from '../identity/admin.routes';
 import { assetSourceRoutes } from './asset-source.routes';
 import { campaignRoutes } from './campaign.routes';
 import { contentMapRoutes } from './content-map.routes';
@@ -13,7 +14,7 @@ import { taggingRoutes } from './tagging.routes';
 import { trackerRoutes } from './tracker.routes';
 import { templateRoutes } from './template.routes';
 
-/** The one route table: every /v2 operation, its permission, its tenant scope, its schemas and its backend call. */
+/** The one route table: every operation (the /v2 API and the admin API), who may call it, its tenant scope, its schemas and its handler. */
 export const ROUTE_TABLE: RouteSpec[] = [
   ...mediaChannelRoutes,
   ...retailCampaignRoutes,
@@ -27,9 +28,10 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...storageRoutes,
   ...assetSourceRoutes,
   ...retailFeedRoutes,
+  ...adminRoutes,
 ];
 
 /** Every permission a key may be granted: the shared catalog, which includes the ones no route uses yet. */
 export function knownPermissions(routes: RouteSpec[] = ROUTE_TABLE): Set<string> {
-  return new Set([...ALL_PERMISSIONS, ...routes.map((r) => r.permission)]);
+  return new Set([...ALL_PERMISSIONS, ...routes.flatMap((r) => (r.permission ? [r.permission] : []))]);
 }

@@ -1,10 +1,12 @@
 import type { Readable } from 'node:stream';
 import type { Request } from 'express';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
-import type { CachedView, ProblemCode } from '@contracts/domain';
+import type { CachedView, Permission, ProblemCode } from '@contracts/domain';
 import type { Principal } from '@platform/grpc';
 import type { TypedBackends } from '../backends/typed-client';
 import type { PageLinks } from '../http/pagination';
+import type { IdentityService } from '../identity/identity.service';
+import type { UploadStaging } from '../uploads/upload-staging';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -15,14 +17,32 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  */
 export type RouteScope<P> = { org: keyof P & string } | { account: keyof P & string } | 'none';
 
+/**
+ * Who may call a route. `apiKey` (the default): an API key holding the route's permission, within its
+ * scope, rate limited per key. `admin`: the operator's ADMIN_TOKEN (the identity administration,
+ * which acts on every tenant and so has neither a permission nor a scope).
+ */
+export type RouteAuth = 'apiKey' | 'admin';
+
+/** What the gateway serves itself rather than through a backend. */
+export interface LocalServices {
+  /** Orgs, accounts and API keys (the admin routes). */
+  identity: IdentityService;
+  /** Streams a multipart upload to staging storage (the routes that declare `multipartBody`). */
+  uploads: UploadStaging;
+}
+
 export interface RouteContext<P, Q, B> {
   params: P;
   query: Q;
+  /** The validated JSON body; `{}` for a route with a multipart body, whose stream is `req` itself, unread. */
   body: B;
+  /** The API key's principal; absent on admin routes. */
   principal: Principal;
   req: Request;
-  /** The backends' typed clients, with the caller's signed principal and the deadline bound in. */
+  /** The backends' typed clients, with the caller's signed principal and the deadline bound in; absent on admin routes. */
   backends: TypedBackends;
+  local: LocalServices;
   links(page: { offset: number; limit: number; total: number }): PageLinks;
 }
 
@@ -57,8 +77,14 @@ export interface RouteSpec<P extends TObject = TObject, Q extends TObject = TObj
   tag: string;
   summary: string;
   description?: string;
-  /** The permission a key needs; checked at the edge and again by the service. */
-  permission: string;
+  /** Who may call it; `apiKey` when absent. */
+  auth?: RouteAuth;
+  /**
+   * The permission a key needs (every API-key route has one; admin routes none): checked here, and
+   * again by each service method the route calls, which declares the same permission in
+   * @contracts/domain (route-permissions.spec.ts fails when they differ).
+   */
+  permission?: Permission;
   scope: RouteScope<Static<P>>;
   /**
    * The answer may be served from the gateway's response cache: a GET scoped to an org whose data a
@@ -72,8 +98,10 @@ export interface RouteSpec<P extends TObject = TObject, Q extends TObject = TObj
   query?: Q;
   body?: B;
   /**
-   * A multipart/form-data body, read and checked by the upload handler before the route is reached
-   * (apps/gateway/src/uploads); declared here so the OpenAPI document describes it.
+   * A multipart/form-data body, streamed: the binder runs every check before the body (key, rate
+   * limit, scope, permission, path and query) and then hands the handler the unread request, which
+   * `local.uploads` streams to staging, checking the parts as they arrive. The schema documents the
+   * parts in the OpenAPI document and is held to the same bounds as any body.
    */
   multipartBody?: TObject;
   /**
@@ -100,7 +128,10 @@ export interface RouteSpec<P extends TObject = TObject, Q extends TObject = TObj
   handle(ctx: RouteContext<Static<P>, Static<Q>, Static<B>>): Promise<RouteResult>;
 }
 
+/** An API-key route names its permission; an admin route has none, and no tenant scope. */
+type RouteAccess = { auth?: 'apiKey'; permission: Permission } | { auth: 'admin'; permission?: never; scope: 'none' };
+
 /** Keeps each route's handler typed by its own schemas while the table holds them uniformly. */
-export function defineRoute<P extends TObject, Q extends TObject, B extends TSchema>(spec: RouteSpec<P, Q, B>): RouteSpec {
+export function defineRoute<P extends TObject, Q extends TObject, B extends TSchema>(spec: RouteSpec<P, Q, B> & RouteAccess): RouteSpec {
   return spec as unknown as RouteSpec;
 }

@@ -9,7 +9,6 @@ import {
   PERMISSIONS,
   STORAGE_LIMITS,
 } from '@contracts/domain';
-import { problem } from '@platform/errors';
 import { AccountId, BoundedString, Idx, Int32, PathParams, StringEnum } from './common.schemas';
 import { defineRoute, type RouteContext } from './route.types';
 
@@ -216,13 +215,15 @@ export const storageRoutes = [
     success: { status: 200, description: 'Queued', schema: QueueIdBody },
     problems: ['UPLOAD_ABORTED', 'INVALID_STAGING_KEY', 'UPLOAD_NOT_STAGED', 'UPLOAD_TOO_LARGE', 'OBJECT_STORE_UNAVAILABLE'],
     example: { params: { accountId: 1001 }, response: { queueId: EXAMPLE_QUEUE_ID } },
-    // Multipart bodies are taken by the upload handler (apps/gateway/src/uploads) before the JSON app; a JSON body lands here.
-    handle() {
-      return Promise.reject(
-        problem('UNSUPPORTED_MEDIA_TYPE', 'Send the upload as multipart/form-data with a file part.', {
-          errors: [{ header: 'content-type', code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Content-Type must be multipart/form-data.' }],
-        }),
-      );
+    async handle({ params, req, backends, local }) {
+      const staged = await local.uploads.stage(req, params.accountId);
+      try {
+        const { queueId } = await backends.storageLibrary.startUpload({ accountId: params.accountId, ...staged });
+        return { body: { queueId } };
+      } catch (error) {
+        await local.uploads.discard(staged);
+        throw error;
+      }
     },
   }),
 

@@ -13,7 +13,8 @@ export interface StagedUpload {
   sizeBytes: number;
 }
 
-export const uploadTooLarge = (maxBytes: number) => problem('UPLOAD_TOO_LARGE', `An upload may hold at most ${maxBytes} bytes; nothing was kept.`);
+export const uploadTooLarge = (maxBytes: number, headers?: Record<string, string>) =>
+  problem('UPLOAD_TOO_LARGE', `An upload may hold at most ${maxBytes} bytes; nothing was kept.`, { headers });
 
 const ruleError = (pointer: string, broken: { code: string; detail: string }): FieldError => ({ pointer, code: broken.code, detail: broken.detail });
 

@@ -119,3 +119,13 @@ export const TEMPLATES_ACCESS = {
   deleteTemplate: PERMISSIONS.templatesEdit,
   getTemplateVisibility: 'peer',
 } as const satisfies ServiceAccess<TemplatesServiceService>;
+
+/** Every service's declarations, by the service's key in SERVICE_ENDPOINTS (@contracts/proto). */
+export const SERVICE_ACCESS = {
+  channelsPlans: CHANNELS_PLANS_ACCESS,
+  contentCreative: CONTENT_CREATIVE_ACCESS,
+  assetSources: ASSET_SOURCES_ACCESS,
+  storageLibrary: STORAGE_LIBRARY_ACCESS,
+  taggingTrackers: TAGGING_TRACKERS_ACCESS,
+  templates: TEMPLATES_ACCESS,
+} as const;
