@@ -76,12 +76,8 @@ export const requireJsonBody: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** Refuses anything but a multipart/form-data body on a route that streams one (an upload). */
-export const requireMultipartBody: RequestHandler = (req, _res, next) => {
-  if (req.is('multipart/form-data')) return next();
-  next(
-    new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the upload as multipart/form-data with a file part.', {
-      errors: [{ header: 'content-type', code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Content-Type must be multipart/form-data.' }],
-    }),
-  );
-};
+/** The answer to a request without a multipart/form-data body on a route that streams one (an upload). */
+export const multipartBodyRequired = (): AppError =>
+  problem('UNSUPPORTED_MEDIA_TYPE', 'Send the upload as multipart/form-data with a file part.', {
+    errors: [{ header: 'content-type', code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Content-Type must be multipart/form-data.' }],
+  });

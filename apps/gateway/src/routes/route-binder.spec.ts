@@ -147,8 +147,11 @@ describe(bindRoutes.name, () => {
   });
 
   it('refuses a JSON body on a multipart route with 415, and counts streamed requests against the rate limit', async () => {
-    const json = await post('/v2/accounts/7/things', { 'content-type': 'application/json', 'x-api-key': 'good-key' }, '{}');
+    const json = await post('/v2/accounts/7/things', { 'content-type': 'application/json', 'x-api-key': 'good-json-sender' }, '{}');
     expect([json.status, json.body.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    // The media type is checked after scope and permission: another tenant's account is still just not found.
+    const elsewhere = await post('/v2/accounts/8/things', { 'content-type': 'application/json', 'x-api-key': 'good-json-sender' }, '{}');
+    expect([elsewhere.status, elsewhere.body.code]).toEqual([404, 'ACCOUNT_NOT_FOUND']);
     // Three a minute per key: the fourth upload of a fresh key is refused before its body is read.
     for (let i = 0; i < 3; i += 1) expect((await post('/v2/accounts/7/things', multipart('good-uploader'), form)).status).toBe(200);
     const limited = await post('/v2/accounts/7/things', multipart('good-uploader'), form);

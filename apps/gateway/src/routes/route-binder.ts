@@ -5,7 +5,7 @@ import { accountNotFound, assertPermission, orgNotFound, Principal, principalMet
 import type { BackendConnections } from '../backends/typed-client';
 import { compileValidator, CompiledValidator } from '../http/validation';
 import { methodNotAllowedError, routePathPattern } from '../http/method-not-allowed';
-import { PATH_DECODE_FAILED, pathEncodingProblem, requireJsonBody, requireMultipartBody } from '../http/problem.middleware';
+import { multipartBodyRequired, PATH_DECODE_FAILED, pathEncodingProblem, requireJsonBody } from '../http/problem.middleware';
 import { pageLinks } from '../http/pagination';
 import type { AdminAuthenticator, Authenticator } from '../http/authenticate';
 import { RateLimit } from '../http/rate-limit';
@@ -38,7 +38,7 @@ interface CompiledRoute {
   scope: ScopeCheck;
   /** More specific paths of other methods this route's template would also match (see shadowingRoutes). */
   shadows: { regex: RegExp; allow: string }[];
-  /** Reads the body before the route's checks: JSON, parsed and bounded; a multipart body only has its media type checked here. */
+  /** Reads a JSON body before the route's checks, parsed and bounded; a multipart body is left in the stream. */
   bodyReader: RequestHandler[];
   params?: CompiledValidator;
   query?: CompiledValidator;
@@ -64,11 +64,11 @@ export function scopeCheck(scope: RouteScope<Record<string, unknown>>): ScopeChe
 }
 
 /**
- * Mounts every route of the table, admin and upload routes included. Order of checks: the body's
- * media type (415) and, for JSON, its syntax and size (400, 413); the caller (401: an API key, or the
- * admin token on admin routes); the key's rate limit (429); path syntax (400); scope (404);
- * permission (403); query and JSON body (400); then the handler. A multipart body is read by the
- * handler, after every one of those checks.
+ * Mounts every route of the table, admin and upload routes included. Order of checks: a JSON body's
+ * media type, syntax and size (415, 400, 413); the caller (401: an API key, or the admin token on
+ * admin routes); the key's rate limit (429); path syntax (400); scope (404); permission (403); query
+ * and JSON body (400), or that a multipart body is one (415); then the handler. A multipart body is
+ * read by the handler, after every one of those checks.
  */
 export function bindRoutes(routes: RouteSpec[], deps: RouteBinderDeps): Router {
   const router = Router();
@@ -80,7 +80,7 @@ export function bindRoutes(routes: RouteSpec[], deps: RouteBinderDeps): Router {
       spec,
       scope: scopeCheck(spec.scope as RouteScope<Record<string, unknown>>),
       shadows: shadowingRoutes(spec, routes),
-      bodyReader: spec.multipartBody ? [requireMultipartBody] : jsonBody,
+      bodyReader: spec.multipartBody ? [] : jsonBody,
       params: spec.params && compileValidator(spec.params, 'path'),
       query: spec.query && compileValidator(spec.query, 'query'),
       body: spec.body && compileValidator(spec.body, 'body'),
@@ -164,6 +164,8 @@ async function handle({ spec, scope, shadows, params, query, body }: CompiledRou
   const bodyValue: unknown = req.body === undefined || spec.multipartBody ? {} : req.body;
   const errors = [...(query ? query(queryValues) : []), ...(body ? body(bodyValue) : [])];
   if (errors.length > 0) throw validationFailed(errors);
+  // After scope and permission, as for any body: another tenant's key learns 404 here, not how to upload.
+  if (spec.multipartBody && !req.is('multipart/form-data')) throw multipartBodyRequired();
 
   const cached = spec.cache && deps.responseCache ? cacheLookup(spec, deps, req, pathValues) : undefined;
   if (cached) {

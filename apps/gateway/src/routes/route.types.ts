@@ -99,7 +99,7 @@ export interface RouteSpec<P extends TObject = TObject, Q extends TObject = TObj
   body?: B;
   /**
    * A multipart/form-data body, streamed: the binder runs every check before the body (key, rate
-   * limit, scope, permission, path and query) and then hands the handler the unread request, which
+   * limit, scope, permission, path and query; 415 for another media type) and then hands the handler the unread request, which
    * `local.uploads` streams to staging, checking the parts as they arrive. The schema documents the
    * parts in the OpenAPI document and is held to the same bounds as any body.
    */
