@@ -23,6 +23,12 @@ export function createGrpcClient<C extends Client>(Ctor: ClientConstructor<C>, a
     // request). We use none of its configurable retries; the one retry that matters, of a call the
     // server never saw, callUnary does itself.
     'grpc.enable_retries': 0,
+    // A call to a backend that is down fails at once with UNAVAILABLE (waitForReady is off), but the
+    // channel only notices the backend is back at its next reconnection attempt. grpc-js spaces those
+    // from 1 s up to 2 min, so a restarted service stayed unused for minutes; a refused connect is
+    // cheap, so try again from 250 ms and never wait more than 2 s.
+    'grpc.initial_reconnect_backoff_ms': 250,
+    'grpc.max_reconnect_backoff_ms': 2_000,
   });
 }
 

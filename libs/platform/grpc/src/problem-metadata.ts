@@ -44,5 +44,7 @@ export function serviceErrorToAppError(error: ServiceError, target: string): App
       : error.code === GrpcStatus.UNAVAILABLE
         ? `The ${target} service is unavailable.`
         : `The ${target} service failed.`;
-  return new AppError(grpcStatusToProblemCode(error.code), detail, { cause: error });
+  // A backend that is down is usually back within seconds (restarted by its supervisor), so tell the client when to retry.
+  const headers = error.code === GrpcStatus.UNAVAILABLE ? { 'Retry-After': '1' } : undefined;
+  return new AppError(grpcStatusToProblemCode(error.code), detail, { cause: error, headers });
 }
