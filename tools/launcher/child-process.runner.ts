@@ -1,10 +1,15 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
+export interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
 export interface RunningChild {
   name: string;
   child: ChildProcess;
-  exited: Promise<number | null>;
+  exited: Promise<ChildExit>;
 }
 
 const COLORS = [36, 35, 33, 32, 34, 91, 92, 93, 94, 95];
@@ -20,7 +25,7 @@ export function startChild(options: { name: string; entry: string; env: NodeJS.P
   for (const stream of [child.stdout, child.stderr]) {
     if (stream) createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${label} | ${line}\n`));
   }
-  return { name: options.name, child, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
+  return { name: options.name, child, exited: new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal }))) };
 }
 
 /**
@@ -30,7 +35,7 @@ export function startChild(options: { name: string; entry: string; env: NodeJS.P
 export async function waitUntilReady(proc: RunningChild, probe: () => Promise<boolean>, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited with code ${proc.child.exitCode} before it was ready`);
+    if (hasExited(proc)) throw new Error(`${proc.name} exited (${describeExit(proc)}) before it was ready`);
     if (await probe().catch(() => false)) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -41,3 +46,7 @@ export const httpAnswers = (url: string) => async () => {
   const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
   return response.status < 500;
 };
+
+export const hasExited = (proc: RunningChild) => proc.child.exitCode !== null || proc.child.signalCode !== null;
+
+const describeExit = (proc: RunningChild) => (proc.child.signalCode ? `signal ${proc.child.signalCode}` : `code ${proc.child.exitCode}`);

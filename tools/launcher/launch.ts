@@ -1,57 +1,58 @@
 /**
  * `npm start`: runs the whole system on this machine, each app its own process talking gRPC and
  * NATS over loopback (the deployed topology), plus an embedded S3-compatible server unless
- * S3_ENDPOINT points at a real one. Ctrl-C stops everything in reverse order.
+ * S3_ENDPOINT points at a real one. An app that dies after it was up is restarted with a backoff
+ * while the others keep running (app-supervisor.ts). Ctrl-C or SIGTERM stops everything in reverse
+ * order and restarts nothing.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { checkHealth } from '@platform/grpc';
 import { APPS, grpcPortOf } from './apps.registry';
-import { httpAnswers, RunningChild, startChild, waitUntilReady } from './child-process.runner';
+import { AppSupervisor, LauncherEvent } from './app-supervisor';
+import { httpAnswers, startChild } from './child-process.runner';
 
 const root = resolve(__dirname, '../..');
 const log = (message: string) => process.stdout.write(`${'launcher'.padEnd(16)} | ${message}\n`);
+/** Pid, exit and restart events as one JSON line each, for whoever reads or greps the log. */
+const logEvent = (event: LauncherEvent) => log(JSON.stringify({ time: new Date().toISOString(), ...event }));
 
 async function main(): Promise<void> {
   const grpcPortBase = process.env.GRPC_PORT_BASE ? Number(process.env.GRPC_PORT_BASE) : undefined;
   const workerHealthPortBase = Number(process.env.WORKER_HEALTH_PORT_BASE ?? 9465);
   const env: NodeJS.ProcessEnv = { ...process.env };
-  const running: RunningChild[] = [];
+  const supervisors: AppSupervisor[] = [];
   let stopping = false;
 
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
     log('stopping every process');
-    for (const proc of [...running].reverse()) {
-      if (proc.child.exitCode === null) proc.child.kill('SIGTERM');
-      const killTimer = setTimeout(() => proc.child.kill('SIGKILL'), 15_000);
-      await proc.exited;
-      clearTimeout(killTimer);
-    }
+    // No app may be restarted while the others stop, then each stops in reverse start order.
+    for (const supervisor of supervisors) supervisor.beginStop();
+    for (const supervisor of [...supervisors].reverse()) await supervisor.stop();
     log('stopped');
     process.exit(code);
   };
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
 
-  const launch = (name: string, entry: string, childEnv: NodeJS.ProcessEnv) => {
-    const proc = startChild({ name, entry, env: childEnv, cwd: root, index: running.length });
-    running.push(proc);
-    void proc.exited.then((exitCode) => {
-      if (!stopping) {
-        log(`${name} exited unexpectedly (code ${exitCode})`);
-        void stopAll(1);
-      }
+  const launch = (name: string, entry: string, childEnv: NodeJS.ProcessEnv, probe: () => Promise<boolean>) => {
+    const index = supervisors.length;
+    const supervisor = new AppSupervisor({
+      name,
+      spawn: () => startChild({ name, entry, env: childEnv, cwd: root, index }),
+      probe,
+      log: logEvent,
     });
-    return proc;
+    supervisors.push(supervisor);
+    return supervisor.start();
   };
 
   try {
     if (!env.S3_ENDPOINT) {
       const port = Number(env.S3_EMBEDDED_PORT ?? 9000);
-      const s3 = launch('s3', 'tools/s3-server/main.ts', { ...env, S3_EMBEDDED_PORT: String(port) });
-      await waitUntilReady(s3, httpAnswers(`http://127.0.0.1:${port}/`));
+      await launch('s3', 'tools/s3-server/main.ts', { ...env, S3_EMBEDDED_PORT: String(port) }, httpAnswers(`http://127.0.0.1:${port}/`));
       env.S3_ENDPOINT = `http://127.0.0.1:${port}`;
     }
     const present = APPS.filter((app) => existsSync(resolve(root, app.entry)));
@@ -74,7 +75,8 @@ async function main(): Promise<void> {
         const httpPort = appEnv[readiness.portVariable] ?? '8080';
         probe = httpAnswers(`http://127.0.0.1:${httpPort}${readiness.httpPath}`);
       }
-      await waitUntilReady(launch(app.name, app.entry, appEnv), probe);
+      if (stopping) return;
+      await launch(app.name, app.entry, appEnv, probe);
     }
     const port = env.PORT ?? '8080';
     log(`all ${present.length} apps are up`);
