@@ -2,22 +2,9 @@ import { CHANNELS_PLANS_ACCESS } from '@contracts/domain';
 import { channelsPlansV1 as v1 } from '@contracts/proto';
 import type { Logger } from '@platform/logging';
 import { unaryHandlers, type CallGuard } from '@platform/service';
-import type { PlanPlacementRecord } from '../placements/placement.model';
+import { toPlacement } from '../placements/placement.grpc';
 import type { MediaPlanView } from './media-plan.model';
 import type { MediaPlanService } from './media-plan.service';
-
-export const toPlacement = (p: PlanPlacementRecord): v1.Placement => ({
-  placementId: p.placementId,
-  placementName: p.placementName,
-  siteIdx: p.siteIdx,
-  siteName: p.siteName,
-  dimension: p.dimension,
-  isTagPresent: p.isTagPresent,
-  adUnitType: p.adUnitType,
-  // The DSP that serves the placement is the ad server of its site.
-  dspName: p.adServerName ?? p.adServerId,
-  paramsJson: p.paramsJson,
-});
 
 const toMediaPlan = (view: MediaPlanView): v1.GetMediaPlanResponse => ({
   mediaPlanId: view.mediaPlanId,

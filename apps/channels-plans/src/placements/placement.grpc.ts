@@ -1,24 +1,24 @@
-import { CHANNELS_PLANS_ACCESS, type PlacementParams } from '@contracts/domain';
+import { CHANNELS_PLANS_ACCESS, pickFieldInput, PLACEMENT_PARAM_FIELDS, type PlacementParams } from '@contracts/domain';
 import { channelsPlansV1 as v1 } from '@contracts/proto';
 import type { Logger } from '@platform/logging';
 import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { AdUnitDetails } from '../ad-units/ad-unit.model';
-import { toPlacement } from '../media-plans/media-plan.grpc';
 import type { BulkTagData, PlanPlacementRecord } from './placement.model';
 import type { PlacementService } from './placement.service';
 
-const toPlanPlacement = (p: PlanPlacementRecord): v1.PlanPlacement => ({
+/** The one placement mapper: the media plan read, the bulk-tag read, create, update and the peer list all answer it. */
+export const toPlacement = (p: PlanPlacementRecord): v1.Placement => ({
   placementId: p.placementId,
   placementName: p.placementName,
   siteIdx: p.siteIdx,
   siteName: p.siteName,
   dimension: p.dimension,
   isTagPresent: p.isTagPresent,
+  adUnitType: p.adUnitType,
+  paramsJson: p.paramsJson,
   adServerId: p.adServerId,
   adServerName: p.adServerName,
   adServerKind: p.adServerKind,
-  paramsJson: p.paramsJson,
-  adUnitType: p.adUnitType,
 });
 
 const toBulkTagData = (data: BulkTagData): v1.GetBulkTagDataResponse => ({
@@ -40,20 +40,8 @@ const toAdUnitDetails = (d: AdUnitDetails): v1.GetAdUnitDetailsResponse => ({
   nativeAdUnit: d.native,
 });
 
-/** The params a request sets (proto optional fields arrive as undefined when absent). */
-const toParams = (p: v1.PlacementParams | undefined): PlacementParams | undefined =>
-  p && {
-    adChoices: p.adChoices,
-    ccpa: p.ccpa,
-    embeddable: p.embeddable,
-    gdprMacro: p.gdprMacro,
-    mraid: p.mraid,
-    noScriptTag: p.noScriptTag,
-    privacy: p.privacy,
-    expansionUnit: p.expansionUnit,
-    gdprConsentMacro: p.gdprConsentMacro,
-    tagType: p.tagType,
-  };
+/** The params a request sets (proto optional fields arrive as undefined when absent), named by PLACEMENT_PARAM_FIELDS. */
+const toParams = (p: v1.PlacementParams | undefined): PlacementParams | undefined => p && pickFieldInput(PLACEMENT_PARAM_FIELDS, 'update', p);
 
 type PlacementHandlers = Pick<
   v1.ChannelsPlansServiceServer,
@@ -105,7 +93,7 @@ export function placementGrpc({ logger, guard, placements }: { logger: Logger; g
         mediaPlanId: plan.mediaPlanId,
         mediaPlanName: plan.mediaPlanName,
         retailCampaignId: plan.retailCampaignId,
-        placements: plan.placements.map(toPlanPlacement),
+        placements: plan.placements.map(toPlacement),
       };
     },
 

@@ -5,13 +5,11 @@ import {
   MARK_TAGS_PRESENT_MAX,
   MEDIA_PLAN_PLACEMENT_NAME_MAX,
   MEDIA_PLAN_SITE_NAME_MAX,
-  PLACEMENT_PARAM_BOOLEANS,
-  PLACEMENT_PARAM_STRING_MAX,
-  PLACEMENT_PARAM_STRINGS,
+  PLACEMENT_PARAM_FIELDS,
   type PlacementParams,
   planOutsideCampaign,
 } from '@contracts/domain';
-import { blankOrTooLong, enforce, type FieldError, notOneOf, problem, validationFailed } from '@platform/errors';
+import { blankOrTooLong, enforce, fieldTableErrors, type FieldError, notOneOf, problem, validationFailed } from '@platform/errors';
 import { rethrowDuplicateKey, withTransaction } from '@platform/mysql';
 import type { AdServerService } from '../ad-servers/ad-server.service';
 import type { AdUnitDetails } from '../ad-units/ad-unit.model';
@@ -248,18 +246,5 @@ function idErrors(name: string, id: number, where: 'pointer' | 'parameter'): Fie
 
 function paramErrors(params: PlacementParams | undefined): FieldError[] {
   if (!params) return [];
-  const errors: FieldError[] = [];
-  for (const [name, value] of Object.entries(params)) {
-    if (value === undefined) continue;
-    if ((PLACEMENT_PARAM_BOOLEANS as readonly string[]).includes(name)) {
-      if (typeof value !== 'boolean') errors.push({ pointer: `/${name}`, code: 'INVALID_TYPE', detail: `${name} must be a boolean.` });
-    } else if ((PLACEMENT_PARAM_STRINGS as readonly string[]).includes(name)) {
-      if (typeof value !== 'string') errors.push({ pointer: `/${name}`, code: 'INVALID_TYPE', detail: `${name} must be a string.` });
-      else if (value.length > PLACEMENT_PARAM_STRING_MAX)
-        errors.push({ pointer: `/${name}`, code: 'TOO_LONG', detail: `${name} must be at most ${PLACEMENT_PARAM_STRING_MAX} characters.` });
-    } else {
-      errors.push({ pointer: `/${name}`, code: 'UNKNOWN_FIELD', detail: `${name} is not an ad-server parameter of a placement.` });
-    }
-  }
-  return errors;
+  return fieldTableErrors(PLACEMENT_PARAM_FIELDS, 'update', params, { rejectUnknown: 'an ad-server parameter of a placement' });
 }

@@ -1,4 +1,4 @@
-import { CHANNELS_PLANS_ACCESS } from '@contracts/domain';
+import { CHANNELS_PLANS_ACCESS, pickFieldInput, RETAIL_CAMPAIGN_FIELDS, toFieldMessage } from '@contracts/domain';
 import { channelsPlansV1 as v1 } from '@contracts/proto';
 import type { PeerOf } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
@@ -7,17 +7,8 @@ import type { RetailCampaignRecord } from './retail-campaign.model';
 import type { TemplatesPeer } from '../peers/templates.peer';
 import type { RetailCampaignService } from './retail-campaign.service';
 
-export const toRetailCampaign = (record: RetailCampaignRecord): v1.RetailCampaign => ({
-  retailCampaignId: record.retailCampaignId,
-  accountId: record.accountId,
-  campaignName: record.campaignName,
-  templateIdx: record.templateIdx ?? undefined,
-  isAdGroupCampaign: record.isAdGroupCampaign,
-  isSbt: record.isSbt,
-  status: record.status,
-  createdTime: record.createdAt.toISOString(),
-  updatedTime: record.updatedAt.toISOString(),
-});
+/** The record as its message: field names and kinds come from RETAIL_CAMPAIGN_FIELDS. */
+export const toRetailCampaign = (record: RetailCampaignRecord): v1.RetailCampaign => toFieldMessage(RETAIL_CAMPAIGN_FIELDS, record);
 
 type RetailCampaignHandlers = Pick<
   v1.ChannelsPlansServiceServer,
@@ -38,16 +29,8 @@ export function retailCampaignGrpc({
   return unaryHandlers(v1.ChannelsPlansServiceService, CHANNELS_PLANS_ACCESS, logger, {
     createRetailCampaign: async (request, call) => {
       guard.account(call, request.accountId);
-      const retailCampaignId = await retailCampaigns.create(
-        request.accountId,
-        {
-          campaignName: request.campaignName,
-          templateIdx: request.templateIdx,
-          isAdGroupCampaign: request.isAdGroupCampaign,
-          isSbt: request.isSbt,
-        },
-        templates(call),
-      );
+      const input = pickFieldInput(RETAIL_CAMPAIGN_FIELDS, 'create', request);
+      const retailCampaignId = await retailCampaigns.create(request.accountId, input, templates(call));
       return { retailCampaignId };
     },
 
@@ -65,7 +48,7 @@ export function retailCampaignGrpc({
 
     updateRetailCampaign: async (request, call) => {
       guard.account(call, request.accountId);
-      await retailCampaigns.update(request.accountId, request.retailCampaignId, { campaignName: request.campaignName, status: request.status });
+      await retailCampaigns.update(request.accountId, request.retailCampaignId, pickFieldInput(RETAIL_CAMPAIGN_FIELDS, 'update', request));
       return {};
     },
 

@@ -1,47 +1,21 @@
-import type { RetailCampaignStatus } from '@contracts/domain';
+import type { FieldChanges, FieldCreateInput, FieldCreateValues, FieldRecord, FieldUpdateInput, RETAIL_CAMPAIGN_FIELDS } from '@contracts/domain';
 import type { AdGroupRecord } from '../ad-groups/ad-group.model';
 
-export interface RetailCampaignRecord {
-  retailCampaignId: number;
-  accountId: number;
-  campaignName: string;
-  templateIdx: number | null;
-  isAdGroupCampaign: boolean;
-  isSbt: boolean;
-  status: RetailCampaignStatus;
-  createdAt: Date;
-  updatedAt: Date;
-}
+// Every shape below derives from the campaign's field table (RETAIL_CAMPAIGN_FIELDS).
+type Fields = typeof RETAIL_CAMPAIGN_FIELDS;
+
+export type RetailCampaignRecord = FieldRecord<Fields>;
 
 /** What a caller asks to create; checked by the service. */
-export interface CreateRetailCampaignInput {
-  campaignName: string;
-  templateIdx?: number;
-  isAdGroupCampaign: boolean;
-  isSbt: boolean;
-}
+export type CreateRetailCampaignInput = FieldCreateInput<Fields>;
 
 /** Fields left undefined stay as they are; `status` is a move, checked against the allowed ones. */
-export interface UpdateRetailCampaignInput {
-  campaignName?: string;
-  status?: string;
-}
+export type UpdateRetailCampaignInput = FieldUpdateInput<Fields>;
 
 /** A checked campaign, as the repository stores it (new campaigns start in DRAFT). */
-export interface NewRetailCampaign {
-  accountId: number;
-  campaignName: string;
-  templateIdx: number | null;
-  isAdGroupCampaign: boolean;
-  isSbt: boolean;
-}
+export type NewRetailCampaign = FieldCreateValues<Fields> & { accountId: number };
 
-export interface RetailCampaignChanges {
-  campaignName?: string;
-  status?: RetailCampaignStatus;
-}
+export type RetailCampaignChanges = FieldChanges<Fields>;
 
 /** A campaign with its ad groups, as peers read it. */
-export interface CampaignFacts extends RetailCampaignRecord {
-  adGroups: AdGroupRecord[];
-}
+export type CampaignFacts = RetailCampaignRecord & { adGroups: AdGroupRecord[] };

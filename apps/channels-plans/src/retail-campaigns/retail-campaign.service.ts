@@ -1,9 +1,16 @@
 import type { Knex } from 'knex';
-import { effectivePage, RETAIL_CAMPAIGN_NAME_MAX, RETAIL_CAMPAIGN_STATUSES, RETAIL_CAMPAIGN_TRANSITIONS, type RetailCampaignStatus } from '@contracts/domain';
-import { blankOrTooLong, type FieldError, notOneOf, problem, validationFailed } from '@platform/errors';
+import {
+  effectivePage,
+  fieldChanges,
+  fieldCreateValues,
+  RETAIL_CAMPAIGN_FIELDS,
+  RETAIL_CAMPAIGN_TRANSITIONS,
+  type RetailCampaignStatus,
+} from '@contracts/domain';
+import { fieldTableErrors, problem, validationFailed } from '@platform/errors';
 import { withTransaction, type Page } from '@platform/mysql';
 import type { AdGroupRepository } from '../ad-groups/ad-group.repository';
-import type { CampaignFacts, CreateRetailCampaignInput, RetailCampaignChanges, RetailCampaignRecord, UpdateRetailCampaignInput } from './retail-campaign.model';
+import type { CampaignFacts, CreateRetailCampaignInput, RetailCampaignRecord, UpdateRetailCampaignInput } from './retail-campaign.model';
 import type { RetailCampaignRepository } from './retail-campaign.repository';
 import type { TemplatesPeer } from '../peers/templates.peer';
 
@@ -38,7 +45,7 @@ export class RetailCampaignService {
    * /templateIdx) and nothing is stored.
    */
   async create(accountId: number, input: CreateRetailCampaignInput, templates?: TemplatesPeer): Promise<number> {
-    const errors = [...blankOrTooLong('/campaignName', input.campaignName, RETAIL_CAMPAIGN_NAME_MAX), ...templateIdxErrors(input.templateIdx)];
+    const errors = fieldTableErrors(RETAIL_CAMPAIGN_FIELDS, 'create', input);
     if (errors.length > 0) throw validationFailed(errors);
     if (input.templateIdx !== undefined) {
       if (!templates) throw new Error('A campaign from a template needs the templates service to check it');
@@ -52,13 +59,7 @@ export class RetailCampaignService {
         ]);
       }
     }
-    return this.deps.campaigns.insert({
-      accountId,
-      campaignName: input.campaignName.trim(),
-      templateIdx: input.templateIdx ?? null,
-      isAdGroupCampaign: input.isAdGroupCampaign,
-      isSbt: input.isSbt,
-    });
+    return this.deps.campaigns.insert({ accountId, ...fieldCreateValues(RETAIL_CAMPAIGN_FIELDS, input) });
   }
 
   async get(accountId: number, retailCampaignId: number): Promise<RetailCampaignRecord> {
@@ -87,30 +88,16 @@ export class RetailCampaignService {
    * other left (ACTIVE -> ARCHIVED racing ACTIVE -> PAUSED cannot end PAUSED after ARCHIVED).
    */
   async update(accountId: number, retailCampaignId: number, input: UpdateRetailCampaignInput): Promise<void> {
-    const errors = [
-      ...(input.campaignName === undefined ? [] : blankOrTooLong('/campaignName', input.campaignName, RETAIL_CAMPAIGN_NAME_MAX)),
-      ...notOneOf('/status', input.status, RETAIL_CAMPAIGN_STATUSES),
-    ];
+    const errors = fieldTableErrors(RETAIL_CAMPAIGN_FIELDS, 'update', input);
     if (errors.length > 0) throw validationFailed(errors);
-    const requested = input.status as RetailCampaignStatus | undefined;
 
     await withTransaction(this.deps.knex, async (trx) => {
       const current = await this.deps.campaigns.lockStatus(trx, accountId, retailCampaignId);
       if (current === undefined) throw retailCampaignNotFound(retailCampaignId);
-      const changes: RetailCampaignChanges = {};
-      if (input.campaignName !== undefined) changes.campaignName = input.campaignName.trim();
-      if (requested !== undefined && requested !== current) {
-        assertStatusMove(retailCampaignId, current, requested);
-        changes.status = requested;
-      }
-      if (changes.campaignName !== undefined || changes.status !== undefined) {
-        await this.deps.campaigns.update(trx, accountId, retailCampaignId, changes);
-      }
+      const changes = fieldChanges(RETAIL_CAMPAIGN_FIELDS, input);
+      if (changes.status === current) delete changes.status;
+      if (changes.status !== undefined) assertStatusMove(retailCampaignId, current, changes.status);
+      if (Object.keys(changes).length > 0) await this.deps.campaigns.update(trx, accountId, retailCampaignId, changes);
     });
   }
-}
-
-function templateIdxErrors(templateIdx: number | undefined): FieldError[] {
-  if (templateIdx === undefined || (Number.isSafeInteger(templateIdx) && templateIdx >= 1)) return [];
-  return [{ pointer: '/templateIdx', code: 'OUT_OF_RANGE', detail: 'templateIdx must be a positive integer.' }];
 }

@@ -9,10 +9,13 @@ import {
   PERMISSIONS,
   PLACEMENT_ID_MAX_LENGTH,
   PLACEMENT_ID_PATTERN,
-  PLACEMENT_PARAM_STRING_MAX,
+  fieldNamesOfKind,
+  pickFieldInput,
+  PLACEMENT_PARAM_FIELDS,
 } from '@contracts/domain';
 import { channelsPlansV1 as v1 } from '@contracts/proto';
 import { AccountId, BoundedString, Int64, Nullable, PathParams } from './common.schemas';
+import { fieldResponseSchema, fieldUpdateProperties } from './field-schemas';
 import { defineRoute } from './route.types';
 
 const TAG = 'channels-plans';
@@ -22,21 +25,11 @@ const PERMISSION_NOTE = 'The interface names no permission for this operation; i
 
 // ---- The one Placement view: the media plan read, the bulk-tag read, create and update all answer it. ----
 
-const ParamsSchema = Type.Object(
-  {
-    adChoices: Type.Optional(Type.Boolean()),
-    ccpa: Type.Optional(Type.Boolean()),
-    embeddable: Type.Optional(Type.Boolean()),
-    gdprMacro: Type.Optional(Type.Boolean()),
-    mraid: Type.Optional(Type.Boolean()),
-    noScriptTag: Type.Optional(Type.Boolean()),
-    privacy: Type.Optional(Type.Boolean()),
-    expansionUnit: Type.Optional(Type.String()),
-    gdprConsentMacro: Type.Optional(Type.String()),
-    tagType: Type.Optional(Type.String()),
-  },
-  { additionalProperties: false, description: 'The ad-server parameters set on the placement (PATCH .../placement); one never set is absent.' },
-);
+/** The params as answered: every field of PLACEMENT_PARAM_FIELDS, each present only once set. */
+const ParamsSchema = fieldResponseSchema(PLACEMENT_PARAM_FIELDS, {
+  allOptional: true,
+  description: 'The ad-server parameters set on the placement (PATCH .../placement); one never set is absent.',
+});
 
 export const PlacementSchema = Type.Object({
   placementId: Type.String(),
@@ -59,7 +52,8 @@ export const presentPlacement = (p: v1.Placement) => ({
   siteName: p.siteName,
   dimension: p.dimension,
   isTagPresent: p.isTagPresent,
-  additionalInfo: { adUnitType: p.adUnitType, dspName: p.dspName, params: JSON.parse(p.paramsJson || '{}') as Record<string, unknown> },
+  // The DSP that serves the placement is the ad server of its site.
+  additionalInfo: { adUnitType: p.adUnitType, dspName: p.adServerName || p.adServerId, params: JSON.parse(p.paramsJson || '{}') as Record<string, unknown> },
 });
 
 /** The ad server an adServers entry is about: its catalog id (what tag requests name as adServerId) and kind. */
@@ -104,7 +98,6 @@ const Writable = {
   dimension: BoundedString(DIMENSION_MAX_LENGTH, { pattern: DIMENSION_PATTERN, description: '<width>x<height>, each 1 to 99999 pixels' }),
   adServer: BoundedString(AD_SERVER_ID_MAX, { minLength: 1, description: 'An adServerId of GET /v2/ad-servers' }),
 };
-const ParamString = (description: string) => BoundedString(PLACEMENT_PARAM_STRING_MAX, { description });
 
 const CreateBody = Type.Object(
   { placementName: Writable.placementName, siteName: Writable.siteName, dimension: Writable.dimension, adServer: Writable.adServer },
@@ -119,16 +112,7 @@ const UpdateBody = Type.Object(
     siteName: Type.Optional(Writable.siteName),
     adServer: Type.Optional(Writable.adServer),
     dimension: Type.Optional(Writable.dimension),
-    adChoices: Type.Optional(Type.Boolean()),
-    ccpa: Type.Optional(Type.Boolean()),
-    embeddable: Type.Optional(Type.Boolean()),
-    gdprMacro: Type.Optional(Type.Boolean()),
-    mraid: Type.Optional(Type.Boolean()),
-    noScriptTag: Type.Optional(Type.Boolean()),
-    privacy: Type.Optional(Type.Boolean()),
-    expansionUnit: Type.Optional(ParamString('Expansion unit of expandable creatives')),
-    gdprConsentMacro: Type.Optional(ParamString('GDPR consent macro of the ad server, e.g. ${GDPR_CONSENT_755}')),
-    tagType: Type.Optional(ParamString('Tag type the ad server takes')),
+    ...fieldUpdateProperties(PLACEMENT_PARAM_FIELDS),
   },
   { additionalProperties: false },
 );
@@ -317,7 +301,8 @@ export const placementRoutes = [
     description:
       'placementId and siteIdx identify the placement; a pair that does not match a placement of the plan answers 404 PLACEMENT_NOT_FOUND. ' +
       "A new siteName or adServer moves the placement to the plan's site of that name on that ad server (created when missing; a site left without placements is removed), " +
-      'and a new ad server brings its ad-unit type. The ad-server params given (adChoices, ccpa, embeddable, gdprMacro, mraid, noScriptTag, privacy; expansionUnit, gdprConsentMacro, tagType) ' +
+      'and a new ad server brings its ad-unit type. ' +
+      `The ad-server params given (${fieldNamesOfKind(PLACEMENT_PARAM_FIELDS, 'bool').join(', ')}; ${fieldNamesOfKind(PLACEMENT_PARAM_FIELDS, 'string').join(', ')}) ` +
       'replace the stored ones of the same name and the others stay. A name taken on the site answers 409 PLACEMENT_NAME_TAKEN and nothing changes. ' +
       `${PERMISSION_NOTE}MediaPlan_Edit.`,
     permission: PERMISSIONS.mediaPlanEdit,
@@ -341,18 +326,7 @@ export const placementRoutes = [
         siteName: body.siteName,
         adServerId: body.adServer,
         dimension: body.dimension,
-        params: {
-          adChoices: body.adChoices,
-          ccpa: body.ccpa,
-          embeddable: body.embeddable,
-          gdprMacro: body.gdprMacro,
-          mraid: body.mraid,
-          noScriptTag: body.noScriptTag,
-          privacy: body.privacy,
-          expansionUnit: body.expansionUnit,
-          gdprConsentMacro: body.gdprConsentMacro,
-          tagType: body.tagType,
-        },
+        params: pickFieldInput(PLACEMENT_PARAM_FIELDS, 'update', body),
       });
       return { body: placementOf(answer) };
     },

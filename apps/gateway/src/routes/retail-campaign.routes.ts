@@ -1,34 +1,17 @@
 import { Type } from '@sinclair/typebox';
-import { PERMISSIONS, RETAIL_CAMPAIGN_NAME_MAX, RETAIL_CAMPAIGN_STATUSES } from '@contracts/domain';
+import { PERMISSIONS, pickFieldInput, RETAIL_CAMPAIGN_FIELDS, toFieldJson } from '@contracts/domain';
 import { channelsPlansV1 as v1 } from '@contracts/proto';
 import { PageQuery } from '../http/pagination';
-import { PathParams, AccountId, BoundedString, Idx, Int64, Message, Nullable, PageLinksSchema, StringEnum } from './common.schemas';
+import { PathParams, AccountId, Idx, Message, PageLinksSchema } from './common.schemas';
+import { fieldCreateProperties, fieldResponseSchema, fieldUpdateProperties } from './field-schemas';
 import { defineRoute } from './route.types';
 
 const TAG = 'channels-plans';
-const CampaignName = BoundedString(RETAIL_CAMPAIGN_NAME_MAX, { minLength: 1 });
 
-const RetailCampaign = Type.Object({
-  retailCampaignId: Type.Integer(),
-  campaignName: Type.String(),
-  templateIdx: Nullable(Type.Integer()),
-  isAdGroupCampaign: Type.Boolean(),
-  isSbt: Type.Boolean(),
-  status: Type.String(),
-  createdTime: Type.String({ format: 'date-time' }),
-  updatedTime: Type.String({ format: 'date-time' }),
-});
+/** The campaign as answered: every field of RETAIL_CAMPAIGN_FIELDS but the hidden ones, by JSON name. */
+const RetailCampaign = fieldResponseSchema(RETAIL_CAMPAIGN_FIELDS);
 
-const present = (c: v1.RetailCampaign) => ({
-  retailCampaignId: c.retailCampaignId,
-  campaignName: c.campaignName,
-  templateIdx: c.templateIdx ?? null,
-  isAdGroupCampaign: c.isAdGroupCampaign,
-  isSbt: c.isSbt,
-  status: c.status,
-  createdTime: c.createdTime,
-  updatedTime: c.updatedTime,
-});
+const present = (c: v1.RetailCampaign) => toFieldJson(RETAIL_CAMPAIGN_FIELDS, c);
 
 // Examples the document shows; openapi-coverage.spec.ts checks each against its schema.
 const EXAMPLE_CAMPAIGN = {
@@ -60,15 +43,7 @@ export const retailCampaignRoutes = [
     scope: { account: 'accountId' },
     extension: true,
     params: AccountPath,
-    body: Type.Object(
-      {
-        campaignName: CampaignName,
-        templateIdx: Type.Optional(Int64({ minimum: 1 })),
-        isAdGroupCampaign: Type.Optional(Type.Boolean({ default: false })),
-        isSbt: Type.Optional(Type.Boolean({ default: false })),
-      },
-      { additionalProperties: false },
-    ),
+    body: Type.Object(fieldCreateProperties(RETAIL_CAMPAIGN_FIELDS), { additionalProperties: false }),
     success: { status: 201, description: 'Created', schema: Type.Object({ retailCampaignId: Type.Integer() }) },
     example: {
       params: { accountId: 1001 },
@@ -78,10 +53,7 @@ export const retailCampaignRoutes = [
     async handle({ params, body, backends }) {
       const result = await backends.channelsPlans.createRetailCampaign({
         accountId: params.accountId,
-        campaignName: body.campaignName,
-        templateIdx: body.templateIdx,
-        isAdGroupCampaign: body.isAdGroupCampaign ?? false,
-        isSbt: body.isSbt ?? false,
+        ...pickFieldInput(RETAIL_CAMPAIGN_FIELDS, 'create', body),
       });
       return { body: { retailCampaignId: result.retailCampaignId } };
     },
@@ -149,13 +121,7 @@ export const retailCampaignRoutes = [
     scope: { account: 'accountId' },
     extension: true,
     params: CampaignPath,
-    body: Type.Object(
-      {
-        campaignName: Type.Optional(CampaignName),
-        status: Type.Optional(StringEnum(RETAIL_CAMPAIGN_STATUSES)),
-      },
-      { additionalProperties: false, minProperties: 1 },
-    ),
+    body: Type.Object(fieldUpdateProperties(RETAIL_CAMPAIGN_FIELDS), { additionalProperties: false, minProperties: 1 }),
     success: { status: 200, description: 'Updated', schema: Message },
     problems: ['RETAIL_CAMPAIGN_NOT_FOUND', 'RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED'],
     example: {
@@ -167,8 +133,7 @@ export const retailCampaignRoutes = [
       await backends.channelsPlans.updateRetailCampaign({
         accountId: params.accountId,
         retailCampaignId: params.retailCampaignIdx,
-        campaignName: body.campaignName,
-        status: body.status,
+        ...pickFieldInput(RETAIL_CAMPAIGN_FIELDS, 'update', body),
       });
       return { body: { message: 'Retail campaign updated successfully.' } };
     },

@@ -6946,12 +6946,15 @@ export interface operations {
                     adChoices?: boolean;
                     ccpa?: boolean;
                     embeddable?: boolean;
+                    /** @description Expansion unit of expandable creatives */
                     expansionUnit?: string;
+                    /** @description GDPR consent macro of the ad server, e.g. ${GDPR_CONSENT_755} */
                     gdprConsentMacro?: string;
                     gdprMacro?: boolean;
                     mraid?: boolean;
                     noScriptTag?: boolean;
                     privacy?: boolean;
+                    /** @description Tag type the ad server takes */
                     tagType?: string;
                   };
                 };
@@ -7115,12 +7118,15 @@ export interface operations {
                     adChoices?: boolean;
                     ccpa?: boolean;
                     embeddable?: boolean;
+                    /** @description Expansion unit of expandable creatives */
                     expansionUnit?: string;
+                    /** @description GDPR consent macro of the ad server, e.g. ${GDPR_CONSENT_755} */
                     gdprConsentMacro?: string;
                     gdprMacro?: boolean;
                     mraid?: boolean;
                     noScriptTag?: boolean;
                     privacy?: boolean;
+                    /** @description Tag type the ad server takes */
                     tagType?: string;
                   };
                 };
@@ -7449,12 +7455,15 @@ export interface operations {
                 adChoices?: boolean;
                 ccpa?: boolean;
                 embeddable?: boolean;
+                /** @description Expansion unit of expandable creatives */
                 expansionUnit?: string;
+                /** @description GDPR consent macro of the ad server, e.g. ${GDPR_CONSENT_755} */
                 gdprConsentMacro?: string;
                 gdprMacro?: boolean;
                 mraid?: boolean;
                 noScriptTag?: boolean;
                 privacy?: boolean;
+                /** @description Tag type the ad server takes */
                 tagType?: string;
               };
             };
@@ -7667,12 +7676,15 @@ export interface operations {
                 adChoices?: boolean;
                 ccpa?: boolean;
                 embeddable?: boolean;
+                /** @description Expansion unit of expandable creatives */
                 expansionUnit?: string;
+                /** @description GDPR consent macro of the ad server, e.g. ${GDPR_CONSENT_755} */
                 gdprConsentMacro?: string;
                 gdprMacro?: boolean;
                 mraid?: boolean;
                 noScriptTag?: boolean;
                 privacy?: boolean;
+                /** @description Tag type the ad server takes */
                 tagType?: string;
               };
             };
@@ -9511,7 +9523,10 @@ export interface operations {
           isAdGroupCampaign?: boolean;
           /** @default false */
           isSbt?: boolean;
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description The retail template the campaign is built from; the templates service must let the account use it.
+           */
           templateIdx?: number;
         };
       };

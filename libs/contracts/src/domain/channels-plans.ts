@@ -4,6 +4,8 @@
  * re-check cannot disagree.
  */
 
+import { defineFields, type FieldUpdateInput } from './fields';
+
 export const MEDIA_CHANNEL_TYPES = ['On-site', 'Off-site', 'Social', 'In-store/DOOH', 'Hybrid'] as const;
 export type MediaChannelType = (typeof MEDIA_CHANNEL_TYPES)[number];
 
@@ -33,6 +35,30 @@ export const ONSITE_AD_SERVER_KIND: AdServerKind = 'onsite-retail-media';
 export const RETAIL_CAMPAIGN_STATUSES = ['DRAFT', 'ACTIVE', 'PAUSED', 'ARCHIVED'] as const;
 export type RetailCampaignStatus = (typeof RETAIL_CAMPAIGN_STATUSES)[number];
 export const RETAIL_CAMPAIGN_NAME_MAX = 200;
+
+/**
+ * A retail campaign's fields, declared once: the gateway's schemas, the proto mapping, the record
+ * and the repository's columns derive from this table (docs/architecture.md, "Adding a field").
+ * New campaigns start in DRAFT (the column's default); `status` changes only by an allowed move.
+ */
+export const RETAIL_CAMPAIGN_FIELDS = defineFields({
+  retailCampaignId: { kind: 'int', column: 'retail_campaign_id' },
+  accountId: { kind: 'int', column: 'account_id', hidden: true },
+  campaignName: { kind: 'string', column: 'campaign_name', minLength: 1, maxLength: RETAIL_CAMPAIGN_NAME_MAX, trim: true, create: 'required', update: true },
+  templateIdx: {
+    kind: 'int',
+    column: 'template_idx',
+    minimum: 1,
+    nullable: true,
+    create: 'optional',
+    description: 'The retail template the campaign is built from; the templates service must let the account use it.',
+  },
+  isAdGroupCampaign: { kind: 'bool', column: 'is_ad_group_campaign', create: 'optional', default: false },
+  isSbt: { kind: 'bool', column: 'is_sbt', create: 'optional', default: false },
+  status: { kind: 'enum', column: 'status', values: RETAIL_CAMPAIGN_STATUSES, update: true },
+  createdAt: { kind: 'timestamp', column: 'created_at', json: 'createdTime' },
+  updatedAt: { kind: 'timestamp', column: 'updated_at', json: 'updatedTime' },
+});
 
 /**
  * Allowed status moves: DRAFT -> ACTIVE, ACTIVE <-> PAUSED, ACTIVE or PAUSED -> ARCHIVED, nothing
@@ -105,17 +131,33 @@ export const MEDIA_PLAN_SITE_NAME_MAX = 200;
 export const PLACEMENT_ID_PATTERN = '^[1-9][0-9]{0,14}$';
 export const PLACEMENT_ID_MAX_LENGTH = 15;
 
-/** The boolean ad-server parameters of a placement (its `params` object). */
-export const PLACEMENT_PARAM_BOOLEANS = ['adChoices', 'ccpa', 'embeddable', 'gdprMacro', 'mraid', 'noScriptTag', 'privacy'] as const;
-export type PlacementParamBoolean = (typeof PLACEMENT_PARAM_BOOLEANS)[number];
-/** The string ad-server parameters of a placement. */
-export const PLACEMENT_PARAM_STRINGS = ['expansionUnit', 'gdprConsentMacro', 'tagType'] as const;
-export type PlacementParamString = (typeof PLACEMENT_PARAM_STRINGS)[number];
 /** Length cap of each string parameter (a macro such as `${GDPR_CONSENT_755}` fits many times over). */
 export const PLACEMENT_PARAM_STRING_MAX = 200;
 
+/**
+ * The ad-server parameters of a placement (its `params` object, one JSON column), declared once:
+ * the gateway's update body and answer, the proto mapping and the service's checks derive from it.
+ */
+export const PLACEMENT_PARAM_FIELDS = defineFields({
+  adChoices: { kind: 'bool', update: true },
+  ccpa: { kind: 'bool', update: true },
+  embeddable: { kind: 'bool', update: true },
+  gdprMacro: { kind: 'bool', update: true },
+  mraid: { kind: 'bool', update: true },
+  noScriptTag: { kind: 'bool', update: true },
+  privacy: { kind: 'bool', update: true },
+  expansionUnit: { kind: 'string', maxLength: PLACEMENT_PARAM_STRING_MAX, update: true, description: 'Expansion unit of expandable creatives' },
+  gdprConsentMacro: {
+    kind: 'string',
+    maxLength: PLACEMENT_PARAM_STRING_MAX,
+    update: true,
+    description: 'GDPR consent macro of the ad server, e.g. ${GDPR_CONSENT_755}',
+  },
+  tagType: { kind: 'string', maxLength: PLACEMENT_PARAM_STRING_MAX, update: true, description: 'Tag type the ad server takes' },
+});
+
 /** A placement's ad-server parameters as stored and returned: only the ones ever set are present. */
-export type PlacementParams = Partial<Record<PlacementParamBoolean, boolean> & Record<PlacementParamString, string>>;
+export type PlacementParams = FieldUpdateInput<typeof PLACEMENT_PARAM_FIELDS>;
 
 /** Placement ids one MarkTagsPresent call may name. */
 export const MARK_TAGS_PRESENT_MAX = 5000;

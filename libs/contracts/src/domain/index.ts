@@ -13,3 +13,4 @@ export * from './cached-views';
 export * from './problems';
 export * from './retail-campaign.rules';
 export * from './method-access';
+export * from './fields';

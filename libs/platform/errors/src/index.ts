@@ -2,3 +2,4 @@ export * from './app-error';
 export * from './problem';
 export * from './status-mapping';
 export * from './field-rules';
+export * from './field-table-rules';

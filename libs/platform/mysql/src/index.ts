@@ -8,3 +8,4 @@ export { openOwnSchema, type MysqlEnv } from './mysql.own-schema';
 export { listWithTotal, listWithTotalColumn, listWithTotalQuery, TOTAL_COLUMN, type CountRow, type Page, type PageWindow } from './mysql.page';
 export { duplicateKeyName, isDuplicateKey, rethrowDuplicateKey } from './mysql.duplicate-key';
 export { readJsonColumn, writeJsonColumn } from './mysql.json-column';
+export { fieldColumns, type FieldColumns } from './mysql.field-table';

@@ -175,8 +175,9 @@ export interface RetailCampaign {
   isSbt: boolean;
   /** DRAFT, ACTIVE, PAUSED or ARCHIVED. */
   status: string;
-  createdTime: string;
-  updatedTime: string;
+  /** ISO 8601; the gateway answers them as createdTime and updatedTime. */
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface CreateRetailCampaignRequest {
@@ -268,6 +269,10 @@ export interface GetMediaPlanRequest {
   page: PageRequest | undefined;
 }
 
+/**
+ * One placement of a media plan with its site and the ad server the site is on: what the media
+ * plan read, the bulk-tag read, create, update and ListPlanPlacements answer.
+ */
 export interface Placement {
   placementId: number;
   placementName: string;
@@ -277,9 +282,12 @@ export interface Placement {
   /** True once the tagging service has told that a tag exists for the placement (MarkTagsPresent). */
   isTagPresent: boolean;
   adUnitType: string;
-  dspName: string;
   /** The placement's ad-server params (adChoices, ccpa, ..., tagType) as a JSON object of the ones set. */
   paramsJson: string;
+  adServerId: string;
+  adServerName: string;
+  /** onsite-retail-media, display, video, social or dooh. */
+  adServerKind: string;
 }
 
 export interface MediaPlanAdServer {
@@ -325,27 +333,11 @@ export interface ListPlanPlacementsRequest {
   mediaPlanId: number;
 }
 
-export interface PlanPlacement {
-  placementId: number;
-  placementName: string;
-  siteIdx: number;
-  siteName: string;
-  dimension: string;
-  isTagPresent: boolean;
-  adServerId: string;
-  adServerName: string;
-  /** onsite-retail-media, display, video, social or dooh. */
-  adServerKind: string;
-  /** The placement's ad-server params (adChoices, ccpa, ..., tagType) as a JSON object. */
-  paramsJson: string;
-  adUnitType: string;
-}
-
 export interface ListPlanPlacementsResponse {
   mediaPlanId: number;
   mediaPlanName: string;
   retailCampaignId: number;
-  placements: PlanPlacement[];
+  placements: Placement[];
 }
 
 export interface MarkTagsPresentRequest {
@@ -2746,8 +2738,8 @@ function createBaseRetailCampaign(): RetailCampaign {
     isAdGroupCampaign: false,
     isSbt: false,
     status: "",
-    createdTime: "",
-    updatedTime: "",
+    createdAt: "",
+    updatedAt: "",
   };
 }
 
@@ -2774,11 +2766,11 @@ export const RetailCampaign: MessageFns<RetailCampaign> = {
     if (message.status !== "") {
       writer.uint32(58).string(message.status);
     }
-    if (message.createdTime !== "") {
-      writer.uint32(66).string(message.createdTime);
+    if (message.createdAt !== "") {
+      writer.uint32(66).string(message.createdAt);
     }
-    if (message.updatedTime !== "") {
-      writer.uint32(74).string(message.updatedTime);
+    if (message.updatedAt !== "") {
+      writer.uint32(74).string(message.updatedAt);
     }
     return writer;
   },
@@ -2857,7 +2849,7 @@ export const RetailCampaign: MessageFns<RetailCampaign> = {
               break;
             }
 
-            message.createdTime = reader.string();
+            message.createdAt = reader.string();
             continue;
           }
           case 9: {
@@ -2865,7 +2857,7 @@ export const RetailCampaign: MessageFns<RetailCampaign> = {
               break;
             }
 
-            message.updatedTime = reader.string();
+            message.updatedAt = reader.string();
             continue;
           }
         }
@@ -2913,15 +2905,15 @@ export const RetailCampaign: MessageFns<RetailCampaign> = {
         ? globalThis.Boolean(object.is_sbt)
         : false,
       status: isSet(object.status) ? globalThis.String(object.status) : "",
-      createdTime: isSet(object.createdTime)
-        ? globalThis.String(object.createdTime)
-        : isSet(object.created_time)
-        ? globalThis.String(object.created_time)
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
         : "",
-      updatedTime: isSet(object.updatedTime)
-        ? globalThis.String(object.updatedTime)
-        : isSet(object.updated_time)
-        ? globalThis.String(object.updated_time)
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
         : "",
     };
   },
@@ -2949,11 +2941,11 @@ export const RetailCampaign: MessageFns<RetailCampaign> = {
     if (message.status !== "") {
       obj.status = message.status;
     }
-    if (message.createdTime !== "") {
-      obj.createdTime = message.createdTime;
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
     }
-    if (message.updatedTime !== "") {
-      obj.updatedTime = message.updatedTime;
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
     }
     return obj;
   },
@@ -2970,8 +2962,8 @@ export const RetailCampaign: MessageFns<RetailCampaign> = {
     message.isAdGroupCampaign = object.isAdGroupCampaign ?? false;
     message.isSbt = object.isSbt ?? false;
     message.status = object.status ?? "";
-    message.createdTime = object.createdTime ?? "";
-    message.updatedTime = object.updatedTime ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
     return message;
   },
 };
@@ -4532,8 +4524,10 @@ function createBasePlacement(): Placement {
     dimension: "",
     isTagPresent: false,
     adUnitType: "",
-    dspName: "",
     paramsJson: "",
+    adServerId: "",
+    adServerName: "",
+    adServerKind: "",
   };
 }
 
@@ -4560,11 +4554,17 @@ export const Placement: MessageFns<Placement> = {
     if (message.adUnitType !== "") {
       writer.uint32(58).string(message.adUnitType);
     }
-    if (message.dspName !== "") {
-      writer.uint32(66).string(message.dspName);
-    }
     if (message.paramsJson !== "") {
       writer.uint32(74).string(message.paramsJson);
+    }
+    if (message.adServerId !== "") {
+      writer.uint32(82).string(message.adServerId);
+    }
+    if (message.adServerName !== "") {
+      writer.uint32(90).string(message.adServerName);
+    }
+    if (message.adServerKind !== "") {
+      writer.uint32(98).string(message.adServerKind);
     }
     return writer;
   },
@@ -4638,20 +4638,36 @@ export const Placement: MessageFns<Placement> = {
             message.adUnitType = reader.string();
             continue;
           }
-          case 8: {
-            if (tag !== 66) {
-              break;
-            }
-
-            message.dspName = reader.string();
-            continue;
-          }
           case 9: {
             if (tag !== 74) {
               break;
             }
 
             message.paramsJson = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.adServerId = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.adServerName = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.adServerKind = reader.string();
             continue;
           }
         }
@@ -4699,15 +4715,25 @@ export const Placement: MessageFns<Placement> = {
         : isSet(object.ad_unit_type)
         ? globalThis.String(object.ad_unit_type)
         : "",
-      dspName: isSet(object.dspName)
-        ? globalThis.String(object.dspName)
-        : isSet(object.dsp_name)
-        ? globalThis.String(object.dsp_name)
-        : "",
       paramsJson: isSet(object.paramsJson)
         ? globalThis.String(object.paramsJson)
         : isSet(object.params_json)
         ? globalThis.String(object.params_json)
+        : "",
+      adServerId: isSet(object.adServerId)
+        ? globalThis.String(object.adServerId)
+        : isSet(object.ad_server_id)
+        ? globalThis.String(object.ad_server_id)
+        : "",
+      adServerName: isSet(object.adServerName)
+        ? globalThis.String(object.adServerName)
+        : isSet(object.ad_server_name)
+        ? globalThis.String(object.ad_server_name)
+        : "",
+      adServerKind: isSet(object.adServerKind)
+        ? globalThis.String(object.adServerKind)
+        : isSet(object.ad_server_kind)
+        ? globalThis.String(object.ad_server_kind)
         : "",
     };
   },
@@ -4735,11 +4761,17 @@ export const Placement: MessageFns<Placement> = {
     if (message.adUnitType !== "") {
       obj.adUnitType = message.adUnitType;
     }
-    if (message.dspName !== "") {
-      obj.dspName = message.dspName;
-    }
     if (message.paramsJson !== "") {
       obj.paramsJson = message.paramsJson;
+    }
+    if (message.adServerId !== "") {
+      obj.adServerId = message.adServerId;
+    }
+    if (message.adServerName !== "") {
+      obj.adServerName = message.adServerName;
+    }
+    if (message.adServerKind !== "") {
+      obj.adServerKind = message.adServerKind;
     }
     return obj;
   },
@@ -4756,8 +4788,10 @@ export const Placement: MessageFns<Placement> = {
     message.dimension = object.dimension ?? "";
     message.isTagPresent = object.isTagPresent ?? false;
     message.adUnitType = object.adUnitType ?? "";
-    message.dspName = object.dspName ?? "";
     message.paramsJson = object.paramsJson ?? "";
+    message.adServerId = object.adServerId ?? "";
+    message.adServerName = object.adServerName ?? "";
+    message.adServerKind = object.adServerKind ?? "";
     return message;
   },
 };
@@ -5409,287 +5443,6 @@ export const ListPlanPlacementsRequest: MessageFns<ListPlanPlacementsRequest> = 
   },
 };
 
-function createBasePlanPlacement(): PlanPlacement {
-  return {
-    placementId: 0,
-    placementName: "",
-    siteIdx: 0,
-    siteName: "",
-    dimension: "",
-    isTagPresent: false,
-    adServerId: "",
-    adServerName: "",
-    adServerKind: "",
-    paramsJson: "",
-    adUnitType: "",
-  };
-}
-
-export const PlanPlacement: MessageFns<PlanPlacement> = {
-  encode(message: PlanPlacement, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.placementId !== 0) {
-      writer.uint32(8).int64(message.placementId);
-    }
-    if (message.placementName !== "") {
-      writer.uint32(18).string(message.placementName);
-    }
-    if (message.siteIdx !== 0) {
-      writer.uint32(24).int64(message.siteIdx);
-    }
-    if (message.siteName !== "") {
-      writer.uint32(34).string(message.siteName);
-    }
-    if (message.dimension !== "") {
-      writer.uint32(42).string(message.dimension);
-    }
-    if (message.isTagPresent !== false) {
-      writer.uint32(48).bool(message.isTagPresent);
-    }
-    if (message.adServerId !== "") {
-      writer.uint32(58).string(message.adServerId);
-    }
-    if (message.adServerName !== "") {
-      writer.uint32(66).string(message.adServerName);
-    }
-    if (message.adServerKind !== "") {
-      writer.uint32(74).string(message.adServerKind);
-    }
-    if (message.paramsJson !== "") {
-      writer.uint32(82).string(message.paramsJson);
-    }
-    if (message.adUnitType !== "") {
-      writer.uint32(90).string(message.adUnitType);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): PlanPlacement {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBasePlanPlacement();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 8) {
-              break;
-            }
-
-            message.placementId = longToNumber(reader.int64());
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.placementName = reader.string();
-            continue;
-          }
-          case 3: {
-            if (tag !== 24) {
-              break;
-            }
-
-            message.siteIdx = longToNumber(reader.int64());
-            continue;
-          }
-          case 4: {
-            if (tag !== 34) {
-              break;
-            }
-
-            message.siteName = reader.string();
-            continue;
-          }
-          case 5: {
-            if (tag !== 42) {
-              break;
-            }
-
-            message.dimension = reader.string();
-            continue;
-          }
-          case 6: {
-            if (tag !== 48) {
-              break;
-            }
-
-            message.isTagPresent = reader.bool();
-            continue;
-          }
-          case 7: {
-            if (tag !== 58) {
-              break;
-            }
-
-            message.adServerId = reader.string();
-            continue;
-          }
-          case 8: {
-            if (tag !== 66) {
-              break;
-            }
-
-            message.adServerName = reader.string();
-            continue;
-          }
-          case 9: {
-            if (tag !== 74) {
-              break;
-            }
-
-            message.adServerKind = reader.string();
-            continue;
-          }
-          case 10: {
-            if (tag !== 82) {
-              break;
-            }
-
-            message.paramsJson = reader.string();
-            continue;
-          }
-          case 11: {
-            if (tag !== 90) {
-              break;
-            }
-
-            message.adUnitType = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): PlanPlacement {
-    return {
-      placementId: isSet(object.placementId)
-        ? globalThis.Number(object.placementId)
-        : isSet(object.placement_id)
-        ? globalThis.Number(object.placement_id)
-        : 0,
-      placementName: isSet(object.placementName)
-        ? globalThis.String(object.placementName)
-        : isSet(object.placement_name)
-        ? globalThis.String(object.placement_name)
-        : "",
-      siteIdx: isSet(object.siteIdx)
-        ? globalThis.Number(object.siteIdx)
-        : isSet(object.site_idx)
-        ? globalThis.Number(object.site_idx)
-        : 0,
-      siteName: isSet(object.siteName)
-        ? globalThis.String(object.siteName)
-        : isSet(object.site_name)
-        ? globalThis.String(object.site_name)
-        : "",
-      dimension: isSet(object.dimension) ? globalThis.String(object.dimension) : "",
-      isTagPresent: isSet(object.isTagPresent)
-        ? globalThis.Boolean(object.isTagPresent)
-        : isSet(object.is_tag_present)
-        ? globalThis.Boolean(object.is_tag_present)
-        : false,
-      adServerId: isSet(object.adServerId)
-        ? globalThis.String(object.adServerId)
-        : isSet(object.ad_server_id)
-        ? globalThis.String(object.ad_server_id)
-        : "",
-      adServerName: isSet(object.adServerName)
-        ? globalThis.String(object.adServerName)
-        : isSet(object.ad_server_name)
-        ? globalThis.String(object.ad_server_name)
-        : "",
-      adServerKind: isSet(object.adServerKind)
-        ? globalThis.String(object.adServerKind)
-        : isSet(object.ad_server_kind)
-        ? globalThis.String(object.ad_server_kind)
-        : "",
-      paramsJson: isSet(object.paramsJson)
-        ? globalThis.String(object.paramsJson)
-        : isSet(object.params_json)
-        ? globalThis.String(object.params_json)
-        : "",
-      adUnitType: isSet(object.adUnitType)
-        ? globalThis.String(object.adUnitType)
-        : isSet(object.ad_unit_type)
-        ? globalThis.String(object.ad_unit_type)
-        : "",
-    };
-  },
-
-  toJSON(message: PlanPlacement): unknown {
-    const obj: any = {};
-    if (message.placementId !== 0) {
-      obj.placementId = Math.round(message.placementId);
-    }
-    if (message.placementName !== "") {
-      obj.placementName = message.placementName;
-    }
-    if (message.siteIdx !== 0) {
-      obj.siteIdx = Math.round(message.siteIdx);
-    }
-    if (message.siteName !== "") {
-      obj.siteName = message.siteName;
-    }
-    if (message.dimension !== "") {
-      obj.dimension = message.dimension;
-    }
-    if (message.isTagPresent !== false) {
-      obj.isTagPresent = message.isTagPresent;
-    }
-    if (message.adServerId !== "") {
-      obj.adServerId = message.adServerId;
-    }
-    if (message.adServerName !== "") {
-      obj.adServerName = message.adServerName;
-    }
-    if (message.adServerKind !== "") {
-      obj.adServerKind = message.adServerKind;
-    }
-    if (message.paramsJson !== "") {
-      obj.paramsJson = message.paramsJson;
-    }
-    if (message.adUnitType !== "") {
-      obj.adUnitType = message.adUnitType;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<PlanPlacement>, I>>(base?: I): PlanPlacement {
-    return PlanPlacement.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<PlanPlacement>, I>>(object: I): PlanPlacement {
-    const message = createBasePlanPlacement();
-    message.placementId = object.placementId ?? 0;
-    message.placementName = object.placementName ?? "";
-    message.siteIdx = object.siteIdx ?? 0;
-    message.siteName = object.siteName ?? "";
-    message.dimension = object.dimension ?? "";
-    message.isTagPresent = object.isTagPresent ?? false;
-    message.adServerId = object.adServerId ?? "";
-    message.adServerName = object.adServerName ?? "";
-    message.adServerKind = object.adServerKind ?? "";
-    message.paramsJson = object.paramsJson ?? "";
-    message.adUnitType = object.adUnitType ?? "";
-    return message;
-  },
-};
-
 function createBaseListPlanPlacementsResponse(): ListPlanPlacementsResponse {
   return { mediaPlanId: 0, mediaPlanName: "", retailCampaignId: 0, placements: [] };
 }
@@ -5706,7 +5459,7 @@ export const ListPlanPlacementsResponse: MessageFns<ListPlanPlacementsResponse> 
       writer.uint32(24).int64(message.retailCampaignId);
     }
     for (const v of message.placements) {
-      PlanPlacement.encode(v!, writer.uint32(34).fork()).join();
+      Placement.encode(v!, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -5753,7 +5506,7 @@ export const ListPlanPlacementsResponse: MessageFns<ListPlanPlacementsResponse> 
               break;
             }
 
-            message.placements.push(PlanPlacement.decode(reader, reader.uint32()));
+            message.placements.push(Placement.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -5786,7 +5539,7 @@ export const ListPlanPlacementsResponse: MessageFns<ListPlanPlacementsResponse> 
         ? globalThis.Number(object.retail_campaign_id)
         : 0,
       placements: globalThis.Array.isArray(object?.placements)
-        ? object.placements.map((e: any) => PlanPlacement.fromJSON(e))
+        ? object.placements.map((e: any) => Placement.fromJSON(e))
         : [],
     };
   },
@@ -5803,7 +5556,7 @@ export const ListPlanPlacementsResponse: MessageFns<ListPlanPlacementsResponse> 
       obj.retailCampaignId = Math.round(message.retailCampaignId);
     }
     if (message.placements?.length) {
-      obj.placements = message.placements.map((e) => PlanPlacement.toJSON(e));
+      obj.placements = message.placements.map((e) => Placement.toJSON(e));
     }
     return obj;
   },
@@ -5816,7 +5569,7 @@ export const ListPlanPlacementsResponse: MessageFns<ListPlanPlacementsResponse> 
     message.mediaPlanId = object.mediaPlanId ?? 0;
     message.mediaPlanName = object.mediaPlanName ?? "";
     message.retailCampaignId = object.retailCampaignId ?? 0;
-    message.placements = object.placements?.map((e) => PlanPlacement.fromPartial(e)) || [];
+    message.placements = object.placements?.map((e) => Placement.fromPartial(e)) || [];
     return message;
   },
 };
