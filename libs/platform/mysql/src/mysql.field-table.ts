@@ -1,4 +1,5 @@
 import type { FieldRecord, FieldTable } from '@contracts/domain';
+import { readJsonColumn, writeJsonColumn } from './mysql.json-column';
 
 /**
  * A repository's column list, row mapping and written columns, derived from the resource's field
@@ -25,7 +26,7 @@ export function fieldColumns<T extends FieldTable>(table: T, alias?: string): Fi
         // BIGINT and DECIMAL may arrive as strings; ids here stay within 2^53.
         else if (field.kind === 'int') record[name] = Number(value);
         else if (field.kind === 'bool') record[name] = Boolean(value);
-        else if (field.kind === 'json') record[name] = typeof value === 'string' ? JSON.parse(value) : value;
+        else if (field.kind === 'json') record[name] = readJsonColumn(value);
         else record[name] = value;
       }
       return record as FieldRecord<T>;
@@ -36,7 +37,7 @@ export function fieldColumns<T extends FieldTable>(table: T, alias?: string): Fi
       for (const { name, field, column } of columns) {
         const value = given[name];
         if (value === undefined) continue;
-        written[column] = field.kind === 'json' && value !== null ? JSON.stringify(value) : value;
+        written[column] = field.kind === 'json' ? writeJsonColumn(value) : value;
       }
       return written;
     },
