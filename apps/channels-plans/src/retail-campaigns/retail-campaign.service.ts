@@ -83,7 +83,8 @@ export class RetailCampaignService {
   }
 
   /**
-   * Renames and/or moves the status. The status is read with the row locked and written in the same
+   * Changes the fields given (those RETAIL_CAMPAIGN_FIELDS lets an update write); a new status is a
+   * move, checked against the lifecycle. The status is read with the row locked and written in the same
    * transaction, so two concurrent moves are decided one after the other, each from the status the
    * other left (ACTIVE -> ARCHIVED racing ACTIVE -> PAUSED cannot end PAUSED after ARCHIVED).
    */
