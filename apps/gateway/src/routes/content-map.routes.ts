@@ -6,6 +6,7 @@ import {
   CONTENT_MAP_TEXT_MAX,
   CONTENT_TYPES,
   PERMISSIONS,
+  type ProblemCode,
 } from '@contracts/domain';
 import { contentCreativeV1 as v1 } from '@contracts/proto';
 import { PageQuery } from '../http/pagination';
@@ -13,6 +14,17 @@ import { AccountId, BoundedString, Int64, Message, Nullable, PageLinksSchema, Pa
 import { defineRoute } from './route.types';
 
 const TAG = 'content maps';
+
+/** Reading and saving a map both resolve the campaign, the plan and the asset source the items come from. */
+const CONTENT_MAP_PROBLEMS: ProblemCode[] = [
+  'RETAIL_CAMPAIGN_NOT_FOUND',
+  'MEDIA_PLAN_NOT_FOUND',
+  'ASSET_SOURCE_NOT_FOUND',
+  'REMOTE_SOURCE_REFUSED',
+  'REMOTE_SOURCE_MALFORMED',
+  'REMOTE_SOURCE_UNREACHABLE',
+  'REMOTE_SOURCE_BAD_STATUS',
+];
 
 const MapPath = PathParams({
   accountId: AccountId,
@@ -135,15 +147,7 @@ export const contentMapRoutes = [
     params: MapPath,
     query: PageQuery,
     success: { status: 200, description: 'The content map', schema: ContentMapOut },
-    problems: [
-      'RETAIL_CAMPAIGN_NOT_FOUND',
-      'MEDIA_PLAN_NOT_FOUND',
-      'ASSET_SOURCE_NOT_FOUND',
-      'REMOTE_SOURCE_REFUSED',
-      'REMOTE_SOURCE_MALFORMED',
-      'REMOTE_SOURCE_UNREACHABLE',
-      'REMOTE_SOURCE_BAD_STATUS',
-    ],
+    problems: CONTENT_MAP_PROBLEMS,
     example: {
       params: { accountId: 1001, retailCampaignId: 5, mediaPlanId: 9 },
       query: { offset: 0, limit: 25 },
@@ -186,15 +190,7 @@ export const contentMapRoutes = [
     params: MapPath,
     body: SaveBody,
     success: { status: 200, description: 'Saved', schema: Message },
-    problems: [
-      'RETAIL_CAMPAIGN_NOT_FOUND',
-      'MEDIA_PLAN_NOT_FOUND',
-      'ASSET_SOURCE_NOT_FOUND',
-      'REMOTE_SOURCE_REFUSED',
-      'REMOTE_SOURCE_MALFORMED',
-      'REMOTE_SOURCE_UNREACHABLE',
-      'REMOTE_SOURCE_BAD_STATUS',
-    ],
+    problems: CONTENT_MAP_PROBLEMS,
     example: {
       params: { accountId: 1001, retailCampaignId: 5, mediaPlanId: 9 },
       request: {
