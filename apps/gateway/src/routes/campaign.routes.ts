@@ -14,7 +14,7 @@ import {
   EXPLAIN_SIGNALS_MAX,
   EXPRESSION_VALUE_MAX,
   EXPRESSION_VALUES_MAX,
-  PERMISSIONS,
+  CONTENT_CREATIVE_ACCESS,
   RULE_PRIORITIES,
 } from '@contracts/domain';
 import { contentCreativeV1 as v1 } from '@contracts/proto';
@@ -268,7 +268,7 @@ export const campaignRoutes = [
       'Every reference is checked before anything is stored: asset sources and their columns must exist in the account; data signals and properties must be in the catalog ' +
       '(GET .../data-signals); each expression operator must be one its property allows, with an operand of the property type; each segment needs creative masters, ' +
       'and a graph with segments needs defaultCreativeMaster. campaignId is a string here and an integer in lists and reads.',
-    permission: PERMISSIONS.dynamicCampaignsEdit,
+    permission: CONTENT_CREATIVE_ACCESS.createDynamicCampaign,
     scope: { account: 'accountId' },
     params: AccountPath,
     body: CreateBody,
@@ -308,7 +308,7 @@ export const campaignRoutes = [
     tag: TAG,
     summary: 'List the dynamic campaigns of an account',
     description: 'In campaignId order. next and previous are "" where there is no adjacent page.',
-    permission: PERMISSIONS.dynamicCampaignsView,
+    permission: CONTENT_CREATIVE_ACCESS.listDynamicCampaigns,
     scope: { account: 'accountId' },
     params: AccountPath,
     query: PageQuery,
@@ -331,7 +331,7 @@ export const campaignRoutes = [
     tag: TAG,
     summary: 'Read a dynamic campaign',
     description: 'With its asset map, decision map, decision graph and ad (title, and dynamic: whether segments choose the creative).',
-    permission: PERMISSIONS.dynamicCampaignsView,
+    permission: CONTENT_CREATIVE_ACCESS.getDynamicCampaign,
     scope: { account: 'accountId' },
     params: CampaignPath,
     success: { status: 200, description: 'The campaign', schema: CampaignOut },
@@ -352,7 +352,7 @@ export const campaignRoutes = [
     tag: TAG,
     summary: 'Delete a dynamic campaign',
     description: 'Answers 200 with no body; the campaign is gone (a read or a second delete answers 404).',
-    permission: PERMISSIONS.dynamicCampaignsEdit,
+    permission: CONTENT_CREATIVE_ACCESS.deleteDynamicCampaign,
     scope: { account: 'accountId' },
     params: CampaignPath,
     success: { status: 200, description: 'Deleted; no body' },
@@ -373,7 +373,7 @@ export const campaignRoutes = [
     description:
       'The catalog: geography (country, region, city, postal code), time (day of week, hour of day), weather (condition, temperature), device (type, OS) and audience segment, ' +
       'each property with the operators it allows. In dataSignalId order; next and previous are "" where there is no adjacent page.',
-    permission: PERMISSIONS.dataSignalsView,
+    permission: CONTENT_CREATIVE_ACCESS.listDataSignals,
     scope: { account: 'accountId' },
     params: AccountPath,
     query: PageQuery,
@@ -414,7 +414,7 @@ export const campaignRoutes = [
     description:
       'Why this variant, or why no ad: the chosen creative master and segment, every segment with each expression outcome and the reason it failed, and whether the default served. ' +
       'Evaluated exactly as serving does; stores nothing.',
-    permission: PERMISSIONS.dynamicCampaignsView,
+    permission: CONTENT_CREATIVE_ACCESS.explainDecision,
     scope: { account: 'accountId' },
     extension: true,
     params: CampaignPath,

@@ -5,7 +5,7 @@ import {
   CONTENT_MAP_PLACEMENTS_MAX,
   CONTENT_MAP_TEXT_MAX,
   CONTENT_TYPES,
-  PERMISSIONS,
+  CONTENT_CREATIVE_ACCESS,
   type ProblemCode,
 } from '@contracts/domain';
 import { contentCreativeV1 as v1 } from '@contracts/proto';
@@ -142,7 +142,7 @@ export const contentMapRoutes = [
     description:
       'placementContentMap for a campaign without ad groups, adGroupPlacementCreativeMap for an ad-group campaign; the other is null. ' +
       'Pages are of placements (or of ad groups, each with all its placements) in saved order. Items are enriched from the asset source the map was saved with.',
-    permission: PERMISSIONS.mediaPlanList,
+    permission: CONTENT_CREATIVE_ACCESS.getContentMap,
     scope: { account: 'accountId' },
     params: MapPath,
     query: PageQuery,
@@ -185,7 +185,7 @@ export const contentMapRoutes = [
     description:
       'Replaces the whole map at once. Ad groups must be ad groups of the campaign, placements placements of the media plan; ' +
       'with dataServiceId every content value must exist in that asset source (400 naming each missing value).',
-    permission: PERMISSIONS.mediaPlanEdit,
+    permission: CONTENT_CREATIVE_ACCESS.saveContentMap,
     scope: { account: 'accountId' },
     params: MapPath,
     body: SaveBody,

@@ -6,7 +6,7 @@ import {
   DIMENSION_PATTERN,
   MEDIA_PLAN_FIELDS,
   MEDIA_PLAN_FIELDS_PARAM_MAX,
-  PERMISSIONS,
+  CHANNELS_PLANS_ACCESS,
 } from '@contracts/domain';
 import { channelsPlansV1 as v1 } from '@contracts/proto';
 import { PageQuery } from '../http/pagination';
@@ -56,7 +56,7 @@ export const mediaPlanRoutes = [
     description:
       'Only a campaign created with isAdGroupCampaign true holds ad groups; any other campaign answers 409 RETAIL_CAMPAIGN_NOT_AD_GROUP_CAMPAIGN. ' +
       'Names are trimmed and unique within the campaign: a taken name answers 409 AD_GROUP_NAME_TAKEN.',
-    permission: PERMISSIONS.mediaPlanTagsCreate,
+    permission: CHANNELS_PLANS_ACCESS.createAdGroup,
     scope: { account: 'accountId' },
     extension: true,
     params: CampaignPath,
@@ -81,7 +81,7 @@ export const mediaPlanRoutes = [
     tag: TAG,
     summary: 'List the ad groups of a retail campaign',
     description: 'In creation order. A campaign that is not an ad-group campaign has none.',
-    permission: PERMISSIONS.mediaPlanTagsCreate,
+    permission: CHANNELS_PLANS_ACCESS.listAdGroups,
     scope: { account: 'accountId' },
     params: CampaignPath,
     success: { status: 200, description: 'The ad groups', schema: Type.Object({ adGroupDetails: Type.Array(AdGroupInfo) }) },
@@ -108,7 +108,7 @@ export const mediaPlanRoutes = [
       'A campaign outside the account, or a channel that is not a live channel of the organization, answers 404. ' +
       "Idempotent: a request for the same campaign, channel and set of distinct dimensions (in any order, duplicates ignored) as an existing auto plan answers 200 with that plan's mediaPlanId and creates nothing; " +
       'a different set creates a new plan (201). The plan, its site and its placements are written together or not at all.',
-    permission: PERMISSIONS.campaignsList,
+    permission: CHANNELS_PLANS_ACCESS.createAutoMediaPlan,
     scope: { account: 'accountId' },
     params: AccountPath,
     body: Type.Object(
@@ -158,7 +158,7 @@ export const mediaPlanRoutes = [
       "offset/limit page over the plan's placements in id order; every ad server of the plan is listed with the placements of the page that are on it. " +
       'isTagPresent turns true once a tag is generated for the placement; additionalInfo.dspName is the ad server that serves it and params the ad-server parameters set on it (PATCH .../placement); ' +
       "adServerParams names the ad server's id (in GET /v2/ad-servers) and kind.",
-    permission: PERMISSIONS.mediaPlanView,
+    permission: CHANNELS_PLANS_ACCESS.getMediaPlan,
     scope: { account: 'accountId' },
     params: PlanPath,
     query: Type.Object(

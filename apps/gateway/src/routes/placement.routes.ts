@@ -6,7 +6,7 @@ import {
   DIMENSION_PATTERN,
   MEDIA_PLAN_PLACEMENT_NAME_MAX,
   MEDIA_PLAN_SITE_NAME_MAX,
-  PERMISSIONS,
+  CHANNELS_PLANS_ACCESS,
   PLACEMENT_ID_MAX_LENGTH,
   PLACEMENT_ID_PATTERN,
   fieldNamesOfKind,
@@ -174,7 +174,7 @@ export const placementRoutes = [
       'Every placement of the plan (in id order) with its params and isTagPresent, grouped by the ad server of its site (ad servers in the order their first site was added, as in the media plan read). ' +
       "adServerParams names the ad server's id and kind. A campaign outside the account answers 404 RETAIL_CAMPAIGN_NOT_FOUND; a plan that is not one of the campaign's answers 404 MEDIA_PLAN_NOT_FOUND. " +
       `${PERMISSION_NOTE}MediaPlan_View.`,
-    permission: PERMISSIONS.mediaPlanView,
+    permission: CHANNELS_PLANS_ACCESS.getBulkTagData,
     scope: { account: 'accountId' },
     params: PlanOfCampaignPath,
     success: {
@@ -218,7 +218,7 @@ export const placementRoutes = [
       '(a dimension the catalog does not know answers placementId alone). The ids are the adUnitId values tag requests take. ' +
       "A placement that is not in the plan answers 404 PLACEMENT_NOT_FOUND; a plan that is not one of the campaign's, 404 MEDIA_PLAN_NOT_FOUND. " +
       `${PERMISSION_NOTE}MediaPlan_View.`,
-    permission: PERMISSIONS.mediaPlanView,
+    permission: CHANNELS_PLANS_ACCESS.getAdUnitDetails,
     scope: { account: 'accountId' },
     params: PlanOfCampaignPath,
     query: Type.Object({ placementId: PlacementId }, { additionalProperties: false }),
@@ -263,7 +263,7 @@ export const placementRoutes = [
       'Names are trimmed; a placement name is unique within its site (409 PLACEMENT_NAME_TAKEN); sizes may repeat. ' +
       "The organization's dimension whitelist governs auto media plans only. " +
       `${PERMISSION_NOTE}MediaPlan_Edit.`,
-    permission: PERMISSIONS.mediaPlanEdit,
+    permission: CHANNELS_PLANS_ACCESS.createPlacement,
     scope: { account: 'accountId' },
     params: PlanPath,
     body: CreateBody,
@@ -305,7 +305,7 @@ export const placementRoutes = [
       `The ad-server params given (${fieldNamesOfKind(PLACEMENT_PARAM_FIELDS, 'bool').join(', ')}; ${fieldNamesOfKind(PLACEMENT_PARAM_FIELDS, 'string').join(', ')}) ` +
       'replace the stored ones of the same name and the others stay. A name taken on the site answers 409 PLACEMENT_NAME_TAKEN and nothing changes. ' +
       `${PERMISSION_NOTE}MediaPlan_Edit.`,
-    permission: PERMISSIONS.mediaPlanEdit,
+    permission: CHANNELS_PLANS_ACCESS.updatePlacement,
     scope: { account: 'accountId' },
     params: PlanPath,
     body: UpdateBody,

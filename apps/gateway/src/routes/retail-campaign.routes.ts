@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { PERMISSIONS, pickFieldInput, RETAIL_CAMPAIGN_FIELDS, toFieldJson } from '@contracts/domain';
+import { CHANNELS_PLANS_ACCESS, pickFieldInput, RETAIL_CAMPAIGN_FIELDS, toFieldJson } from '@contracts/domain';
 import { channelsPlansV1 as v1 } from '@contracts/proto';
 import { PageQuery } from '../http/pagination';
 import { PathParams, AccountId, Idx, Message, PageLinksSchema } from './common.schemas';
@@ -39,7 +39,7 @@ export const retailCampaignRoutes = [
     description:
       'templateIdx builds the campaign from a retail template: the templates service must know the template and the account must be able to use it ' +
       "(a System template, or one of the account's own Custom templates); otherwise 400 TEMPLATE_NOT_FOUND pointing at /templateIdx, and nothing is stored.",
-    permission: PERMISSIONS.retailCampaignsEdit,
+    permission: CHANNELS_PLANS_ACCESS.createRetailCampaign,
     scope: { account: 'accountId' },
     extension: true,
     params: AccountPath,
@@ -65,7 +65,7 @@ export const retailCampaignRoutes = [
     path: '/v2/accounts/:accountId/retail-campaigns',
     tag: TAG,
     summary: 'List retail campaigns',
-    permission: PERMISSIONS.retailCampaignsView,
+    permission: CHANNELS_PLANS_ACCESS.listRetailCampaigns,
     scope: { account: 'accountId' },
     extension: true,
     params: AccountPath,
@@ -92,7 +92,7 @@ export const retailCampaignRoutes = [
     path: '/v2/accounts/:accountId/retail-campaigns/:retailCampaignIdx',
     tag: TAG,
     summary: 'Read a retail campaign',
-    permission: PERMISSIONS.retailCampaignsView,
+    permission: CHANNELS_PLANS_ACCESS.getRetailCampaign,
     scope: { account: 'accountId' },
     extension: true,
     params: CampaignPath,
@@ -117,7 +117,7 @@ export const retailCampaignRoutes = [
     summary: 'Rename a retail campaign or change its status',
     description:
       'Status moves: DRAFT -> ACTIVE, ACTIVE <-> PAUSED, ACTIVE or PAUSED -> ARCHIVED; nothing leaves ARCHIVED. Any other move is 409 naming the current and the requested status.',
-    permission: PERMISSIONS.retailCampaignsEdit,
+    permission: CHANNELS_PLANS_ACCESS.updateRetailCampaign,
     scope: { account: 'accountId' },
     extension: true,
     params: CampaignPath,

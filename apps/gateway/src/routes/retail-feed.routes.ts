@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { PERMISSIONS, RETAIL_FEED_FIELDS, RETAIL_FEED_QUERY_MAX } from '@contracts/domain';
+import { ASSET_SOURCES_ACCESS, RETAIL_FEED_FIELDS, RETAIL_FEED_QUERY_MAX } from '@contracts/domain';
 import { PageQuery } from '../http/pagination';
 import { AccountId, BoundedString, IdInt64, PathParams, StringEnum } from './common.schemas';
 import { defineRoute } from './route.types';
@@ -21,7 +21,7 @@ export const retailFeedRoutes = [
     description:
       'Any asset source of the account (of any kind) becomes the source the retail feed list reads; one per account, a later one replaces it, ' +
       "and designating the current one again changes nothing (200). An unknown or another account's source is 404.",
-    permission: PERMISSIONS.assetSourcesEdit,
+    permission: ASSET_SOURCES_ACCESS.setRetailFeedSource,
     scope: { account: 'accountId' },
     extension: true,
     params: AccountPath,
@@ -42,7 +42,7 @@ export const retailFeedRoutes = [
     tag: TAG,
     summary: "Read the account's retail feed source",
     description: 'The designated asset source; 404 RETAIL_FEED_NOT_SET until one is designated.',
-    permission: PERMISSIONS.assetSourcesView,
+    permission: ASSET_SOURCES_ACCESS.getRetailFeedSource,
     scope: { account: 'accountId' },
     extension: true,
     params: AccountPath,
@@ -67,7 +67,7 @@ export const retailFeedRoutes = [
       'a source without that column answers an empty list. Blank values are left out; values equal ignoring case are one value (its first spelling in binary order). ' +
       'In alphabetical order ignoring case (the Unicode collation, utf8mb4_unicode_ci); query keeps the values containing it, ignoring case. ' +
       'next and previous are "" when there is no adjacent page.',
-    permission: PERMISSIONS.assetSourcesView,
+    permission: ASSET_SOURCES_ACCESS.listRetailFeedValues,
     scope: { account: 'accountId' },
     params: AccountPath,
     query: Type.Object(

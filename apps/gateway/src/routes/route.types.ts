@@ -81,8 +81,9 @@ export interface RouteSpec<P extends TObject = TObject, Q extends TObject = TObj
   auth?: RouteAuth;
   /**
    * The permission a key needs (every API-key route has one; admin routes none): checked here, and
-   * again by each service method the route calls, which declares the same permission in
-   * @contracts/domain (route-permissions.spec.ts fails when they differ).
+   * again by each service method the route calls. Read from the declaration of the method the route's
+   * operation calls (`CHANNELS_PLANS_ACCESS.createRetailCampaign` in @contracts/domain), not written
+   * again; route-permissions.spec.ts fails when a method the handler calls declares another.
    */
   permission?: Permission;
   scope: RouteScope<Static<P>>;

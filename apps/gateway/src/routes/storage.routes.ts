@@ -7,6 +7,7 @@ import {
   DEFAULT_PAGE_LIMIT,
   MAX_PAGE_LIMIT,
   PERMISSIONS,
+  STORAGE_LIBRARY_ACCESS,
   STORAGE_LIMITS,
 } from '@contracts/domain';
 import { AccountId, BoundedString, Idx, Int32, PathParams, StringEnum } from './common.schemas';
@@ -93,7 +94,7 @@ export const storageRoutes = [
     summary: 'Detailed status of a queued job',
     description:
       'Any job kind (upload, zip extraction, cloud copy, feed ingest, export). Only an account that owns the queue can read it; any other id answers 404.',
-    permission: PERMISSIONS.queuesView,
+    permission: STORAGE_LIBRARY_ACCESS.getQueue,
     scope: 'none',
     params: QueuePath,
     success: { status: 200, description: 'The queue', schema: QueueDetail },
@@ -115,7 +116,7 @@ export const storageRoutes = [
     tag: TAG,
     summary: 'Summary status of a queued job',
     description: 'Only an account that owns the queue can read it; any other id answers 404.',
-    permission: PERMISSIONS.queuesView,
+    permission: STORAGE_LIBRARY_ACCESS.getQueue,
     scope: 'none',
     params: QueuePath,
     success: { status: 200, description: 'The queue', schema: QueueSummary },
@@ -134,7 +135,7 @@ export const storageRoutes = [
     tag: TAG,
     summary: 'List the files and folders of the account asset library',
     description: `One folder level under prefix, in key order, limit files and folders together per page; pass nextKey back for the next page ("" on the last). ${PATH_RULES}`,
-    permission: PERMISSIONS.assetLibraryView,
+    permission: STORAGE_LIBRARY_ACCESS.listAssets,
     scope: { account: 'accountId' },
     params: AccountPath,
     query: Type.Object(
@@ -194,7 +195,7 @@ export const storageRoutes = [
       `A zip is extracted into the folder after every entry is checked (the path rules, no symlinks, at most ${STORAGE_LIMITS.zipMaxEntries} entries, ` +
       `${STORAGE_LIMITS.zipMaxTotalBytes} bytes extracted and a compression ratio of ${STORAGE_LIMITS.zipMaxCompressionRatio}); any breach fails the queue with the reason and extracts nothing. ` +
       PATH_RULES,
-    permission: PERMISSIONS.assetLibraryEdit,
+    permission: STORAGE_LIBRARY_ACCESS.startUpload,
     scope: { account: 'accountId' },
     params: AccountPath,
     multipartBody: Type.Object(
@@ -234,7 +235,7 @@ export const storageRoutes = [
     tag: TAG,
     summary: 'Delete a file or a folder of the asset library',
     description: `deleteFile needs file (path optionally names its folder); deleteFolder needs path and deletes everything under it. ${PATH_RULES}`,
-    permission: PERMISSIONS.assetLibraryEdit,
+    permission: STORAGE_LIBRARY_ACCESS.deleteAssets,
     scope: { account: 'accountId' },
     params: AccountPath,
     query: Type.Object(
@@ -270,7 +271,7 @@ export const storageRoutes = [
     tag: TAG,
     summary: 'List the cloud storage services of the account',
     description: 'Credentials are never shown.',
-    permission: PERMISSIONS.cloudStorageView,
+    permission: STORAGE_LIBRARY_ACCESS.listCloudServices,
     scope: { account: 'accountId' },
     params: AccountPath,
     success: { status: 200, description: 'The services', schema: Type.Object({ services: Type.Array(CloudService) }) },
@@ -291,7 +292,7 @@ export const storageRoutes = [
       'The credentials are checked against the bucket first: a refused key answers 400 CLOUD_CREDENTIALS_REJECTED, a missing bucket 400 CLOUD_BUCKET_NOT_FOUND, ' +
       'an endpoint on a private or loopback address 400 CLOUD_ENDPOINT_NOT_ALLOWED, an unreachable or silent one 424 (CLOUD_SOURCE_FAILED, CLOUD_SOURCE_TIMEOUT). They are stored encrypted and never shown again. ' +
       'endpoint and region are extensions (an S3-compatible base URL, default AWS S3).',
-    permission: PERMISSIONS.cloudStorageEdit,
+    permission: STORAGE_LIBRARY_ACCESS.createCloudService,
     scope: { account: 'accountId' },
     params: AccountPath,
     body: Type.Object(
@@ -334,7 +335,7 @@ export const storageRoutes = [
     path: `${CLOUD}/:serviceId`,
     tag: TAG,
     summary: 'Rename a cloud storage service',
-    permission: PERMISSIONS.cloudStorageEdit,
+    permission: STORAGE_LIBRARY_ACCESS.renameCloudService,
     scope: { account: 'accountId' },
     params: ServicePath,
     body: Type.Object({ name: BoundedString(200, { minLength: 1 }) }, { additionalProperties: false }),
@@ -354,7 +355,7 @@ export const storageRoutes = [
     tag: TAG,
     summary: 'Delete a cloud storage service',
     description: 'Files already copied into the asset library stay.',
-    permission: PERMISSIONS.cloudStorageEdit,
+    permission: STORAGE_LIBRARY_ACCESS.deleteCloudService,
     scope: { account: 'accountId' },
     params: ServicePath,
     success: { status: 204, description: 'Deleted' },
@@ -373,7 +374,7 @@ export const storageRoutes = [
     tag: TAG,
     summary: 'List the files and folders of a cloud storage service',
     description: `One level under the service root and the optional sub-path; at most 1000 entries. ${PATH_RULES}`,
-    permission: PERMISSIONS.cloudStorageView,
+    permission: STORAGE_LIBRARY_ACCESS.listCloudFiles,
     scope: { account: 'accountId' },
     params: ServicePath,
     query: Type.Object({ path: Type.Optional(AssetPath('Sub-path under the service root.')) }, { additionalProperties: false }),
@@ -420,7 +421,7 @@ export const storageRoutes = [
     description:
       'files and folders are relative to path (under the service root); folders are copied recursively and land in the library under the same relative names. ' +
       `The storage worker streams each object; a file that fails is reported in the queue message and the rest go on. Needs ${PERMISSIONS.assetLibraryEdit} too. ${PATH_RULES}`,
-    permission: PERMISSIONS.cloudStorageEdit,
+    permission: STORAGE_LIBRARY_ACCESS.copyFromCloud,
     scope: { account: 'accountId' },
     params: ServicePath,
     body: Type.Object(

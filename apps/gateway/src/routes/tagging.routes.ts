@@ -10,7 +10,7 @@ import {
   DATA_SIGNAL_MAX,
   DATA_SIGNAL_PATTERN,
   MACRO_NAME_MAX,
-  PERMISSIONS,
+  TAGGING_TRACKERS_ACCESS,
   PLAYER_FIELD_MAX,
   PRIVACY_ENTRIES_MAX,
   PRIVACY_TYPES,
@@ -71,7 +71,7 @@ const tagVariableMapRoutes = [
     tag: TAG,
     summary: 'List the tag variable maps of a retail campaign',
     description: 'Every entry of the campaign, in idx order. campaignId is a retail campaign of the account.',
-    permission: PERMISSIONS.tagsView,
+    permission: TAGGING_TRACKERS_ACCESS.listTagVariableMaps,
     scope: { account: 'accountId' },
     params: CampaignPath,
     success: { status: 200, description: 'The entries', schema: Type.Array(TagVariableMapEntry) },
@@ -92,7 +92,7 @@ const tagVariableMapRoutes = [
     description:
       "The campaign's tags on that ad server carry the signal as ds_<dataSignal>=<macroName>. One entry per (campaign, adServerId, dataSignal), " +
       'the data signal compared case-insensitively: a second one answers 409. A campaign holds at most 200 entries (409 beyond).',
-    permission: PERMISSIONS.tagsEdit,
+    permission: TAGGING_TRACKERS_ACCESS.createTagVariableMap,
     scope: { account: 'accountId' },
     params: CampaignPath,
     body: Type.Object(entryFields, { additionalProperties: false }),
@@ -123,7 +123,7 @@ const tagVariableMapRoutes = [
     tag: TAG,
     summary: 'Replace a tag variable map of a retail campaign, by idx',
     description: 'Every field as on create; idx names the entry (404 when the campaign holds no such entry). A duplicate answers 409.',
-    permission: PERMISSIONS.tagsEdit,
+    permission: TAGGING_TRACKERS_ACCESS.updateTagVariableMap,
     scope: { account: 'accountId' },
     params: CampaignPath,
     body: Type.Object({ idx: Int64({ minimum: 1, description: 'The entry to update.' }), ...entryFields }, { additionalProperties: false }),
@@ -302,7 +302,7 @@ const singleTagRoutes = Object.entries(BODIES).map(([kind, properties]) =>
     tag: TAG,
     summary: KIND_SUMMARIES[kind as SingleTagKind],
     description: SERVING_TEXT,
-    permission: PERMISSIONS.tagsEdit,
+    permission: TAGGING_TRACKERS_ACCESS.generateTag,
     scope: { account: 'accountId' },
     params: PlacementPath,
     body: Type.Object(properties, { additionalProperties: false }),
@@ -396,7 +396,7 @@ const downloadTagsRoute = defineRoute({
     `for the full UTF-8 name). A header row (${TAG_CSV_COLUMNS.join(', ')}), then one row per ad unit tag: the newest tag of each placement and kind ` +
     "generated for the campaign, in generation order. RFC 4180 quoting; a cell starting with = + - @ (or tab, CR) is prefixed with ' so a spreadsheet " +
     'does not run it as a formula. The rows stream as they are read. The campaign must be ACTIVE (409 otherwise).',
-  permission: PERMISSIONS.mediaPlanTagsDownload,
+  permission: TAGGING_TRACKERS_ACCESS.listCampaignTags,
   scope: { account: 'accountId' },
   params: PathParams({ accountId: AccountId, retailCampaignIdx: Idx }),
   success: { status: 200, description: 'The CSV file', mediaType: 'application/x-download' },

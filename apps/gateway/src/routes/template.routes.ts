@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
-  PERMISSIONS,
+  TEMPLATES_ACCESS,
   TEMPLATE_AD_FORMAT_MAX,
   TEMPLATE_CANVAS_MAX,
   TEMPLATE_CATEGORY_MAX,
@@ -217,7 +217,7 @@ export const templateRoutes = [
       'Every filter is optional and all given filters must hold; an array filter matches a template holding any of its values, and an empty array does not filter. ' +
       'The account sees the System templates and its own Custom templates. Results are ordered by templateIdx ascending; count is the number of matches. ' +
       'Each template names its thumbnail by URL; its layouts come only with include=layouts, so a page of 25 without them stays under 20 KB.',
-    permission: PERMISSIONS.templatesView,
+    permission: TEMPLATES_ACCESS.searchTemplates,
     scope: { account: 'accountId' },
     params: AccountPath,
     query: SearchQuery,
@@ -259,7 +259,7 @@ export const templateRoutes = [
     tag: TAG,
     summary: 'Create a Custom retail template for the account',
     description: 'The template is visible to this account only. Its dimensions are those of its layouts; its thumbnail is rendered from the first layout.',
-    permission: PERMISSIONS.templatesEdit,
+    permission: TEMPLATES_ACCESS.createTemplate,
     scope: { account: 'accountId' },
     extension: true,
     params: AccountPath,
@@ -285,7 +285,7 @@ export const templateRoutes = [
     summary: 'Replace one of the account Custom templates',
     description:
       'Every field is replaced, as on create; dimensions follow the layouts and the thumbnail is rendered again. Only a Custom template of this account can be changed; a System template answers 409.',
-    permission: PERMISSIONS.templatesEdit,
+    permission: TEMPLATES_ACCESS.updateTemplate,
     scope: { account: 'accountId' },
     extension: true,
     params: TemplatePath,
@@ -305,7 +305,7 @@ export const templateRoutes = [
     path: '/v2/accounts/:accountId/retail-campaigns/retail-templates/:templateIdx/bookmark',
     tag: TAG,
     summary: 'Bookmark a retail template for the account (idempotent)',
-    permission: PERMISSIONS.templatesEdit,
+    permission: TEMPLATES_ACCESS.setBookmark,
     scope: { account: 'accountId' },
     extension: true,
     params: TemplatePath,
@@ -324,7 +324,7 @@ export const templateRoutes = [
     path: '/v2/accounts/:accountId/retail-campaigns/retail-templates/:templateIdx/bookmark',
     tag: TAG,
     summary: 'Remove the account bookmark of a retail template (idempotent)',
-    permission: PERMISSIONS.templatesEdit,
+    permission: TEMPLATES_ACCESS.setBookmark,
     scope: { account: 'accountId' },
     extension: true,
     params: TemplatePath,
@@ -344,7 +344,7 @@ export const templateRoutes = [
     tag: TAG,
     summary: 'Delete one of the account Custom templates',
     description: 'Only a Custom template of this account can be deleted; a System template answers 409.',
-    permission: PERMISSIONS.templatesEdit,
+    permission: TEMPLATES_ACCESS.deleteTemplate,
     scope: { account: 'accountId' },
     extension: true,
     params: TemplatePath,

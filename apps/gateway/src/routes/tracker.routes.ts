@@ -1,6 +1,6 @@
 import { Type, type TOptional, type TSchema, type TString } from '@sinclair/typebox';
 import {
-  PERMISSIONS,
+  TAGGING_TRACKERS_ACCESS,
   MEDIA_PLAN_PLACEMENT_NAME_MAX,
   MEDIA_PLAN_SITE_NAME_MAX,
   TRACKER_FILTER_KEYS,
@@ -78,7 +78,7 @@ export const trackerRoutes: RouteSpec[] = [
     tag: TAG,
     summary: 'Tracker types available, and those the campaign has trackers of',
     description: 'trackerTypes lists every tracker field of the tracker update; trackersSelected those with at least one tracker stored for the campaign.',
-    permission: PERMISSIONS.trackersView,
+    permission: TAGGING_TRACKERS_ACCESS.getCampaignTrackers,
     scope: { account: 'accountId' },
     params: PathParams({ accountId: AccountId, retailCampaignIdx: Idx }),
     success: {
@@ -107,7 +107,7 @@ export const trackerRoutes: RouteSpec[] = [
       'Every placement of the plan, grouped by site (id and siteId are both the site index), with every tracker field as an array (empty when none). ' +
       'filters narrows to one site or placement: comma-separated key=value with keys sites_siteId and sites_placements_placementId. ' +
       'campaignId must be the campaign of the media plan (404 otherwise).',
-    permission: PERMISSIONS.trackersView,
+    permission: TAGGING_TRACKERS_ACCESS.getPlanTrackers,
     scope: { account: 'accountId' },
     params: PlanTrackersPath,
     query: Type.Object(
@@ -165,7 +165,7 @@ export const trackerRoutes: RouteSpec[] = [
       'and placementName), come back in errorResponse by field; the rest are stored. isValidate true checks and counts without storing. Counts: a site or ' +
       'placement that had no trackers before is appended, one that had is updated; trackerAppendedCount counts new values. updatedCampaignId is true when ' +
       'trackers were stored; updatedMediaPlanName is always false (the plan keeps its name).',
-    permission: PERMISSIONS.trackersEdit,
+    permission: TAGGING_TRACKERS_ACCESS.updatePlanTrackers,
     scope: { account: 'accountId' },
     params: PlanTrackersPath,
     body: Type.Object(

@@ -8,8 +8,8 @@ import type { TemplatesServiceService } from '../gen/templates/v1/templates';
 
 /**
  * Who may call a gRPC method, declared once per method. A permission: the caller's key must hold it
- * (the service's guard checks it, and a gateway route calling the method declares the same one;
- * apps/gateway/src/routes/route-permissions.spec.ts compares them). `peer`: another service calls it
+ * (the service's guard checks it, and a gateway route calling the method reads its permission from
+ * here; apps/gateway/src/routes/route-permissions.spec.ts checks every method the route calls agrees). `peer`: another service calls it
  * on behalf of the same caller, which already passed the permission of the operation it serves; only
  * the signed principal and the account scope are checked. `peer-reference`: a peer read of data that
  * belongs to no tenant; only the signed principal is checked.
