@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { isProcessAlive } from '@platform/testing';
 import { AppSupervisor, LauncherEvent } from './app-supervisor';
 import { ChildExit, RunningChild } from './child-process.runner';
 import { RestartBackoff } from './restart-backoff';
@@ -9,15 +10,6 @@ function idleProcess(name: string, exitAfterMs?: number): RunningChild {
   const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
   return { name, child, exited: new Promise<ChildExit>((done) => child.once('exit', (code, signal) => done({ code, signal }))) };
 }
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const until = async (condition: () => boolean, timeoutMs = 10_000) => {
   const deadline = Date.now() + timeoutMs;
@@ -56,7 +48,7 @@ describe(AppSupervisor.name, () => {
     });
     expect(events.find((e) => e.msg === 'app is back')).toMatchObject({ app: 'templates', pid: supervisor.pid, restart: 1 });
     expect(supervisor.pid).not.toBe(firstPid);
-    expect(isAlive(supervisor.pid as number)).toBe(true);
+    expect(isProcessAlive(supervisor.pid as number)).toBe(true);
   });
 
   it('keeps restarting an app that dies again and again, at the capped delay', async () => {
@@ -97,7 +89,7 @@ describe(AppSupervisor.name, () => {
     await supervisor.start();
     const pid = supervisor.pid as number;
     await supervisor.stop();
-    expect(isAlive(pid)).toBe(false);
+    expect(isProcessAlive(pid)).toBe(false);
     await new Promise((r) => setTimeout(r, 300));
     expect(events.map((e) => e.msg)).toEqual(['app started']);
   });

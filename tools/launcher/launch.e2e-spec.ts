@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { deletePrefixedStreams, dropPrefixedSchemas, freePort, freePortBlock, uniquePrefix } from '@platform/testing';
+import { deletePrefixedStreams, dropPrefixedSchemas, freePort, freePortBlock, isProcessAlive, uniquePrefix } from '@platform/testing';
 import { APPS } from './apps.registry';
 
 const ADMIN_TOKEN = 'launcher-e2e-admin-token-0123';
@@ -16,15 +16,6 @@ interface LaunchEvent {
   signal?: string | null;
   restartInMs?: number;
 }
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('npm start (tools/launcher)', () => {
   const prefix = uniquePrefix('launch');
@@ -173,7 +164,7 @@ describe('npm start (tools/launcher)', () => {
     expect(await waitFor(() => events().some((e) => e.msg === 'app is back' && e.app === 'templates'), 90_000)).toBe(true);
     const restartedPid = currentPids().get('templates') as number;
     expect(restartedPid).not.toBe(victim);
-    expect(isAlive(restartedPid)).toBe(true);
+    expect(isProcessAlive(restartedPid)).toBe(true);
     // The gateway's channel notices the service back within its reconnect backoff (at most 2 s).
     let status = 0;
     const deadline = Date.now() + 5_000;
@@ -195,7 +186,7 @@ describe('npm start (tools/launcher)', () => {
     launcher.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(output).toMatch(/launcher +\| stopped/);
-    expect(pids.filter(isAlive)).toEqual([]);
+    expect(pids.filter(isProcessAlive)).toEqual([]);
     expect(events().filter((e) => e.msg === 'app started')).toHaveLength(startsBefore);
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
   }, 60_000);

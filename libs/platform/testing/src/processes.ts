@@ -6,6 +6,16 @@ import { resolve } from 'node:path';
 
 export const WORKSPACE_ROOT = resolve(__dirname, '../../../..');
 
+/** Whether a process with this pid still exists (signal 0 checks without delivering anything). */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const server = createServer();
