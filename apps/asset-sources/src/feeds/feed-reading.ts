@@ -1,0 +1,99 @@
+/**
+ * The seam between reading a feed (transports, encodings, formats, the customCode sandbox: `reading/`)
+ * and what is done with its rows (process, create, ingestion jobs, scheduling). Readers stream: a feed
+ * of any size is read in constant memory, one row at a time.
+ */
+
+export const FEED_URL_TYPES = ['https', 'http', 'objstore', 'ftp', 'sftp'] as const;
+export const FEED_CHARACTER_ENCODINGS = ['UTF_8', 'iso_8859_1', 'CP1252', 'utf_16le'] as const;
+export const FEED_CSV_SEPARATORS = ['comma', 'tab', 'pipe', 'auto'] as const;
+export const FEED_CONTENT_TYPES = ['xml', 'json', 'csv'] as const;
+
+export type FeedUrlType = (typeof FEED_URL_TYPES)[number];
+export type FeedCharacterEncoding = (typeof FEED_CHARACTER_ENCODINGS)[number];
+export type FeedCsvSeparator = (typeof FEED_CSV_SEPARATORS)[number];
+export type FeedContentType = (typeof FEED_CONTENT_TYPES)[number];
+
+/** Credentials in the clear: only ever in memory, opened from the secrets box just before a read. */
+export interface FeedUrlConfig {
+  additionalParams?: string;
+  httpMethod?: 'GET' | 'POST';
+  username?: string;
+  password?: string;
+  accessKey?: string;
+  secretKey?: string;
+  portNumber?: number;
+  privateKey?: string;
+}
+
+/** Where the feed is: a URL of one of the transports, or a file of the account's asset library. */
+export interface FeedLocation {
+  accountId: number;
+  urlType: FeedUrlType;
+  url: string;
+  urlConfig: FeedUrlConfig;
+  /** When set, the feed is this asset-library file and url/urlType are not fetched. */
+  fileId?: string;
+}
+
+/** The `config` answered by process (36) and stored with the source (37). */
+export interface FeedConfig {
+  rootIsObject: boolean;
+  rowXPath: string;
+  xpathMap: Record<string, string>;
+  csvColumns: Record<string, number>;
+  memPerRow: number;
+  estRowsPerChunk: number;
+  oneRowPerObject: boolean;
+  rootIsArray: boolean;
+  cdp: boolean;
+  fileId: string;
+  cdpXpathMap: Record<string, string>;
+}
+
+export interface FeedFormat {
+  contentType: FeedContentType;
+  characterEncoding: FeedCharacterEncoding;
+  csvSeparator: FeedCsvSeparator;
+  firstRowIsHeader: boolean;
+  /** From process; absent, the reader detects what it needs from the head of the feed. */
+  config?: FeedConfig;
+  /** JavaScript run in the sandbox over each row when cdp is true. */
+  customCode?: string;
+  cdp: boolean;
+}
+
+/** One row: `line` is where it starts in the feed (1-based), for the health report. */
+export interface FeedRow {
+  line: number;
+  values: Record<string, string>;
+}
+
+/** A row the reader could not turn into values (a broken quote, an element that is not a row). */
+export interface RejectedFeedRow {
+  line: number;
+  reason: string;
+}
+
+/** What the transport said about the version it served, to skip an unchanged feed. */
+export interface FeedVersion {
+  etag?: string;
+  lastModified?: string;
+}
+
+export interface OpenedFeed {
+  version: FeedVersion;
+  /** Rows in feed order; a RejectedFeedRow where a row is broken but the feed goes on. Throws when the feed itself is broken. */
+  rows: AsyncIterable<FeedRow | RejectedFeedRow>;
+  /** sha256 hex of the bytes read, known once `rows` has been consumed to the end. */
+  contentHash(): string;
+  /** Lines of console output and errors of the customCode sandbox, so far. */
+  cdpLogs(): string[];
+  close(): Promise<void>;
+}
+
+export interface FeedReader {
+  open(location: FeedLocation, format: FeedFormat, signal?: AbortSignal): Promise<OpenedFeed>;
+}
+
+export const isRejectedFeedRow = (row: FeedRow | RejectedFeedRow): row is RejectedFeedRow => 'reason' in row;
