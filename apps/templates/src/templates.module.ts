@@ -1,3 +1,4 @@
+import { CACHED_VIEWS, EVERY_TENANT } from '@contracts/domain';
 import { templatesV1 as v1 } from '@contracts/proto';
 import { objectStoreFromConfig } from '@platform/s3';
 import type { GrpcServiceSpec } from '@platform/service';
@@ -15,7 +16,8 @@ export const templatesService: GrpcServiceSpec<TemplatesConfig, v1.TemplatesServ
   // any thumbnail the bucket lacks. A store that is down does not stop the start: search still
   // answers, and the missing thumbnails are drawn at the next start.
   seed: async ({ config, db, logger }) => {
-    const { templates } = createTemplatesServices({ db, store: objectStoreFromConfig(config) });
+    // The seed writes no account's pages: the start announces the whole view once NATS is up (below).
+    const { templates } = createTemplatesServices({ db, store: objectStoreFromConfig(config), announceViewChange: async () => true });
     await templates.seedCatalog();
     const keyed = await templates.assignThumbnailKeys();
     try {
@@ -26,5 +28,13 @@ export const templatesService: GrpcServiceSpec<TemplatesConfig, v1.TemplatesServ
     }
   },
   definition: v1.TemplatesServiceService,
-  implementation: ({ config, logger, guard, db }) => templatesGrpc({ logger, guard, ...createTemplatesServices({ db, store: objectStoreFromConfig(config) }) }),
+  implementation: ({ config, logger, guard, db, announceViewChange, runInBackground }) => {
+    // The seed may have brought a new System catalog, which every account's search shows: the gateways
+    // drop every cached search page before this start takes calls.
+    runInBackground('retail-templates cache notice', async () => {
+      await announceViewChange({ view: CACHED_VIEWS.retailTemplates, tenant: EVERY_TENANT });
+      return { stop: async () => undefined };
+    });
+    return templatesGrpc({ logger, guard, ...createTemplatesServices({ db, store: objectStoreFromConfig(config), announceViewChange }) });
+  },
 };

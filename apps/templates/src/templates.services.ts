@@ -1,5 +1,6 @@
 import type { ServiceDatabase } from '@platform/mysql';
 import type { ObjectStore } from '@platform/s3';
+import type { ViewChangeAnnouncer } from '@platform/service';
 import { TemplateRepository } from './templates/template.repository';
 import { TemplateService } from './templates/template.service';
 import { TemplateThumbnails } from './templates/template.thumbnail-store';
@@ -9,6 +10,8 @@ export interface TemplatesServices {
 }
 
 /** Repositories and services over one database and bucket; the gRPC server and the specs build them the same way. */
-export function createTemplatesServices(deps: { db: ServiceDatabase; store: ObjectStore }): TemplatesServices {
-  return { templates: new TemplateService(deps.db.knex, new TemplateRepository(deps.db), new TemplateThumbnails(deps.store)) };
+export function createTemplatesServices(deps: { db: ServiceDatabase; store: ObjectStore; announceViewChange: ViewChangeAnnouncer }): TemplatesServices {
+  return {
+    templates: new TemplateService(deps.db.knex, new TemplateRepository(deps.db), new TemplateThumbnails(deps.store), deps.announceViewChange),
+  };
 }

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { CachedViewChange } from '@contracts/domain';
 import type { ServiceDatabase } from '@platform/mysql';
 import { createObjectStore, startEmbeddedS3, type ObjectStore } from '@platform/s3';
 import { openTestSchema, rejectionOf } from '@platform/testing';
@@ -9,6 +10,8 @@ import { TEMPLATES_MIGRATIONS } from './migrations';
 
 export interface TemplatesTestBed extends TemplatesServices {
   prefix: string;
+  /** Every cached-view notice the services announced, in order. */
+  viewChanges: CachedViewChange[];
   db: ServiceDatabase;
   /** The bucket thumbnails are stored in (an embedded S3 server of the bed's own). */
   store: ObjectStore;
@@ -25,13 +28,22 @@ export async function openTemplatesTestBed(tag: string): Promise<TemplatesTestBe
   const dir = await mkdtemp(join(tmpdir(), 'templates-'));
   const s3 = await startEmbeddedS3({ port: 0, directory: dir });
   const store = createObjectStore({ endpoint: s3.endpoint, accessKey: 'S3RVER', secretKey: 'S3RVER', bucket: 'templates-test', region: 'us-east-1' });
-  const services = createTemplatesServices({ db, store });
+  const viewChanges: CachedViewChange[] = [];
+  const services = createTemplatesServices({
+    db,
+    store,
+    announceViewChange: async (change) => {
+      viewChanges.push(change);
+      return true;
+    },
+  });
   await services.templates.seedCatalog();
   await services.templates.assignThumbnailKeys();
   await services.templates.drawMissingThumbnails();
   return {
     ...services,
     prefix,
+    viewChanges,
     db,
     store,
     close: async () => {

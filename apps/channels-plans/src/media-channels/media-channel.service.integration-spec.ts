@@ -218,7 +218,7 @@ describe('MediaChannelService (real MariaDB)', () => {
   });
 
   describe('cached list notices', () => {
-    const noticesFor = (orgId: string) => bed.viewChanges.filter((change) => change.orgId === orgId);
+    const noticesFor = (orgId: string) => bed.viewChanges.filter((change) => change.tenant === orgId);
 
     it("announces the org's channel list after each committed create, update and delete", async () => {
       const org = freshOrg();
@@ -226,9 +226,9 @@ describe('MediaChannelService (real MariaDB)', () => {
       await bed.mediaChannels.update(org, idx, { status: 'Inactive' });
       await bed.mediaChannels.remove(org, idx);
       expect(noticesFor(org)).toEqual([
-        { view: 'media-channels', orgId: org },
-        { view: 'media-channels', orgId: org },
-        { view: 'media-channels', orgId: org },
+        { view: 'media-channels', tenant: org },
+        { view: 'media-channels', tenant: org },
+        { view: 'media-channels', tenant: org },
       ]);
     });
 

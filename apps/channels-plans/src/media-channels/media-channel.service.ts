@@ -124,7 +124,7 @@ export class MediaChannelService {
 
   /** After the commit: a notice sent earlier could let a replica refill its cache from the old rows. */
   private async listChanged(orgId: string): Promise<void> {
-    await this.deps.announceViewChange({ view: CACHED_VIEWS.mediaChannels, orgId });
+    await this.deps.announceViewChange({ view: CACHED_VIEWS.mediaChannels, tenant: orgId });
   }
 
   async get(orgId: string, idx: number): Promise<MediaChannelRecord> {

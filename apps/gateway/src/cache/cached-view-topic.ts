@@ -1,4 +1,4 @@
-import { parseCachedViewChange } from '@contracts/domain';
+import { EVERY_TENANT, parseCachedViewChange } from '@contracts/domain';
 import type { Logger } from '@platform/logging';
 import type { InvalidationTopic } from './invalidation-channel';
 import type { ResponseCache } from './response-cache';
@@ -9,7 +9,8 @@ export function cachedViewTopic(subject: string, cache: ResponseCache, logger: L
     subject,
     apply: (data) => {
       const change = parseCachedViewChange(data);
-      if (change) return cache.invalidate(change.view, change.orgId);
+      // Every tenant at once is rare (a service's start): clearing everything costs one refill of each page.
+      if (change) return change.tenant === EVERY_TENANT ? cache.clear() : cache.invalidate(change.view, change.tenant);
       logger.warn({ subject }, 'unreadable cached-view change; clearing the whole response cache');
       cache.clear();
     },

@@ -70,9 +70,17 @@ describe(InvalidationChannel.name, () => {
   it("drops the pages of the org a view notice names, and only that org's", () => {
     const [a1, a2, b] = [fillPage('org_a', 'a1'), fillPage('org_a', 'a2'), fillPage('org_b')];
     const keyId = fill('org_a');
-    nats.deliver({ view: 'media-channels', orgId: 'org_a' }, VIEW_SUBJECT);
+    nats.deliver({ view: 'media-channels', tenant: 'org_a' }, VIEW_SUBJECT);
     expect([responses.peek(a1), responses.peek(a2)]).toEqual([undefined, undefined]);
     expect(responses.peek(b)).toBeDefined();
+    expect(cache.peek(keyId)).toBeDefined();
+  });
+
+  it("drops every tenant's pages on a notice for every tenant (a service's start), keeping principals", () => {
+    const [a, b] = [fillPage('org_a'), fillPage('1001')];
+    const keyId = fill('org_a');
+    nats.deliver({ view: 'retail-templates', tenant: '*' }, VIEW_SUBJECT);
+    expect([responses.peek(a), responses.peek(b)]).toEqual([undefined, undefined]);
     expect(cache.peek(keyId)).toBeDefined();
   });
 
@@ -82,7 +90,7 @@ describe(InvalidationChannel.name, () => {
     nats.deliver('not json', SUBJECT);
     expect([cache.size, responses.peek(page)]).toEqual([0, expect.anything()]);
     fill();
-    nats.deliver({ view: 'no-such-view', orgId: 'org_a' }, VIEW_SUBJECT);
+    nats.deliver({ view: 'no-such-view', tenant: 'org_a' }, VIEW_SUBJECT);
     expect([cache.size, responses.size]).toEqual([1, 0]);
     expect(cache.peek(keyId)).toBeUndefined();
   });

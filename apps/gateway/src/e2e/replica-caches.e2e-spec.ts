@@ -144,6 +144,89 @@ describe('caches across gateway replicas', () => {
     });
   });
 
+  describe('template search pages', () => {
+    let apiKey: string;
+    const searchPath = (accountId = firstAccount) => `/v2/accounts/${accountId}/retail-campaigns/retail-templates?limit=25`;
+    const search = async (gateway: Http, filters: Record<string, unknown>, accountId = firstAccount) => {
+      const page = await gateway<{ count: number; templates: { templateIdx: number; templateName: string }[] }>('POST', searchPath(accountId), {
+        key: apiKey,
+        json: filters,
+      });
+      expect(page.status).toBe(200);
+      return page.body;
+    };
+    const names = async (gateway: Http, filters: Record<string, unknown>, accountId = firstAccount) =>
+      (await search(gateway, filters, accountId)).templates.map((t) => t.templateName);
+    const createCustom = async (gateway: Http, templateName: string, accountId = firstAccount) => {
+      const created = await gateway<{ templateIdx: number }>('POST', `/v2/accounts/${accountId}/retail-campaigns/retail-templates/custom`, {
+        key: apiKey,
+        json: {
+          templateName,
+          retailerId: 4242,
+          inventoryType: 'onsite',
+          adFormat: 'Display Banner',
+          sourceOfProductInformation: 'Hybrid',
+          productSelectionMethod: 'Fixed Product Selection',
+          creativeStyle: ['Static Banner'],
+          category: ['Garden'],
+          templateType: ['Custom'],
+          layouts: [
+            {
+              dimension: '300x250',
+              backgroundColor: '#ffffff',
+              logo: { x: 10, y: 10, w: 80, h: 20 },
+              productImage: { x: 10, y: 40, w: 280, h: 110 },
+              headline: { box: { x: 10, y: 160, w: 280, h: 24 }, color: '#111111', fontSize: 18, text: 'Grow more' },
+              price: { box: { x: 10, y: 190, w: 100, h: 20 }, color: '#cc0000', fontSize: 16, text: '$4.99' },
+              callToAction: { box: { x: 170, y: 210, w: 120, h: 30 }, color: '#ffffff', backgroundColor: '#2e7d32', fontSize: 14, text: 'Shop now' },
+            },
+          ],
+        },
+      });
+      expect(created.status).toBe(201);
+      return created.body.templateIdx;
+    };
+    const mine = { ownership: 'Custom', retailerId: 4242 };
+    const warm = async (filters: Record<string, unknown>) => {
+      for (const gateway of [gatewayA, gatewayB, gatewayA, gatewayB]) await search(gateway, filters);
+    };
+
+    beforeAll(async () => {
+      ({ apiKey } = await newKey());
+    });
+
+    it('answers a repeated search from memory, keyed by its filters: a row changed behind the service stays unseen', async () => {
+      const templateIdx = await createCustom(gatewayA, 'Behind the cache');
+      expect(await names(gatewayA, mine)).toContain('Behind the cache');
+      await system.sql('templates', 'UPDATE templates SET template_name = ? WHERE template_idx = ?', ['Renamed behind', templateIdx]);
+      expect(await names(gatewayA, mine)).toContain('Behind the cache');
+      // Other filters are another page: read from the service, so the row as it now is.
+      expect(await names(gatewayA, { ...mine, category: ['Garden'] })).toContain('Renamed behind');
+    });
+
+    it("shows an account's template and bookmark changes made through one replica on the next search through the other", async () => {
+      await warm(mine);
+      const templateIdx = await createCustom(gatewayA, 'Fresh template');
+      expect(await names(gatewayB, mine)).toContain('Fresh template');
+
+      await warm({ isBookmarked: true });
+      const marked = await gatewayB('PUT', `/v2/accounts/${firstAccount}/retail-campaigns/retail-templates/${templateIdx}/bookmark`, { key: apiKey });
+      expect(marked.status).toBe(200);
+      expect((await search(gatewayA, { isBookmarked: true })).templates.map((t) => t.templateIdx)).toContain(templateIdx);
+
+      await warm(mine);
+      const deleted = await gatewayA('DELETE', `/v2/accounts/${firstAccount}/retail-campaigns/retail-templates/${templateIdx}`, { key: apiKey });
+      expect(deleted.status).toBe(200);
+      expect(await names(gatewayB, mine)).not.toContain('Fresh template');
+    });
+
+    it("keeps each account's pages apart", async () => {
+      const otherAccount = await admin(gatewayA).createAccount(orgId, 'Templates elsewhere');
+      await warm(mine);
+      expect(await search(gatewayB, mine, otherAccount)).toMatchObject({ count: 0, templates: [] });
+    });
+  });
+
   it('reports NATS among the readiness checks of each replica', async () => {
     for (const gateway of [gatewayA, gatewayB]) {
       const ready = await gateway<{ checks: Record<string, boolean> }>('GET', '/readyz');

@@ -241,20 +241,23 @@ interface CacheLookup {
 }
 
 /**
- * The key is everything the answer depends on: the route, the tenant, the query as sent, and the
- * base of the page links in it. The principal is not: scope and permission were checked above, and
- * what a cacheable route answers is the same for every key that passes them.
+ * The key is everything the answer depends on: the route, the tenant (the org or account its scope
+ * names), the query as sent, the body (a search) and the base of the page links in it. The principal
+ * is not: scope and permission were checked above, and what a cacheable route answers is the same for
+ * every key that passes them.
  */
 function cacheLookup(spec: RouteSpec, deps: RouteBinderDeps, req: Request, pathValues: Record<string, unknown>): CacheLookup | undefined {
   const { cache, gate, count } = deps.responseCache as NonNullable<RouteBinderDeps['responseCache']>;
   const view = (spec.cache as NonNullable<RouteSpec['cache']>).view;
-  const tenant = String(pathValues[(spec.scope as { org: string }).org]);
+  const scope = spec.scope as { org: string } | { account: string };
+  const tenant = String(pathValues['org' in scope ? scope.org : scope.account]);
   if (!cache.enabled || !gate.isLive()) {
     count(spec.path, 'bypass');
     return undefined;
   }
   const linkBase = deps.publicBaseUrl ?? `${req.protocol}://${req.get('host') ?? ''}`;
-  const key = `${spec.operationId}\n${tenant}\n${linkBase}\n${req.originalUrl}`;
+  const body = spec.body ? JSON.stringify(req.body) : '';
+  const key = `${spec.operationId}\n${tenant}\n${linkBase}\n${req.originalUrl}\n${body}`;
   const ticket = cache.ticket();
   return {
     hit: async (arrival) => {

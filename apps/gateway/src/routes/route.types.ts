@@ -88,8 +88,9 @@ export interface RouteSpec<P extends TObject = TObject, Q extends TObject = TObj
   permission?: Permission;
   scope: RouteScope<Static<P>>;
   /**
-   * The answer may be served from the gateway's response cache: a GET scoped to an org whose data a
-   * service announces changes of as `view` (docs/architecture.md, "Cached views"). Every check before
+   * The answer may be served from the gateway's response cache: a read (a GET, or a search that
+   * POSTs its filters) scoped to an org or an account whose data a service announces changes of as
+   * `view`, by that tenant (docs/architecture.md, "Cached views"). Every check before
    * the backend call (key, rate limit, scope, permission, validation) still runs on every request.
    */
   cache?: { view: CachedView };

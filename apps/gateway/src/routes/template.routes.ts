@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
+  CACHED_VIEWS,
   TEMPLATES_ACCESS,
   TEMPLATE_AD_FORMAT_MAX,
   TEMPLATE_CANVAS_MAX,
@@ -219,6 +220,7 @@ export const templateRoutes = [
       'Each template names its thumbnail by URL; its layouts come only with include=layouts, so a page of 25 without them stays under 20 KB.',
     permission: TEMPLATES_ACCESS.searchTemplates,
     scope: { account: 'accountId' },
+    cache: { view: CACHED_VIEWS.retailTemplates },
     params: AccountPath,
     query: SearchQuery,
     body: FiltersBody,

@@ -264,10 +264,26 @@ describe('TemplateService (real MariaDB)', () => {
     });
   });
 
+  describe('cached search notices', () => {
+    const noticesFor = (account: number) => bed.viewChanges.filter((change) => change.tenant === String(account));
+
+    it("announces the account's search pages after each committed create, update, bookmark and delete, and nothing for a search or a refused write", async () => {
+      const account = freshAccount();
+      const templateIdx = await bed.templates.create(account, custom('Announced'));
+      await bed.templates.update(account, templateIdx, custom('Announced again'));
+      await bed.templates.setBookmark(account, templateIdx, true);
+      await search(account);
+      await rejectionOf(bed.templates.create(account, custom('')));
+      await rejectionOf(bed.templates.delete(account, TEMPLATE_CATALOG.length + 1_000_000));
+      await bed.templates.delete(account, templateIdx);
+      expect(noticesFor(account)).toEqual(Array.from({ length: 4 }, () => ({ view: 'retail-templates', tenant: String(account) })));
+    });
+  });
+
   describe('counts', () => {
     it('are reused while the catalog is unchanged and follow every write, also one made by another replica', async () => {
       const account = freshAccount();
-      const replica = createTemplatesServices({ db: bed.db, store: bed.store }).templates;
+      const replica = createTemplatesServices({ db: bed.db, store: bed.store, announceViewChange: async () => true }).templates;
       const filters: TemplateFilters = { category: ['counted'] };
       const total = async () => (await bed.templates.search(account, filters, { offset: 0, limit: 1 })).total;
       expect(await total()).toBe(0);

@@ -1,4 +1,5 @@
 import {
+  CACHED_VIEWS,
   effectivePage,
   parseDimension,
   TEMPLATE_AD_FORMAT_MAX,
@@ -21,6 +22,7 @@ import {
 import { type FieldError, notOneOf, problem, validationFailed } from '@platform/errors';
 import type { Knex } from 'knex';
 import { withTransaction, type Page } from '@platform/mysql';
+import type { ViewChangeAnnouncer } from '@platform/service';
 import { TEMPLATE_CATALOG, type CatalogTemplate } from './template.catalog';
 import type { NewTemplate, TemplateFilters, TemplateInput, TemplateRecord } from './template.model';
 import { TemplateCountCache } from './template.count-cache';
@@ -148,6 +150,8 @@ export class TemplateService {
     private readonly knex: Knex,
     private readonly templates: TemplateRepository,
     private readonly thumbnails: TemplateThumbnails,
+    /** Tells the gateways that an account's cached search pages are stale; awaited after each commit, before answering. */
+    private readonly announceViewChange: ViewChangeAnnouncer,
   ) {}
 
   /**
@@ -241,7 +245,9 @@ export class TemplateService {
     // Stored before the row, so a template's thumbnail URL never names a missing object.
     const key = await this.thumbnails.store(input.layouts[0] as TemplateLayout);
     const template = this.toNew({ ...input, templateName: input.templateName.trim() }, { catalogKey: null, accountId, ownership: 'Custom' }, key);
-    return withTransaction(this.knex, (trx) => this.templates.insert(trx, template));
+    const templateIdx = await withTransaction(this.knex, (trx) => this.templates.insert(trx, template));
+    await this.searchChanged(accountId);
+    return templateIdx;
   }
 
   /** Replaces one of the account's own Custom templates; the rules are those of create, and System templates are not the account's to change. */
@@ -254,6 +260,7 @@ export class TemplateService {
     const key = await this.thumbnails.store(input.layouts[0] as TemplateLayout);
     const template = this.toNew({ ...input, templateName: input.templateName.trim() }, { catalogKey: null, accountId, ownership: 'Custom' }, key);
     if (!(await withTransaction(this.knex, (trx) => this.templates.updateCustom(trx, accountId, templateIdx, template)))) throw templateNotFound(templateIdx);
+    await this.searchChanged(accountId);
   }
 
   /** The template's name when the account can see it (a System template or one of its own Custom ones), else undefined. */
@@ -266,6 +273,7 @@ export class TemplateService {
   async setBookmark(accountId: number, templateIdx: number, bookmarked: boolean): Promise<void> {
     await this.visibleOwner(accountId, templateIdx);
     await withTransaction(this.knex, (trx) => this.templates.setBookmark(trx, accountId, templateIdx, bookmarked));
+    await this.searchChanged(accountId);
   }
 
   /** Deletes one of the account's own Custom templates; System templates are not the account's to delete. */
@@ -274,6 +282,15 @@ export class TemplateService {
     if (owner.accountId === null)
       throw problem('TEMPLATE_NOT_DELETABLE', `Template ${templateIdx} is a System template; only Custom templates can be deleted.`);
     if (!(await withTransaction(this.knex, (trx) => this.templates.deleteCustom(trx, accountId, templateIdx)))) throw templateNotFound(templateIdx);
+    await this.searchChanged(accountId);
+  }
+
+  /**
+   * After the commit: a notice sent earlier could let a gateway refill its cache from the old rows.
+   * Only the account's own pages change: its Custom templates and bookmarks are seen by no other account.
+   */
+  private async searchChanged(accountId: number): Promise<void> {
+    await this.announceViewChange({ view: CACHED_VIEWS.retailTemplates, tenant: String(accountId) });
   }
 
   /** The template's owner when the account can see it; a template it cannot see is not found, as a missing one. */

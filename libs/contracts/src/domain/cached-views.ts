@@ -11,13 +11,22 @@ export const CACHED_VIEW_CHANGED_SUBJECT = 'cache.view.changed';
 export const CACHED_VIEWS = {
   /** GET /v2/org/:orgId/retail-media-channels; changed by channels-plans on create, update and delete. */
   mediaChannels: 'media-channels',
+  /**
+   * Template search (POST /v2/accounts/:accountId/retail-campaigns/retail-templates), per account;
+   * changed by templates on an account's Custom template create, update and delete and on its
+   * bookmarks, and for every account at each start of the service (a release may bring a new System catalog).
+   */
+  retailTemplates: 'retail-templates',
 } as const;
 export type CachedView = (typeof CACHED_VIEWS)[keyof typeof CACHED_VIEWS];
 
-/** The tenant whose pages changed: the org for org-scoped views. */
+/** A notice's tenant meaning every tenant of the view at once. */
+export const EVERY_TENANT = '*';
+
+/** The tenant whose pages changed: the org for org-scoped views, the account for account-scoped ones, or EVERY_TENANT. */
 export interface CachedViewChange {
   view: CachedView;
-  orgId: string;
+  tenant: string;
 }
 
 /** The notice as it travels; anything else on the subject is treated as "something changed". */
@@ -25,7 +34,7 @@ export function parseCachedViewChange(data: Uint8Array): CachedViewChange | unde
   try {
     const value = JSON.parse(Buffer.from(data).toString('utf8')) as Record<string, unknown>;
     const views: readonly unknown[] = Object.values(CACHED_VIEWS);
-    if (views.includes(value.view) && typeof value.orgId === 'string') return { view: value.view as CachedView, orgId: value.orgId };
+    if (views.includes(value.view) && typeof value.tenant === 'string') return { view: value.view as CachedView, tenant: value.tenant };
   } catch {
     // Falls through to undefined.
   }

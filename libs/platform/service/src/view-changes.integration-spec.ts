@@ -26,10 +26,10 @@ describe('createViewChangeAnnouncer (real NATS)', () => {
     await listener.flush();
 
     const announce = createViewChangeAnnouncer({ nats: publisher, names, logger: silent });
-    expect(await announce({ view: 'media-channels', orgId: 'org_a' })).toBe(true);
+    expect(await announce({ view: 'media-channels', tenant: 'org_a' })).toBe(true);
     // The listener's own round trip comes back after everything routed to it before: the guarantee the gateway's fence relies on.
     await listener.flush();
-    expect(received).toEqual([{ view: 'media-channels', orgId: 'org_a' }]);
+    expect(received).toEqual([{ view: 'media-channels', tenant: 'org_a' }]);
   });
 
   it('resolves false, and logs, when the connection cannot carry it', async () => {
@@ -38,7 +38,7 @@ describe('createViewChangeAnnouncer (real NATS)', () => {
     const errors: unknown[] = [];
     const logger = { ...silent, error: (...args: unknown[]) => errors.push(args) } as unknown as typeof silent;
     const announce = createViewChangeAnnouncer({ nats: closed, names, logger, confirmTimeoutMs: 200 });
-    expect(await announce({ view: 'media-channels', orgId: 'org_b' })).toBe(false);
+    expect(await announce({ view: 'media-channels', tenant: 'org_b' })).toBe(false);
     expect(errors).toHaveLength(1);
   });
 });
