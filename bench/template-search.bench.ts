@@ -209,7 +209,13 @@ async function main(): Promise<void> {
   await withTeardown(async (defer) => {
     // Thumbnails live in the object store; the service draws the shipped catalog's into it at start.
     const s3 = await startObjectStore(defer);
-    const platform = await startPlatform('bench', defer, { templates: true, env: { S3_ENDPOINT: s3.endpoint } });
+    // BENCH_RESPONSE_CACHE=off turns the gateway's response cache off: every search then reaches the service.
+    const cacheOff = process.env.BENCH_RESPONSE_CACHE === 'off';
+    console.log(`gateway response cache: ${cacheOff ? 'off (every search reaches the templates service)' : 'on (a repeated search is answered from memory)'}`);
+    const platform = await startPlatform('bench', defer, {
+      templates: true,
+      env: { S3_ENDPOINT: s3.endpoint, ...(cacheOff ? { RESPONSE_CACHE_TTL_MS: '0' } : {}) },
+    });
     const api = apiClient(platform.gatewayUrl);
     const { apiKey, accountId } = await seedRetailerOrg(api, ORG_ID);
 
