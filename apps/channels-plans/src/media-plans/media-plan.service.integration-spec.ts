@@ -111,7 +111,7 @@ describe('MediaPlanService (real MariaDB)', () => {
       ]);
       const tooMany = Array.from({ length: AUTO_MEDIA_PLAN_DIMENSIONS_MAX + 1 }, () => '300x250');
       expect((await rejectionOf(bed.mediaPlans.createAuto(t.org, t.accountId, { ...t, dimensions: tooMany }))).errors).toEqual([
-        expect.objectContaining({ pointer: '/dimensions', code: 'TOO_MANY' }),
+        expect.objectContaining({ pointer: '/dimensions', code: 'TOO_MANY_ITEMS' }),
       ]);
       const ids = await rejectionOf(bed.mediaPlans.createAuto(t.org, t.accountId, { retailCampaignId: 0, mediaChannelIdx: -1, dimensions: ['300x250'] }));
       expect((ids.errors as { pointer: string }[]).map((e) => e.pointer)).toEqual(['/retailCampaignId', '/mediaChannelIdx']);

@@ -137,7 +137,7 @@ function selectedFields(fields: readonly string[]): ReadonlySet<MediaPlanField> 
 function dimensionErrors(dimensions: readonly string[], whitelist: readonly string[]): FieldError[] {
   if (dimensions.length === 0) return [{ pointer: '/dimensions', code: 'REQUIRED', detail: 'dimensions must hold at least one <width>x<height>.' }];
   if (dimensions.length > AUTO_MEDIA_PLAN_DIMENSIONS_MAX) {
-    return [{ pointer: '/dimensions', code: 'TOO_MANY', detail: `dimensions may hold at most ${AUTO_MEDIA_PLAN_DIMENSIONS_MAX} entries.` }];
+    return [{ pointer: '/dimensions', code: 'TOO_MANY_ITEMS', detail: `dimensions may hold at most ${AUTO_MEDIA_PLAN_DIMENSIONS_MAX} entries.` }];
   }
   const allowed = new Set(whitelist);
   const errors: FieldError[] = [];

@@ -127,7 +127,7 @@ describe('PlacementService (real MariaDB)', () => {
       expect((bad.errors as { pointer: string }[]).map((e) => e.pointer)).toEqual(['/placementIds/1', '/placementIds/2']);
       const tooMany = Array.from({ length: MARK_TAGS_PRESENT_MAX + 1 }, (_, i) => i + 1);
       expect((await rejectionOf(bed.placements.markTagsPresent(p.accountId, p.mediaPlanId, tooMany))).errors).toEqual([
-        expect.objectContaining({ pointer: '/placementIds', code: 'TOO_MANY' }),
+        expect.objectContaining({ pointer: '/placementIds', code: 'TOO_MANY_ITEMS' }),
       ]);
       expect(await tagFlags(p.mediaPlanId)).toEqual([false, false]);
     });

@@ -220,7 +220,7 @@ export class PlacementService {
 
 function placementIdErrors(placementIds: readonly number[]): FieldError[] {
   if (placementIds.length > MARK_TAGS_PRESENT_MAX) {
-    return [{ pointer: '/placementIds', code: 'TOO_MANY', detail: `placementIds may hold at most ${MARK_TAGS_PRESENT_MAX} ids.` }];
+    return [{ pointer: '/placementIds', code: 'TOO_MANY_ITEMS', detail: `placementIds may hold at most ${MARK_TAGS_PRESENT_MAX} ids.` }];
   }
   return placementIds.flatMap((id, i) =>
     Number.isSafeInteger(id) && id >= 1 ? [] : [{ pointer: `/placementIds/${i}`, code: 'OUT_OF_RANGE', detail: 'placement ids must be positive integers.' }],

@@ -7,10 +7,10 @@ import {
   CONTENT_TYPES,
   type ContentType,
 } from '@contracts/domain';
-import { blankOrTooLong, notOneOf, type FieldError } from '@platform/errors';
+import { blankOrTooLong, notOneOf, type FieldError, type FieldErrorCode } from '@platform/errors';
 import type { CampaignFacts, ContentMapInput, PlanFacts } from './content-map.model';
 
-const err = (pointer: string, code: string, detail: string): FieldError => ({ pointer, code, detail });
+const err = (pointer: string, code: FieldErrorCode, detail: string): FieldError => ({ pointer, code, detail });
 const tooMany = (pointer: string, items: readonly unknown[], max: number): FieldError[] =>
   items.length > max ? [err(pointer, 'TOO_MANY_ITEMS', `${pointer.slice(1)} may hold at most ${max} items.`)] : [];
 const optionalText = (pointer: string, value: string | undefined): FieldError[] =>

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { problem, validationFailed } from '@platform/errors';
+import { problem, validationFailed, type FieldError } from '@platform/errors';
 import { issueApiKey } from './api-key.codec';
 import { IdentityRepository } from './identity.repository';
 
@@ -56,7 +56,7 @@ export class IdentityService {
     const errors = input.permissions
       .map((permission, i) => ({ permission, i }))
       .filter(({ permission }) => permission !== '*' && !this.knownPermissions.has(permission))
-      .map(({ permission, i }) => ({
+      .map(({ permission, i }): FieldError => ({
         pointer: `/permissions/${i}`,
         code: 'UNKNOWN_PERMISSION',
         detail: `Unknown permission ${JSON.stringify(permission)}; see GET /openapi.json (x-permissions) for the list.`,

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 import busboy from 'busboy';
 import { assetFileNameViolation, assetPathViolation, ASSET_PATH_MAX, uploadStagingKey } from '@contracts/domain';
-import { AppError, type FieldError, problem, validationFailed } from '@platform/errors';
+import { AppError, type FieldError, type FieldErrorCode, problem, validationFailed } from '@platform/errors';
 import type { ObjectStore } from '@platform/s3';
 
 export interface StagedUpload {
@@ -16,7 +16,7 @@ export interface StagedUpload {
 export const uploadTooLarge = (maxBytes: number, headers?: Record<string, string>) =>
   problem('UPLOAD_TOO_LARGE', `An upload may hold at most ${maxBytes} bytes; nothing was kept.`, { headers });
 
-const ruleError = (pointer: string, broken: { code: string; detail: string }): FieldError => ({ pointer, code: broken.code, detail: broken.detail });
+const ruleError = (pointer: string, broken: { code: FieldErrorCode; detail: string }): FieldError => ({ pointer, code: broken.code, detail: broken.detail });
 
 /**
  * Reads a multipart/form-data upload (`file`, optional `path`) and streams the file to a staging key

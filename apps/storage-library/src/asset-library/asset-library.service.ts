@@ -109,7 +109,7 @@ export class AssetLibraryService {
       assertNoErrors([
         ...(request.file
           ? fileNameErrors({ parameter: 'file' }, request.file)
-          : [{ parameter: 'file', code: 'REQUIRED', detail: 'file is required for deleteFile.' }]),
+          : [{ parameter: 'file', code: 'REQUIRED' as const, detail: 'file is required for deleteFile.' }]),
         ...pathErrors({ parameter: 'path' }, request.path),
       ]);
       const key = `${root}${joinAssetPath(request.path, request.file)}`;

@@ -51,7 +51,7 @@ export class CloudServiceService {
         : [
             {
               pointer: '/rootDir',
-              code: 'INVALID_BUCKET',
+              code: 'INVALID_BUCKET' as const,
               detail: 'rootDir must start with a bucket name (3 to 63 lowercase letters, digits, dots and hyphens).',
             },
           ]),
@@ -59,7 +59,7 @@ export class CloudServiceService {
       ...blankOrTooLong('/secreteKey', input.secretKey, CLOUD_KEY_MAX),
       ...(REGION_PATTERN.test(input.region)
         ? []
-        : [{ pointer: '/region', code: 'INVALID_FORMAT', detail: 'region must be lowercase letters, digits and hyphens.' }]),
+        : [{ pointer: '/region', code: 'INVALID_FORMAT' as const, detail: 'region must be lowercase letters, digits and hyphens.' }]),
     ]);
     const record = {
       accountId,

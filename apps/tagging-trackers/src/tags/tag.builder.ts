@@ -14,7 +14,7 @@ import {
   THIRD_PARTY_SCRIPT_MAX,
   type SingleTagKind,
 } from '@contracts/domain';
-import { notOneOf, type FieldError } from '@platform/errors';
+import { notOneOf, type FieldError, type FieldErrorCode } from '@platform/errors';
 import { PRIVACY_MACROS, type AdServerMacros } from '../macros/macro.registry';
 import { jsonObjectErrors } from '../rules/field-rules';
 import type { SingleTagOptions, TagPlacement } from './tag.model';
@@ -92,7 +92,7 @@ type Pair = [name: string, value: string, verbatim: boolean];
 const literal = (name: string, value: string | number): Pair => [name, String(value), false];
 const macro = (name: string, value: string): Pair => [name, value, true];
 
-const at = (pointer: string, code: string, detail: string): FieldError => ({ pointer, code, detail });
+const at = (pointer: string, code: FieldErrorCode, detail: string): FieldError => ({ pointer, code, detail });
 
 function privacyErrors(options: SingleTagOptions): FieldError[] {
   const errors: FieldError[] = [];

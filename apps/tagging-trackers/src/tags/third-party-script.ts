@@ -1,5 +1,5 @@
 import { parseFragment, serializeOuter, type DefaultTreeAdapterMap } from 'parse5';
-import type { FieldError } from '@platform/errors';
+import type { FieldError, FieldErrorCode } from '@platform/errors';
 import { lintMacros, type AdServerMacros } from '../macros/macro.registry';
 
 type Node = DefaultTreeAdapterMap['childNode'];
@@ -25,7 +25,7 @@ const isHttpUrl = (text: string) => {
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-const refuse = (code: string, detail: string): { errors: FieldError[] } => ({ errors: [{ pointer: POINTER, code, detail }] });
+const refuse = (code: FieldErrorCode, detail: string): { errors: FieldError[] } => ({ errors: [{ pointer: POINTER, code, detail }] });
 
 /**
  * A third-party tracking script rides along in a tag only when it will run where the tag runs: an

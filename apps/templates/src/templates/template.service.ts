@@ -83,20 +83,20 @@ export function layoutErrors(layouts: readonly TemplateLayout[]): FieldError[] {
   if (layouts.length > TEMPLATE_LAYOUTS_MAX)
     return [{ pointer: '/layouts', code: 'TOO_MANY_ITEMS', detail: `layouts may hold at most ${TEMPLATE_LAYOUTS_MAX} items.` }];
   const seen = new Set<string>();
-  return layouts.flatMap((layout, i) => {
+  return layouts.flatMap((layout, i): FieldError[] => {
     const at = `/layouts/${i}`;
     const canvas = parseDimension(layout.dimension);
     if (!canvas) return [{ pointer: `${at}/dimension`, code: 'INVALID_FORMAT', detail: 'dimension must be <width>x<height> in pixels.' }];
     if (seen.has(layout.dimension)) return [{ pointer: `${at}/dimension`, code: 'DUPLICATE', detail: `dimension ${layout.dimension} is laid out twice.` }];
     seen.add(layout.dimension);
-    const element = (name: 'headline' | 'price' | 'callToAction') => {
+    const element = (name: 'headline' | 'price' | 'callToAction'): FieldError[] => {
       const e = layout[name];
       if (!e) return [{ pointer: `${at}/${name}`, code: 'REQUIRED', detail: `${name} is required.` }];
       const fontOk = Number.isInteger(e.fontSize) && e.fontSize >= 1 && e.fontSize <= TEMPLATE_FONT_SIZE_MAX;
       return [
         ...boxErrors(`${at}/${name}/box`, e.box, canvas),
         ...colorErrors(`${at}/${name}/color`, e.color),
-        ...(fontOk ? [] : [{ pointer: `${at}/${name}/fontSize`, code: 'OUT_OF_RANGE', detail: `fontSize must be 1 to ${TEMPLATE_FONT_SIZE_MAX}.` }]),
+        ...(fontOk ? [] : [{ pointer: `${at}/${name}/fontSize`, code: 'OUT_OF_RANGE' as const, detail: `fontSize must be 1 to ${TEMPLATE_FONT_SIZE_MAX}.` }]),
         ...text(`${at}/${name}/text`, e.text, TEMPLATE_TEXT_MAX, false),
       ];
     };
@@ -113,12 +113,12 @@ export function layoutErrors(layouts: readonly TemplateLayout[]): FieldError[] {
 }
 
 function inputErrors(input: TemplateInput): FieldError[] {
-  const required = (pointer: string, value: string) => (value.trim() === '' ? [{ pointer, code: 'REQUIRED', detail: `${pointer.slice(1)} is required.` }] : []);
+  const required = (pointer: string, value: string): FieldError[] => (value.trim() === '' ? [{ pointer, code: 'REQUIRED', detail: `${pointer.slice(1)} is required.` }] : []);
   return [
     ...text('/templateName', input.templateName, TEMPLATE_NAME_MAX),
     ...(Number.isSafeInteger(input.retailerId) && input.retailerId >= 1
       ? []
-      : [{ pointer: '/retailerId', code: 'OUT_OF_RANGE', detail: 'retailerId must be a positive integer.' }]),
+      : [{ pointer: '/retailerId', code: 'OUT_OF_RANGE' as const, detail: 'retailerId must be a positive integer.' }]),
     ...required('/inventoryType', input.inventoryType),
     ...notOneOf('/inventoryType', input.inventoryType || undefined, TEMPLATE_INVENTORY_TYPES),
     ...text('/adFormat', input.adFormat, TEMPLATE_AD_FORMAT_MAX),

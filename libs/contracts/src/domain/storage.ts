@@ -1,3 +1,4 @@
+import type { FieldRuleCode } from './problems/field-rules';
 /**
  * The asset library's path and file-name rules and the storage limits, shared by the gateway (which
  * refuses a bad path before streaming a byte), storage-library (which re-checks what it stores) and
@@ -22,11 +23,11 @@ export const ASSET_ALLOWED_EXTENSIONS: readonly string[] = Object.values(ASSET_E
 /** A broken rule: its number (1 to 7), a stable code and a message that names the rule. */
 export interface AssetPathViolation {
   rule: number;
-  code: string;
+  code: FieldRuleCode;
   detail: string;
 }
 
-const violation = (rule: number, code: string, what: string): AssetPathViolation => ({ rule, code, detail: `Rule ${rule}: ${what}` });
+const violation = (rule: number, code: FieldRuleCode, what: string): AssetPathViolation => ({ rule, code, detail: `Rule ${rule}: ${what}` });
 
 // C0 controls, including the null byte (rule 1): matching them is the point.
 // eslint-disable-next-line no-control-regex

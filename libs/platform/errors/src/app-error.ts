@@ -1,8 +1,12 @@
-import { PROBLEMS, type ProblemCode, type ProblemCodeWithStatus, type Refusal } from '@contracts/domain';
+import { PROBLEMS, type FieldErrorCode, type ProblemCode, type ProblemCodeWithStatus, type Refusal } from '@contracts/domain';
+
+export type { FieldErrorCode };
 
 /** Where a field error points: a JSON pointer into the body, a query/path parameter, or a header. */
 export type FieldError =
-  { pointer: string; code: string; detail: string } | { parameter: string; code: string; detail: string } | { header: string; code: string; detail: string };
+  | { pointer: string; code: FieldErrorCode; detail: string }
+  | { parameter: string; code: FieldErrorCode; detail: string }
+  | { header: string; code: FieldErrorCode; detail: string };
 
 export interface AppErrorOptions {
   errors?: FieldError[];
