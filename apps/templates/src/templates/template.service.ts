@@ -113,7 +113,8 @@ export function layoutErrors(layouts: readonly TemplateLayout[]): FieldError[] {
 }
 
 function inputErrors(input: TemplateInput): FieldError[] {
-  const required = (pointer: string, value: string): FieldError[] => (value.trim() === '' ? [{ pointer, code: 'REQUIRED', detail: `${pointer.slice(1)} is required.` }] : []);
+  const required = (pointer: string, value: string): FieldError[] =>
+    value.trim() === '' ? [{ pointer, code: 'REQUIRED', detail: `${pointer.slice(1)} is required.` }] : [];
   return [
     ...text('/templateName', input.templateName, TEMPLATE_NAME_MAX),
     ...(Number.isSafeInteger(input.retailerId) && input.retailerId >= 1
