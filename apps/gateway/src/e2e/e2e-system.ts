@@ -27,6 +27,11 @@ export interface E2eSystem {
   sql(schema: string, statement: string, values?: unknown[]): Promise<void>;
   /** Starts another gateway on the same schemas and NATS prefix, as a second replica would run; resolves with its base URL. */
   startGatewayReplica(): Promise<string>;
+  /**
+   * Starts a gRPC service again on its own port (after a spec killed it); the new process is appended
+   * to `otherBackends`. For specs that kill a service and watch the gateway find it again.
+   */
+  restartService(label: string): Promise<RunningProcess>;
 }
 
 export interface E2eOptions {
@@ -34,6 +39,14 @@ export interface E2eOptions {
   workers?: string[];
   /** Extra environment for every process (e.g. the object store's endpoint). */
   env?: Record<string, string>;
+  /** The gRPC services to start (by label); every one whose app exists when absent. */
+  services?: string[];
+  /**
+   * A MariaDB and a NATS of the spec's own (`startPrivateMariaDb`, `startPrivateNats` of
+   * @platform/testing) instead of the machine's: every process uses them, and `stop()` leaves their
+   * schemas and streams alone, since the spec removes those servers whole.
+   */
+  infrastructure?: { mysqlUrl: string; natsUrl: string };
 }
 
 /**
@@ -55,9 +68,11 @@ export async function startE2eSystem(tag: string, options: E2eOptions = {}): Pro
   // An object store of the system's own (storage-library and the workers need one) unless the spec brings its own.
   const s3Directory = options.env?.S3_ENDPOINT ? undefined : await mkdtemp(join(tmpdir(), `e2e-s3-${tag}-`));
   const s3 = s3Directory ? await startEmbeddedS3({ port: 0, directory: s3Directory }) : undefined;
+  const wanted = options.services ?? onlyServices;
   const services = Object.values(BACKENDS).filter(
-    (backend) => existsSync(resolve(repositoryRoot, `apps/${backend.label}/src/main.ts`)) && (!onlyServices || onlyServices.includes(backend.label)),
+    (backend) => existsSync(resolve(repositoryRoot, `apps/${backend.label}/src/main.ts`)) && (!wanted || wanted.includes(backend.label)),
   );
+  const mysqlUrl = options.infrastructure?.mysqlUrl ?? process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
   const ports = new Map<string, number>();
   for (const backend of Object.values(BACKENDS)) ports.set(backend.label, await freePort());
   const backendAddresses = Object.fromEntries(Object.values(BACKENDS).map((backend) => [backend.addressVariable, `127.0.0.1:${ports.get(backend.label)}`]));
@@ -69,16 +84,24 @@ export async function startE2eSystem(tag: string, options: E2eOptions = {}): Pro
     NODE_ENV: 'test',
     ...backendAddresses,
     ...(s3 ? { S3_ENDPOINT: s3.endpoint } : {}),
+    ...(options.infrastructure ? { MYSQL_URL: options.infrastructure.mysqlUrl, NATS_URL: options.infrastructure.natsUrl } : {}),
     ...options.env,
   };
   const processes: RunningProcess[] = [];
   const otherBackends: RunningProcess[] = [];
+  const startService = (label: string) =>
+    startProcess({
+      name: label,
+      entry: `apps/${label}/src/main.ts`,
+      env: { ...common, GRPC_PORT: String(ports.get(label)), LOG_LEVEL: 'info' },
+      ready: new RegExp(`${label} ready`),
+    });
   const stop = async () => {
     // Gateway first, as a rollout would: it drains before its backend goes away.
     const codes: (number | null)[] = [];
     for (const proc of [...processes].reverse()) codes.push(await proc.stop());
     const otherCodes = await Promise.all(otherBackends.map(async (proc) => ({ name: proc.name, code: await proc.stop() })));
-    await Promise.all([dropPrefixedSchemas(prefix), deletePrefixedStreams(prefix)]);
+    if (!options.infrastructure) await Promise.all([dropPrefixedSchemas(prefix), deletePrefixedStreams(prefix)]);
     await s3?.close();
     if (s3Directory) await rm(s3Directory, { recursive: true, force: true });
     // Their exit codes are not in the result (specs compare it with the processes they reason about), so a bad exit fails here.
@@ -89,14 +112,7 @@ export async function startE2eSystem(tag: string, options: E2eOptions = {}): Pro
   try {
     // channels-plans is in `processes` (specs reason about its exit code and output); the rest start side by side.
     const started = await Promise.allSettled([
-      ...services.map((backend) =>
-        startProcess({
-          name: backend.label,
-          entry: `apps/${backend.label}/src/main.ts`,
-          env: { ...common, GRPC_PORT: String(ports.get(backend.label)), LOG_LEVEL: 'info' },
-          ready: new RegExp(`${backend.label} ready`),
-        }),
-      ),
+      ...services.map((backend) => startService(backend.label)),
       ...(options.workers ?? []).map(async (name) =>
         startProcess({
           name,
@@ -149,8 +165,13 @@ export async function startE2eSystem(tag: string, options: E2eOptions = {}): Pro
       );
       return `http://127.0.0.1:${port}`;
     },
+    restartService: async (label) => {
+      const restarted = await startService(label);
+      otherBackends.push(restarted);
+      return restarted;
+    },
     sql: async (schema, statement, values = []) => {
-      const connection = await createConnection({ uri: process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306', database: `${prefix}${schema}` });
+      const connection = await createConnection({ uri: mysqlUrl, database: `${prefix}${schema}` });
       try {
         await connection.query(statement, values);
       } finally {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, internal, problem, PROBLEM_CONTENT_TYPE, toProblem, validationFailed } from '@platform/errors';
+import { AppError, problem, PROBLEM_CONTENT_TYPE, toAppError, toProblem, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
@@ -51,7 +51,8 @@ function fromBodyParser(error: { type?: string; status?: number; limit?: number;
 export function problemHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
-    const appError = error instanceof AppError ? error : (fromBodyParser(error as { type?: string }) ?? internal());
+    // The identity store's MySQL or NATS being down answers 503, as a backend's does.
+    const appError = error instanceof AppError ? error : (fromBodyParser(error as { type?: string }) ?? toAppError(error, 'A dependency of the gateway'));
     if (appError.status >= 500) logger.error({ err: error, requestId: res.locals.requestId, path: req.path }, 'request failed');
     const problem = toProblem(appError, { instance: req.originalUrl, requestId: String(res.locals.requestId ?? '') });
     if (appError.status === 429 && !appError.headers?.['Retry-After']) res.set('Retry-After', '1');

@@ -1,6 +1,6 @@
 import { sendUnaryData, Server, ServerCredentials, ServerUnaryCall, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
-import { AppError, internal } from '@platform/errors';
+import { AppError, toAppError } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import { appErrorToServiceError } from './problem-metadata';
 
@@ -66,15 +66,16 @@ export function createGrpcServer({ logger, serviceNames }: GrpcServerOptions): G
 type UnaryFn<Req, Res> = (request: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>;
 
 /**
- * Adapts an async handler to grpc-js: AppErrors cross as problems, anything else is logged
- * and becomes an opaque internal error so no stack or secret leaves the process.
+ * Adapts an async handler to grpc-js: AppErrors cross as problems, a dependency that is down
+ * (the database restarting) as 503 SERVICE_UNAVAILABLE, anything else is logged and becomes an
+ * opaque internal error so no stack or secret leaves the process.
  */
 export function unary<Req, Res>(logger: Logger, method: string, fn: UnaryFn<Req, Res>) {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
     fn(call.request, call).then(
       (response) => callback(null, response),
       (error: unknown) => {
-        const appError = error instanceof AppError ? error : internal();
+        const appError = toAppError(error);
         if (!(error instanceof AppError) || appError.status >= 500) logger.error({ err: error, method }, 'gRPC handler failed');
         callback(appErrorToServiceError(appError), null);
       },

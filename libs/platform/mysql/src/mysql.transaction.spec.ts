@@ -18,4 +18,11 @@ describe(isRetryableTransactionError.name, () => {
     expect(isRetryableTransactionError('ER_LOCK_DEADLOCK')).toBe(false);
     expect(isRetryableTransactionError(null)).toBe(false);
   });
+
+  it('never re-runs a transaction whose connection died: its COMMIT may have been applied', () => {
+    expect(isRetryableTransactionError(Object.assign(serverError(0, 'PROTOCOL_CONNECTION_LOST'), { errno: undefined, fatal: true }))).toBe(false);
+    expect(isRetryableTransactionError(serverError(1927, 'ER_CONNECTION_KILLED'))).toBe(false);
+    expect(isRetryableTransactionError(serverError(1053, 'ER_SERVER_SHUTDOWN'))).toBe(false);
+    expect(isRetryableTransactionError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED', errno: -111 }))).toBe(false);
+  });
 });

@@ -7,7 +7,10 @@ const RETRYABLE_ERRNOS: ReadonlySet<number> = new Set([ER_LOCK_DEADLOCK, ER_LOCK
 
 /**
  * True for failures where the server gave up on the transaction because of another one, not because
- * of anything wrong in it: running it again from the start is expected to succeed.
+ * of anything wrong in it: running it again from the start is expected to succeed. A lost connection
+ * is deliberately not one: the COMMIT may have been applied before the server went away, so running
+ * the transaction again could store the change twice. It fails the call instead (503, see toAppError
+ * in @platform/errors) and the client decides.
  */
 export function isRetryableTransactionError(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;

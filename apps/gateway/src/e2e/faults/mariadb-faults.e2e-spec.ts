@@ -1,0 +1,119 @@
+import { startPrivateMariaDb, startPrivateNats, type PrivateMariaDb, type PrivateNats } from '@platform/testing';
+import { admin, E2eSystem, Http, httpClient, startE2eSystem } from '../e2e-system';
+import { LoadAnswer, sleep, startLoad, tally } from './fault-load';
+
+jest.setTimeout(240_000);
+
+/** The gateway's budget for one backend call in this stack (GRPC_DEADLINE_MS). */
+const DEADLINE_MS = 2_000;
+/** What an answer may take beyond the budget on a loaded two-core machine before it counts as hung. */
+const SLACK_MS = 1_500;
+const OUTAGE_MS = 4_000;
+
+/**
+ * The stack (gateway and channels-plans, real processes) on a MariaDB and a NATS of its own, so the
+ * database can be stopped, killed and held without touching the machine's. The principal cache is
+ * short, so the gateway's own identity reads meet the outage too, not only the service's.
+ */
+describe('MariaDB faults under load', () => {
+  let mariadb: PrivateMariaDb;
+  let nats: PrivateNats;
+  let system: E2eSystem;
+  let http: Http;
+  let apiKey: string;
+  let accountId: number;
+
+  beforeAll(async () => {
+    [mariadb, nats] = await Promise.all([startPrivateMariaDb('dbfault'), startPrivateNats('dbfault')]);
+    system = await startE2eSystem('dbfault', {
+      services: ['channels-plans'],
+      infrastructure: { mysqlUrl: mariadb.url, natsUrl: nats.url },
+      env: { GRPC_DEADLINE_MS: String(DEADLINE_MS), PRINCIPAL_CACHE_TTL_MS: '1000' },
+    });
+    http = httpClient(system.baseUrl);
+    const orgId = await admin(http).createOrg({ name: 'Fault Co', isRetailer: true });
+    accountId = await admin(http).createAccount(orgId, 'Writes');
+    ({ apiKey } = await admin(http).createKey({ orgId, permissions: ['*'] }));
+  });
+
+  afterAll(async () => {
+    if (mariadb?.server.running === false) await mariadb.server.start();
+    await system?.stop();
+    await Promise.all([mariadb?.close(), nats?.close()]);
+  });
+
+  /** Six clients writing campaigns and two reading the list, as fast as they are answered. */
+  const writesAndReads = () =>
+    startLoad({
+      http,
+      apiKey,
+      workers: 8,
+      next: (worker, n) =>
+        worker < 6
+          ? { label: `w${worker}-${n}`, method: 'POST', path: `/v2/accounts/${accountId}/retail-campaigns`, json: { campaignName: `w${worker}-${n}` } }
+          : { label: `r${worker}-${n}`, method: 'GET', path: `/v2/accounts/${accountId}/retail-campaigns?limit=1` },
+    });
+
+  /** Every campaign of the account, by name, read page by page. */
+  async function storedCampaigns(): Promise<Map<string, number[]>> {
+    const byName = new Map<string, number[]>();
+    for (let offset = 0; ; offset += 100) {
+      const page = await http<{ retailCampaigns: { retailCampaignId: number; campaignName: string }[]; total: number }>(
+        'GET',
+        `/v2/accounts/${accountId}/retail-campaigns?limit=100&offset=${offset}`,
+        { key: apiKey },
+      );
+      expect(page.status).toBe(200);
+      for (const campaign of page.body.retailCampaigns) byName.set(campaign.campaignName, [...(byName.get(campaign.campaignName) ?? []), campaign.retailCampaignId]);
+      if (offset + 100 >= page.body.total) return byName;
+    }
+  }
+
+  const unexpected = (answers: LoadAnswer[], allowed: number[]) =>
+    answers.filter((answer) => !allowed.includes(answer.status)).map(({ label, status, code, failure, ms }) => ({ label, status, code, failure, ms }));
+
+  it('rides out a stop and a SIGKILL of MariaDB under writes: 503 with Retry-After while it is down, never 500, no acknowledged write lost', async () => {
+    const load = writesAndReads();
+    const outages: { name: string; from: number; to: number; recoveredAfterMs: number }[] = [];
+    const outage = async (name: string, takeDown: () => Promise<void>) => {
+      await sleep(1_500);
+      const from = load.now();
+      await takeDown();
+      await sleep(OUTAGE_MS);
+      await mariadb.server.start();
+      const to = load.now();
+      // Recovery by itself: nothing is restarted but the database.
+      const firstWrite = await load.waitFor((answer) => answer.status === 201, to, 30_000);
+      outages.push({ name, from, to, recoveredAfterMs: firstWrite.sentAt + firstWrite.ms - to });
+    };
+    await outage('stop (SIGTERM)', () => mariadb.server.stop());
+    await outage('crash (SIGKILL)', () => mariadb.server.kill());
+    await sleep(1_500);
+    const answers = await load.stop();
+
+    const writes = answers.filter((answer) => answer.label.startsWith('w'));
+    const acknowledged = writes.filter((answer) => answer.status === 201);
+    const unavailable = answers.filter((answer) => answer.status === 503);
+    process.stdout.write(
+      `MariaDB restart under writes: ${JSON.stringify({ answers: tally(answers), writes: writes.length, acknowledged: acknowledged.length, outages })}\n`,
+    );
+
+    // Only successes and 503s; no 500, no hung request, nothing the document does not describe.
+    expect(unexpected(answers, [200, 201, 503])).toEqual([]);
+    expect(Math.max(...answers.map((answer) => answer.ms))).toBeLessThan(DEADLINE_MS + SLACK_MS);
+    // Each outage was seen by the clients, and each refusal says when to come back.
+    for (const { from, to } of outages) expect(unavailable.filter((answer) => answer.sentAt >= from && answer.sentAt <= to).length).toBeGreaterThan(0);
+    for (const answer of unavailable) {
+      expect(answer).toMatchObject({ code: 'SERVICE_UNAVAILABLE', retryAfter: '1' });
+      expect(answer.contentType).toMatch(/^application\/problem\+json/);
+    }
+
+    // Every acknowledged write is stored, under the id it was acknowledged with, exactly once.
+    const stored = await storedCampaigns();
+    const lost = acknowledged.filter((answer) => !stored.get(answer.label)?.includes(answer.body?.retailCampaignId as number));
+    expect(lost.map((answer) => answer.label)).toEqual([]);
+    const duplicated = [...stored].filter(([, ids]) => ids.length > 1).map(([name]) => name);
+    expect(duplicated).toEqual([]);
+    expect(acknowledged.length).toBeGreaterThan(0);
+  });
+});
