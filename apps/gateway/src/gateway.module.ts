@@ -44,6 +44,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     principals: caches.principals,
     invalidations: caches.invalidations,
     principalSubject: caches.principalSubject,
+    lookupDeadlineMs: config.GRPC_DEADLINE_MS,
   });
   const addressOf = (key: BackendKey) => (config as Record<string, unknown>)[BACKENDS[key].addressVariable] as string;
   const backends = connectBackends(addressOf, (key, address) => createGrpcClient<Client>(BACKENDS[key].Client, address));

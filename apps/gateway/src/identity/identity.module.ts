@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { withDeadline } from '@platform/errors';
 import type { InvalidationChannel } from '../cache/invalidation-channel';
 import { AdminAuthenticator, Authenticator, createAdminAuthenticator, createAuthenticator } from '../http/authenticate';
 import { IdentityRepository } from './identity.repository';
@@ -25,15 +26,17 @@ export interface StartIdentityOptions {
   invalidations: InvalidationChannel;
   /** The principal topic's subject, NATS_PREFIX applied. */
   principalSubject: string;
+  /** How long resolving a key may take (the request's budget, GRPC_DEADLINE_MS): past it 504, not a hung request. */
+  lookupDeadlineMs: number;
 }
 
 /** Wires the identity part of the gateway: the admin API's service and token check, and API-key authentication over the principal cache. */
-export function startIdentity({ knex, permissions, adminToken, principals, invalidations, principalSubject }: StartIdentityOptions): IdentityModule {
+export function startIdentity({ knex, permissions, adminToken, principals, invalidations, principalSubject, lookupDeadlineMs }: StartIdentityOptions): IdentityModule {
   const repository = new IdentityRepository(knex);
   const identity = new IdentityService(repository, permissions, principalInvalidator(principalSubject, principals, invalidations));
   const resolver = new PrincipalResolver(repository, principals, invalidations);
   return {
-    authenticate: createAuthenticator((apiKey) => resolver.resolve(apiKey)),
+    authenticate: createAuthenticator((apiKey) => withDeadline(resolver.resolve(apiKey), lookupDeadlineMs, 'The identity store')),
     authenticateAdmin: createAdminAuthenticator(adminToken),
     identity,
   };

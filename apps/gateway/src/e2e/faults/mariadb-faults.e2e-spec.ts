@@ -1,4 +1,5 @@
-import { startPrivateMariaDb, startPrivateNats, type PrivateMariaDb, type PrivateNats } from '@platform/testing';
+import { createConnection } from 'mysql2/promise';
+import { isProcessAlive, startPrivateMariaDb, startPrivateNats, type PrivateMariaDb, type PrivateNats } from '@platform/testing';
 import { admin, E2eSystem, Http, httpClient, startE2eSystem } from '../e2e-system';
 import { LoadAnswer, sleep, startLoad, tally } from './fault-load';
 
@@ -115,5 +116,92 @@ describe('MariaDB faults under load', () => {
     const duplicated = [...stored].filter(([, ids]) => ids.length > 1).map(([name]) => name);
     expect(duplicated).toEqual([]);
     expect(acknowledged.length).toBeGreaterThan(0);
+  });
+
+  /** Answers sent while the fault held and early enough that the budget ran out before it ended. */
+  const heldThroughout = (answers: LoadAnswer[], from: number, to: number) =>
+    answers.filter((answer) => answer.sentAt >= from + 100 && answer.sentAt + DEADLINE_MS + 250 < to);
+
+  it('holds every answer to its budget while a query waits on a lock: 504 UPSTREAM_TIMEOUT, then recovery by itself', async () => {
+    const root = await createConnection(mariadb.url);
+    const load = writesAndReads();
+    try {
+      await sleep(1_000);
+      const from = load.now();
+      // A writer holding the table, as a long migration or a stuck batch would: every query of it waits.
+      await root.query(`LOCK TABLES \`${system.prefix}channels_plans\`.retail_campaigns WRITE`);
+      await sleep(OUTAGE_MS + DEADLINE_MS);
+      await root.query('UNLOCK TABLES');
+      const to = load.now();
+      const firstWrite = await load.waitFor((answer) => answer.status === 201, to, 30_000);
+      await sleep(1_000);
+      const answers = await load.stop();
+      const held = heldThroughout(answers, from, to);
+      process.stdout.write(
+        `Slow database (table locked ${to - from} ms): ${JSON.stringify({ answers: tally(answers), whileHeld: tally(held), maxMs: Math.max(...answers.map((a) => a.ms)), recoveredAfterMs: firstWrite.sentAt + firstWrite.ms - to })}\n`,
+      );
+      expect(unexpected(answers, [200, 201, 504])).toEqual([]);
+      expect(Math.max(...answers.map((answer) => answer.ms))).toBeLessThan(DEADLINE_MS + SLACK_MS);
+      expect(held.length).toBeGreaterThan(0);
+      expect(unexpected(held, [504])).toEqual([]);
+      for (const answer of held) expect(answer).toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
+    } finally {
+      await load.stop();
+      await root.end();
+    }
+  });
+
+  it('holds every answer to its budget while MariaDB accepts connections and answers nothing (SIGSTOP), the gateway identity reads included', async () => {
+    const load = writesAndReads();
+    try {
+      await sleep(1_000);
+      const from = load.now();
+      mariadb.server.pause();
+      await sleep(OUTAGE_MS + DEADLINE_MS);
+      mariadb.server.resume();
+      const to = load.now();
+      const firstWrite = await load.waitFor((answer) => answer.status === 201, to, 30_000);
+      await sleep(1_000);
+      const answers = await load.stop();
+      const held = heldThroughout(answers, from, to);
+      process.stdout.write(
+        `Hung database (SIGSTOP ${to - from} ms): ${JSON.stringify({ answers: tally(answers), whileHeld: tally(held), maxMs: Math.max(...answers.map((a) => a.ms)), recoveredAfterMs: firstWrite.sentAt + firstWrite.ms - to })}\n`,
+      );
+      // 503 when a connection attempt gives up first; never a 500, never past the budget.
+      expect(unexpected(answers, [200, 201, 503, 504])).toEqual([]);
+      expect(Math.max(...answers.map((answer) => answer.ms))).toBeLessThan(DEADLINE_MS + SLACK_MS);
+      expect(held.filter((answer) => answer.status === 504).length).toBeGreaterThan(0);
+      expect(unexpected(held, [503, 504])).toEqual([]);
+    } finally {
+      if (mariadb.server.running) mariadb.server.resume();
+      await load.stop();
+    }
+  });
+
+  it('answers 503 within a second for a service killed under load, and uses it again once it is back', async () => {
+    const load = writesAndReads();
+    await sleep(1_000);
+    const victim = system.processes[0];
+    expect(victim.name).toBe('channels-plans');
+    const from = load.now();
+    process.kill(victim.child.pid!, 'SIGKILL');
+    await sleep(OUTAGE_MS);
+    const restarted = await system.restartService('channels-plans');
+    const to = load.now();
+    const firstWrite = await load.waitFor((answer) => answer.status === 201, to, 30_000);
+    await sleep(1_000);
+    const answers = await load.stop();
+    const down = answers.filter((answer) => answer.sentAt >= from + 100 && answer.sentAt < to - 500);
+    process.stdout.write(
+      `Service killed under load: ${JSON.stringify({ answers: tally(answers), whileDown: tally(down), maxMsWhileDown: Math.max(...down.map((a) => a.ms)), recoveredAfterMs: firstWrite.sentAt + firstWrite.ms - to })}\n`,
+    );
+    expect(isProcessAlive(restarted.child.pid!)).toBe(true);
+    expect(unexpected(answers, [200, 201, 503])).toEqual([]);
+    expect(down.length).toBeGreaterThan(0);
+    expect(unexpected(down, [503])).toEqual([]);
+    for (const answer of down) expect(answer).toMatchObject({ code: 'SERVICE_UNAVAILABLE', retryAfter: '1' });
+    expect(Math.max(...down.map((answer) => answer.ms))).toBeLessThan(1_000);
+    // grpc-js tries the address again at most 2 s apart (createGrpcClient).
+    expect(firstWrite.sentAt + firstWrite.ms - to).toBeLessThan(5_000);
   });
 });
