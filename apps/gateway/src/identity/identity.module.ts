@@ -31,7 +31,15 @@ export interface StartIdentityOptions {
 }
 
 /** Wires the identity part of the gateway: the admin API's service and token check, and API-key authentication over the principal cache. */
-export function startIdentity({ knex, permissions, adminToken, principals, invalidations, principalSubject, lookupDeadlineMs }: StartIdentityOptions): IdentityModule {
+export function startIdentity({
+  knex,
+  permissions,
+  adminToken,
+  principals,
+  invalidations,
+  principalSubject,
+  lookupDeadlineMs,
+}: StartIdentityOptions): IdentityModule {
   const repository = new IdentityRepository(knex);
   const identity = new IdentityService(repository, permissions, principalInvalidator(principalSubject, principals, invalidations));
   const resolver = new PrincipalResolver(repository, principals, invalidations);

@@ -34,7 +34,8 @@ describe('private MariaDB', () => {
     await connection.query('INSERT INTO harness_check.rows_kept VALUES (1), (2), (3)');
     await connection.end();
 
-    const pid = db.server.pid!;
+    const pid = db.server.pid;
+    if (pid === undefined) throw new Error('the private MariaDB is not running');
     await db.server.kill();
     expect(isProcessAlive(pid)).toBe(false);
     expect(db.server.running).toBe(false);
