@@ -19,8 +19,11 @@ const V2_COMMON: readonly ProblemCode[] = [
   'SERVICE_UNAVAILABLE',
   'UPSTREAM_TIMEOUT',
 ];
-/** Any admin operation: admin calls are not rate limited, have no tenant scope and call no backend. */
-const ADMIN_COMMON: readonly ProblemCode[] = ['VALIDATION_FAILED', 'ADMIN_TOKEN_INVALID', 'METHOD_NOT_ALLOWED'];
+/**
+ * Any admin operation: admin calls are not rate limited, have no tenant scope and call no backend, but
+ * they read and write the identity store, so its database being down answers 503.
+ */
+const ADMIN_COMMON: readonly ProblemCode[] = ['VALIDATION_FAILED', 'ADMIN_TOKEN_INVALID', 'METHOD_NOT_ALLOWED', 'SERVICE_UNAVAILABLE'];
 /** An operation that reads a body can also be refused for the body itself, before any route sees it. */
 const BODY_COMMON: readonly ProblemCode[] = ['MALFORMED_JSON', 'MALFORMED_BODY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 

@@ -2158,6 +2158,18 @@ export interface operations {
           };
         };
       };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
+        };
+      };
     };
   };
   adminRevokeApiKey: {
@@ -2226,7 +2238,7 @@ export interface operations {
           };
         };
       };
-      /** @description Service Unavailable: REVOCATION_NOT_BROADCAST (The revocation could not reach every gateway) */
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable); REVOCATION_NOT_BROADCAST (The revocation could not reach every gateway) */
       503: {
         headers: {
           [name: string]: unknown;
@@ -2234,7 +2246,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'REVOCATION_NOT_BROADCAST';
+            code?: 'SERVICE_UNAVAILABLE' | 'REVOCATION_NOT_BROADCAST';
           };
         };
       };
@@ -2342,6 +2354,18 @@ export interface operations {
           };
         };
       };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
+        };
+      };
     };
   };
   adminCreateAccount: {
@@ -2442,6 +2466,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
           };
         };
       };

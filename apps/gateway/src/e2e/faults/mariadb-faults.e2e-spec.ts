@@ -88,7 +88,13 @@ describe('MariaDB faults under load', () => {
       const firstWrite = await load.waitFor((answer) => answer.status === 201, to, 30_000);
       outages.push({ name, from, to, recoveredAfterMs: firstWrite.sentAt + firstWrite.ms - to });
     };
-    await outage('stop (SIGTERM)', () => mariadb.server.stop());
+    let adminWhileDown: { status: number; code?: string; retryAfter: string | null } | undefined;
+    await outage('stop (SIGTERM)', async () => {
+      await mariadb.server.stop();
+      // The admin API writes the identity store: its refusal is the same documented 503.
+      const answer = await admin(http).raw('POST', `/admin/v1/orgs`, { name: 'During the outage', isRetailer: false });
+      adminWhileDown = { status: answer.status, code: answer.body?.code, retryAfter: answer.headers.get('retry-after') };
+    });
     await outage('crash (SIGKILL)', () => mariadb.server.kill());
     await sleep(1_500);
     const answers = await load.stop();
@@ -103,6 +109,7 @@ describe('MariaDB faults under load', () => {
     // Only successes and 503s; no 500, no hung request, nothing the document does not describe.
     expect(unexpected(answers, [200, 201, 503])).toEqual([]);
     expect(Math.max(...answers.map((answer) => answer.ms))).toBeLessThan(DEADLINE_MS + SLACK_MS);
+    expect(adminWhileDown).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', retryAfter: '1' });
     // Each outage was seen by the clients, and each refusal says when to come back.
     for (const { from, to } of outages) expect(unavailable.filter((answer) => answer.sentAt >= from && answer.sentAt <= to).length).toBeGreaterThan(0);
     for (const answer of unavailable) {
