@@ -21,9 +21,10 @@ const V2_COMMON: readonly ProblemCode[] = [
 ];
 /**
  * Any admin operation: admin calls are not rate limited, have no tenant scope and call no backend, but
- * they read and write the identity store, so its database being down answers 503.
+ * they read and write the identity store: its database down answers 503, and one that does not answer
+ * within the budget 504.
  */
-const ADMIN_COMMON: readonly ProblemCode[] = ['VALIDATION_FAILED', 'ADMIN_TOKEN_INVALID', 'METHOD_NOT_ALLOWED', 'SERVICE_UNAVAILABLE'];
+const ADMIN_COMMON: readonly ProblemCode[] = ['VALIDATION_FAILED', 'ADMIN_TOKEN_INVALID', 'METHOD_NOT_ALLOWED', 'SERVICE_UNAVAILABLE', 'UPSTREAM_TIMEOUT'];
 /** An operation that reads a body can also be refused for the body itself, before any route sees it. */
 const BODY_COMMON: readonly ProblemCode[] = ['MALFORMED_JSON', 'MALFORMED_BODY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 

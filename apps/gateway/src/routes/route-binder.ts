@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import express, { Router, Request, Response, NextFunction, ErrorRequestHandler, RequestHandler } from 'express';
-import { validationFailed } from '@platform/errors';
+import { validationFailed, withDeadline } from '@platform/errors';
 import { accountNotFound, assertPermission, orgNotFound, Principal, principalMetadata } from '@platform/grpc';
 import type { BackendConnections } from '../backends/typed-client';
 import { compileValidator, CompiledValidator } from '../http/validation';
@@ -183,7 +183,10 @@ async function handle({ spec, scope, shadows, params, query, body }: CompiledRou
     local: deps.local,
     links: (page) => pageLinks(req, deps.publicBaseUrl, page),
   };
-  const result = await spec.handle(ctx as never);
+  const handled = spec.handle(ctx as never);
+  // An admin handler reads and writes the identity store itself, not through a backend call that
+  // carries the deadline: the same budget bounds it, so a hung database answers 504, not never.
+  const result = await (spec.auth === 'admin' ? withDeadline(handled, deps.deadlineMs, 'The identity store') : handled);
   const status = result.status ?? spec.success.status;
   if (result.stream || result.body === undefined) {
     if (result.headers) res.set(result.headers);

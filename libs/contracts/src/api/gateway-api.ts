@@ -2170,6 +2170,18 @@ export interface operations {
           };
         };
       };
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
+        };
+      };
     };
   };
   adminRevokeApiKey: {
@@ -2247,6 +2259,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'SERVICE_UNAVAILABLE' | 'REVOCATION_NOT_BROADCAST';
+          };
+        };
+      };
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
           };
         };
       };
@@ -2366,6 +2390,18 @@ export interface operations {
           };
         };
       };
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
+        };
+      };
     };
   };
   adminCreateAccount: {
@@ -2478,6 +2514,18 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'SERVICE_UNAVAILABLE';
+          };
+        };
+      };
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
           };
         };
       };
