@@ -15,4 +15,12 @@ export const ASSET_SOURCES_PROBLEMS = defineProblems({
   REMOTE_SOURCE_MALFORMED: { status: 424, title: 'The remote source answered a malformed body' },
   REMOTE_SOURCE_UNREACHABLE: { status: 502, title: 'The remote source could not be reached' },
   REMOTE_SOURCE_BAD_STATUS: { status: 502, title: 'The remote source answered an error status' },
+  // A feed: 424 when the customer can fix it in the feed's settings or at the feed's host, 502 when the host failed.
+  FEED_REFUSED: { status: 424, title: 'The feed may not be fetched' },
+  FEED_AUTH_FAILED: { status: 424, title: "The feed's host refused the credentials" },
+  FEED_NOT_FOUND: { status: 424, title: 'The feed was not found at its host' },
+  FEED_TOO_LARGE: { status: 424, title: 'The feed is larger than the size cap' },
+  FEED_NOT_A_FEED: { status: 424, title: 'The body is not a feed of its content type' },
+  FEED_UNREACHABLE: { status: 502, title: "The feed's host could not be reached" },
+  FEED_BAD_STATUS: { status: 502, title: "The feed's host answered an error status" },
 });
