@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { isOutboundFetchError } from '@platform/outbound-fetch';
 import type { FeedConfig, FeedFormat, FeedReader, FeedRow, FeedUrlType, RejectedFeedRow } from '../feed-reading';
 import { csvRows } from './csv-rows';
+import { jsonRows } from './json-rows';
 import { feedProblemOf, feedRefused } from './feed-errors';
 import { ByteTally, decodeFeedText, destroyQuietly } from './feed-text';
 import type { FeedReadLimits, FeedTransport } from './feed-transport';
@@ -94,7 +95,16 @@ function formatRows(text: AsyncIterable<string>, format: FeedFormat, config: Fee
         },
         (shape) => (config.csvColumns = shape.columns),
       );
+    case 'json':
+      return jsonRows(text, given(config, ['rootIsArray', 'rootIsObject', 'rowXPath', 'oneRowPerObject']), (shape) => Object.assign(config, shape));
     default:
       throw feedRefused(`Feeds of contentType ${format.contentType} are not readable yet.`);
   }
+}
+
+/** The fields of a config from process that say something (a false flag or an empty path is "detect"). */
+function given<K extends keyof FeedConfig>(config: FeedConfig, keys: K[]): Partial<Pick<FeedConfig, K>> {
+  const picked: Partial<Pick<FeedConfig, K>> = {};
+  for (const key of keys) if (config[key]) picked[key] = config[key];
+  return picked;
 }
