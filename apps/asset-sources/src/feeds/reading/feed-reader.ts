@@ -3,6 +3,7 @@ import { isOutboundFetchError } from '@platform/outbound-fetch';
 import type { FeedConfig, FeedFormat, FeedReader, FeedRow, FeedUrlType, RejectedFeedRow } from '../feed-reading';
 import { csvRows } from './csv-rows';
 import { jsonRows } from './json-rows';
+import { xmlRows } from './xml-rows';
 import { feedProblemOf, feedRefused } from './feed-errors';
 import { ByteTally, decodeFeedText, destroyQuietly } from './feed-text';
 import type { FeedReadLimits, FeedTransport } from './feed-transport';
@@ -97,8 +98,8 @@ function formatRows(text: AsyncIterable<string>, format: FeedFormat, config: Fee
       );
     case 'json':
       return jsonRows(text, given(config, ['rootIsArray', 'rootIsObject', 'rowXPath', 'oneRowPerObject']), (shape) => Object.assign(config, shape));
-    default:
-      throw feedRefused(`Feeds of contentType ${format.contentType} are not readable yet.`);
+    case 'xml':
+      return xmlRows(text, given(config, ['rowXPath', 'xpathMap']), (shape) => Object.assign(config, shape));
   }
 }
 
