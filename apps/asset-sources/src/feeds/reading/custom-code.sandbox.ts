@@ -39,7 +39,6 @@ function loadQuickJS(memoryBytes: number): Promise<QuickJSWASMModule> {
   const maximum = Math.max(INITIAL_HEAP_PAGES + 1, Math.floor(memoryBytes / WASM_PAGE_BYTES));
   const variant: QuickJSSyncVariant = {
     ...(releaseSync as QuickJSSyncVariant),
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     importModuleLoader: async () => require('@jitl/quickjs-wasmfile-release-sync/emscripten-module') as never,
   };
   const wasmMemory = new WasmMemory({ initial: INITIAL_HEAP_PAGES, maximum });
