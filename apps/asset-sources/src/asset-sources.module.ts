@@ -1,5 +1,6 @@
 import { assetSourcesV1 as v1, SERVICE_ENDPOINTS } from '@contracts/proto';
 import { adaptPeer } from '@platform/grpc';
+import { secretBoxFromConfig } from '@platform/secrets';
 import { startPeriodicTask, type GrpcServiceSpec } from '@platform/service';
 import { assetSourcesConfigSchema, type AssetSourcesConfig } from './asset-sources.config';
 import { assetSourcesGrpc } from './asset-sources.grpc';
@@ -14,11 +15,13 @@ export const assetSourcesService: GrpcServiceSpec<AssetSourcesConfig, v1.AssetSo
   configSchema: assetSourcesConfigSchema,
   database: { base: 'asset_sources', migrations: ASSET_SOURCES_MIGRATIONS },
   definition: v1.AssetSourcesServiceService,
-  implementation: ({ config, logger, guard, db, connectPeer, runInBackground }) => {
+  implementation: ({ config, logger, guard, db, events, connectPeer, runInBackground }) => {
     const services = createAssetSourcesServices({
       db,
       logger,
       remote: { allowlist: config.OUTBOUND_ALLOWLIST, timeoutMs: config.REMOTE_FETCH_TIMEOUT_MS, maxBytes: config.REMOTE_FETCH_MAX_BYTES },
+      events,
+      box: secretBoxFromConfig(config, (m) => logger.warn(m)),
     });
     if (config.RECOMMENDATION_SWEEP_MS > 0) {
       // Recommendation sources fall due by the clock (updateFrequency), not by a request, so a sweep looks for them.
