@@ -92,6 +92,8 @@ export interface OpenedFeed {
   contentHash(): string;
   /** Lines of console output and errors of the customCode sandbox, so far. */
   cdpLogs(): string[];
+  /** The config read with: the one given, else what was detected from the head (complete once the first row is out). */
+  config(): FeedConfig;
   close(): Promise<void>;
 }
 

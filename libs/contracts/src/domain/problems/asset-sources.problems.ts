@@ -18,4 +18,12 @@ export const ASSET_SOURCES_PROBLEMS = defineProblems({
   // Feed sources: their ingestion runs (queue ids), the health report and the shrink guard.
   FEED_RUN_NOT_FOUND: { status: 404, title: 'Feed run not found' },
   FEED_NOTHING_HELD: { status: 409, title: 'The feed source holds no version awaiting confirmation' },
+  // A feed: 424 when the customer can fix it in the feed's settings or at the feed's host, 502 when the host failed.
+  FEED_REFUSED: { status: 424, title: 'The feed may not be fetched' },
+  FEED_AUTH_FAILED: { status: 424, title: "The feed's host refused the credentials" },
+  FEED_NOT_FOUND: { status: 424, title: 'The feed was not found at its host' },
+  FEED_TOO_LARGE: { status: 424, title: 'The feed is larger than the size cap' },
+  FEED_NOT_A_FEED: { status: 424, title: 'The body is not a feed of its content type' },
+  FEED_UNREACHABLE: { status: 502, title: "The feed's host could not be reached" },
+  FEED_BAD_STATUS: { status: 502, title: "The feed's host answered an error status" },
 });

@@ -1,0 +1,126 @@
+import { Readable, pipeline } from 'node:stream';
+import { parse, type CsvError } from 'csv-parse';
+import type { FeedCsvSeparator, FeedRow, RejectedFeedRow } from '../feed-reading';
+import { feedNotAFeed } from './feed-errors';
+import { peekText } from './text-head';
+
+const SEPARATOR_CHARS: Record<Exclude<FeedCsvSeparator, 'auto'>, string> = { comma: ',', tab: '\t', pipe: '|' };
+/** Candidates of auto-detection: the three named ones and the semicolon of European spreadsheet exports. */
+const DETECTABLE = [',', '\t', '|', ';'];
+
+/**
+ * The separator that splits the first line (quotes respected) into the most fields; a comma when
+ * none does. The first line is the header or a first row, where every field is present.
+ */
+export function detectSeparator(head: string): string {
+  const counts = new Map(DETECTABLE.map((c) => [c, 0]));
+  let quoted = false;
+  for (const char of head) {
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === '\n' || char === '\r')) break;
+    else if (!quoted && counts.has(char)) counts.set(char, (counts.get(char) ?? 0) + 1);
+  }
+  let best = ',';
+  for (const [char, count] of counts) if (count > (counts.get(best) ?? 0)) best = char;
+  return best;
+}
+
+/** A first line ends outside quotes; detection needs the whole of it. */
+function hasFirstLine(head: string): boolean {
+  let quoted = false;
+  for (const char of head) {
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === '\n' || char === '\r')) return true;
+  }
+  return false;
+}
+
+/** Names of the columns of a feed without a header: column1, column2, ... */
+export const positionalColumnName = (index: number) => `column${index + 1}`;
+
+export interface CsvReadOptions {
+  separator: FeedCsvSeparator;
+  firstRowIsHeader: boolean;
+  /** Column name -> field index from process; absent, the header (or the positions) name the columns. */
+  columns?: Record<string, number>;
+}
+
+export interface CsvShape {
+  separator: string;
+  /** Column name -> field index. */
+  columns: Record<string, number>;
+}
+
+/**
+ * Streams the rows of a CSV text. Quoted fields may hold separators, quotes ("") and line breaks. A
+ * record whose field count differs from the header's is rejected with its line and the feed goes on;
+ * an unterminated quote breaks the feed.
+ */
+export async function* csvRows(
+  source: AsyncIterable<string>,
+  options: CsvReadOptions,
+  onShape?: (shape: CsvShape) => void,
+): AsyncGenerator<FeedRow | RejectedFeedRow> {
+  const { head, text } = await peekText(source, hasFirstLine, 1024 * 1024);
+  const separator = options.separator === 'auto' ? detectSeparator(head) : SEPARATOR_CHARS[options.separator];
+  const parser = parse({ delimiter: separator, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true, raw: true, bom: true });
+  pipeline(Readable.from(text), parser, () => undefined);
+
+  let columns: Array<[string, number]> | undefined = options.columns ? Object.entries(options.columns) : undefined;
+  let width = columns ? Math.max(0, ...columns.map(([, i]) => i)) + 1 : undefined;
+  let headerPending = options.firstRowIsHeader;
+  let nextLine = 1;
+  try {
+    for await (const { record, raw } of parser as AsyncIterable<{ record: string[]; raw: string }>) {
+      // Lines are counted in the record's raw text: csv-parse's own count takes a quoted CRLF for two.
+      // Skipped empty lines come at the start of the next record's raw text.
+      const skipped = /^(?:\r\n|\r|\n)*/.exec(raw)?.[0] ?? '';
+      const line = nextLine + countLineBreaks(skipped);
+      nextLine = line + countLineBreaks(raw.slice(skipped.length));
+      if (headerPending) {
+        headerPending = false;
+        if (!columns) {
+          columns = uniqueNames(record.map((name) => name.trim())).map((name, index) => [name, index]);
+          width = record.length;
+        }
+        onShape?.({ separator, columns: Object.fromEntries(columns) });
+        continue;
+      }
+      if (!columns) {
+        columns = record.map((_, index) => [positionalColumnName(index), index]);
+        width = record.length;
+        onShape?.({ separator, columns: Object.fromEntries(columns) });
+      }
+      // Columns from process may name a subset of the fields: only a row too short for them is broken then.
+      const broken = options.columns ? record.length < (width ?? 0) : record.length !== width;
+      if (broken) {
+        yield { line, reason: `the row has ${record.length} fields where the ${options.firstRowIsHeader ? 'header has' : 'first row has'} ${width}` };
+        continue;
+      }
+      const values: Record<string, string> = {};
+      for (const [name, index] of columns) values[name] = record[index] ?? '';
+      yield { line, values };
+    }
+  } catch (error) {
+    const csvError = error as CsvError;
+    if (typeof csvError?.code === 'string' && csvError.code.startsWith('CSV_'))
+      throw feedNotAFeed(`The feed is not readable as CSV after line ${nextLine - 1}: ${csvError.message}`);
+    throw error;
+  } finally {
+    parser.destroy();
+  }
+  if (headerPending) throw feedNotAFeed('The feed is empty: it has no header row.');
+}
+
+const countLineBreaks = (text: string) => text.match(/\r\n|\r|\n/g)?.length ?? 0;
+
+/** A repeated or empty header name would lose a column: the second "price" becomes "price_2", an empty one its position. */
+function uniqueNames(names: string[]): string[] {
+  const seen = new Map<string, number>();
+  return names.map((raw, index) => {
+    const name = raw === '' ? positionalColumnName(index) : raw;
+    const count = (seen.get(name) ?? 0) + 1;
+    seen.set(name, count);
+    return count === 1 ? name : `${name}_${count}`;
+  });
+}

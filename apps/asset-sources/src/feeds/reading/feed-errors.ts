@@ -1,0 +1,27 @@
+import { AppError, problem } from '@platform/errors';
+import { isOutboundFetchError, type OutboundFetchErrorCode } from '@platform/outbound-fetch';
+
+/**
+ * Every way reading a feed fails, as the problem the customer sees: what they can fix in the feed's
+ * settings or at its host (refused address, credentials, 404, size, not a feed) apart from what failed
+ * on the way (unreachable host, error status). Messages name the host and path, never credentials.
+ */
+export const feedRefused = (detail: string) => problem('FEED_REFUSED', detail);
+export const feedAuthFailed = (where: string) => problem('FEED_AUTH_FAILED', `${where} refused the credentials of the feed.`);
+export const feedNotFound = (where: string) => problem('FEED_NOT_FOUND', `There is no feed at ${where}.`);
+export const feedTooLarge = (where: string, maxBytes: number) =>
+  problem('FEED_TOO_LARGE', `The feed at ${where} is larger than the cap of ${maxBytes} bytes.`, { extensions: { maxBytes } });
+export const feedNotAFeed = (detail: string) => problem('FEED_NOT_A_FEED', detail);
+export const feedUnreachable = (detail: string) => problem('FEED_UNREACHABLE', detail);
+export const feedBadStatus = (where: string, status: number) =>
+  problem('FEED_BAD_STATUS', `${where} answered ${status}.`, { extensions: { upstreamStatus: status } });
+
+const REFUSED_FETCH: readonly OutboundFetchErrorCode[] = ['OUTBOUND_INVALID_URL', 'OUTBOUND_SCHEME_NOT_ALLOWED', 'OUTBOUND_ADDRESS_NOT_ALLOWED'];
+
+/** The outbound guard's failures as feed problems (its messages are already redacted). */
+export function feedProblemOf(error: unknown, maxBytes: number): unknown {
+  if (error instanceof AppError || !isOutboundFetchError(error)) return error;
+  if (error.code === 'OUTBOUND_RESPONSE_TOO_LARGE') return problem('FEED_TOO_LARGE', error.message, { extensions: { maxBytes } });
+  if (REFUSED_FETCH.includes(error.code)) return problem('FEED_REFUSED', error.message, { extensions: { cause: error.code } });
+  return problem('FEED_UNREACHABLE', error.message, { extensions: { cause: error.code } });
+}

@@ -1,0 +1,111 @@
+import type { Readable } from 'node:stream';
+import { isOutboundFetchError } from '@platform/outbound-fetch';
+import type { FeedConfig, FeedFormat, FeedReader, FeedRow, FeedUrlType, RejectedFeedRow } from '../feed-reading';
+import { csvRows } from './csv-rows';
+import { jsonRows } from './json-rows';
+import { xmlRows } from './xml-rows';
+import { feedProblemOf, feedRefused } from './feed-errors';
+import { ByteTally, decodeFeedText, destroyQuietly } from './feed-text';
+import type { FeedReadLimits, FeedTransport } from './feed-transport';
+
+export interface FeedReaderDeps {
+  /** A transport per urlType; a type without one is refused. */
+  transports: Partial<Record<FeedUrlType, FeedTransport>>;
+  /** The asset library, for a feed named by fileId. */
+  library?: FeedTransport;
+  limits: FeedReadLimits;
+}
+
+/** The config of a feed before anything is detected: each format fills in what it uses. */
+export function emptyFeedConfig(format: Pick<FeedFormat, 'cdp'>, fileId = ''): FeedConfig {
+  return {
+    rootIsObject: false,
+    rowXPath: '',
+    xpathMap: {},
+    csvColumns: {},
+    memPerRow: 0,
+    estRowsPerChunk: 0,
+    oneRowPerObject: false,
+    rootIsArray: false,
+    cdp: format.cdp,
+    fileId,
+    cdpXpathMap: {},
+  };
+}
+
+/**
+ * Reads a feed: the transport its location names, its bytes decoded and hashed as they pass, its
+ * format parsed as a stream. Nothing is held but the row in hand and the parsers' small buffers.
+ */
+export function createFeedReader(deps: FeedReaderDeps): FeedReader {
+  return {
+    async open(location, format, signal) {
+      const transport = location.fileId ? deps.library : deps.transports[location.urlType];
+      if (!transport)
+        throw feedRefused(
+          location.fileId ? 'Feeds from the asset library are not available here.' : `Feeds of urlType ${location.urlType} are not available here.`,
+        );
+      const { body, version } = await transport.open(location, deps.limits, signal);
+      const tally = new ByteTally();
+      const config: FeedConfig = { ...emptyFeedConfig(format, location.fileId ?? ''), ...format.config, cdp: format.cdp };
+      const logs: string[] = [];
+      const stopOnAbort = () => body.destroy(signal?.reason instanceof Error ? signal.reason : new Error('The feed read was aborted.'));
+      signal?.addEventListener('abort', stopOnAbort, { once: true });
+      let finished = false;
+
+      async function* rows(): AsyncGenerator<FeedRow | RejectedFeedRow> {
+        const text = decodeFeedText(body as AsyncIterable<Buffer>, format.characterEncoding, tally);
+        try {
+          yield* formatRows(text, format, config);
+          finished = true;
+        } catch (error) {
+          throw isOutboundFetchError(error) ? feedProblemOf(error, deps.limits.maxBytes) : error;
+        } finally {
+          signal?.removeEventListener('abort', stopOnAbort);
+          destroyQuietly(body);
+        }
+      }
+
+      return {
+        version,
+        rows: rows(),
+        contentHash() {
+          if (!finished) throw new Error('The content hash is known once every row has been read.');
+          return tally.hex();
+        },
+        cdpLogs: () => [...logs],
+        config: () => config,
+        async close() {
+          signal?.removeEventListener('abort', stopOnAbort);
+          destroyQuietly(body as Readable);
+        },
+      };
+    },
+  };
+}
+
+function formatRows(text: AsyncIterable<string>, format: FeedFormat, config: FeedConfig): AsyncIterable<FeedRow | RejectedFeedRow> {
+  switch (format.contentType) {
+    case 'csv':
+      return csvRows(
+        text,
+        {
+          separator: format.csvSeparator,
+          firstRowIsHeader: format.firstRowIsHeader,
+          columns: Object.keys(config.csvColumns).length > 0 ? config.csvColumns : undefined,
+        },
+        (shape) => (config.csvColumns = shape.columns),
+      );
+    case 'json':
+      return jsonRows(text, given(config, ['rootIsArray', 'rootIsObject', 'rowXPath', 'oneRowPerObject']), (shape) => Object.assign(config, shape));
+    case 'xml':
+      return xmlRows(text, given(config, ['rowXPath', 'xpathMap']), (shape) => Object.assign(config, shape));
+  }
+}
+
+/** The fields of a config from process that say something (a false flag or an empty path is "detect"). */
+function given<K extends keyof FeedConfig>(config: FeedConfig, keys: K[]): Partial<Pick<FeedConfig, K>> {
+  const picked: Partial<Pick<FeedConfig, K>> = {};
+  for (const key of keys) if (config[key]) picked[key] = config[key];
+  return picked;
+}

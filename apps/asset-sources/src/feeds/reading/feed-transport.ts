@@ -1,0 +1,31 @@
+import type { Readable } from 'node:stream';
+import type { FeedLocation, FeedVersion } from '../feed-reading';
+
+/** The caps every transport holds a feed to. */
+export interface FeedReadLimits {
+  /** Bytes of one feed; past it the read fails with FEED_TOO_LARGE. */
+  maxBytes: number;
+  /** Time to connect and read the whole feed. */
+  timeoutMs: number;
+}
+
+/** A feed's bytes as one transport serves them. */
+export interface FeedBytes {
+  body: Readable;
+  version: FeedVersion;
+}
+
+/** One way of reaching a feed (http, ftp, sftp, object storage, the asset library). */
+export interface FeedTransport {
+  open(location: FeedLocation, limits: FeedReadLimits, signal?: AbortSignal): Promise<FeedBytes>;
+}
+
+/** Where a feed is, for messages: the URL without userinfo or query (a query may carry a token). */
+export function describeFeedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return 'the feed URL';
+  }
+}

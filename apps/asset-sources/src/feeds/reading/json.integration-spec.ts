@@ -1,0 +1,113 @@
+import { AppError } from '@platform/errors';
+import iconv from 'iconv-lite';
+import type { FeedFormat } from '../feed-reading';
+import { httpFeedReader, httpLocation, readAll, startFeedHttpServer, type FeedHttpServer } from './feed-test-servers';
+
+const JSON_FORMAT: FeedFormat = { contentType: 'json', characterEncoding: 'UTF_8', csvSeparator: 'auto', firstRowIsHeader: false, cdp: false };
+
+describe('JSON feeds (a real HTTP server on loopback)', () => {
+  const feeds = new Map<string, string | Buffer>();
+  let server: FeedHttpServer;
+
+  beforeAll(async () => {
+    server = await startFeedHttpServer((req, res) => {
+      const body = feeds.get(req.url ?? '');
+      if (body === undefined) res.writeHead(404).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    });
+  });
+  afterAll(() => server?.close());
+
+  const read = async (path: string, body: string | Buffer, format: Partial<FeedFormat> = {}) => {
+    feeds.set(path, body);
+    const feed = await httpFeedReader([server.hostPort]).open(httpLocation(`${server.origin}${path}`), { ...JSON_FORMAT, ...format });
+    return { ...(await readAll(feed)), config: feed.config() };
+  };
+
+  it('reads a root array of objects, nested members flattened to dotted names', async () => {
+    const { all, config } = await read(
+      '/root.json',
+      JSON.stringify([
+        { sku: 'A1', price: { amount: 10.5, currency: 'EUR' }, tags: ['new', 'sale'], stock: null, active: true },
+        { sku: 'A2', price: { amount: 3, currency: 'EUR' }, tags: [], active: false },
+      ]),
+    );
+    expect(all).toEqual([
+      { line: 1, values: { sku: 'A1', 'price.amount': '10.5', 'price.currency': 'EUR', 'tags.0': 'new', 'tags.1': 'sale', stock: '', active: 'true' } },
+      { line: 2, values: { sku: 'A2', 'price.amount': '3', 'price.currency': 'EUR', active: 'false' } },
+    ]);
+    expect(config).toMatchObject({ rootIsArray: true, rootIsObject: false, rowXPath: '', oneRowPerObject: false });
+  });
+
+  it('finds the array of objects under a key of a root object, skipping the members before it', async () => {
+    const body = JSON.stringify({
+      meta: { generated: '2026-11-24', tags: ['x'] },
+      count: 2,
+      data: { products: [{ id: 1 }, { id: 2, extra: { deep: 'y' } }] },
+      after: 1,
+    });
+    const { all, config } = await read('/keyed.json', body);
+    expect(all).toEqual([
+      { line: 1, values: { id: '1' } },
+      { line: 2, values: { id: '2', 'extra.deep': 'y' } },
+    ]);
+    expect(config).toMatchObject({ rootIsObject: true, rowXPath: 'data.products', rootIsArray: false, oneRowPerObject: false });
+  });
+
+  it('reads one row per object from JSON Lines, and a lone object as its one row', async () => {
+    const lines = await read('/lines.json', '{"sku":"L1","n":{"a":1}}\n{"sku":"L2"}\n{"sku":"L3"}\n');
+    expect(lines.rows.map((r) => r.values)).toEqual([{ sku: 'L1', 'n.a': '1' }, { sku: 'L2' }, { sku: 'L3' }]);
+    expect(lines.config.oneRowPerObject).toBe(true);
+    const lone = await read('/lone.json', '{"sku":"S1","name":"Only"}');
+    expect(lone.rows.map((r) => r.values)).toEqual([{ sku: 'S1', name: 'Only' }]);
+  });
+
+  it('follows a rowXPath given by process', async () => {
+    const body = JSON.stringify({ first: [{ a: 1 }], second: [{ b: 2 }, { b: 3 }] });
+    const { rows } = await read('/given.json', body, {
+      config: {
+        rootIsObject: true,
+        rowXPath: 'second',
+        xpathMap: {},
+        csvColumns: {},
+        memPerRow: 0,
+        estRowsPerChunk: 0,
+        oneRowPerObject: false,
+        rootIsArray: false,
+        cdp: false,
+        fileId: '',
+        cdpXpathMap: {},
+      },
+    });
+    expect(rows.map((r) => r.values)).toEqual([{ b: '2' }, { b: '3' }]);
+  });
+
+  it('rejects an element that is not an object with its position, and reads on', async () => {
+    const { all } = await read('/mixed.json', '[{"sku":"M1"}, 42, {"sku":"M3"}]');
+    expect(all).toEqual([
+      { line: 1, values: { sku: 'M1' } },
+      { line: 2, reason: 'the element is not an object' },
+      { line: 3, values: { sku: 'M3' } },
+    ]);
+  });
+
+  it('decodes utf_16le with its BOM', async () => {
+    const body = Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode('[{"name":"Ærø ✓"}]', 'utf16le')]);
+    const { rows } = await read('/utf16.json', body, { characterEncoding: 'utf_16le' });
+    expect(rows.map((r) => r.values)).toEqual([{ name: 'Ærø ✓' }]);
+  });
+
+  it.each([
+    ['truncated JSON', '[{"sku":"T1"}, {"sku":'],
+    ['HTML', '<html><body>Not found</body></html>'],
+    ['a bare number', '42'],
+    ['nothing', ''],
+  ])('answers FEED_NOT_A_FEED for %s', async (_name, body) => {
+    const error = await read('/bad.json', body).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('FEED_NOT_A_FEED');
+  });
+});
