@@ -22,6 +22,14 @@ export const assetSourcesConfigSchema = z.object({
   SECRETS_ENCRYPTION_KEY: secretKey.optional(),
   /** How often scheduled feeds that are due are looked for; 0 disables the timer (runs then start only on create and update). */
   FEED_SCHEDULE_SWEEP_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  /** Largest feed an ingestion reads (bytes); past it the run fails with the cause and the old rows keep serving. */
+  FEED_INGEST_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(2 * 1024 * 1024 * 1024),
+  /** Time one ingestion may take to read its whole feed. */
+  FEED_INGEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(24 * 3_600_000).default(30 * 60_000),
   /** Feed-ingest jobs one replica runs at once. */
   FEED_INGEST_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   /** How long a feed-ingest delivery may go without a sign of life before another replica takes it over. */
