@@ -29,7 +29,12 @@ export const assetSourcesConfigSchema = z.object({
     .min(1024)
     .default(2 * 1024 * 1024 * 1024),
   /** Time one ingestion may take to read its whole feed. */
-  FEED_INGEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(24 * 3_600_000).default(30 * 60_000),
+  FEED_INGEST_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(24 * 3_600_000)
+    .default(30 * 60_000),
   /** Feed-ingest jobs one replica runs at once. */
   FEED_INGEST_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   /** How long a feed-ingest delivery may go without a sign of life before another replica takes it over. */

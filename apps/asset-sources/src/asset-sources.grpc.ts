@@ -16,5 +16,12 @@ import { assetSourceGrpc } from './sources/asset-source.grpc';
 export function assetSourcesGrpc(
   deps: AssetSourcesServices & { logger: Logger; guard: CallGuard; contentCreative: PeerOf<ContentCreativePeer>; storageLibrary: PeerOf<StorageLibraryPeer> },
 ): v1.AssetSourcesServiceServer {
-  return { ...assetSourceGrpc(deps), ...labelGrpc(deps), ...recommendationGrpc(deps), ...motionDesignGrpc(deps), ...retailFeedGrpc(deps), ...feedSourceGrpc(deps) };
+  return {
+    ...assetSourceGrpc(deps),
+    ...labelGrpc(deps),
+    ...recommendationGrpc(deps),
+    ...motionDesignGrpc(deps),
+    ...retailFeedGrpc(deps),
+    ...feedSourceGrpc(deps),
+  };
 }

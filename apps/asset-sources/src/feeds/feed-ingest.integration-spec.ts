@@ -64,20 +64,49 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
   });
 
   const job = () =>
-    feedIngestJob({ db: bed.db, reader: httpFeedReader([server.hostPort]), ...bed.feedStore, feedSources: bed.feedSources, assetSources: bed.assetSources, logger });
-  const request = (queueId: string, assetSourceId: number): JobRequest<FeedIngestPayload> => ({ queueId, accountId: ACCOUNT, kind: FEED_INGEST_KIND, payload: { assetSourceId } });
+    feedIngestJob({
+      db: bed.db,
+      reader: httpFeedReader([server.hostPort]),
+      ...bed.feedStore,
+      feedSources: bed.feedSources,
+      assetSources: bed.assetSources,
+      logger,
+    });
+  const request = (queueId: string, assetSourceId: number): JobRequest<FeedIngestPayload> => ({
+    queueId,
+    accountId: ACCOUNT,
+    kind: FEED_INGEST_KIND,
+    payload: { assetSourceId },
+  });
   const run = (queueId: string, assetSourceId: number) => job().run(request(queueId, assetSourceId), sink);
-  const rows = async (assetSourceId: number) => JSON.parse((await bed.assetSources.readData(ACCOUNT, assetSourceId, { limit: 100 })).rowsJson) as Record<string, string>[];
+  const rows = async (assetSourceId: number) =>
+    JSON.parse((await bed.assetSources.readData(ACCOUNT, assetSourceId, { limit: 100 })).rowsJson) as Record<string, string>[];
   const outbox = async () => (await bed.db.knex('outbox').select('subject', 'payload')) as { subject: string; payload: Buffer }[];
 
   it('refuses each broken rule with the field named, and stores nothing', async () => {
     const before = (await outbox()).length;
     const cases: [Partial<FeedSourceInput>, string, string][] = [
-      [{ definition: { ...input('/a').definition, columns: { ...input('/a').definition.columns, assetGroupColumn: 'brand' } } }, '/assetGroupColumn', 'UNKNOWN_COLUMN'],
+      [
+        { definition: { ...input('/a').definition, columns: { ...input('/a').definition.columns, assetGroupColumn: 'brand' } } },
+        '/assetGroupColumn',
+        'UNKNOWN_COLUMN',
+      ],
       [{ format: { ...input('/a').format, cdp: true, customCode: '  ' } }, '/customCode', 'REQUIRED'],
-      [{ location: { urlType: 'objstore', url: 's3://bucket/feed.csv', fileId: null, urlConfig: {} }, secrets: { accessKey: 'AK' } }, '/urlConfig/secretKey', 'REQUIRED'],
-      [{ location: { urlType: 'ftp', url: 'ftp://feeds.example.com/a.csv', fileId: null, urlConfig: {} }, secrets: { accessKey: 'AK' } }, '/urlConfig/accessKey', 'UNKNOWN_FIELD'],
-      [{ location: { urlType: 'sftp', url: 'sftp://feeds.example.com/a.csv', fileId: null, urlConfig: { portNumber: 22 } }, secrets: { username: 'u' } }, '/urlConfig/password', 'REQUIRED'],
+      [
+        { location: { urlType: 'objstore', url: 's3://bucket/feed.csv', fileId: null, urlConfig: {} }, secrets: { accessKey: 'AK' } },
+        '/urlConfig/secretKey',
+        'REQUIRED',
+      ],
+      [
+        { location: { urlType: 'ftp', url: 'ftp://feeds.example.com/a.csv', fileId: null, urlConfig: {} }, secrets: { accessKey: 'AK' } },
+        '/urlConfig/accessKey',
+        'UNKNOWN_FIELD',
+      ],
+      [
+        { location: { urlType: 'sftp', url: 'sftp://feeds.example.com/a.csv', fileId: null, urlConfig: { portNumber: 22 } }, secrets: { username: 'u' } },
+        '/urlConfig/password',
+        'REQUIRED',
+      ],
       [{ location: { urlType: 'https', url: 'http://feeds.example.com/a.csv', fileId: null, urlConfig: {} } }, '/url', 'INVALID_FORMAT'],
       [{ schedule: { isScheduled: true, frequency: null, startTime: '25:00', endDate: '2026-02-30' } }, '/frequency', 'REQUIRED'],
       [{ schedule: { isScheduled: true, frequency: 'DAILY', startTime: '25:00', endDate: null } }, '/startTime', 'INVALID_FORMAT'],
@@ -86,7 +115,10 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     ];
     for (const [overrides, pointer, code] of cases) {
       const error = await rejectionOf(bed.feedSources.create(ACCOUNT, input('/a', overrides)));
-      expect({ code: error.code, errors: error.errors }).toEqual({ code: 'VALIDATION_FAILED', errors: expect.arrayContaining([expect.objectContaining({ pointer, code })]) });
+      expect({ code: error.code, errors: error.errors }).toEqual({
+        code: 'VALIDATION_FAILED',
+        errors: expect.arrayContaining([expect.objectContaining({ pointer, code })]),
+      });
     }
     expect((await bed.assetSources.list(ACCOUNT)).total).toBe(0);
     expect(await outbox()).toHaveLength(before);
@@ -111,10 +143,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
   });
 
   it('seals the credentials: not in the row, not in the outbox, only their names answered', async () => {
-    const created = await bed.feedSources.create(
-      ACCOUNT,
-      input('/private.csv', { secrets: { username: 'feeder', password: 'pa55-w0rd-secret' } }, server),
-    );
+    const created = await bed.feedSources.create(ACCOUNT, input('/private.csv', { secrets: { username: 'feeder', password: 'pa55-w0rd-secret' } }, server));
     const stored = await bed.db.knex('feed_sources').where({ asset_source_id: created.assetSourceId }).first();
     expect(JSON.stringify(stored)).not.toContain('pa55-w0rd-secret');
     expect(Buffer.from(stored.sealed_credentials).toString('latin1')).not.toContain('pa55-w0rd-secret');
@@ -193,7 +222,9 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
 
     feeds.set('/shrinking.csv', { body: csv(products(40)) });
     const shrunk = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/shrinking.csv', {}, server));
-    expect(String((await rejectionOf(run(shrunk.queueId, assetSourceId))).message)).toMatch(/^Held: the new version has 40 rows, 60% fewer than the 100 serving/);
+    expect(String((await rejectionOf(run(shrunk.queueId, assetSourceId))).message)).toMatch(
+      /^Held: the new version has 40 rows, 60% fewer than the 100 serving/,
+    );
     expect((await bed.assetSources.get(ACCOUNT, assetSourceId)).rowCount).toBe(100);
     expect((await bed.feedSources.settings(assetSourceId))?.held).toEqual({ queueId: shrunk.queueId, reason: expect.stringMatching(/^Held/) });
     // The held rows stay staged for the confirmation.
@@ -232,7 +263,11 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     expect(await bed.assetSources.findRows(ACCOUNT, assetSourceId, 'sku', ['B'])).toEqual(policy === 'keep' ? [expect.objectContaining({ value: 'B' })] : []);
     if (policy === 'disable') {
       feeds.set(path, { body: csv(['A,a,1,1', 'B,b,2,1']) });
-      const back = await bed.feedSources.replace(ACCOUNT, assetSourceId, input(path, { policies: { missingRowPolicy: 'disable', shrinkGuardPercent: 100 } }, server));
+      const back = await bed.feedSources.replace(
+        ACCOUNT,
+        assetSourceId,
+        input(path, { policies: { missingRowPolicy: 'disable', shrinkGuardPercent: 100 } }, server),
+      );
       await run(back.queueId, assetSourceId);
       expect(await bed.feedStore.rows.disabledKeys(assetSourceId)).toEqual(['C', 'D']);
     }
@@ -241,15 +276,23 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
   it('keeps stored secrets on an update that leaves them out, and drops them when urlType changes', async () => {
     const created = await bed.feedSources.create(ACCOUNT, input('/x.csv', { secrets: { username: 'u1', password: 'p1' } }, server));
     await bed.feedSources.replace(ACCOUNT, created.assetSourceId, input('/x.csv', {}, server));
-    const kept = await bed.feedSources.settings(created.assetSourceId);
-    expect(bed.feedSources.open(kept!)).toEqual({ username: 'u1', password: 'p1' });
-    await bed.feedSources.replace(ACCOUNT, created.assetSourceId, input('/x.csv', { location: { ...input('/x.csv', {}, server).location, urlType: 'http' } }, server));
+    const stored = async () => {
+      const settings = await bed.feedSources.settings(created.assetSourceId);
+      if (!settings) throw new Error('the feed settings are gone');
+      return bed.feedSources.open(settings);
+    };
+    expect(await stored()).toEqual({ username: 'u1', password: 'p1' });
+    await bed.feedSources.replace(
+      ACCOUNT,
+      created.assetSourceId,
+      input('/x.csv', { location: { ...input('/x.csv', {}, server).location, urlType: 'http' } }, server),
+    );
     await bed.feedSources.replace(
       ACCOUNT,
       created.assetSourceId,
       input('/x.csv', { location: { urlType: 'ftp', url: 'ftp://feeds.example.com/x.csv', fileId: null, urlConfig: {} } }),
     );
-    expect(bed.feedSources.open((await bed.feedSources.settings(created.assetSourceId))!)).toEqual({});
+    expect(await stored()).toEqual({});
   });
 
   it('runs one ingestion of a source at a time, across replicas', async () => {

@@ -50,7 +50,9 @@ export function feedIngestJob(deps: FeedIngestDeps): JobHandler<FeedIngestPayloa
         if (run.status === 'Completed' || run.status === 'Skipped') return { totalItems: run.rowsRead, totalProcessed: run.rowsRead, message: run.message };
         throw new JobFailed(run.message);
       }
-      const locked = await withNamedLock(deps.db.knex, deps.db.schema, `feed-${assetSourceId}`, () => ingest(deps, job.queueId, job.accountId, assetSourceId, run.trigger, sink, now));
+      const locked = await withNamedLock(deps.db.knex, deps.db.schema, `feed-${assetSourceId}`, () =>
+        ingest(deps, job.queueId, job.accountId, assetSourceId, run.trigger, sink, now),
+      );
       // Another replica is running this source: retried (nak) until it is done.
       if (!locked.acquired) throw new Error(`Feed source ${assetSourceId} is being ingested by another run.`);
       return locked.result;
@@ -86,7 +88,13 @@ async function ingest(
   let opened: OpenedFeed;
   try {
     opened = await deps.reader.open(
-      { accountId, urlType: feed.location.urlType, url: feed.location.url, urlConfig: { ...feed.location.urlConfig, ...deps.feedSources.open(feed) }, fileId: feed.location.fileId ?? undefined },
+      {
+        accountId,
+        urlType: feed.location.urlType,
+        url: feed.location.url,
+        urlConfig: { ...feed.location.urlConfig, ...deps.feedSources.open(feed) },
+        fileId: feed.location.fileId ?? undefined,
+      },
       { ...feed.format, customCode: feed.format.customCode ?? undefined, config: feed.format.feedConfig ?? undefined },
     );
   } catch (error) {
@@ -97,7 +105,11 @@ async function ingest(
     if (trigger === 'schedule' && feed.applied.queueId !== null) {
       const unchanged = sameVersion(version, feed);
       if (unchanged) {
-        await deps.feeds.saveRun(undefined, queueId, { status: 'Skipped', message: `Skipped: the feed is unchanged (${unchanged}).`, version: { ...version, contentHash: null } });
+        await deps.feeds.saveRun(undefined, queueId, {
+          status: 'Skipped',
+          message: `Skipped: the feed is unchanged (${unchanged}).`,
+          version: { ...version, contentHash: null },
+        });
         return { totalItems: 0, totalProcessed: 0, message: `Skipped: the feed is unchanged (${unchanged}).` };
       }
     }
@@ -131,7 +143,9 @@ async function ingest(
       return { count, message };
     });
     if (feed.held && feed.held.queueId !== queueId) await deps.rows.dropStaged(feed.held.queueId);
-    await deps.assetSources.changed(accountId, assetSourceId).catch((error: unknown) => deps.logger.warn({ err: error, assetSourceId }, 'dependents of a feed source failed to follow it'));
+    await deps.assetSources
+      .changed(accountId, assetSourceId)
+      .catch((error: unknown) => deps.logger.warn({ err: error, assetSourceId }, 'dependents of a feed source failed to follow it'));
     return { totalItems: health.rowsRead, totalProcessed: health.rowsRead, message: served.message };
   } finally {
     await opened.close().catch(() => undefined);
@@ -150,7 +164,8 @@ async function stageAll(deps: FeedIngestDeps, queueId: string, source: AssetSour
   let report: FeedReportEntry[] = [];
   let seq = 0;
   let lastProgress = Date.now();
-  const note = (line: number, kind: FeedReportEntry['kind'], keyValue: string | null, why: string) => report.push({ seq: seq++, line, kind, keyValue, reason: why });
+  const note = (line: number, kind: FeedReportEntry['kind'], keyValue: string | null, why: string) =>
+    report.push({ seq: seq++, line, kind, keyValue, reason: why });
   const flush = async () => {
     await deps.rows.stage(queueId, staged);
     await deps.feeds.insertReportEntries(queueId, report);
@@ -189,7 +204,12 @@ async function stageAll(deps: FeedIngestDeps, queueId: string, source: AssetSour
             const identity = variantColumn === null ? key : `${key}\u0000${projected[variantColumn] ?? ''}`;
             if (seenKeys.has(identity)) {
               health.duplicateKeys++;
-              note(row.line, 'duplicate-key', keyValue, `An earlier row has the key ${JSON.stringify(key)}${variantColumn === null ? '' : ` and variant ${JSON.stringify(projected[variantColumn] ?? '')}`}.`);
+              note(
+                row.line,
+                'duplicate-key',
+                keyValue,
+                `An earlier row has the key ${JSON.stringify(key)}${variantColumn === null ? '' : ` and variant ${JSON.stringify(projected[variantColumn] ?? '')}`}.`,
+              );
             } else seenKeys.add(identity);
           }
         }

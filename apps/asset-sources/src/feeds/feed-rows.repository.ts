@@ -63,10 +63,10 @@ export class FeedRowsRepository {
           'ON DUPLICATE KEY UPDATE row_json = VALUES(row_json), disabled_at = CURRENT_TIMESTAMP(3)',
         [assetSourceId, queueId],
       );
-      await trx.raw(
-        'DELETE d FROM feed_disabled_rows d JOIN feed_staged_rows s ON s.queue_id = ? AND s.key_value = d.key_value WHERE d.asset_source_id = ?',
-        [queueId, assetSourceId],
-      );
+      await trx.raw('DELETE d FROM feed_disabled_rows d JOIN feed_staged_rows s ON s.queue_id = ? AND s.key_value = d.key_value WHERE d.asset_source_id = ?', [
+        queueId,
+        assetSourceId,
+      ]);
     } else {
       await trx('feed_disabled_rows').where({ asset_source_id: assetSourceId }).delete();
     }
@@ -84,7 +84,11 @@ export class FeedRowsRepository {
 
   /** The rows the disable policy keeps aside (never served or mapped), by key. */
   async disabledKeys(assetSourceId: number): Promise<string[]> {
-    const rows: { key_value: string }[] = await this.db.knex('feed_disabled_rows').where({ asset_source_id: assetSourceId }).orderBy('key_value').select('key_value');
+    const rows: { key_value: string }[] = await this.db
+      .knex('feed_disabled_rows')
+      .where({ asset_source_id: assetSourceId })
+      .orderBy('key_value')
+      .select('key_value');
     return rows.map((r) => r.key_value);
   }
 }

@@ -1,4 +1,13 @@
-import { ASSET_SOURCES_ACCESS, FEED_REPORT_PAGE_ROWS, type FeedCharacterEncoding, type FeedContentType, type FeedCsvSeparator, type FeedFrequency, type FeedMissingRowPolicy, type FeedUrlType } from '@contracts/domain';
+import {
+  ASSET_SOURCES_ACCESS,
+  FEED_REPORT_PAGE_ROWS,
+  type FeedCharacterEncoding,
+  type FeedContentType,
+  type FeedCsvSeparator,
+  type FeedFrequency,
+  type FeedMissingRowPolicy,
+  type FeedUrlType,
+} from '@contracts/domain';
 import { assetSourcesV1 as v1 } from '@contracts/proto';
 import { validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logging';
@@ -40,7 +49,12 @@ export function toFeedInput(f: v1.FeedSourceFields): FeedSourceInput {
       customCode: f.customCode ?? null,
       feedConfig: parseFeedConfig(f.feedConfigJson),
     },
-    schedule: { isScheduled: f.isScheduled, frequency: (f.frequency as FeedFrequency | undefined) ?? null, startTime: f.startTime ?? null, endDate: f.endDate ?? null },
+    schedule: {
+      isScheduled: f.isScheduled,
+      frequency: (f.frequency as FeedFrequency | undefined) ?? null,
+      startTime: f.startTime ?? null,
+      endDate: f.endDate ?? null,
+    },
     policies: { missingRowPolicy: f.missingRowPolicy as FeedMissingRowPolicy | undefined, shrinkGuardPercent: f.shrinkGuardPercent },
   };
 }

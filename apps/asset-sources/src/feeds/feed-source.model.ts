@@ -1,4 +1,12 @@
-import type { FeedCharacterEncoding, FeedContentType, FeedCsvSeparator, FeedFrequency, FeedMissingRowPolicy, FeedSecretField, FeedUrlType } from '@contracts/domain';
+import type {
+  FeedCharacterEncoding,
+  FeedContentType,
+  FeedCsvSeparator,
+  FeedFrequency,
+  FeedMissingRowPolicy,
+  FeedSecretField,
+  FeedUrlType,
+} from '@contracts/domain';
 import type { SourceDefinition } from '../sources/asset-source.model';
 import type { FeedConfig } from './feed-reading';
 

@@ -143,12 +143,28 @@ export class FeedSourceRepository {
     return row && toSource(row);
   }
 
-  async insert(trx: Knex.Transaction, assetSourceId: number, settings: FeedSettings, sealed: Buffer | null, secretsSet: FeedSecretField[], nextRunAt: Date | null): Promise<void> {
+  async insert(
+    trx: Knex.Transaction,
+    assetSourceId: number,
+    settings: FeedSettings,
+    sealed: Buffer | null,
+    secretsSet: FeedSecretField[],
+    nextRunAt: Date | null,
+  ): Promise<void> {
     await trx('feed_sources').insert({ asset_source_id: assetSourceId, ...settingsColumns(settings, sealed, secretsSet, nextRunAt) });
   }
 
-  async update(trx: Knex.Transaction, assetSourceId: number, settings: FeedSettings, sealed: Buffer | null, secretsSet: FeedSecretField[], nextRunAt: Date | null): Promise<void> {
-    await trx('feed_sources').where({ asset_source_id: assetSourceId }).update(settingsColumns(settings, sealed, secretsSet, nextRunAt));
+  async update(
+    trx: Knex.Transaction,
+    assetSourceId: number,
+    settings: FeedSettings,
+    sealed: Buffer | null,
+    secretsSet: FeedSecretField[],
+    nextRunAt: Date | null,
+  ): Promise<void> {
+    await trx('feed_sources')
+      .where({ asset_source_id: assetSourceId })
+      .update(settingsColumns(settings, sealed, secretsSet, nextRunAt));
   }
 
   /** Scheduled sources whose next run is due, oldest first. */
@@ -169,7 +185,9 @@ export class FeedSourceRepository {
    * replicas sweeping at once, exactly one changes the row and so starts the run.
    */
   async claimDue(trx: Knex.Transaction, assetSourceId: number, seenNextRunAt: Date, nextRunAt: Date | null): Promise<boolean> {
-    const changed = await trx('feed_sources').where({ asset_source_id: assetSourceId, next_run_at: seenNextRunAt, is_scheduled: true }).update({ next_run_at: nextRunAt });
+    const changed = await trx('feed_sources')
+      .where({ asset_source_id: assetSourceId, next_run_at: seenNextRunAt, is_scheduled: true })
+      .update({ next_run_at: nextRunAt });
     return changed === 1;
   }
 
@@ -215,7 +233,12 @@ export class FeedSourceRepository {
   async saveRun(
     trx: Knex.Transaction | undefined,
     queueId: string,
-    state: { status: FeedRunStatus; message: string; health?: FeedRunHealth; version?: { etag: string | null; lastModified: string | null; contentHash: string | null } },
+    state: {
+      status: FeedRunStatus;
+      message: string;
+      health?: FeedRunHealth;
+      version?: { etag: string | null; lastModified: string | null; contentHash: string | null };
+    },
   ): Promise<void> {
     const health = state.health && {
       rows_read: state.health.rowsRead,
@@ -224,7 +247,11 @@ export class FeedSourceRepository {
       empty_keys: state.health.emptyKeys,
       rejected_rows: state.health.rejectedRows,
     };
-    const version = state.version && { etag: state.version.etag?.slice(0, 512) ?? null, last_modified: state.version.lastModified?.slice(0, 128) ?? null, content_hash: state.version.contentHash };
+    const version = state.version && {
+      etag: state.version.etag?.slice(0, 512) ?? null,
+      last_modified: state.version.lastModified?.slice(0, 128) ?? null,
+      content_hash: state.version.contentHash,
+    };
     const finished = state.status === 'Queued' || state.status === 'Processing' ? {} : { finished_at: new Date() };
     await (trx ?? this.db.knex)('feed_runs')
       .where({ queue_id: queueId })
@@ -237,9 +264,18 @@ export class FeedSourceRepository {
 
   async insertReportEntries(queueId: string, entries: readonly FeedReportEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    await this.db.knex('feed_report_entries').insert(
-      entries.map((e) => ({ queue_id: queueId, seq: e.seq, line: e.line, kind: e.kind, key_value: e.keyValue?.slice(0, 255) ?? null, reason: e.reason.slice(0, 1000) })),
-    );
+    await this.db
+      .knex('feed_report_entries')
+      .insert(
+        entries.map((e) => ({
+          queue_id: queueId,
+          seq: e.seq,
+          line: e.line,
+          kind: e.kind,
+          key_value: e.keyValue?.slice(0, 255) ?? null,
+          reason: e.reason.slice(0, 1000),
+        })),
+      );
   }
 
   async reportPage(queueId: string, afterSeq: number, limit: number): Promise<FeedReportEntry[]> {

@@ -79,17 +79,26 @@ function locationErrors(input: FeedSourceInput, secretsStored: ReadonlySet<FeedS
   const given: Record<string, unknown> = { ...location.urlConfig, ...secrets };
   for (const [member, value] of Object.entries(given)) {
     if (value !== undefined && !allowed.includes(member as keyof FeedUrlSettings))
-      errors.push({ pointer: `/urlConfig/${member}`, code: 'UNKNOWN_FIELD', detail: `urlType ${location.urlType} takes ${allowed.join(', ')} in urlConfig, not ${member}.` });
+      errors.push({
+        pointer: `/urlConfig/${member}`,
+        code: 'UNKNOWN_FIELD',
+        detail: `urlType ${location.urlType} takes ${allowed.join(', ')} in urlConfig, not ${member}.`,
+      });
   }
   const { urlConfig } = location;
   errors.push(...notOneOf('/urlConfig/httpMethod', urlConfig.httpMethod, FEED_HTTP_METHODS));
   if ((urlConfig.additionalParams ?? '').length > FEED_ADDITIONAL_PARAMS_MAX)
-    errors.push({ pointer: '/urlConfig/additionalParams', code: 'TOO_LONG', detail: `additionalParams must be at most ${FEED_ADDITIONAL_PARAMS_MAX} characters.` });
+    errors.push({
+      pointer: '/urlConfig/additionalParams',
+      code: 'TOO_LONG',
+      detail: `additionalParams must be at most ${FEED_ADDITIONAL_PARAMS_MAX} characters.`,
+    });
   if (urlConfig.portNumber !== undefined && (!Number.isInteger(urlConfig.portNumber) || urlConfig.portNumber < 1 || urlConfig.portNumber > 65_535))
     errors.push({ pointer: '/urlConfig/portNumber', code: 'OUT_OF_RANGE', detail: 'portNumber must be 1 to 65535.' });
   for (const [member, value] of Object.entries(secrets) as [FeedSecretField, string | undefined][]) {
     const max = member === 'privateKey' ? FEED_PRIVATE_KEY_MAX : FEED_CREDENTIAL_MAX;
-    if (value !== undefined && value.length > max) errors.push({ pointer: `/urlConfig/${member}`, code: 'TOO_LONG', detail: `${member} must be at most ${max} characters.` });
+    if (value !== undefined && value.length > max)
+      errors.push({ pointer: `/urlConfig/${member}`, code: 'TOO_LONG', detail: `${member} must be at most ${max} characters.` });
   }
   const has = (member: FeedSecretField) => (secrets[member] !== undefined && secrets[member] !== '') || secretsStored.has(member);
   if (location.fileId === null) errors.push(...requiredCredentials(location.urlType, has));
@@ -120,7 +129,11 @@ function requiredCredentials(urlType: FeedUrlType, has: (member: FeedSecretField
 
 /** The columns process found in the feed (csv columns, XML or JSON paths, the cdp code's output); empty when it named none. */
 export function feedConfigColumns(config: FeedConfig): Set<string> {
-  return new Set([...Object.keys(config.csvColumns ?? {}), ...Object.keys(config.xpathMap ?? {}), ...(config.cdp ? Object.keys(config.cdpXpathMap ?? {}) : [])]);
+  return new Set([
+    ...Object.keys(config.csvColumns ?? {}),
+    ...Object.keys(config.xpathMap ?? {}),
+    ...(config.cdp ? Object.keys(config.cdpXpathMap ?? {}) : []),
+  ]);
 }
 
 /**
@@ -154,7 +167,8 @@ export function feedSourceErrors(input: FeedSourceInput, secretsStored: Readonly
       });
   }
   if (schedule.isScheduled) {
-    if (schedule.frequency === null) errors.push({ pointer: '/frequency', code: 'REQUIRED', detail: `A scheduled feed needs frequency (${FEED_FREQUENCIES.join(', ')}).` });
+    if (schedule.frequency === null)
+      errors.push({ pointer: '/frequency', code: 'REQUIRED', detail: `A scheduled feed needs frequency (${FEED_FREQUENCIES.join(', ')}).` });
     else errors.push(...notOneOf('/frequency', schedule.frequency, FEED_FREQUENCIES));
     if (schedule.startTime === null) errors.push({ pointer: '/startTime', code: 'REQUIRED', detail: 'A scheduled feed needs startTime (hh:mm, US Eastern).' });
   }
@@ -163,7 +177,10 @@ export function feedSourceErrors(input: FeedSourceInput, secretsStored: Readonly
   if (schedule.endDate !== null && !isCalendarDate(schedule.endDate))
     errors.push({ pointer: '/endDate', code: 'INVALID_FORMAT', detail: 'endDate must be a calendar day, yyyy-mm-dd.' });
   errors.push(...notOneOf('/missingRowPolicy', policies.missingRowPolicy, FEED_MISSING_ROW_POLICIES));
-  if (policies.shrinkGuardPercent !== undefined && (!Number.isInteger(policies.shrinkGuardPercent) || policies.shrinkGuardPercent < 0 || policies.shrinkGuardPercent > 100))
+  if (
+    policies.shrinkGuardPercent !== undefined &&
+    (!Number.isInteger(policies.shrinkGuardPercent) || policies.shrinkGuardPercent < 0 || policies.shrinkGuardPercent > 100)
+  )
     errors.push({ pointer: '/shrinkGuardPercent', code: 'OUT_OF_RANGE', detail: 'shrinkGuardPercent must be 0 to 100.' });
   return errors;
 }

@@ -74,7 +74,14 @@ export class FeedSourceService {
         contentType: settings.format.contentType,
         assetSourceType: 'feed',
       });
-      await this.deps.feeds.insert(trx, assetSourceId, settings, this.seal(secrets), Object.keys(secrets) as FeedSecretField[], schedule && firstFeedRun(schedule, now));
+      await this.deps.feeds.insert(
+        trx,
+        assetSourceId,
+        settings,
+        this.seal(secrets),
+        Object.keys(secrets) as FeedSecretField[],
+        schedule && firstFeedRun(schedule, now),
+      );
       const queueId = await this.enqueue(trx, accountId, assetSourceId, 'create', now);
       return { assetSourceId, queueId };
     });
@@ -103,7 +110,14 @@ export class FeedSourceService {
       await this.deps.sources.update(trx, assetSourceId, { ...next, assetSourceType: 'feed' }, undefined, {
         keyColumnChanged: next.columns.assetKeyColumn !== current.columns.assetKeyColumn,
       });
-      await this.deps.feeds.update(trx, assetSourceId, settings, this.seal(secrets), Object.keys(secrets) as FeedSecretField[], schedule && firstFeedRun(schedule, now));
+      await this.deps.feeds.update(
+        trx,
+        assetSourceId,
+        settings,
+        this.seal(secrets),
+        Object.keys(secrets) as FeedSecretField[],
+        schedule && firstFeedRun(schedule, now),
+      );
       return this.enqueue(trx, accountId, assetSourceId, 'update', now);
     });
     return { assetSourceId, queueId };
@@ -126,7 +140,14 @@ export class FeedSourceService {
     if (!run) throw problem('FEED_NOTHING_HELD', `Feed source ${assetSourceId} holds no version awaiting confirmation.`);
     const source = await this.deps.assetSources.get(accountId, assetSourceId);
     const rowCount = await withTransaction(this.deps.knex, async (trx) => {
-      const served = await this.deps.rows.swapIn(trx, assetSourceId, run.queueId, source.columns.assetKeyColumn !== null, feed.policies.missingRowPolicy, this.now());
+      const served = await this.deps.rows.swapIn(
+        trx,
+        assetSourceId,
+        run.queueId,
+        source.columns.assetKeyColumn !== null,
+        feed.policies.missingRowPolicy,
+        this.now(),
+      );
       await this.deps.feeds.setApplied(trx, assetSourceId, run);
       await this.deps.feeds.saveRun(trx, run.queueId, { status: 'Completed', message: `Confirmed by the owner: ${served} rows serving.` });
       return served;

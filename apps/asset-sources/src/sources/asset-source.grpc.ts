@@ -55,7 +55,11 @@ export const toProtoConfig = (c: RecommendationConfig): v1.RecommendationConfig 
  * The detail of a source; a recommendation source also says whether its recommendations exist yet, a
  * feed source its settings (secrets by name only) and whether the shrink guard holds a version.
  */
-export async function toDetail(record: AssetSourceRecord, recommendations: RecommendationService, feedSources: FeedSourceService): Promise<v1.AssetSourceDetail> {
+export async function toDetail(
+  record: AssetSourceRecord,
+  recommendations: RecommendationService,
+  feedSources: FeedSourceService,
+): Promise<v1.AssetSourceDetail> {
   const settings = record.recommendation;
   const status = settings ? await recommendations.status(record) : undefined;
   const feed = record.assetSourceType === 'feed' ? await feedSources.settings(record.assetSourceId) : undefined;

@@ -32,10 +32,15 @@ const AccountPath = PathParams({ accountId: AccountId });
 const FeedPath = PathParams({ accountId: AccountId, assetSourceId: Int64({ minimum: 1, description: 'The feed source' }) });
 const RunPath = PathParams({
   accountId: AccountId,
-  queueId: BoundedString(64, { minLength: 1, pattern: '^[A-Za-z0-9_-]+$', description: 'The queue id of a feed run (answered by create and update, or shown on the source)' }),
+  queueId: BoundedString(64, {
+    minLength: 1,
+    pattern: '^[A-Za-z0-9_-]+$',
+    description: 'The queue id of a feed run (answered by create and update, or shown on the source)',
+  }),
 });
 
-const Secret = (max: number, description: string) => Type.Optional(BoundedString(max, { description: `${description} Write-only: sealed at rest, never answered.` }));
+const Secret = (max: number, description: string) =>
+  Type.Optional(BoundedString(max, { description: `${description} Write-only: sealed at rest, never answered.` }));
 const UrlConfig = Type.Object(
   {
     additionalParams: Type.Optional(BoundedString(FEED_ADDITIONAL_PARAMS_MAX, { description: 'http, https: query string (GET) or form body (POST).' })),
@@ -58,25 +63,43 @@ const UrlConfig = Type.Object(
 
 /** The members of process (36) that a create or update carries too. */
 const feedReadMembers = {
-  url: Type.Optional(BoundedString(FEED_URL_MAX, { description: 'Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId.' })),
+  url: Type.Optional(
+    BoundedString(FEED_URL_MAX, {
+      description: 'Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId.',
+    }),
+  ),
   urlType: StringEnum(FEED_URL_TYPES),
   urlConfig: Type.Optional(UrlConfig),
   customCode: Type.Optional(
-    Nullable(BoundedString(FEED_CUSTOM_CODE_MAX, { description: 'JavaScript that transforms each row, run in a sandbox; must not be empty when cdp is true.' })),
+    Nullable(
+      BoundedString(FEED_CUSTOM_CODE_MAX, { description: 'JavaScript that transforms each row, run in a sandbox; must not be empty when cdp is true.' }),
+    ),
   ),
   firstRowIsHeader: Type.Optional(Type.Boolean({ description: 'csv: the first row names the columns (default true).' })),
   characterEncoding: Type.Optional(StringEnum(FEED_CHARACTER_ENCODINGS, { description: 'Default UTF_8; a BOM is honoured.' })),
   csvSeparator: Type.Optional(StringEnum(FEED_CSV_SEPARATORS, { description: 'csv: default auto.' })),
   contentType: StringEnum(FEED_CONTENT_TYPES),
   cdp: Type.Optional(Type.Boolean({ description: 'Run customCode over each row (default false).' })),
-  fileId: Type.Optional(Nullable(BoundedString(FEED_FILE_ID_MAX, { description: "A file of the account's asset library read instead of url; empty for none." }))),
+  fileId: Type.Optional(
+    Nullable(BoundedString(FEED_FILE_ID_MAX, { description: "A file of the account's asset library read instead of url; empty for none." })),
+  ),
 };
 
 const scheduleMembers = {
   isScheduled: Type.Optional(Type.Boolean({ description: 'Fetch the feed again on a schedule (default false); frequency and startTime are then required.' })),
-  frequency: Type.Optional(Nullable(StringEnum(FEED_FREQUENCIES, { description: 'HOURLY runs at the startTime minute of every hour; DAILY at startTime; WEEKLY at startTime on the weekday of its first run.' }))),
-  startTime: Type.Optional(Nullable(BoundedString(5, { pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'hh:mm in US Eastern time (daylight saving time followed).' }))),
-  endDate: Type.Optional(Nullable(BoundedString(10, { pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'yyyy-mm-dd (US Eastern): no scheduled run starts after this day.' }))),
+  frequency: Type.Optional(
+    Nullable(
+      StringEnum(FEED_FREQUENCIES, {
+        description: 'HOURLY runs at the startTime minute of every hour; DAILY at startTime; WEEKLY at startTime on the weekday of its first run.',
+      }),
+    ),
+  ),
+  startTime: Type.Optional(
+    Nullable(BoundedString(5, { pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'hh:mm in US Eastern time (daylight saving time followed).' })),
+  ),
+  endDate: Type.Optional(
+    Nullable(BoundedString(10, { pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'yyyy-mm-dd (US Eastern): no scheduled run starts after this day.' })),
+  ),
 };
 
 const policyMembers = {
@@ -102,7 +125,10 @@ const FeedConfig = FreeFormObject(
     'Every columnNames entry must be a column it names.',
 );
 const DirectBody = Type.Object({ ...sourceDefinitionMembers, ...feedReadMembers, ...scheduleMembers, ...policyMembers }, { additionalProperties: false });
-const FromProcessBody = Type.Object({ ...sourceDefinitionMembers, ...feedReadMembers, feedConfig: FeedConfig, ...scheduleMembers, ...policyMembers }, { additionalProperties: false });
+const FromProcessBody = Type.Object(
+  { ...sourceDefinitionMembers, ...feedReadMembers, feedConfig: FeedConfig, ...scheduleMembers, ...policyMembers },
+  { additionalProperties: false },
+);
 const UpdateBody = Type.Object(
   { ...sourceDefinitionMembers, ...feedReadMembers, feedConfig: Type.Optional(FeedConfig), ...scheduleMembers, ...policyMembers },
   { additionalProperties: false },
@@ -119,7 +145,8 @@ const RunSchema = Type.Object({
   assetSourceId: Type.Integer(),
   trigger: StringEnum(['create', 'update', 'schedule'] as const),
   status: StringEnum(['Queued', 'Processing', 'Completed', 'Skipped', 'Held', 'Failed'] as const, {
-    description: 'Skipped: a scheduled run found the feed unchanged. Held: the shrink guard holds the version. The queue shows Completed for Completed and Skipped, Failed for Held and Failed.',
+    description:
+      'Skipped: a scheduled run found the feed unchanged. Held: the shrink guard holds the version. The queue shows Completed for Completed and Skipped, Failed for Held and Failed.',
   }),
   message: Type.String(),
   rows: Type.Integer({ description: 'Rows the feed held, rejected ones included.' }),
@@ -278,7 +305,11 @@ export const feedSourceRoutes = [
       response: { id: 46, msg: 'Feed asset source updated; its ingestion is queued.', queueId: EXAMPLE_QUEUE_ID },
     },
     async handle({ params, body, backends }) {
-      const result = await backends.assetSources.replaceFeedSource({ accountId: params.accountId, assetSourceId: params.assetSourceId, fields: feedFieldsOf(body) });
+      const result = await backends.assetSources.replaceFeedSource({
+        accountId: params.accountId,
+        assetSourceId: params.assetSourceId,
+        fields: feedFieldsOf(body),
+      });
       return { body: { id: result.assetSourceId, msg: 'Feed asset source updated; its ingestion is queued.', queueId: result.queueId } };
     },
   }),
@@ -302,7 +333,10 @@ export const feedSourceRoutes = [
       schema: Type.Object({ msg: Type.String(), queueId: Type.String(), rowCount: Type.Integer({ description: 'Rows serving now.' }) }),
     },
     problems: ['ASSET_SOURCE_NOT_FOUND', 'ASSET_SOURCE_KIND_MISMATCH', 'FEED_NOTHING_HELD'],
-    example: { params: { accountId: 1001, assetSourceId: 46 }, response: { msg: 'The held feed version is serving.', queueId: EXAMPLE_QUEUE_ID, rowCount: 12 } },
+    example: {
+      params: { accountId: 1001, assetSourceId: 46 },
+      response: { msg: 'The held feed version is serving.', queueId: EXAMPLE_QUEUE_ID, rowCount: 12 },
+    },
     async handle({ params, backends }) {
       const result = await backends.assetSources.confirmFeedVersion({ accountId: params.accountId, assetSourceId: params.assetSourceId });
       return { body: { msg: 'The held feed version is serving.', queueId: result.queueId, rowCount: result.rowCount } };
@@ -315,7 +349,8 @@ export const feedSourceRoutes = [
     path: '/v2/accounts/:accountId/asset-sources/feed/runs/:queueId',
     tag: TAG,
     summary: 'Read a feed ingestion run and its health counts',
-    description: "The run's state and its health: rows, rows stored, duplicate keys, empty keys and rejected rows. Every entry, with its line and reason, is in the report (CSV).",
+    description:
+      "The run's state and its health: rows, rows stored, duplicate keys, empty keys and rejected rows. Every entry, with its line and reason, is in the report (CSV).",
     permission: ASSET_SOURCES_ACCESS.listFeedReport,
     scope: { account: 'accountId' },
     extension: true,

@@ -12,7 +12,9 @@ export const FeedSettingsSchema = Type.Object(
     url: Type.String(),
     fileId: optionalString(),
     urlConfig: Type.Object({ additionalParams: optionalString(), httpMethod: optionalString(), portNumber: Type.Optional(Type.Integer()) }),
-    credentialsSet: Type.Array(StringEnum(FEED_SECRET_FIELDS), { description: 'The secret urlConfig members stored (write-only: their values are never answered).' }),
+    credentialsSet: Type.Array(StringEnum(FEED_SECRET_FIELDS), {
+      description: 'The secret urlConfig members stored (write-only: their values are never answered).',
+    }),
     contentType: Type.String(),
     characterEncoding: Type.String(),
     csvSeparator: Type.String(),
