@@ -1,4 +1,4 @@
-import { z } from '@platform/config';
+import { secretKey, z } from '@platform/config';
 import { SERVICE_ENDPOINTS } from '@contracts/proto';
 import { grpcServiceFields, peerAddressFields } from '@platform/service';
 
@@ -18,6 +18,27 @@ export const assetSourcesConfigSchema = z.object({
     .default(20 * 1024 * 1024),
   /** How often due recommendation sources are looked for (each recomputes every updateFrequency hours); 0 disables the timer. */
   RECOMMENDATION_SWEEP_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  /** Seals feed credentials at rest (AES-256-GCM); the same key every service and worker opens secrets with. */
+  SECRETS_ENCRYPTION_KEY: secretKey.optional(),
+  /** How often scheduled feeds that are due are looked for; 0 disables the timer (runs then start only on create and update). */
+  FEED_SCHEDULE_SWEEP_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  /** Largest feed an ingestion reads (bytes); past it the run fails with the cause and the old rows keep serving. */
+  FEED_INGEST_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(2 * 1024 * 1024 * 1024),
+  /** Time one ingestion may take to read its whole feed. */
+  FEED_INGEST_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(24 * 3_600_000)
+    .default(30 * 60_000),
+  /** Feed-ingest jobs one replica runs at once. */
+  FEED_INGEST_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  /** How long a feed-ingest delivery may go without a sign of life before another replica takes it over. */
+  JOB_ACK_WAIT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
 });
 
 export type AssetSourcesConfig = z.infer<typeof assetSourcesConfigSchema>;

@@ -2,6 +2,7 @@ import { assetSourcesV1 as v1 } from '@contracts/proto';
 import type { Logger } from '@platform/logging';
 import type { CallGuard } from '@platform/service';
 import type { AssetSourcesServices } from './asset-sources.services';
+import { feedSourceGrpc } from './feeds/feed-source.grpc';
 import { labelGrpc } from './labels/label.grpc';
 import type { PeerOf } from '@platform/grpc';
 import { motionDesignGrpc } from './motion-design/motion-design.grpc';
@@ -15,5 +16,12 @@ import { assetSourceGrpc } from './sources/asset-source.grpc';
 export function assetSourcesGrpc(
   deps: AssetSourcesServices & { logger: Logger; guard: CallGuard; contentCreative: PeerOf<ContentCreativePeer>; storageLibrary: PeerOf<StorageLibraryPeer> },
 ): v1.AssetSourcesServiceServer {
-  return { ...assetSourceGrpc(deps), ...labelGrpc(deps), ...recommendationGrpc(deps), ...motionDesignGrpc(deps), ...retailFeedGrpc(deps) };
+  return {
+    ...assetSourceGrpc(deps),
+    ...labelGrpc(deps),
+    ...recommendationGrpc(deps),
+    ...motionDesignGrpc(deps),
+    ...retailFeedGrpc(deps),
+    ...feedSourceGrpc(deps),
+  };
 }

@@ -1,9 +1,15 @@
 import { assetSourcesV1 as v1, SERVICE_ENDPOINTS } from '@contracts/proto';
 import { adaptPeer } from '@platform/grpc';
+import { JOB_PROGRESS_STREAM, JOB_REQUEST_STREAM, runJobConsumer } from '@platform/jobs';
+import { DEAD_LETTER_STREAM } from '@platform/nats';
+import { createOutboundFetch, parseAllowlist } from '@platform/outbound-fetch';
+import { secretBoxFromConfig } from '@platform/secrets';
 import { startPeriodicTask, type GrpcServiceSpec } from '@platform/service';
 import { assetSourcesConfigSchema, type AssetSourcesConfig } from './asset-sources.config';
 import { assetSourcesGrpc } from './asset-sources.grpc';
 import { createAssetSourcesServices } from './asset-sources.services';
+import { feedIngestJob } from './feeds/feed-ingest.job';
+import { createFeedReader, httpTransport } from './feeds/reading';
 import { ASSET_SOURCES_MIGRATIONS } from './migrations';
 import { contentCreativePeer } from './peers/content-creative.peer';
 import { storageLibraryPeer } from './peers/storage-library.peer';
@@ -13,12 +19,16 @@ export const assetSourcesService: GrpcServiceSpec<AssetSourcesConfig, v1.AssetSo
   name: 'asset-sources',
   configSchema: assetSourcesConfigSchema,
   database: { base: 'asset_sources', migrations: ASSET_SOURCES_MIGRATIONS },
+  // Feed runs are requested (and their Queued state published) through the outbox; the runs report progress.
+  streams: [JOB_REQUEST_STREAM, JOB_PROGRESS_STREAM, DEAD_LETTER_STREAM],
   definition: v1.AssetSourcesServiceService,
-  implementation: ({ config, logger, guard, db, connectPeer, runInBackground }) => {
+  implementation: ({ config, logger, guard, db, events, nats, names, connectPeer, runInBackground }) => {
     const services = createAssetSourcesServices({
       db,
       logger,
       remote: { allowlist: config.OUTBOUND_ALLOWLIST, timeoutMs: config.REMOTE_FETCH_TIMEOUT_MS, maxBytes: config.REMOTE_FETCH_MAX_BYTES },
+      events,
+      box: secretBoxFromConfig(config, (m) => logger.warn(m)),
     });
     if (config.RECOMMENDATION_SWEEP_MS > 0) {
       // Recommendation sources fall due by the clock (updateFrequency), not by a request, so a sweep looks for them.
@@ -27,6 +37,33 @@ export const assetSourcesService: GrpcServiceSpec<AssetSourcesConfig, v1.AssetSo
           intervalMs: config.RECOMMENDATION_SWEEP_MS,
           run: () => services.recommendations.recomputeDue(),
           onError: (error) => logger.warn({ err: error }, 'recommendation sweep failed'),
+        }),
+      );
+    }
+    // Feed ingestion runs here, not in a worker: only this service writes its schema's rows.
+    const http = httpTransport(createOutboundFetch({ allowlist: parseAllowlist(config.OUTBOUND_ALLOWLIST) }));
+    const reader = createFeedReader({
+      transports: { http, https: http },
+      limits: { maxBytes: config.FEED_INGEST_MAX_BYTES, timeoutMs: config.FEED_INGEST_TIMEOUT_MS },
+    });
+    runInBackground('feed ingest', () =>
+      runJobConsumer({
+        nats,
+        names,
+        logger,
+        durable: 'asset-sources-feed-ingest',
+        handler: feedIngestJob({ db, reader, ...services.feedStore, feedSources: services.feedSources, assetSources: services.assetSources, logger }),
+        concurrency: config.FEED_INGEST_CONCURRENCY,
+        ackWaitMs: config.JOB_ACK_WAIT_MS,
+      }),
+    );
+    if (config.FEED_SCHEDULE_SWEEP_MS > 0) {
+      // Scheduled feeds fall due by the clock; every replica sweeps, and a claim in the database lets one start each run.
+      runInBackground('feed schedule sweep', async () =>
+        startPeriodicTask({
+          intervalMs: config.FEED_SCHEDULE_SWEEP_MS,
+          run: () => services.feedSources.startDueRuns().then(() => undefined),
+          onError: (error) => logger.warn({ err: error }, 'feed schedule sweep failed'),
         }),
       );
     }

@@ -1,6 +1,11 @@
 import type { Logger } from '@platform/logging';
 import type { ServiceDatabase } from '@platform/mysql';
 import { createOutboundFetch, parseAllowlist, type OutboundFetch } from '@platform/outbound-fetch';
+import type { SecretBox } from '@platform/secrets';
+import type { EventOutbox } from '@platform/service';
+import { FeedRowsRepository } from './feeds/feed-rows.repository';
+import { FeedSourceRepository } from './feeds/feed-source.repository';
+import { FeedSourceService } from './feeds/feed-source.service';
 import { LabelRepository } from './labels/label.repository';
 import { LabelService } from './labels/label.service';
 import { MotionDesignService } from './motion-design/motion-design.service';
@@ -18,6 +23,9 @@ export interface AssetSourcesServices {
   recommendations: RecommendationService;
   motionDesign: MotionDesignService;
   retailFeed: RetailFeedService;
+  feedSources: FeedSourceService;
+  /** What the feed-ingest job works with besides the reader. */
+  feedStore: { feeds: FeedSourceRepository; rows: FeedRowsRepository };
 }
 
 export interface AssetSourcesDeps {
@@ -25,6 +33,10 @@ export interface AssetSourcesDeps {
   logger: Logger;
   /** What remote sources may reach, and how long and how much they may take. */
   remote: { allowlist: string; timeoutMs: number; maxBytes: number; outbound?: OutboundFetch };
+  /** Records a feed run's request and Queued event with the change that starts it. */
+  events: EventOutbox;
+  /** Seals feed credentials at rest (SECRETS_ENCRYPTION_KEY). */
+  box: SecretBox;
   now?: () => Date;
 }
 
@@ -36,11 +48,24 @@ export function createAssetSourcesServices(deps: AssetSourcesDeps): AssetSources
   const assetSources = new AssetSourceService(deps.db.knex, repository, remoteRows);
   const recommendations = new RecommendationService(deps.db.knex, repository, assetSources, new RecommendationEventRepository(deps.db), deps.logger, deps.now);
   assetSources.setDependents(recommendations);
+  const feedStore = { feeds: new FeedSourceRepository(deps.db), rows: new FeedRowsRepository(deps.db) };
+  const feedSources = new FeedSourceService({
+    knex: deps.db.knex,
+    sources: repository,
+    assetSources,
+    ...feedStore,
+    events: deps.events,
+    box: deps.box,
+    logger: deps.logger,
+    now: deps.now,
+  });
   return {
     assetSources,
     labels: new LabelService(new LabelRepository(deps.db), assetSources),
     recommendations,
     motionDesign: new MotionDesignService(deps.db.knex, repository, assetSources),
     retailFeed: new RetailFeedService(new RetailFeedRepository(deps.db), assetSources),
+    feedSources,
+    feedStore,
   };
 }

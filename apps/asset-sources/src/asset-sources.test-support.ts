@@ -1,5 +1,8 @@
 import { createLogger } from '@platform/logging';
 import type { ServiceDatabase } from '@platform/mysql';
+import { naming } from '@platform/nats';
+import { createSecretBox, developmentKey } from '@platform/secrets';
+import { createEventOutbox } from '@platform/service';
 import { openTestSchema, rejectionOf } from '@platform/testing';
 import { createAssetSourcesServices, type AssetSourcesServices } from './asset-sources.services';
 import { ASSET_SOURCES_MIGRATIONS } from './migrations';
@@ -21,6 +24,9 @@ export async function openAssetSourcesTestBed(tag: string, options: { allowlist?
     db,
     logger: createLogger({ service: 'asset-sources-test', level: 'silent' }),
     remote: { allowlist: options.allowlist ?? '', timeoutMs: 2_000, maxBytes: 1024 * 1024 },
+    // Events go to the schema's outbox table, as in the service; nothing relays them here.
+    events: createEventOutbox(naming(prefix)),
+    box: createSecretBox(developmentKey('asset-sources-test')),
     now: options.now,
   });
   return { ...services, prefix, db, close };

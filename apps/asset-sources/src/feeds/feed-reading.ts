@@ -4,15 +4,18 @@
  * of any size is read in constant memory, one row at a time.
  */
 
-export const FEED_URL_TYPES = ['https', 'http', 'objstore', 'ftp', 'sftp'] as const;
-export const FEED_CHARACTER_ENCODINGS = ['UTF_8', 'iso_8859_1', 'CP1252', 'utf_16le'] as const;
-export const FEED_CSV_SEPARATORS = ['comma', 'tab', 'pipe', 'auto'] as const;
-export const FEED_CONTENT_TYPES = ['xml', 'json', 'csv'] as const;
-
-export type FeedUrlType = (typeof FEED_URL_TYPES)[number];
-export type FeedCharacterEncoding = (typeof FEED_CHARACTER_ENCODINGS)[number];
-export type FeedCsvSeparator = (typeof FEED_CSV_SEPARATORS)[number];
-export type FeedContentType = (typeof FEED_CONTENT_TYPES)[number];
+// The enumerations are declared once in @contracts/domain, where the gateway's schemas read them too.
+import type { FeedCharacterEncoding, FeedContentType, FeedCsvSeparator, FeedUrlType } from '@contracts/domain';
+export {
+  FEED_URL_TYPES,
+  FEED_CHARACTER_ENCODINGS,
+  FEED_CSV_SEPARATORS,
+  FEED_CONTENT_TYPES,
+  type FeedUrlType,
+  type FeedCharacterEncoding,
+  type FeedCsvSeparator,
+  type FeedContentType,
+} from '@contracts/domain';
 
 /** Credentials in the clear: only ever in memory, opened from the secrets box just before a read. */
 export interface FeedUrlConfig {

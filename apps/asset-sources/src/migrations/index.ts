@@ -1,6 +1,7 @@
 import type { Migration } from '@platform/mysql';
 import { createAssetSources } from './20261123150000_create_asset_sources';
 import { createRetailFeedSettings } from './20261123170000_create_retail_feed_settings';
+import { createFeedSources } from './20261125010000_create_feed_sources';
 
 /** Every schema change of this service, in order; the outbox migration comes from @platform/nats. */
-export const ASSET_SOURCES_MIGRATIONS: Migration[] = [createAssetSources, createRetailFeedSettings];
+export const ASSET_SOURCES_MIGRATIONS: Migration[] = [createAssetSources, createRetailFeedSettings, createFeedSources];

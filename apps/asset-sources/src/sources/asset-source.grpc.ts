@@ -2,6 +2,8 @@ import { ASSET_SOURCES_ACCESS, type AssetSourceContentType, type RemoteHttpMetho
 import { assetSourcesV1 as v1 } from '@contracts/proto';
 import type { Logger } from '@platform/logging';
 import { unaryHandlers, type CallGuard } from '@platform/service';
+import { toFeedSettings } from '../feeds/feed-source.grpc';
+import type { FeedSourceService } from '../feeds/feed-source.service';
 import type { RecommendationService } from '../recommendations/recommendation.service';
 import type { AssetSourceRecord, RecommendationConfig, RemoteSettings, SourceDefinition, SpecialColumns } from './asset-source.model';
 import type { AssetSourceService } from './asset-source.service';
@@ -49,10 +51,18 @@ export const toProtoConfig = (c: RecommendationConfig): v1.RecommendationConfig 
   recommendationMap: c.recommendationMap && { entries: c.recommendationMap },
 });
 
-/** The detail of a source; a recommendation source also says whether its recommendations exist yet. */
-export async function toDetail(record: AssetSourceRecord, recommendations: RecommendationService): Promise<v1.AssetSourceDetail> {
+/**
+ * The detail of a source; a recommendation source also says whether its recommendations exist yet, a
+ * feed source its settings (secrets by name only) and whether the shrink guard holds a version.
+ */
+export async function toDetail(
+  record: AssetSourceRecord,
+  recommendations: RecommendationService,
+  feedSources: FeedSourceService,
+): Promise<v1.AssetSourceDetail> {
   const settings = record.recommendation;
   const status = settings ? await recommendations.status(record) : undefined;
+  const feed = record.assetSourceType === 'feed' ? await feedSources.settings(record.assetSourceId) : undefined;
   return {
     assetSourceId: record.assetSourceId,
     assetSourceName: record.assetSourceName,
@@ -75,6 +85,7 @@ export async function toDetail(record: AssetSourceRecord, recommendations: Recom
         : undefined,
     createdTime: record.createdAt.toISOString(),
     updatedTime: record.updatedAt.toISOString(),
+    feed: feed && toFeedSettings(feed),
   };
 }
 
@@ -97,11 +108,13 @@ export function assetSourceGrpc({
   guard,
   assetSources,
   recommendations,
+  feedSources,
 }: {
   logger: Logger;
   guard: CallGuard;
   assetSources: AssetSourceService;
   recommendations: RecommendationService;
+  feedSources: FeedSourceService;
 }): Handlers {
   return unaryHandlers(v1.AssetSourcesServiceService, ASSET_SOURCES_ACCESS, logger, {
     describeAssetSources: async (request, call) => {
@@ -132,13 +145,13 @@ export function assetSourceGrpc({
 
     getAssetSource: async (request, call) => {
       guard.account(call, request.accountId);
-      return { source: await toDetail(await assetSources.get(request.accountId, request.assetSourceId), recommendations) };
+      return { source: await toDetail(await assetSources.get(request.accountId, request.assetSourceId), recommendations, feedSources) };
     },
 
     readAssetSourceData: async (request, call) => {
       guard.account(call, request.accountId);
       const data = await assetSources.readData(request.accountId, request.assetSourceId, request.page);
-      return { source: await toDetail(data.source, recommendations), rowsJson: data.rowsJson, total: data.total };
+      return { source: await toDetail(data.source, recommendations, feedSources), rowsJson: data.rowsJson, total: data.total };
     },
 
     createInlineSource: async (request, call) => {

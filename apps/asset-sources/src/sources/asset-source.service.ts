@@ -101,6 +101,16 @@ export class AssetSourceService {
     this.dependents = dependents;
   }
 
+  /** Why the sources built on `current` refuse `next` (a key or mapped column would go); undefined when they take it. */
+  async refuseChange(current: AssetSourceRecord, next: SourceDefinition): Promise<AppError | undefined> {
+    return this.dependents?.refusal(current, next);
+  }
+
+  /** Tells the sources built on a source that its rows or columns changed (a feed version swapped in). */
+  async changed(accountId: number, assetSourceId: number): Promise<void> {
+    await this.dependents?.changed(await this.get(accountId, assetSourceId));
+  }
+
   list(accountId: number, page?: { offset?: number; limit?: number }): Promise<Page<AssetSourceSummary>> {
     return this.sources.list(accountId, effectivePage(page));
   }

@@ -32,6 +32,7 @@ import {
 import { assetSourcesV1 as v1 } from '@contracts/proto';
 import { PageQuery, type PageLinks } from '../http/pagination';
 import { AccountId, BoundedString, FreeFormObject, Int32, Int64, Nullable, PathParams, StringEnum } from './common.schemas';
+import { FeedSettingsSchema, presentFeedSettings } from './feed-source.schemas';
 import { defineRoute } from './route.types';
 
 const TAG = 'asset sources';
@@ -65,7 +66,8 @@ const specialColumnMembers = {
   reportingColumn: SpecialColumn('The column reported on.'),
   rotationWeightColumn: SpecialColumn('The column holding each row rotation weight; its values must be numbers of at least 0.'),
 };
-const common = {
+/** The members every kind's create and update shares: name, columns and the special columns. */
+export const sourceDefinitionMembers = {
   assetSourceName: BoundedString(ASSET_SOURCE_NAME_MAX, { minLength: 1 }),
   columnNames: Type.Array(ColumnName(), { minItems: 1, maxItems: ASSET_SOURCE_COLUMNS_MAX, description: 'The columns, in order; names are unique.' }),
   ...specialColumnMembers,
@@ -74,11 +76,11 @@ const Row = FreeFormObject(ASSET_SOURCE_ROW_MAX_BYTES, 'A row keyed by column na
 const Rows = Type.Array(Row, { maxItems: ASSET_SOURCE_ROWS_MAX, description: 'The rows, in order.' });
 const ContentType = StringEnum(ASSET_SOURCE_CONTENT_TYPES);
 
-const InlineBody = Type.Object({ ...common, contentType: Type.Optional(Nullable(ContentType)), data: Rows }, { additionalProperties: false });
+const InlineBody = Type.Object({ ...sourceDefinitionMembers, contentType: Type.Optional(Nullable(ContentType)), data: Rows }, { additionalProperties: false });
 const InlinePatchBody = Type.Partial(InlineBody, { additionalProperties: false });
 const RemoteBody = Type.Object(
   {
-    ...common,
+    ...sourceDefinitionMembers,
     url: BoundedString(ASSET_SOURCE_URL_MAX, {
       minLength: 1,
       format: 'uri',
@@ -219,6 +221,7 @@ const DetailMembers = {
       { description: 'Recommendation sources only. Their rows are {itemKey, recommendedItemKey, rank, score}.' },
     ),
   ),
+  feed: Type.Optional(FeedSettingsSchema),
   createdTime: Type.String({ format: 'date-time' }),
   updatedTime: Type.String({ format: 'date-time' }),
 };
@@ -261,6 +264,7 @@ const present = (s: v1.AssetSourceDetail | undefined) => {
           },
         }
       : {}),
+    ...(d.feed ? { feed: presentFeedSettings(d.feed) } : {}),
     createdTime: d.createdTime,
     updatedTime: d.updatedTime,
   };

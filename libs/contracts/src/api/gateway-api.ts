@@ -324,6 +324,126 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/accounts/{accountId}/asset-sources/feed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a feed source from the output of process
+     * @description The body of process plus its config as feedConfig: every columnNames entry must be a column feedConfig names. The key, variant, group, reporting and rotation-weight columns must be among columnNames; urlConfig must carry what urlType needs; customCode must not be empty when cdp is true; a scheduled feed needs frequency and startTime. Each broken rule is 400 naming the field, and nothing is stored. The feed is then read by an ingestion job (queueId): the whole feed is streamed into the source, and its rows replace the old ones in one step only when it parsed to its end; a feed that cannot be read or breaks part-way leaves the old rows serving, and the queue says why. A special column the feed never carries fails the run. Answers the run's queueId too (an extension member).
+     */
+    post: operations['createFeedAssetSourceFromProcess'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/asset-sources/feed/{assetSourceId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Update a feed source
+     * @description Every member as on create (feedConfig optional); an ingestion with the new settings is queued, and the old rows serve until it swaps its version in. The key, variant, group, reporting and rotation-weight columns must be among columnNames; urlConfig must carry what urlType needs; customCode must not be empty when cdp is true; a scheduled feed needs frequency and startTime. Each broken rule is 400 naming the field, and nothing is stored. The feed is then read by an ingestion job (queueId): the whole feed is streamed into the source, and its rows replace the old ones in one step only when it parsed to its end; a feed that cannot be read or breaks part-way leaves the old rows serving, and the queue says why. A special column the feed never carries fails the run. A source of another kind is 409; a change that drops a column a recommendation source maps is 409 ASSET_SOURCE_IN_USE.
+     */
+    put: operations['updateFeedAssetSource'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/asset-sources/feed/{assetSourceId}/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Serve the feed version the shrink guard holds
+     * @description The shrink guard holds a new version that lost more than shrinkGuardPercent of the rows serving, or came back empty, and keeps the old rows serving (the source detail shows feed.held, the run ends Held). This serves the held version, in one step, applying missingRowPolicy. 409 FEED_NOTHING_HELD when no version is held.
+     */
+    post: operations['confirmFeedVersion'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/asset-sources/feed/create': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a feed source directly
+     * @description Without process: the reader detects what it needs from the head of the feed. The key, variant, group, reporting and rotation-weight columns must be among columnNames; urlConfig must carry what urlType needs; customCode must not be empty when cdp is true; a scheduled feed needs frequency and startTime. Each broken rule is 400 naming the field, and nothing is stored. The feed is then read by an ingestion job (queueId): the whole feed is streamed into the source, and its rows replace the old ones in one step only when it parsed to its end; a feed that cannot be read or breaks part-way leaves the old rows serving, and the queue says why. A special column the feed never carries fails the run.
+     */
+    post: operations['createFeedAssetSource'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/asset-sources/feed/runs/{queueId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a feed ingestion run and its health counts
+     * @description The run's state and its health: rows, rows stored, duplicate keys, empty keys and rejected rows. Every entry, with its line and reason, is in the report (CSV).
+     */
+    get: operations['getFeedRun'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/asset-sources/feed/runs/{queueId}/report': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the health report of a feed run as CSV
+     * @description Content type text/csv; every entry of the run, uncapped, in feed order: line (1-based, where the row starts), kind (rejected, duplicate-key or empty-key), key and reason. RFC 4180 quoting; a cell starting with = + - @ (or tab, CR) is prefixed with ' so a spreadsheet does not run it. The rows stream as they are read.
+     */
+    get: operations['downloadFeedReport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/accounts/{accountId}/asset-sources/inline': {
     parameters: {
       query?: never;
@@ -3126,6 +3246,44 @@ export interface operations {
             contentType: string | null;
             /** Format: date-time */
             createdTime: string;
+            /** @description Feed sources only (extension). */
+            feed?: {
+              cdp: boolean;
+              characterEncoding: string;
+              contentType: string;
+              /** @description The secret urlConfig members stored (write-only: their values are never answered). */
+              credentialsSet: ('username' | 'password' | 'accessKey' | 'secretKey' | 'privateKey')[];
+              csvSeparator: string;
+              customCode?: string;
+              /** @description yyyy-mm-dd. */
+              endDate?: string;
+              fileId?: string;
+              firstRowIsHeader: boolean;
+              /** @enum {string} */
+              frequency?: 'HOURLY' | 'DAILY' | 'WEEKLY';
+              /** @description A version the shrink guard holds: the old rows keep serving until the owner confirms it (confirm extension). */
+              held?: {
+                queueId: string;
+                reason: string;
+              };
+              isScheduled: boolean;
+              /** @enum {string} */
+              missingRowPolicy: 'delete' | 'disable' | 'keep';
+              /** @description When the next scheduled run starts (UTC); absent when none will. */
+              nextRunTime?: string;
+              /** @description The run whose rows are serving. */
+              servingQueueId?: string;
+              shrinkGuardPercent: number;
+              /** @description hh:mm, US Eastern. */
+              startTime?: string;
+              url: string;
+              urlConfig: {
+                additionalParams?: string;
+                httpMethod?: string;
+                portNumber?: number;
+              };
+              urlType: string;
+            };
             /** @description Recommendation sources only. Their rows are {itemKey, recommendedItemKey, rank, score}. */
             recommendation?: {
               computedTime: string | null;
@@ -3293,6 +3451,44 @@ export interface operations {
             data: {
               [key: string]: unknown;
             }[];
+            /** @description Feed sources only (extension). */
+            feed?: {
+              cdp: boolean;
+              characterEncoding: string;
+              contentType: string;
+              /** @description The secret urlConfig members stored (write-only: their values are never answered). */
+              credentialsSet: ('username' | 'password' | 'accessKey' | 'secretKey' | 'privateKey')[];
+              csvSeparator: string;
+              customCode?: string;
+              /** @description yyyy-mm-dd. */
+              endDate?: string;
+              fileId?: string;
+              firstRowIsHeader: boolean;
+              /** @enum {string} */
+              frequency?: 'HOURLY' | 'DAILY' | 'WEEKLY';
+              /** @description A version the shrink guard holds: the old rows keep serving until the owner confirms it (confirm extension). */
+              held?: {
+                queueId: string;
+                reason: string;
+              };
+              isScheduled: boolean;
+              /** @enum {string} */
+              missingRowPolicy: 'delete' | 'disable' | 'keep';
+              /** @description When the next scheduled run starts (UTC); absent when none will. */
+              nextRunTime?: string;
+              /** @description The run whose rows are serving. */
+              servingQueueId?: string;
+              shrinkGuardPercent: number;
+              /** @description hh:mm, US Eastern. */
+              startTime?: string;
+              url: string;
+              urlConfig: {
+                additionalParams?: string;
+                httpMethod?: string;
+                portNumber?: number;
+              };
+              urlType: string;
+            };
             next: string | '';
             prev: string | '';
             /** @description Recommendation sources only. Their rows are {itemKey, recommendedItemKey, rank, score}. */
@@ -4603,6 +4799,1103 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
+        };
+      };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
+        };
+      };
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  createFeedAssetSourceFromProcess: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          assetGroupColumn?: string | null;
+          assetKeyColumn?: string | null;
+          assetSourceName: string;
+          assetVariantColumn?: string | null;
+          /** @description Run customCode over each row (default false). */
+          cdp?: boolean;
+          /**
+           * @description Default UTF_8; a BOM is honoured.
+           * @enum {string}
+           */
+          characterEncoding?: 'UTF_8' | 'iso_8859_1' | 'CP1252' | 'utf_16le';
+          /** @description The columns, in order; names are unique. */
+          columnNames: string[];
+          /** @enum {string} */
+          contentType: 'xml' | 'json' | 'csv';
+          /**
+           * @description csv: default auto.
+           * @enum {string}
+           */
+          csvSeparator?: 'comma' | 'tab' | 'pipe' | 'auto';
+          customCode?: string | null;
+          endDate?: string | null;
+          /** @description The config object process answered (rootIsObject, rowXPath, xpathMap, csvColumns, memPerRow, estRowsPerChunk, oneRowPerObject, rootIsArray, cdp, fileId, cdpXpathMap). Every columnNames entry must be a column it names. Arbitrary JSON object, nested at most 16 deep, at most 65536 bytes serialized. */
+          feedConfig: {
+            [key: string]: unknown;
+          };
+          fileId?: string | null;
+          /** @description csv: the first row names the columns (default true). */
+          firstRowIsHeader?: boolean;
+          frequency?: ('HOURLY' | 'DAILY' | 'WEEKLY') | null;
+          /** @description Fetch the feed again on a schedule (default false); frequency and startTime are then required. */
+          isScheduled?: boolean;
+          /**
+           * @description Extension. A row whose key is gone from a new version: delete (default) drops it, disable keeps it aside (never served or mapped; restored when the key returns), keep keeps serving it. Applies to sources with an assetKeyColumn. Left out on update: unchanged.
+           * @enum {string}
+           */
+          missingRowPolicy?: 'delete' | 'disable' | 'keep';
+          reportingColumn?: string | null;
+          rotationWeightColumn?: string | null;
+          /**
+           * Format: int32
+           * @description Extension. A new version with more than this share fewer rows than those serving, or with none, is held (the old rows keep serving) until confirmed. Default 50; left out on update: unchanged.
+           */
+          shrinkGuardPercent?: number;
+          startTime?: string | null;
+          /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. */
+          url?: string;
+          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required); sftp portNumber, privateKey, username (required) and password (a privateKey or a password is required). A member of another urlType is 400. On update a secret member left out keeps its stored value while urlType stays the same. */
+          urlConfig?: {
+            /** @description objstore. Write-only: sealed at rest, never answered. */
+            accessKey?: string;
+            /** @description http, https: query string (GET) or form body (POST). */
+            additionalParams?: string;
+            /**
+             * @description http, https: GET (default) or POST.
+             * @enum {string}
+             */
+            httpMethod?: 'GET' | 'POST';
+            /** @description http, https (basic auth), ftp, sftp. Write-only: sealed at rest, never answered. */
+            password?: string;
+            /**
+             * Format: int32
+             * @description sftp (default 22).
+             */
+            portNumber?: number;
+            /** @description sftp: a PEM or OpenSSH private key. Write-only: sealed at rest, never answered. */
+            privateKey?: string;
+            /** @description objstore. Write-only: sealed at rest, never answered. */
+            secretKey?: string;
+            /** @description http, https (basic auth), ftp, sftp. Write-only: sealed at rest, never answered. */
+            username?: string;
+          };
+          /** @enum {string} */
+          urlType: 'https' | 'http' | 'objstore' | 'ftp' | 'sftp';
+        };
+      };
+    };
+    responses: {
+      /** @description Created; the first ingestion is queued */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The asset source id. */
+            id: number;
+            msg: string;
+            /** @description The ingestion run: GET /v2/queues/:queueId shows its progress and end; the run extension its health report. */
+            queueId: string;
+          };
+        };
+      };
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
+        };
+      };
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
+        };
+      };
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
+        };
+      };
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
+        };
+      };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
+        };
+      };
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  updateFeedAssetSource: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description The feed source */
+        assetSourceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          assetGroupColumn?: string | null;
+          assetKeyColumn?: string | null;
+          assetSourceName: string;
+          assetVariantColumn?: string | null;
+          /** @description Run customCode over each row (default false). */
+          cdp?: boolean;
+          /**
+           * @description Default UTF_8; a BOM is honoured.
+           * @enum {string}
+           */
+          characterEncoding?: 'UTF_8' | 'iso_8859_1' | 'CP1252' | 'utf_16le';
+          /** @description The columns, in order; names are unique. */
+          columnNames: string[];
+          /** @enum {string} */
+          contentType: 'xml' | 'json' | 'csv';
+          /**
+           * @description csv: default auto.
+           * @enum {string}
+           */
+          csvSeparator?: 'comma' | 'tab' | 'pipe' | 'auto';
+          customCode?: string | null;
+          endDate?: string | null;
+          /** @description The config object process answered (rootIsObject, rowXPath, xpathMap, csvColumns, memPerRow, estRowsPerChunk, oneRowPerObject, rootIsArray, cdp, fileId, cdpXpathMap). Every columnNames entry must be a column it names. Arbitrary JSON object, nested at most 16 deep, at most 65536 bytes serialized. */
+          feedConfig?: {
+            [key: string]: unknown;
+          };
+          fileId?: string | null;
+          /** @description csv: the first row names the columns (default true). */
+          firstRowIsHeader?: boolean;
+          frequency?: ('HOURLY' | 'DAILY' | 'WEEKLY') | null;
+          /** @description Fetch the feed again on a schedule (default false); frequency and startTime are then required. */
+          isScheduled?: boolean;
+          /**
+           * @description Extension. A row whose key is gone from a new version: delete (default) drops it, disable keeps it aside (never served or mapped; restored when the key returns), keep keeps serving it. Applies to sources with an assetKeyColumn. Left out on update: unchanged.
+           * @enum {string}
+           */
+          missingRowPolicy?: 'delete' | 'disable' | 'keep';
+          reportingColumn?: string | null;
+          rotationWeightColumn?: string | null;
+          /**
+           * Format: int32
+           * @description Extension. A new version with more than this share fewer rows than those serving, or with none, is held (the old rows keep serving) until confirmed. Default 50; left out on update: unchanged.
+           */
+          shrinkGuardPercent?: number;
+          startTime?: string | null;
+          /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. */
+          url?: string;
+          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required); sftp portNumber, privateKey, username (required) and password (a privateKey or a password is required). A member of another urlType is 400. On update a secret member left out keeps its stored value while urlType stays the same. */
+          urlConfig?: {
+            /** @description objstore. Write-only: sealed at rest, never answered. */
+            accessKey?: string;
+            /** @description http, https: query string (GET) or form body (POST). */
+            additionalParams?: string;
+            /**
+             * @description http, https: GET (default) or POST.
+             * @enum {string}
+             */
+            httpMethod?: 'GET' | 'POST';
+            /** @description http, https (basic auth), ftp, sftp. Write-only: sealed at rest, never answered. */
+            password?: string;
+            /**
+             * Format: int32
+             * @description sftp (default 22).
+             */
+            portNumber?: number;
+            /** @description sftp: a PEM or OpenSSH private key. Write-only: sealed at rest, never answered. */
+            privateKey?: string;
+            /** @description objstore. Write-only: sealed at rest, never answered. */
+            secretKey?: string;
+            /** @description http, https (basic auth), ftp, sftp. Write-only: sealed at rest, never answered. */
+            username?: string;
+          };
+          /** @enum {string} */
+          urlType: 'https' | 'http' | 'objstore' | 'ftp' | 'sftp';
+        };
+      };
+    };
+    responses: {
+      /** @description Updated; an ingestion is queued */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The asset source id. */
+            id: number;
+            msg: string;
+            /** @description The ingestion run: GET /v2/queues/:queueId shows its progress and end; the run extension its health report. */
+            queueId: string;
+          };
+        };
+      };
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
+        };
+      };
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
+        };
+      };
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
+        };
+      };
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); ASSET_SOURCE_NOT_FOUND (Asset source not found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'ASSET_SOURCE_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Conflict: ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); ASSET_SOURCE_IN_USE (The asset source is used by recommendation sources) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ASSET_SOURCE_KIND_MISMATCH' | 'ASSET_SOURCE_IN_USE';
+          };
+        };
+      };
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
+        };
+      };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
+        };
+      };
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  confirmFeedVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description The feed source */
+        assetSourceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The held version serves */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            msg: string;
+            queueId: string;
+            /** @description Rows serving now. */
+            rowCount: number;
+          };
+        };
+      };
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
+        };
+      };
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
+        };
+      };
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
+        };
+      };
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); ASSET_SOURCE_NOT_FOUND (Asset source not found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'ASSET_SOURCE_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Conflict: ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); FEED_NOTHING_HELD (The feed source holds no version awaiting confirmation) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ASSET_SOURCE_KIND_MISMATCH' | 'FEED_NOTHING_HELD';
+          };
+        };
+      };
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
+        };
+      };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
+        };
+      };
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  createFeedAssetSource: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          assetGroupColumn?: string | null;
+          assetKeyColumn?: string | null;
+          assetSourceName: string;
+          assetVariantColumn?: string | null;
+          /** @description Run customCode over each row (default false). */
+          cdp?: boolean;
+          /**
+           * @description Default UTF_8; a BOM is honoured.
+           * @enum {string}
+           */
+          characterEncoding?: 'UTF_8' | 'iso_8859_1' | 'CP1252' | 'utf_16le';
+          /** @description The columns, in order; names are unique. */
+          columnNames: string[];
+          /** @enum {string} */
+          contentType: 'xml' | 'json' | 'csv';
+          /**
+           * @description csv: default auto.
+           * @enum {string}
+           */
+          csvSeparator?: 'comma' | 'tab' | 'pipe' | 'auto';
+          customCode?: string | null;
+          endDate?: string | null;
+          fileId?: string | null;
+          /** @description csv: the first row names the columns (default true). */
+          firstRowIsHeader?: boolean;
+          frequency?: ('HOURLY' | 'DAILY' | 'WEEKLY') | null;
+          /** @description Fetch the feed again on a schedule (default false); frequency and startTime are then required. */
+          isScheduled?: boolean;
+          /**
+           * @description Extension. A row whose key is gone from a new version: delete (default) drops it, disable keeps it aside (never served or mapped; restored when the key returns), keep keeps serving it. Applies to sources with an assetKeyColumn. Left out on update: unchanged.
+           * @enum {string}
+           */
+          missingRowPolicy?: 'delete' | 'disable' | 'keep';
+          reportingColumn?: string | null;
+          rotationWeightColumn?: string | null;
+          /**
+           * Format: int32
+           * @description Extension. A new version with more than this share fewer rows than those serving, or with none, is held (the old rows keep serving) until confirmed. Default 50; left out on update: unchanged.
+           */
+          shrinkGuardPercent?: number;
+          startTime?: string | null;
+          /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. */
+          url?: string;
+          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required); sftp portNumber, privateKey, username (required) and password (a privateKey or a password is required). A member of another urlType is 400. On update a secret member left out keeps its stored value while urlType stays the same. */
+          urlConfig?: {
+            /** @description objstore. Write-only: sealed at rest, never answered. */
+            accessKey?: string;
+            /** @description http, https: query string (GET) or form body (POST). */
+            additionalParams?: string;
+            /**
+             * @description http, https: GET (default) or POST.
+             * @enum {string}
+             */
+            httpMethod?: 'GET' | 'POST';
+            /** @description http, https (basic auth), ftp, sftp. Write-only: sealed at rest, never answered. */
+            password?: string;
+            /**
+             * Format: int32
+             * @description sftp (default 22).
+             */
+            portNumber?: number;
+            /** @description sftp: a PEM or OpenSSH private key. Write-only: sealed at rest, never answered. */
+            privateKey?: string;
+            /** @description objstore. Write-only: sealed at rest, never answered. */
+            secretKey?: string;
+            /** @description http, https (basic auth), ftp, sftp. Write-only: sealed at rest, never answered. */
+            username?: string;
+          };
+          /** @enum {string} */
+          urlType: 'https' | 'http' | 'objstore' | 'ftp' | 'sftp';
+        };
+      };
+    };
+    responses: {
+      /** @description Created; the first ingestion is queued */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The asset source id. */
+            id: number;
+            msg: string;
+            /** @description The ingestion run: GET /v2/queues/:queueId shows its progress and end; the run extension its health report. */
+            queueId: string;
+          };
+        };
+      };
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
+        };
+      };
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
+        };
+      };
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
+        };
+      };
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
+        };
+      };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
+        };
+      };
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  getFeedRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description The queue id of a feed run (answered by create and update, or shown on the source) */
+        queueId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assetSourceId: number;
+            /** Format: date-time */
+            createdTime: string;
+            /** @description Rows whose key (and variant) an earlier row had; stored, and listed in the report. */
+            duplicateKeys: number;
+            /** @description Rows without a value in the asset key column; stored, and listed in the report. */
+            emptyKeys: number;
+            finishedTime: string | null;
+            message: string;
+            queueId: string;
+            /** @description Rows not stored, each listed in the report with its line and reason. */
+            rejectedRows: number;
+            /** @description Rows the feed held, rejected ones included. */
+            rows: number;
+            rowsStored: number;
+            /**
+             * @description Skipped: a scheduled run found the feed unchanged. Held: the shrink guard holds the version. The queue shows Completed for Completed and Skipped, Failed for Held and Failed.
+             * @enum {string}
+             */
+            status: 'Queued' | 'Processing' | 'Completed' | 'Skipped' | 'Held' | 'Failed';
+            /** @enum {string} */
+            trigger: 'create' | 'update' | 'schedule';
+          };
+        };
+      };
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
+        };
+      };
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
+        };
+      };
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
+        };
+      };
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); FEED_RUN_NOT_FOUND (Feed run not found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'FEED_RUN_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
+        };
+      };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
+        };
+      };
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  downloadFeedReport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description The queue id of a feed run (answered by create and update, or shown on the source) */
+        queueId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
+        };
+      };
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
+        };
+      };
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
+        };
+      };
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); FEED_RUN_NOT_FOUND (Feed run not found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'FEED_RUN_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
           };
         };
       };

@@ -7,6 +7,7 @@ export * from './content-creative';
 export * from './tagging';
 export * from './templates';
 export * from './asset-sources';
+export * from './feeds';
 export * from './json-depth';
 export * from './storage';
 export * from './cached-views';

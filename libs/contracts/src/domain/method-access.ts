@@ -81,6 +81,10 @@ export const ASSET_SOURCES_ACCESS = {
   patchInlineSource: PERMISSIONS.assetSourcesEdit,
   createRemoteSource: PERMISSIONS.assetSourcesEdit,
   replaceRemoteSource: PERMISSIONS.assetSourcesEdit,
+  createFeedSource: PERMISSIONS.assetSourcesEdit,
+  replaceFeedSource: PERMISSIONS.assetSourcesEdit,
+  confirmFeedVersion: PERMISSIONS.assetSourcesEdit,
+  listFeedReport: PERMISSIONS.assetSourcesView,
 } as const satisfies ServiceAccess<AssetSourcesServiceService>;
 
 /** storage-library: every method of the service, by its key in the generated definition. */

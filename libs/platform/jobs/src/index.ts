@@ -17,3 +17,4 @@ export {
 } from './job-request';
 export { openCustomerBucket, CustomerEndpointRefused, awsEndpoint, s3CodeOf, type CustomerBucketTarget } from './customer-bucket';
 export { runJobConsumer, JobFailed, type JobHandler, type JobProgressSink, type JobResult, type RunJobConsumerOptions } from './job-runner';
+export { jobAcceptedEntries, type JobOutboxEntry } from './job-accepted';

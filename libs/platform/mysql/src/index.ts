@@ -9,3 +9,4 @@ export { listWithTotal, listWithTotalColumn, listWithTotalQuery, TOTAL_COLUMN, t
 export { duplicateKeyName, isDuplicateKey, rethrowDuplicateKey } from './mysql.duplicate-key';
 export { readJsonColumn, writeJsonColumn } from './mysql.json-column';
 export { fieldColumns, type FieldColumns } from './mysql.field-table';
+export { withNamedLock } from './mysql.named-lock';

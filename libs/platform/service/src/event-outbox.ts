@@ -7,6 +7,8 @@ export interface DomainEvent {
   /** Names this one event; JetStream and the outbox drop a second copy with the same id. */
   msgId: string;
   payload: unknown;
+  /** When set, published as these bytes (a protobuf message such as a job's progress) instead of `payload` as JSON. */
+  encoded?: Uint8Array;
 }
 
 /**
@@ -18,10 +20,11 @@ export interface EventOutbox {
   record(trx: Knex.Transaction, event: DomainEvent): Promise<void>;
 }
 
-/** The recorder a service gets: applies the process's NATS_PREFIX and serializes the payload as JSON. */
+/** The recorder a service gets: applies the process's NATS_PREFIX and serializes the payload as JSON (or
+ * publishes `encoded` as is). */
 export function createEventOutbox(names: Naming): EventOutbox {
   return {
     record: (trx, event) =>
-      enqueueOutbox(trx, { subject: names.subject(event.subject), msgId: event.msgId, payload: Buffer.from(JSON.stringify(event.payload)) }),
+      enqueueOutbox(trx, { subject: names.subject(event.subject), msgId: event.msgId, payload: event.encoded ?? Buffer.from(JSON.stringify(event.payload)) }),
   };
 }

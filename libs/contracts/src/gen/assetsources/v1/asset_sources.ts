@@ -145,6 +145,7 @@ export interface AssetSourceDetail {
   recommendation?: RecommendationSettings | undefined;
   createdTime: string;
   updatedTime: string;
+  feed?: FeedSettings | undefined;
 }
 
 export interface GetAssetSourceRequest {
@@ -364,6 +365,177 @@ export interface ListRetailFeedValuesResponse {
   values: string[];
   /** True when more values follow this page (the list is not counted: a page reads at most limit + 1 values). */
   more: boolean;
+}
+
+/**
+ * urlConfig as a request carries it: which members apply depends on url_type; the secret ones
+ * (username, password, access_key, secret_key, private_key) are write-only.
+ */
+export interface FeedUrlConfig {
+  additionalParams?:
+    | string
+    | undefined;
+  /** GET or POST. */
+  httpMethod?: string | undefined;
+  username?: string | undefined;
+  password?: string | undefined;
+  accessKey?: string | undefined;
+  secretKey?: string | undefined;
+  portNumber?: number | undefined;
+  privateKey?: string | undefined;
+}
+
+export interface FeedSourceFields {
+  assetSourceName: string;
+  columnNames: string[];
+  columns:
+    | SourceColumns
+    | undefined;
+  /** https, http, objstore, ftp or sftp. */
+  urlType: string;
+  url: string;
+  urlConfig: FeedUrlConfig | undefined;
+  customCode?: string | undefined;
+  firstRowIsHeader: boolean;
+  /** UTF_8, iso_8859_1, CP1252 or utf_16le. */
+  characterEncoding: string;
+  /** comma, tab, pipe or auto. */
+  csvSeparator: string;
+  /** xml, json or csv. */
+  contentType: string;
+  cdp: boolean;
+  /** An asset-library file read instead of url. */
+  fileId?:
+    | string
+    | undefined;
+  /** JSON of process's config object (create from process output, update); absent for a direct create. */
+  feedConfigJson?: string | undefined;
+  isScheduled: boolean;
+  /** HOURLY, DAILY or WEEKLY. */
+  frequency?:
+    | string
+    | undefined;
+  /** hh:mm, US Eastern. */
+  startTime?:
+    | string
+    | undefined;
+  /** yyyy-mm-dd. */
+  endDate?:
+    | string
+    | undefined;
+  /** delete, disable or keep; absent keeps the stored one (delete on create). */
+  missingRowPolicy?:
+    | string
+    | undefined;
+  /** 0 to 100; absent keeps the stored one (50 on create). */
+  shrinkGuardPercent?: number | undefined;
+}
+
+/** A feed source's settings as answered: secrets only by name. */
+export interface FeedSettings {
+  urlType: string;
+  url: string;
+  fileId?: string | undefined;
+  additionalParams?: string | undefined;
+  httpMethod?: string | undefined;
+  portNumber?:
+    | number
+    | undefined;
+  /** The secret urlConfig members stored (names, never values). */
+  credentialsSet: string[];
+  contentType: string;
+  characterEncoding: string;
+  csvSeparator: string;
+  firstRowIsHeader: boolean;
+  cdp: boolean;
+  customCode?: string | undefined;
+  isScheduled: boolean;
+  frequency?: string | undefined;
+  startTime?: string | undefined;
+  endDate?:
+    | string
+    | undefined;
+  /** ISO time of the next scheduled run; absent when none is due (not scheduled, or past end_date). */
+  nextRunTime?: string | undefined;
+  missingRowPolicy: string;
+  shrinkGuardPercent: number;
+  /** The run whose version the shrink guard holds until confirmed, and why. */
+  heldQueueId?: string | undefined;
+  heldReason?:
+    | string
+    | undefined;
+  /** The run whose rows are serving. */
+  servingQueueId?: string | undefined;
+}
+
+export interface CreateFeedSourceRequest {
+  accountId: number;
+  fields: FeedSourceFields | undefined;
+}
+
+export interface CreateFeedSourceResponse {
+  assetSourceId: number;
+  queueId: string;
+}
+
+export interface ReplaceFeedSourceRequest {
+  accountId: number;
+  assetSourceId: number;
+  fields: FeedSourceFields | undefined;
+}
+
+export interface ReplaceFeedSourceResponse {
+  assetSourceId: number;
+  queueId: string;
+}
+
+export interface ConfirmFeedVersionRequest {
+  accountId: number;
+  assetSourceId: number;
+}
+
+export interface ConfirmFeedVersionResponse {
+  queueId: string;
+  rowCount: number;
+}
+
+export interface FeedRun {
+  queueId: string;
+  assetSourceId: number;
+  /** create, update or schedule. */
+  trigger: string;
+  /** Queued, Processing, Completed, Skipped, Held or Failed. */
+  status: string;
+  message: string;
+  rowsRead: number;
+  rowsStored: number;
+  duplicateKeys: number;
+  emptyKeys: number;
+  rejectedRows: number;
+  createdTime: string;
+  finishedTime?: string | undefined;
+}
+
+export interface FeedReportEntry {
+  seq: number;
+  line: number;
+  /** rejected, duplicate-key or empty-key. */
+  kind: string;
+  keyValue?: string | undefined;
+  reason: string;
+}
+
+export interface ListFeedReportRequest {
+  accountId: number;
+  queueId: string;
+  /** Entries after this one (-1 for the first page). */
+  afterSeq: number;
+  limit: number;
+}
+
+export interface ListFeedReportResponse {
+  run: FeedRun | undefined;
+  entries: FeedReportEntry[];
 }
 
 function createBasePageRequest(): PageRequest {
@@ -2164,6 +2336,7 @@ function createBaseAssetSourceDetail(): AssetSourceDetail {
     recommendation: undefined,
     createdTime: "",
     updatedTime: "",
+    feed: undefined,
   };
 }
 
@@ -2201,6 +2374,9 @@ export const AssetSourceDetail: MessageFns<AssetSourceDetail> = {
     }
     if (message.updatedTime !== "") {
       writer.uint32(90).string(message.updatedTime);
+    }
+    if (message.feed !== undefined) {
+      FeedSettings.encode(message.feed, writer.uint32(98).fork()).join();
     }
     return writer;
   },
@@ -2306,6 +2482,14 @@ export const AssetSourceDetail: MessageFns<AssetSourceDetail> = {
             message.updatedTime = reader.string();
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.feed = FeedSettings.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2363,6 +2547,7 @@ export const AssetSourceDetail: MessageFns<AssetSourceDetail> = {
         : isSet(object.updated_time)
         ? globalThis.String(object.updated_time)
         : "",
+      feed: isSet(object.feed) ? FeedSettings.fromJSON(object.feed) : undefined,
     };
   },
 
@@ -2401,6 +2586,9 @@ export const AssetSourceDetail: MessageFns<AssetSourceDetail> = {
     if (message.updatedTime !== "") {
       obj.updatedTime = message.updatedTime;
     }
+    if (message.feed !== undefined) {
+      obj.feed = FeedSettings.toJSON(message.feed);
+    }
     return obj;
   },
 
@@ -2426,6 +2614,9 @@ export const AssetSourceDetail: MessageFns<AssetSourceDetail> = {
       : undefined;
     message.createdTime = object.createdTime ?? "";
     message.updatedTime = object.updatedTime ?? "";
+    message.feed = (object.feed !== undefined && object.feed !== null)
+      ? FeedSettings.fromPartial(object.feed)
+      : undefined;
     return message;
   },
 };
@@ -6022,6 +6213,2428 @@ export const ListRetailFeedValuesResponse: MessageFns<ListRetailFeedValuesRespon
   },
 };
 
+function createBaseFeedUrlConfig(): FeedUrlConfig {
+  return {
+    additionalParams: undefined,
+    httpMethod: undefined,
+    username: undefined,
+    password: undefined,
+    accessKey: undefined,
+    secretKey: undefined,
+    portNumber: undefined,
+    privateKey: undefined,
+  };
+}
+
+export const FeedUrlConfig: MessageFns<FeedUrlConfig> = {
+  encode(message: FeedUrlConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.additionalParams !== undefined) {
+      writer.uint32(10).string(message.additionalParams);
+    }
+    if (message.httpMethod !== undefined) {
+      writer.uint32(18).string(message.httpMethod);
+    }
+    if (message.username !== undefined) {
+      writer.uint32(26).string(message.username);
+    }
+    if (message.password !== undefined) {
+      writer.uint32(34).string(message.password);
+    }
+    if (message.accessKey !== undefined) {
+      writer.uint32(42).string(message.accessKey);
+    }
+    if (message.secretKey !== undefined) {
+      writer.uint32(50).string(message.secretKey);
+    }
+    if (message.portNumber !== undefined) {
+      writer.uint32(56).int32(message.portNumber);
+    }
+    if (message.privateKey !== undefined) {
+      writer.uint32(66).string(message.privateKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FeedUrlConfig {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFeedUrlConfig();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.additionalParams = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.httpMethod = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.username = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.accessKey = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.secretKey = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.portNumber = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.privateKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FeedUrlConfig {
+    return {
+      additionalParams: isSet(object.additionalParams)
+        ? globalThis.String(object.additionalParams)
+        : isSet(object.additional_params)
+        ? globalThis.String(object.additional_params)
+        : undefined,
+      httpMethod: isSet(object.httpMethod)
+        ? globalThis.String(object.httpMethod)
+        : isSet(object.http_method)
+        ? globalThis.String(object.http_method)
+        : undefined,
+      username: isSet(object.username) ? globalThis.String(object.username) : undefined,
+      password: isSet(object.password) ? globalThis.String(object.password) : undefined,
+      accessKey: isSet(object.accessKey)
+        ? globalThis.String(object.accessKey)
+        : isSet(object.access_key)
+        ? globalThis.String(object.access_key)
+        : undefined,
+      secretKey: isSet(object.secretKey)
+        ? globalThis.String(object.secretKey)
+        : isSet(object.secret_key)
+        ? globalThis.String(object.secret_key)
+        : undefined,
+      portNumber: isSet(object.portNumber)
+        ? globalThis.Number(object.portNumber)
+        : isSet(object.port_number)
+        ? globalThis.Number(object.port_number)
+        : undefined,
+      privateKey: isSet(object.privateKey)
+        ? globalThis.String(object.privateKey)
+        : isSet(object.private_key)
+        ? globalThis.String(object.private_key)
+        : undefined,
+    };
+  },
+
+  toJSON(message: FeedUrlConfig): unknown {
+    const obj: any = {};
+    if (message.additionalParams !== undefined) {
+      obj.additionalParams = message.additionalParams;
+    }
+    if (message.httpMethod !== undefined) {
+      obj.httpMethod = message.httpMethod;
+    }
+    if (message.username !== undefined) {
+      obj.username = message.username;
+    }
+    if (message.password !== undefined) {
+      obj.password = message.password;
+    }
+    if (message.accessKey !== undefined) {
+      obj.accessKey = message.accessKey;
+    }
+    if (message.secretKey !== undefined) {
+      obj.secretKey = message.secretKey;
+    }
+    if (message.portNumber !== undefined) {
+      obj.portNumber = Math.round(message.portNumber);
+    }
+    if (message.privateKey !== undefined) {
+      obj.privateKey = message.privateKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FeedUrlConfig>, I>>(base?: I): FeedUrlConfig {
+    return FeedUrlConfig.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FeedUrlConfig>, I>>(object: I): FeedUrlConfig {
+    const message = createBaseFeedUrlConfig();
+    message.additionalParams = object.additionalParams ?? undefined;
+    message.httpMethod = object.httpMethod ?? undefined;
+    message.username = object.username ?? undefined;
+    message.password = object.password ?? undefined;
+    message.accessKey = object.accessKey ?? undefined;
+    message.secretKey = object.secretKey ?? undefined;
+    message.portNumber = object.portNumber ?? undefined;
+    message.privateKey = object.privateKey ?? undefined;
+    return message;
+  },
+};
+
+function createBaseFeedSourceFields(): FeedSourceFields {
+  return {
+    assetSourceName: "",
+    columnNames: [],
+    columns: undefined,
+    urlType: "",
+    url: "",
+    urlConfig: undefined,
+    customCode: undefined,
+    firstRowIsHeader: false,
+    characterEncoding: "",
+    csvSeparator: "",
+    contentType: "",
+    cdp: false,
+    fileId: undefined,
+    feedConfigJson: undefined,
+    isScheduled: false,
+    frequency: undefined,
+    startTime: undefined,
+    endDate: undefined,
+    missingRowPolicy: undefined,
+    shrinkGuardPercent: undefined,
+  };
+}
+
+export const FeedSourceFields: MessageFns<FeedSourceFields> = {
+  encode(message: FeedSourceFields, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assetSourceName !== "") {
+      writer.uint32(10).string(message.assetSourceName);
+    }
+    for (const v of message.columnNames) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.columns !== undefined) {
+      SourceColumns.encode(message.columns, writer.uint32(26).fork()).join();
+    }
+    if (message.urlType !== "") {
+      writer.uint32(34).string(message.urlType);
+    }
+    if (message.url !== "") {
+      writer.uint32(42).string(message.url);
+    }
+    if (message.urlConfig !== undefined) {
+      FeedUrlConfig.encode(message.urlConfig, writer.uint32(50).fork()).join();
+    }
+    if (message.customCode !== undefined) {
+      writer.uint32(58).string(message.customCode);
+    }
+    if (message.firstRowIsHeader !== false) {
+      writer.uint32(64).bool(message.firstRowIsHeader);
+    }
+    if (message.characterEncoding !== "") {
+      writer.uint32(74).string(message.characterEncoding);
+    }
+    if (message.csvSeparator !== "") {
+      writer.uint32(82).string(message.csvSeparator);
+    }
+    if (message.contentType !== "") {
+      writer.uint32(90).string(message.contentType);
+    }
+    if (message.cdp !== false) {
+      writer.uint32(96).bool(message.cdp);
+    }
+    if (message.fileId !== undefined) {
+      writer.uint32(106).string(message.fileId);
+    }
+    if (message.feedConfigJson !== undefined) {
+      writer.uint32(114).string(message.feedConfigJson);
+    }
+    if (message.isScheduled !== false) {
+      writer.uint32(120).bool(message.isScheduled);
+    }
+    if (message.frequency !== undefined) {
+      writer.uint32(130).string(message.frequency);
+    }
+    if (message.startTime !== undefined) {
+      writer.uint32(138).string(message.startTime);
+    }
+    if (message.endDate !== undefined) {
+      writer.uint32(146).string(message.endDate);
+    }
+    if (message.missingRowPolicy !== undefined) {
+      writer.uint32(154).string(message.missingRowPolicy);
+    }
+    if (message.shrinkGuardPercent !== undefined) {
+      writer.uint32(160).int32(message.shrinkGuardPercent);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FeedSourceFields {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFeedSourceFields();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.assetSourceName = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.columnNames.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.columns = SourceColumns.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.urlType = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.urlConfig = FeedUrlConfig.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.customCode = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.firstRowIsHeader = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.characterEncoding = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.csvSeparator = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.contentType = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.cdp = reader.bool();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.fileId = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.feedConfigJson = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.isScheduled = reader.bool();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.frequency = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.startTime = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.endDate = reader.string();
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.missingRowPolicy = reader.string();
+            continue;
+          }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.shrinkGuardPercent = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FeedSourceFields {
+    return {
+      assetSourceName: isSet(object.assetSourceName)
+        ? globalThis.String(object.assetSourceName)
+        : isSet(object.asset_source_name)
+        ? globalThis.String(object.asset_source_name)
+        : "",
+      columnNames: globalThis.Array.isArray(object?.columnNames)
+        ? object.columnNames.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.column_names)
+        ? object.column_names.map((e: any) => globalThis.String(e))
+        : [],
+      columns: isSet(object.columns) ? SourceColumns.fromJSON(object.columns) : undefined,
+      urlType: isSet(object.urlType)
+        ? globalThis.String(object.urlType)
+        : isSet(object.url_type)
+        ? globalThis.String(object.url_type)
+        : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      urlConfig: isSet(object.urlConfig)
+        ? FeedUrlConfig.fromJSON(object.urlConfig)
+        : isSet(object.url_config)
+        ? FeedUrlConfig.fromJSON(object.url_config)
+        : undefined,
+      customCode: isSet(object.customCode)
+        ? globalThis.String(object.customCode)
+        : isSet(object.custom_code)
+        ? globalThis.String(object.custom_code)
+        : undefined,
+      firstRowIsHeader: isSet(object.firstRowIsHeader)
+        ? globalThis.Boolean(object.firstRowIsHeader)
+        : isSet(object.first_row_is_header)
+        ? globalThis.Boolean(object.first_row_is_header)
+        : false,
+      characterEncoding: isSet(object.characterEncoding)
+        ? globalThis.String(object.characterEncoding)
+        : isSet(object.character_encoding)
+        ? globalThis.String(object.character_encoding)
+        : "",
+      csvSeparator: isSet(object.csvSeparator)
+        ? globalThis.String(object.csvSeparator)
+        : isSet(object.csv_separator)
+        ? globalThis.String(object.csv_separator)
+        : "",
+      contentType: isSet(object.contentType)
+        ? globalThis.String(object.contentType)
+        : isSet(object.content_type)
+        ? globalThis.String(object.content_type)
+        : "",
+      cdp: isSet(object.cdp) ? globalThis.Boolean(object.cdp) : false,
+      fileId: isSet(object.fileId)
+        ? globalThis.String(object.fileId)
+        : isSet(object.file_id)
+        ? globalThis.String(object.file_id)
+        : undefined,
+      feedConfigJson: isSet(object.feedConfigJson)
+        ? globalThis.String(object.feedConfigJson)
+        : isSet(object.feed_config_json)
+        ? globalThis.String(object.feed_config_json)
+        : undefined,
+      isScheduled: isSet(object.isScheduled)
+        ? globalThis.Boolean(object.isScheduled)
+        : isSet(object.is_scheduled)
+        ? globalThis.Boolean(object.is_scheduled)
+        : false,
+      frequency: isSet(object.frequency) ? globalThis.String(object.frequency) : undefined,
+      startTime: isSet(object.startTime)
+        ? globalThis.String(object.startTime)
+        : isSet(object.start_time)
+        ? globalThis.String(object.start_time)
+        : undefined,
+      endDate: isSet(object.endDate)
+        ? globalThis.String(object.endDate)
+        : isSet(object.end_date)
+        ? globalThis.String(object.end_date)
+        : undefined,
+      missingRowPolicy: isSet(object.missingRowPolicy)
+        ? globalThis.String(object.missingRowPolicy)
+        : isSet(object.missing_row_policy)
+        ? globalThis.String(object.missing_row_policy)
+        : undefined,
+      shrinkGuardPercent: isSet(object.shrinkGuardPercent)
+        ? globalThis.Number(object.shrinkGuardPercent)
+        : isSet(object.shrink_guard_percent)
+        ? globalThis.Number(object.shrink_guard_percent)
+        : undefined,
+    };
+  },
+
+  toJSON(message: FeedSourceFields): unknown {
+    const obj: any = {};
+    if (message.assetSourceName !== "") {
+      obj.assetSourceName = message.assetSourceName;
+    }
+    if (message.columnNames?.length) {
+      obj.columnNames = message.columnNames;
+    }
+    if (message.columns !== undefined) {
+      obj.columns = SourceColumns.toJSON(message.columns);
+    }
+    if (message.urlType !== "") {
+      obj.urlType = message.urlType;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.urlConfig !== undefined) {
+      obj.urlConfig = FeedUrlConfig.toJSON(message.urlConfig);
+    }
+    if (message.customCode !== undefined) {
+      obj.customCode = message.customCode;
+    }
+    if (message.firstRowIsHeader !== false) {
+      obj.firstRowIsHeader = message.firstRowIsHeader;
+    }
+    if (message.characterEncoding !== "") {
+      obj.characterEncoding = message.characterEncoding;
+    }
+    if (message.csvSeparator !== "") {
+      obj.csvSeparator = message.csvSeparator;
+    }
+    if (message.contentType !== "") {
+      obj.contentType = message.contentType;
+    }
+    if (message.cdp !== false) {
+      obj.cdp = message.cdp;
+    }
+    if (message.fileId !== undefined) {
+      obj.fileId = message.fileId;
+    }
+    if (message.feedConfigJson !== undefined) {
+      obj.feedConfigJson = message.feedConfigJson;
+    }
+    if (message.isScheduled !== false) {
+      obj.isScheduled = message.isScheduled;
+    }
+    if (message.frequency !== undefined) {
+      obj.frequency = message.frequency;
+    }
+    if (message.startTime !== undefined) {
+      obj.startTime = message.startTime;
+    }
+    if (message.endDate !== undefined) {
+      obj.endDate = message.endDate;
+    }
+    if (message.missingRowPolicy !== undefined) {
+      obj.missingRowPolicy = message.missingRowPolicy;
+    }
+    if (message.shrinkGuardPercent !== undefined) {
+      obj.shrinkGuardPercent = Math.round(message.shrinkGuardPercent);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FeedSourceFields>, I>>(base?: I): FeedSourceFields {
+    return FeedSourceFields.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FeedSourceFields>, I>>(object: I): FeedSourceFields {
+    const message = createBaseFeedSourceFields();
+    message.assetSourceName = object.assetSourceName ?? "";
+    message.columnNames = object.columnNames?.map((e) => e) || [];
+    message.columns = (object.columns !== undefined && object.columns !== null)
+      ? SourceColumns.fromPartial(object.columns)
+      : undefined;
+    message.urlType = object.urlType ?? "";
+    message.url = object.url ?? "";
+    message.urlConfig = (object.urlConfig !== undefined && object.urlConfig !== null)
+      ? FeedUrlConfig.fromPartial(object.urlConfig)
+      : undefined;
+    message.customCode = object.customCode ?? undefined;
+    message.firstRowIsHeader = object.firstRowIsHeader ?? false;
+    message.characterEncoding = object.characterEncoding ?? "";
+    message.csvSeparator = object.csvSeparator ?? "";
+    message.contentType = object.contentType ?? "";
+    message.cdp = object.cdp ?? false;
+    message.fileId = object.fileId ?? undefined;
+    message.feedConfigJson = object.feedConfigJson ?? undefined;
+    message.isScheduled = object.isScheduled ?? false;
+    message.frequency = object.frequency ?? undefined;
+    message.startTime = object.startTime ?? undefined;
+    message.endDate = object.endDate ?? undefined;
+    message.missingRowPolicy = object.missingRowPolicy ?? undefined;
+    message.shrinkGuardPercent = object.shrinkGuardPercent ?? undefined;
+    return message;
+  },
+};
+
+function createBaseFeedSettings(): FeedSettings {
+  return {
+    urlType: "",
+    url: "",
+    fileId: undefined,
+    additionalParams: undefined,
+    httpMethod: undefined,
+    portNumber: undefined,
+    credentialsSet: [],
+    contentType: "",
+    characterEncoding: "",
+    csvSeparator: "",
+    firstRowIsHeader: false,
+    cdp: false,
+    customCode: undefined,
+    isScheduled: false,
+    frequency: undefined,
+    startTime: undefined,
+    endDate: undefined,
+    nextRunTime: undefined,
+    missingRowPolicy: "",
+    shrinkGuardPercent: 0,
+    heldQueueId: undefined,
+    heldReason: undefined,
+    servingQueueId: undefined,
+  };
+}
+
+export const FeedSettings: MessageFns<FeedSettings> = {
+  encode(message: FeedSettings, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.urlType !== "") {
+      writer.uint32(10).string(message.urlType);
+    }
+    if (message.url !== "") {
+      writer.uint32(18).string(message.url);
+    }
+    if (message.fileId !== undefined) {
+      writer.uint32(26).string(message.fileId);
+    }
+    if (message.additionalParams !== undefined) {
+      writer.uint32(34).string(message.additionalParams);
+    }
+    if (message.httpMethod !== undefined) {
+      writer.uint32(42).string(message.httpMethod);
+    }
+    if (message.portNumber !== undefined) {
+      writer.uint32(48).int32(message.portNumber);
+    }
+    for (const v of message.credentialsSet) {
+      writer.uint32(58).string(v!);
+    }
+    if (message.contentType !== "") {
+      writer.uint32(66).string(message.contentType);
+    }
+    if (message.characterEncoding !== "") {
+      writer.uint32(74).string(message.characterEncoding);
+    }
+    if (message.csvSeparator !== "") {
+      writer.uint32(82).string(message.csvSeparator);
+    }
+    if (message.firstRowIsHeader !== false) {
+      writer.uint32(88).bool(message.firstRowIsHeader);
+    }
+    if (message.cdp !== false) {
+      writer.uint32(96).bool(message.cdp);
+    }
+    if (message.customCode !== undefined) {
+      writer.uint32(106).string(message.customCode);
+    }
+    if (message.isScheduled !== false) {
+      writer.uint32(112).bool(message.isScheduled);
+    }
+    if (message.frequency !== undefined) {
+      writer.uint32(122).string(message.frequency);
+    }
+    if (message.startTime !== undefined) {
+      writer.uint32(130).string(message.startTime);
+    }
+    if (message.endDate !== undefined) {
+      writer.uint32(138).string(message.endDate);
+    }
+    if (message.nextRunTime !== undefined) {
+      writer.uint32(146).string(message.nextRunTime);
+    }
+    if (message.missingRowPolicy !== "") {
+      writer.uint32(154).string(message.missingRowPolicy);
+    }
+    if (message.shrinkGuardPercent !== 0) {
+      writer.uint32(160).int32(message.shrinkGuardPercent);
+    }
+    if (message.heldQueueId !== undefined) {
+      writer.uint32(170).string(message.heldQueueId);
+    }
+    if (message.heldReason !== undefined) {
+      writer.uint32(178).string(message.heldReason);
+    }
+    if (message.servingQueueId !== undefined) {
+      writer.uint32(186).string(message.servingQueueId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FeedSettings {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFeedSettings();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.urlType = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.fileId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.additionalParams = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.httpMethod = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.portNumber = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.credentialsSet.push(reader.string());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.contentType = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.characterEncoding = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.csvSeparator = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.firstRowIsHeader = reader.bool();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.cdp = reader.bool();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.customCode = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.isScheduled = reader.bool();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.frequency = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.startTime = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.endDate = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.nextRunTime = reader.string();
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.missingRowPolicy = reader.string();
+            continue;
+          }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.shrinkGuardPercent = reader.int32();
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.heldQueueId = reader.string();
+            continue;
+          }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.heldReason = reader.string();
+            continue;
+          }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.servingQueueId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FeedSettings {
+    return {
+      urlType: isSet(object.urlType)
+        ? globalThis.String(object.urlType)
+        : isSet(object.url_type)
+        ? globalThis.String(object.url_type)
+        : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      fileId: isSet(object.fileId)
+        ? globalThis.String(object.fileId)
+        : isSet(object.file_id)
+        ? globalThis.String(object.file_id)
+        : undefined,
+      additionalParams: isSet(object.additionalParams)
+        ? globalThis.String(object.additionalParams)
+        : isSet(object.additional_params)
+        ? globalThis.String(object.additional_params)
+        : undefined,
+      httpMethod: isSet(object.httpMethod)
+        ? globalThis.String(object.httpMethod)
+        : isSet(object.http_method)
+        ? globalThis.String(object.http_method)
+        : undefined,
+      portNumber: isSet(object.portNumber)
+        ? globalThis.Number(object.portNumber)
+        : isSet(object.port_number)
+        ? globalThis.Number(object.port_number)
+        : undefined,
+      credentialsSet: globalThis.Array.isArray(object?.credentialsSet)
+        ? object.credentialsSet.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.credentials_set)
+        ? object.credentials_set.map((e: any) => globalThis.String(e))
+        : [],
+      contentType: isSet(object.contentType)
+        ? globalThis.String(object.contentType)
+        : isSet(object.content_type)
+        ? globalThis.String(object.content_type)
+        : "",
+      characterEncoding: isSet(object.characterEncoding)
+        ? globalThis.String(object.characterEncoding)
+        : isSet(object.character_encoding)
+        ? globalThis.String(object.character_encoding)
+        : "",
+      csvSeparator: isSet(object.csvSeparator)
+        ? globalThis.String(object.csvSeparator)
+        : isSet(object.csv_separator)
+        ? globalThis.String(object.csv_separator)
+        : "",
+      firstRowIsHeader: isSet(object.firstRowIsHeader)
+        ? globalThis.Boolean(object.firstRowIsHeader)
+        : isSet(object.first_row_is_header)
+        ? globalThis.Boolean(object.first_row_is_header)
+        : false,
+      cdp: isSet(object.cdp) ? globalThis.Boolean(object.cdp) : false,
+      customCode: isSet(object.customCode)
+        ? globalThis.String(object.customCode)
+        : isSet(object.custom_code)
+        ? globalThis.String(object.custom_code)
+        : undefined,
+      isScheduled: isSet(object.isScheduled)
+        ? globalThis.Boolean(object.isScheduled)
+        : isSet(object.is_scheduled)
+        ? globalThis.Boolean(object.is_scheduled)
+        : false,
+      frequency: isSet(object.frequency) ? globalThis.String(object.frequency) : undefined,
+      startTime: isSet(object.startTime)
+        ? globalThis.String(object.startTime)
+        : isSet(object.start_time)
+        ? globalThis.String(object.start_time)
+        : undefined,
+      endDate: isSet(object.endDate)
+        ? globalThis.String(object.endDate)
+        : isSet(object.end_date)
+        ? globalThis.String(object.end_date)
+        : undefined,
+      nextRunTime: isSet(object.nextRunTime)
+        ? globalThis.String(object.nextRunTime)
+        : isSet(object.next_run_time)
+        ? globalThis.String(object.next_run_time)
+        : undefined,
+      missingRowPolicy: isSet(object.missingRowPolicy)
+        ? globalThis.String(object.missingRowPolicy)
+        : isSet(object.missing_row_policy)
+        ? globalThis.String(object.missing_row_policy)
+        : "",
+      shrinkGuardPercent: isSet(object.shrinkGuardPercent)
+        ? globalThis.Number(object.shrinkGuardPercent)
+        : isSet(object.shrink_guard_percent)
+        ? globalThis.Number(object.shrink_guard_percent)
+        : 0,
+      heldQueueId: isSet(object.heldQueueId)
+        ? globalThis.String(object.heldQueueId)
+        : isSet(object.held_queue_id)
+        ? globalThis.String(object.held_queue_id)
+        : undefined,
+      heldReason: isSet(object.heldReason)
+        ? globalThis.String(object.heldReason)
+        : isSet(object.held_reason)
+        ? globalThis.String(object.held_reason)
+        : undefined,
+      servingQueueId: isSet(object.servingQueueId)
+        ? globalThis.String(object.servingQueueId)
+        : isSet(object.serving_queue_id)
+        ? globalThis.String(object.serving_queue_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: FeedSettings): unknown {
+    const obj: any = {};
+    if (message.urlType !== "") {
+      obj.urlType = message.urlType;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.fileId !== undefined) {
+      obj.fileId = message.fileId;
+    }
+    if (message.additionalParams !== undefined) {
+      obj.additionalParams = message.additionalParams;
+    }
+    if (message.httpMethod !== undefined) {
+      obj.httpMethod = message.httpMethod;
+    }
+    if (message.portNumber !== undefined) {
+      obj.portNumber = Math.round(message.portNumber);
+    }
+    if (message.credentialsSet?.length) {
+      obj.credentialsSet = message.credentialsSet;
+    }
+    if (message.contentType !== "") {
+      obj.contentType = message.contentType;
+    }
+    if (message.characterEncoding !== "") {
+      obj.characterEncoding = message.characterEncoding;
+    }
+    if (message.csvSeparator !== "") {
+      obj.csvSeparator = message.csvSeparator;
+    }
+    if (message.firstRowIsHeader !== false) {
+      obj.firstRowIsHeader = message.firstRowIsHeader;
+    }
+    if (message.cdp !== false) {
+      obj.cdp = message.cdp;
+    }
+    if (message.customCode !== undefined) {
+      obj.customCode = message.customCode;
+    }
+    if (message.isScheduled !== false) {
+      obj.isScheduled = message.isScheduled;
+    }
+    if (message.frequency !== undefined) {
+      obj.frequency = message.frequency;
+    }
+    if (message.startTime !== undefined) {
+      obj.startTime = message.startTime;
+    }
+    if (message.endDate !== undefined) {
+      obj.endDate = message.endDate;
+    }
+    if (message.nextRunTime !== undefined) {
+      obj.nextRunTime = message.nextRunTime;
+    }
+    if (message.missingRowPolicy !== "") {
+      obj.missingRowPolicy = message.missingRowPolicy;
+    }
+    if (message.shrinkGuardPercent !== 0) {
+      obj.shrinkGuardPercent = Math.round(message.shrinkGuardPercent);
+    }
+    if (message.heldQueueId !== undefined) {
+      obj.heldQueueId = message.heldQueueId;
+    }
+    if (message.heldReason !== undefined) {
+      obj.heldReason = message.heldReason;
+    }
+    if (message.servingQueueId !== undefined) {
+      obj.servingQueueId = message.servingQueueId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FeedSettings>, I>>(base?: I): FeedSettings {
+    return FeedSettings.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FeedSettings>, I>>(object: I): FeedSettings {
+    const message = createBaseFeedSettings();
+    message.urlType = object.urlType ?? "";
+    message.url = object.url ?? "";
+    message.fileId = object.fileId ?? undefined;
+    message.additionalParams = object.additionalParams ?? undefined;
+    message.httpMethod = object.httpMethod ?? undefined;
+    message.portNumber = object.portNumber ?? undefined;
+    message.credentialsSet = object.credentialsSet?.map((e) => e) || [];
+    message.contentType = object.contentType ?? "";
+    message.characterEncoding = object.characterEncoding ?? "";
+    message.csvSeparator = object.csvSeparator ?? "";
+    message.firstRowIsHeader = object.firstRowIsHeader ?? false;
+    message.cdp = object.cdp ?? false;
+    message.customCode = object.customCode ?? undefined;
+    message.isScheduled = object.isScheduled ?? false;
+    message.frequency = object.frequency ?? undefined;
+    message.startTime = object.startTime ?? undefined;
+    message.endDate = object.endDate ?? undefined;
+    message.nextRunTime = object.nextRunTime ?? undefined;
+    message.missingRowPolicy = object.missingRowPolicy ?? "";
+    message.shrinkGuardPercent = object.shrinkGuardPercent ?? 0;
+    message.heldQueueId = object.heldQueueId ?? undefined;
+    message.heldReason = object.heldReason ?? undefined;
+    message.servingQueueId = object.servingQueueId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateFeedSourceRequest(): CreateFeedSourceRequest {
+  return { accountId: 0, fields: undefined };
+}
+
+export const CreateFeedSourceRequest: MessageFns<CreateFeedSourceRequest> = {
+  encode(message: CreateFeedSourceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.fields !== undefined) {
+      FeedSourceFields.encode(message.fields, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateFeedSourceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateFeedSourceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.fields = FeedSourceFields.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateFeedSourceRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      fields: isSet(object.fields) ? FeedSourceFields.fromJSON(object.fields) : undefined,
+    };
+  },
+
+  toJSON(message: CreateFeedSourceRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.fields !== undefined) {
+      obj.fields = FeedSourceFields.toJSON(message.fields);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateFeedSourceRequest>, I>>(base?: I): CreateFeedSourceRequest {
+    return CreateFeedSourceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateFeedSourceRequest>, I>>(object: I): CreateFeedSourceRequest {
+    const message = createBaseCreateFeedSourceRequest();
+    message.accountId = object.accountId ?? 0;
+    message.fields = (object.fields !== undefined && object.fields !== null)
+      ? FeedSourceFields.fromPartial(object.fields)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCreateFeedSourceResponse(): CreateFeedSourceResponse {
+  return { assetSourceId: 0, queueId: "" };
+}
+
+export const CreateFeedSourceResponse: MessageFns<CreateFeedSourceResponse> = {
+  encode(message: CreateFeedSourceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assetSourceId !== 0) {
+      writer.uint32(8).int64(message.assetSourceId);
+    }
+    if (message.queueId !== "") {
+      writer.uint32(18).string(message.queueId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateFeedSourceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateFeedSourceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.queueId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateFeedSourceResponse {
+    return {
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+      queueId: isSet(object.queueId)
+        ? globalThis.String(object.queueId)
+        : isSet(object.queue_id)
+        ? globalThis.String(object.queue_id)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateFeedSourceResponse): unknown {
+    const obj: any = {};
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    if (message.queueId !== "") {
+      obj.queueId = message.queueId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateFeedSourceResponse>, I>>(base?: I): CreateFeedSourceResponse {
+    return CreateFeedSourceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateFeedSourceResponse>, I>>(object: I): CreateFeedSourceResponse {
+    const message = createBaseCreateFeedSourceResponse();
+    message.assetSourceId = object.assetSourceId ?? 0;
+    message.queueId = object.queueId ?? "";
+    return message;
+  },
+};
+
+function createBaseReplaceFeedSourceRequest(): ReplaceFeedSourceRequest {
+  return { accountId: 0, assetSourceId: 0, fields: undefined };
+}
+
+export const ReplaceFeedSourceRequest: MessageFns<ReplaceFeedSourceRequest> = {
+  encode(message: ReplaceFeedSourceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      writer.uint32(16).int64(message.assetSourceId);
+    }
+    if (message.fields !== undefined) {
+      FeedSourceFields.encode(message.fields, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReplaceFeedSourceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReplaceFeedSourceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.fields = FeedSourceFields.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReplaceFeedSourceRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+      fields: isSet(object.fields) ? FeedSourceFields.fromJSON(object.fields) : undefined,
+    };
+  },
+
+  toJSON(message: ReplaceFeedSourceRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    if (message.fields !== undefined) {
+      obj.fields = FeedSourceFields.toJSON(message.fields);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReplaceFeedSourceRequest>, I>>(base?: I): ReplaceFeedSourceRequest {
+    return ReplaceFeedSourceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReplaceFeedSourceRequest>, I>>(object: I): ReplaceFeedSourceRequest {
+    const message = createBaseReplaceFeedSourceRequest();
+    message.accountId = object.accountId ?? 0;
+    message.assetSourceId = object.assetSourceId ?? 0;
+    message.fields = (object.fields !== undefined && object.fields !== null)
+      ? FeedSourceFields.fromPartial(object.fields)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseReplaceFeedSourceResponse(): ReplaceFeedSourceResponse {
+  return { assetSourceId: 0, queueId: "" };
+}
+
+export const ReplaceFeedSourceResponse: MessageFns<ReplaceFeedSourceResponse> = {
+  encode(message: ReplaceFeedSourceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assetSourceId !== 0) {
+      writer.uint32(8).int64(message.assetSourceId);
+    }
+    if (message.queueId !== "") {
+      writer.uint32(18).string(message.queueId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReplaceFeedSourceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReplaceFeedSourceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.queueId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReplaceFeedSourceResponse {
+    return {
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+      queueId: isSet(object.queueId)
+        ? globalThis.String(object.queueId)
+        : isSet(object.queue_id)
+        ? globalThis.String(object.queue_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ReplaceFeedSourceResponse): unknown {
+    const obj: any = {};
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    if (message.queueId !== "") {
+      obj.queueId = message.queueId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReplaceFeedSourceResponse>, I>>(base?: I): ReplaceFeedSourceResponse {
+    return ReplaceFeedSourceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReplaceFeedSourceResponse>, I>>(object: I): ReplaceFeedSourceResponse {
+    const message = createBaseReplaceFeedSourceResponse();
+    message.assetSourceId = object.assetSourceId ?? 0;
+    message.queueId = object.queueId ?? "";
+    return message;
+  },
+};
+
+function createBaseConfirmFeedVersionRequest(): ConfirmFeedVersionRequest {
+  return { accountId: 0, assetSourceId: 0 };
+}
+
+export const ConfirmFeedVersionRequest: MessageFns<ConfirmFeedVersionRequest> = {
+  encode(message: ConfirmFeedVersionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      writer.uint32(16).int64(message.assetSourceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmFeedVersionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmFeedVersionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmFeedVersionRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ConfirmFeedVersionRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmFeedVersionRequest>, I>>(base?: I): ConfirmFeedVersionRequest {
+    return ConfirmFeedVersionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmFeedVersionRequest>, I>>(object: I): ConfirmFeedVersionRequest {
+    const message = createBaseConfirmFeedVersionRequest();
+    message.accountId = object.accountId ?? 0;
+    message.assetSourceId = object.assetSourceId ?? 0;
+    return message;
+  },
+};
+
+function createBaseConfirmFeedVersionResponse(): ConfirmFeedVersionResponse {
+  return { queueId: "", rowCount: 0 };
+}
+
+export const ConfirmFeedVersionResponse: MessageFns<ConfirmFeedVersionResponse> = {
+  encode(message: ConfirmFeedVersionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.queueId !== "") {
+      writer.uint32(10).string(message.queueId);
+    }
+    if (message.rowCount !== 0) {
+      writer.uint32(16).int64(message.rowCount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmFeedVersionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmFeedVersionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.queueId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.rowCount = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmFeedVersionResponse {
+    return {
+      queueId: isSet(object.queueId)
+        ? globalThis.String(object.queueId)
+        : isSet(object.queue_id)
+        ? globalThis.String(object.queue_id)
+        : "",
+      rowCount: isSet(object.rowCount)
+        ? globalThis.Number(object.rowCount)
+        : isSet(object.row_count)
+        ? globalThis.Number(object.row_count)
+        : 0,
+    };
+  },
+
+  toJSON(message: ConfirmFeedVersionResponse): unknown {
+    const obj: any = {};
+    if (message.queueId !== "") {
+      obj.queueId = message.queueId;
+    }
+    if (message.rowCount !== 0) {
+      obj.rowCount = Math.round(message.rowCount);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmFeedVersionResponse>, I>>(base?: I): ConfirmFeedVersionResponse {
+    return ConfirmFeedVersionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmFeedVersionResponse>, I>>(object: I): ConfirmFeedVersionResponse {
+    const message = createBaseConfirmFeedVersionResponse();
+    message.queueId = object.queueId ?? "";
+    message.rowCount = object.rowCount ?? 0;
+    return message;
+  },
+};
+
+function createBaseFeedRun(): FeedRun {
+  return {
+    queueId: "",
+    assetSourceId: 0,
+    trigger: "",
+    status: "",
+    message: "",
+    rowsRead: 0,
+    rowsStored: 0,
+    duplicateKeys: 0,
+    emptyKeys: 0,
+    rejectedRows: 0,
+    createdTime: "",
+    finishedTime: undefined,
+  };
+}
+
+export const FeedRun: MessageFns<FeedRun> = {
+  encode(message: FeedRun, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.queueId !== "") {
+      writer.uint32(10).string(message.queueId);
+    }
+    if (message.assetSourceId !== 0) {
+      writer.uint32(16).int64(message.assetSourceId);
+    }
+    if (message.trigger !== "") {
+      writer.uint32(26).string(message.trigger);
+    }
+    if (message.status !== "") {
+      writer.uint32(34).string(message.status);
+    }
+    if (message.message !== "") {
+      writer.uint32(42).string(message.message);
+    }
+    if (message.rowsRead !== 0) {
+      writer.uint32(48).int64(message.rowsRead);
+    }
+    if (message.rowsStored !== 0) {
+      writer.uint32(56).int64(message.rowsStored);
+    }
+    if (message.duplicateKeys !== 0) {
+      writer.uint32(64).int64(message.duplicateKeys);
+    }
+    if (message.emptyKeys !== 0) {
+      writer.uint32(72).int64(message.emptyKeys);
+    }
+    if (message.rejectedRows !== 0) {
+      writer.uint32(80).int64(message.rejectedRows);
+    }
+    if (message.createdTime !== "") {
+      writer.uint32(90).string(message.createdTime);
+    }
+    if (message.finishedTime !== undefined) {
+      writer.uint32(98).string(message.finishedTime);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FeedRun {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFeedRun();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.queueId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.trigger = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.rowsRead = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.rowsStored = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.duplicateKeys = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.emptyKeys = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.rejectedRows = longToNumber(reader.int64());
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.createdTime = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.finishedTime = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FeedRun {
+    return {
+      queueId: isSet(object.queueId)
+        ? globalThis.String(object.queueId)
+        : isSet(object.queue_id)
+        ? globalThis.String(object.queue_id)
+        : "",
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+      trigger: isSet(object.trigger) ? globalThis.String(object.trigger) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      rowsRead: isSet(object.rowsRead)
+        ? globalThis.Number(object.rowsRead)
+        : isSet(object.rows_read)
+        ? globalThis.Number(object.rows_read)
+        : 0,
+      rowsStored: isSet(object.rowsStored)
+        ? globalThis.Number(object.rowsStored)
+        : isSet(object.rows_stored)
+        ? globalThis.Number(object.rows_stored)
+        : 0,
+      duplicateKeys: isSet(object.duplicateKeys)
+        ? globalThis.Number(object.duplicateKeys)
+        : isSet(object.duplicate_keys)
+        ? globalThis.Number(object.duplicate_keys)
+        : 0,
+      emptyKeys: isSet(object.emptyKeys)
+        ? globalThis.Number(object.emptyKeys)
+        : isSet(object.empty_keys)
+        ? globalThis.Number(object.empty_keys)
+        : 0,
+      rejectedRows: isSet(object.rejectedRows)
+        ? globalThis.Number(object.rejectedRows)
+        : isSet(object.rejected_rows)
+        ? globalThis.Number(object.rejected_rows)
+        : 0,
+      createdTime: isSet(object.createdTime)
+        ? globalThis.String(object.createdTime)
+        : isSet(object.created_time)
+        ? globalThis.String(object.created_time)
+        : "",
+      finishedTime: isSet(object.finishedTime)
+        ? globalThis.String(object.finishedTime)
+        : isSet(object.finished_time)
+        ? globalThis.String(object.finished_time)
+        : undefined,
+    };
+  },
+
+  toJSON(message: FeedRun): unknown {
+    const obj: any = {};
+    if (message.queueId !== "") {
+      obj.queueId = message.queueId;
+    }
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    if (message.trigger !== "") {
+      obj.trigger = message.trigger;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    if (message.rowsRead !== 0) {
+      obj.rowsRead = Math.round(message.rowsRead);
+    }
+    if (message.rowsStored !== 0) {
+      obj.rowsStored = Math.round(message.rowsStored);
+    }
+    if (message.duplicateKeys !== 0) {
+      obj.duplicateKeys = Math.round(message.duplicateKeys);
+    }
+    if (message.emptyKeys !== 0) {
+      obj.emptyKeys = Math.round(message.emptyKeys);
+    }
+    if (message.rejectedRows !== 0) {
+      obj.rejectedRows = Math.round(message.rejectedRows);
+    }
+    if (message.createdTime !== "") {
+      obj.createdTime = message.createdTime;
+    }
+    if (message.finishedTime !== undefined) {
+      obj.finishedTime = message.finishedTime;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FeedRun>, I>>(base?: I): FeedRun {
+    return FeedRun.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FeedRun>, I>>(object: I): FeedRun {
+    const message = createBaseFeedRun();
+    message.queueId = object.queueId ?? "";
+    message.assetSourceId = object.assetSourceId ?? 0;
+    message.trigger = object.trigger ?? "";
+    message.status = object.status ?? "";
+    message.message = object.message ?? "";
+    message.rowsRead = object.rowsRead ?? 0;
+    message.rowsStored = object.rowsStored ?? 0;
+    message.duplicateKeys = object.duplicateKeys ?? 0;
+    message.emptyKeys = object.emptyKeys ?? 0;
+    message.rejectedRows = object.rejectedRows ?? 0;
+    message.createdTime = object.createdTime ?? "";
+    message.finishedTime = object.finishedTime ?? undefined;
+    return message;
+  },
+};
+
+function createBaseFeedReportEntry(): FeedReportEntry {
+  return { seq: 0, line: 0, kind: "", keyValue: undefined, reason: "" };
+}
+
+export const FeedReportEntry: MessageFns<FeedReportEntry> = {
+  encode(message: FeedReportEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.seq !== 0) {
+      writer.uint32(8).int32(message.seq);
+    }
+    if (message.line !== 0) {
+      writer.uint32(16).int32(message.line);
+    }
+    if (message.kind !== "") {
+      writer.uint32(26).string(message.kind);
+    }
+    if (message.keyValue !== undefined) {
+      writer.uint32(34).string(message.keyValue);
+    }
+    if (message.reason !== "") {
+      writer.uint32(42).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FeedReportEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFeedReportEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.seq = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.line = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.keyValue = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FeedReportEntry {
+    return {
+      seq: isSet(object.seq) ? globalThis.Number(object.seq) : 0,
+      line: isSet(object.line) ? globalThis.Number(object.line) : 0,
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      keyValue: isSet(object.keyValue)
+        ? globalThis.String(object.keyValue)
+        : isSet(object.key_value)
+        ? globalThis.String(object.key_value)
+        : undefined,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: FeedReportEntry): unknown {
+    const obj: any = {};
+    if (message.seq !== 0) {
+      obj.seq = Math.round(message.seq);
+    }
+    if (message.line !== 0) {
+      obj.line = Math.round(message.line);
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.keyValue !== undefined) {
+      obj.keyValue = message.keyValue;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FeedReportEntry>, I>>(base?: I): FeedReportEntry {
+    return FeedReportEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FeedReportEntry>, I>>(object: I): FeedReportEntry {
+    const message = createBaseFeedReportEntry();
+    message.seq = object.seq ?? 0;
+    message.line = object.line ?? 0;
+    message.kind = object.kind ?? "";
+    message.keyValue = object.keyValue ?? undefined;
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseListFeedReportRequest(): ListFeedReportRequest {
+  return { accountId: 0, queueId: "", afterSeq: 0, limit: 0 };
+}
+
+export const ListFeedReportRequest: MessageFns<ListFeedReportRequest> = {
+  encode(message: ListFeedReportRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.queueId !== "") {
+      writer.uint32(18).string(message.queueId);
+    }
+    if (message.afterSeq !== 0) {
+      writer.uint32(24).int32(message.afterSeq);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(32).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListFeedReportRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListFeedReportRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.queueId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.afterSeq = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListFeedReportRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      queueId: isSet(object.queueId)
+        ? globalThis.String(object.queueId)
+        : isSet(object.queue_id)
+        ? globalThis.String(object.queue_id)
+        : "",
+      afterSeq: isSet(object.afterSeq)
+        ? globalThis.Number(object.afterSeq)
+        : isSet(object.after_seq)
+        ? globalThis.Number(object.after_seq)
+        : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListFeedReportRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.queueId !== "") {
+      obj.queueId = message.queueId;
+    }
+    if (message.afterSeq !== 0) {
+      obj.afterSeq = Math.round(message.afterSeq);
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListFeedReportRequest>, I>>(base?: I): ListFeedReportRequest {
+    return ListFeedReportRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListFeedReportRequest>, I>>(object: I): ListFeedReportRequest {
+    const message = createBaseListFeedReportRequest();
+    message.accountId = object.accountId ?? 0;
+    message.queueId = object.queueId ?? "";
+    message.afterSeq = object.afterSeq ?? 0;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseListFeedReportResponse(): ListFeedReportResponse {
+  return { run: undefined, entries: [] };
+}
+
+export const ListFeedReportResponse: MessageFns<ListFeedReportResponse> = {
+  encode(message: ListFeedReportResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.run !== undefined) {
+      FeedRun.encode(message.run, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.entries) {
+      FeedReportEntry.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListFeedReportResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListFeedReportResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.run = FeedRun.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.entries.push(FeedReportEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListFeedReportResponse {
+    return {
+      run: isSet(object.run) ? FeedRun.fromJSON(object.run) : undefined,
+      entries: globalThis.Array.isArray(object?.entries)
+        ? object.entries.map((e: any) => FeedReportEntry.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListFeedReportResponse): unknown {
+    const obj: any = {};
+    if (message.run !== undefined) {
+      obj.run = FeedRun.toJSON(message.run);
+    }
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => FeedReportEntry.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListFeedReportResponse>, I>>(base?: I): ListFeedReportResponse {
+    return ListFeedReportResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListFeedReportResponse>, I>>(object: I): ListFeedReportResponse {
+    const message = createBaseListFeedReportResponse();
+    message.run = (object.run !== undefined && object.run !== null) ? FeedRun.fromPartial(object.run) : undefined;
+    message.entries = object.entries?.map((e) => FeedReportEntry.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * Asset sources (inline, remote, recommendation, motion-design; feeds later), their rows and labels.
  * The caller's principal travels in call metadata (x-principal, x-principal-sig); the service
@@ -6264,6 +8877,57 @@ export const AssetSourcesServiceService = {
       Buffer.from(ListRetailFeedValuesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListRetailFeedValuesResponse => ListRetailFeedValuesResponse.decode(value),
   },
+  /**
+   * Creates a feed source, from process's config (feed_config_json) or directly, and queues its first
+   * ingestion. Secrets in url_config are sealed at rest and never answered.
+   */
+  createFeedSource: {
+    path: "/assetsources.v1.AssetSourcesService/CreateFeedSource" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateFeedSourceRequest): Buffer =>
+      Buffer.from(CreateFeedSourceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateFeedSourceRequest => CreateFeedSourceRequest.decode(value),
+    responseSerialize: (value: CreateFeedSourceResponse): Buffer =>
+      Buffer.from(CreateFeedSourceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateFeedSourceResponse => CreateFeedSourceResponse.decode(value),
+  },
+  /** Replaces a feed source's settings and queues an ingestion with them; the rows serve until it swaps in. */
+  replaceFeedSource: {
+    path: "/assetsources.v1.AssetSourcesService/ReplaceFeedSource" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReplaceFeedSourceRequest): Buffer =>
+      Buffer.from(ReplaceFeedSourceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReplaceFeedSourceRequest => ReplaceFeedSourceRequest.decode(value),
+    responseSerialize: (value: ReplaceFeedSourceResponse): Buffer =>
+      Buffer.from(ReplaceFeedSourceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReplaceFeedSourceResponse => ReplaceFeedSourceResponse.decode(value),
+  },
+  /** Extension: serves the version the shrink guard holds (FAILED_PRECONDITION, FEED_NOTHING_HELD, when none). */
+  confirmFeedVersion: {
+    path: "/assetsources.v1.AssetSourcesService/ConfirmFeedVersion" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConfirmFeedVersionRequest): Buffer =>
+      Buffer.from(ConfirmFeedVersionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConfirmFeedVersionRequest => ConfirmFeedVersionRequest.decode(value),
+    responseSerialize: (value: ConfirmFeedVersionResponse): Buffer =>
+      Buffer.from(ConfirmFeedVersionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConfirmFeedVersionResponse => ConfirmFeedVersionResponse.decode(value),
+  },
+  /** Extension: one ingestion run (its queue id) with its health counts and a page of its health report. */
+  listFeedReport: {
+    path: "/assetsources.v1.AssetSourcesService/ListFeedReport" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListFeedReportRequest): Buffer =>
+      Buffer.from(ListFeedReportRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListFeedReportRequest => ListFeedReportRequest.decode(value),
+    responseSerialize: (value: ListFeedReportResponse): Buffer =>
+      Buffer.from(ListFeedReportResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListFeedReportResponse => ListFeedReportResponse.decode(value),
+  },
 } as const;
 
 export interface AssetSourcesServiceServer extends UntypedServiceImplementation {
@@ -6301,6 +8965,17 @@ export interface AssetSourcesServiceServer extends UntypedServiceImplementation 
   getRetailFeedSource: handleUnaryCall<GetRetailFeedSourceRequest, GetRetailFeedSourceResponse>;
   /** The distinct products, categories or sub-categories of the retail feed source, a page at a time. */
   listRetailFeedValues: handleUnaryCall<ListRetailFeedValuesRequest, ListRetailFeedValuesResponse>;
+  /**
+   * Creates a feed source, from process's config (feed_config_json) or directly, and queues its first
+   * ingestion. Secrets in url_config are sealed at rest and never answered.
+   */
+  createFeedSource: handleUnaryCall<CreateFeedSourceRequest, CreateFeedSourceResponse>;
+  /** Replaces a feed source's settings and queues an ingestion with them; the rows serve until it swaps in. */
+  replaceFeedSource: handleUnaryCall<ReplaceFeedSourceRequest, ReplaceFeedSourceResponse>;
+  /** Extension: serves the version the shrink guard holds (FAILED_PRECONDITION, FEED_NOTHING_HELD, when none). */
+  confirmFeedVersion: handleUnaryCall<ConfirmFeedVersionRequest, ConfirmFeedVersionResponse>;
+  /** Extension: one ingestion run (its queue id) with its health counts and a page of its health report. */
+  listFeedReport: handleUnaryCall<ListFeedReportRequest, ListFeedReportResponse>;
 }
 
 export interface AssetSourcesServiceClient extends Client {
@@ -6617,6 +9292,73 @@ export interface AssetSourcesServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListRetailFeedValuesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Creates a feed source, from process's config (feed_config_json) or directly, and queues its first
+   * ingestion. Secrets in url_config are sealed at rest and never answered.
+   */
+  createFeedSource(
+    request: CreateFeedSourceRequest,
+    callback: (error: ServiceError | null, response: CreateFeedSourceResponse) => void,
+  ): ClientUnaryCall;
+  createFeedSource(
+    request: CreateFeedSourceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateFeedSourceResponse) => void,
+  ): ClientUnaryCall;
+  createFeedSource(
+    request: CreateFeedSourceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateFeedSourceResponse) => void,
+  ): ClientUnaryCall;
+  /** Replaces a feed source's settings and queues an ingestion with them; the rows serve until it swaps in. */
+  replaceFeedSource(
+    request: ReplaceFeedSourceRequest,
+    callback: (error: ServiceError | null, response: ReplaceFeedSourceResponse) => void,
+  ): ClientUnaryCall;
+  replaceFeedSource(
+    request: ReplaceFeedSourceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReplaceFeedSourceResponse) => void,
+  ): ClientUnaryCall;
+  replaceFeedSource(
+    request: ReplaceFeedSourceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReplaceFeedSourceResponse) => void,
+  ): ClientUnaryCall;
+  /** Extension: serves the version the shrink guard holds (FAILED_PRECONDITION, FEED_NOTHING_HELD, when none). */
+  confirmFeedVersion(
+    request: ConfirmFeedVersionRequest,
+    callback: (error: ServiceError | null, response: ConfirmFeedVersionResponse) => void,
+  ): ClientUnaryCall;
+  confirmFeedVersion(
+    request: ConfirmFeedVersionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ConfirmFeedVersionResponse) => void,
+  ): ClientUnaryCall;
+  confirmFeedVersion(
+    request: ConfirmFeedVersionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ConfirmFeedVersionResponse) => void,
+  ): ClientUnaryCall;
+  /** Extension: one ingestion run (its queue id) with its health counts and a page of its health report. */
+  listFeedReport(
+    request: ListFeedReportRequest,
+    callback: (error: ServiceError | null, response: ListFeedReportResponse) => void,
+  ): ClientUnaryCall;
+  listFeedReport(
+    request: ListFeedReportRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListFeedReportResponse) => void,
+  ): ClientUnaryCall;
+  listFeedReport(
+    request: ListFeedReportRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListFeedReportResponse) => void,
   ): ClientUnaryCall;
 }
 

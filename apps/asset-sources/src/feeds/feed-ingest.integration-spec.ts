@@ -1,0 +1,346 @@
+import { createLogger } from '@platform/logging';
+import type { JobProgressSink, JobRequest } from '@platform/jobs';
+import { naming } from '@platform/nats';
+import { createSecretBox, developmentKey } from '@platform/secrets';
+import { createEventOutbox } from '@platform/service';
+import { createAssetSourcesServices } from '../asset-sources.services';
+import { openAssetSourcesTestBed, rejectionOf, type AssetSourcesTestBed } from '../asset-sources.test-support';
+import { feedIngestJob } from './feed-ingest.job';
+import { FEED_INGEST_KIND, type FeedIngestPayload, type FeedSourceInput } from './feed-source.model';
+import { httpFeedReader, startFeedHttpServer, type FeedHttpServer } from './reading/feed-test-servers';
+
+jest.setTimeout(60_000);
+
+const logger = createLogger({ service: 'feed-ingest-test', level: 'silent' });
+const ACCOUNT = 7001;
+
+/** A feed body per path that a test sets; every answer carries the ETag the test gives. */
+const feeds = new Map<string, { body: string; etag?: string; status?: number; cutAfter?: number }>();
+
+const input = (path: string, overrides: Partial<FeedSourceInput> = {}, server?: FeedHttpServer): FeedSourceInput => ({
+  definition: {
+    assetSourceName: 'Products',
+    columnNames: ['sku', 'name', 'price', 'weight'],
+    columns: { assetKeyColumn: 'sku', assetVariantColumn: null, assetGroupColumn: null, reportingColumn: 'name', rotationWeightColumn: 'weight' },
+    contentType: null,
+  },
+  location: { urlType: 'http', url: `${server?.origin ?? 'http://feeds.example.com'}${path}`, fileId: null, urlConfig: { httpMethod: 'GET' } },
+  secrets: {},
+  format: { contentType: 'csv', characterEncoding: 'UTF_8', csvSeparator: 'comma', firstRowIsHeader: true, cdp: false, customCode: null, feedConfig: null },
+  schedule: { isScheduled: false, frequency: null, startTime: null, endDate: null },
+  policies: {},
+  ...overrides,
+});
+
+const csv = (rows: string[]) => `sku,name,price,weight\n${rows.join('\n')}\n`;
+const products = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `P${from + i},Product ${from + i},${(from + i) % 50}.99,1`);
+
+describe('feed sources: create, ingest over HTTP, replace atomically', () => {
+  let bed: AssetSourcesTestBed;
+  let server: FeedHttpServer;
+  let clock = new Date('2026-11-24T12:00:00Z');
+  const progress: number[] = [];
+  const sink: JobProgressSink = { progress: async (processed) => void progress.push(processed) };
+
+  beforeAll(async () => {
+    server = await startFeedHttpServer((req, res) => {
+      const feed = feeds.get((req.url ?? '').split('?')[0]);
+      if (!feed) return void res.writeHead(404).end('no such feed');
+      res.writeHead(feed.status ?? 200, { 'content-type': 'text/csv', ...(feed.etag ? { etag: feed.etag } : {}) });
+      // A connection that breaks part-way: the head of the body, then a reset.
+      if (feed.cutAfter !== undefined) {
+        res.write(feed.body.slice(0, feed.cutAfter));
+        setTimeout(() => res.destroy(), 20);
+        return;
+      }
+      res.end(feed.body);
+    });
+    bed = await openAssetSourcesTestBed('feedingest', { now: () => clock });
+  });
+
+  afterAll(async () => {
+    await bed?.close();
+    await server?.close();
+  });
+
+  const job = () =>
+    feedIngestJob({
+      db: bed.db,
+      reader: httpFeedReader([server.hostPort]),
+      ...bed.feedStore,
+      feedSources: bed.feedSources,
+      assetSources: bed.assetSources,
+      logger,
+    });
+  const request = (queueId: string, assetSourceId: number): JobRequest<FeedIngestPayload> => ({
+    queueId,
+    accountId: ACCOUNT,
+    kind: FEED_INGEST_KIND,
+    payload: { assetSourceId },
+  });
+  const run = (queueId: string, assetSourceId: number) => job().run(request(queueId, assetSourceId), sink);
+  const rows = async (assetSourceId: number) =>
+    JSON.parse((await bed.assetSources.readData(ACCOUNT, assetSourceId, { limit: 100 })).rowsJson) as Record<string, string>[];
+  const outbox = async () => (await bed.db.knex('outbox').select('subject', 'payload')) as { subject: string; payload: Buffer }[];
+
+  it('refuses each broken rule with the field named, and stores nothing', async () => {
+    const before = (await outbox()).length;
+    const cases: [Partial<FeedSourceInput>, string, string][] = [
+      [
+        { definition: { ...input('/a').definition, columns: { ...input('/a').definition.columns, assetGroupColumn: 'brand' } } },
+        '/assetGroupColumn',
+        'UNKNOWN_COLUMN',
+      ],
+      [{ format: { ...input('/a').format, cdp: true, customCode: '  ' } }, '/customCode', 'REQUIRED'],
+      [
+        { location: { urlType: 'objstore', url: 's3://bucket/feed.csv', fileId: null, urlConfig: {} }, secrets: { accessKey: 'AK' } },
+        '/urlConfig/secretKey',
+        'REQUIRED',
+      ],
+      [
+        { location: { urlType: 'ftp', url: 'ftp://feeds.example.com/a.csv', fileId: null, urlConfig: {} }, secrets: { accessKey: 'AK' } },
+        '/urlConfig/accessKey',
+        'UNKNOWN_FIELD',
+      ],
+      [
+        { location: { urlType: 'sftp', url: 'sftp://feeds.example.com/a.csv', fileId: null, urlConfig: { portNumber: 22 } }, secrets: { username: 'u' } },
+        '/urlConfig/password',
+        'REQUIRED',
+      ],
+      [{ location: { urlType: 'https', url: 'http://feeds.example.com/a.csv', fileId: null, urlConfig: {} } }, '/url', 'INVALID_FORMAT'],
+      [{ schedule: { isScheduled: true, frequency: null, startTime: '25:00', endDate: '2026-02-30' } }, '/frequency', 'REQUIRED'],
+      [{ schedule: { isScheduled: true, frequency: 'DAILY', startTime: '25:00', endDate: null } }, '/startTime', 'INVALID_FORMAT'],
+      [{ schedule: { isScheduled: true, frequency: 'DAILY', startTime: '06:00', endDate: '2026-02-30' } }, '/endDate', 'INVALID_FORMAT'],
+      [{ policies: { missingRowPolicy: 'archive' as never } }, '/missingRowPolicy', 'NOT_ALLOWED'],
+    ];
+    for (const [overrides, pointer, code] of cases) {
+      const error = await rejectionOf(bed.feedSources.create(ACCOUNT, input('/a', overrides)));
+      expect({ code: error.code, errors: error.errors }).toEqual({
+        code: 'VALIDATION_FAILED',
+        errors: expect.arrayContaining([expect.objectContaining({ pointer, code })]),
+      });
+    }
+    expect((await bed.assetSources.list(ACCOUNT)).total).toBe(0);
+    expect(await outbox()).toHaveLength(before);
+  });
+
+  it('from process output, refuses columns the feed config does not name', async () => {
+    const feedConfig = {
+      rootIsObject: false,
+      rowXPath: '',
+      xpathMap: {},
+      csvColumns: { sku: 0, name: 1, price: 2 },
+      memPerRow: 0,
+      estRowsPerChunk: 0,
+      oneRowPerObject: false,
+      rootIsArray: false,
+      cdp: false,
+      fileId: '',
+      cdpXpathMap: {},
+    };
+    const error = await rejectionOf(bed.feedSources.create(ACCOUNT, input('/a', { format: { ...input('/a').format, feedConfig } })));
+    expect(error.errors).toEqual([expect.objectContaining({ pointer: '/columnNames/3', code: 'UNKNOWN_COLUMN' })]);
+  });
+
+  it('seals the credentials: not in the row, not in the outbox, only their names answered', async () => {
+    const created = await bed.feedSources.create(ACCOUNT, input('/private.csv', { secrets: { username: 'feeder', password: 'pa55-w0rd-secret' } }, server));
+    const stored = await bed.db.knex('feed_sources').where({ asset_source_id: created.assetSourceId }).first();
+    expect(JSON.stringify(stored)).not.toContain('pa55-w0rd-secret');
+    expect(Buffer.from(stored.sealed_credentials).toString('latin1')).not.toContain('pa55-w0rd-secret');
+    const messages = (await outbox()).filter((m) => m.payload.toString('latin1').includes(created.queueId));
+    expect(messages.map((m) => m.subject).sort()).toEqual([`${bed.prefix}jobs.progress.feed-ingest`, `${bed.prefix}jobs.requested.feed-ingest`].sort());
+    for (const m of messages) expect(m.payload.toString('latin1')).not.toContain('pa55-w0rd-secret');
+    const settings = await bed.feedSources.settings(created.assetSourceId);
+    expect(settings?.secretsSet.sort()).toEqual(['password', 'username']);
+    expect(JSON.stringify({ ...settings, sealedSecrets: undefined })).not.toContain('pa55-w0rd-secret');
+  });
+
+  it('ingests a CSV over HTTP with its health report: duplicate keys, empty keys, rejected rows with their lines', async () => {
+    feeds.set('/health.csv', { body: csv(['A,Apple,1.00,2', 'B,Banana,2.00,x', ',Nameless,3.00,1', 'A,Apple again,1.50,1', 'C,Cherry,4.00,']) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/health.csv', {}, server));
+    const result = await run(queueId, assetSourceId);
+    expect(result).toMatchObject({ totalItems: 5, totalProcessed: 5 });
+    expect(await rows(assetSourceId)).toEqual([
+      { sku: 'A', name: 'Apple', price: '1.00', weight: '2' },
+      { sku: '', name: 'Nameless', price: '3.00', weight: '1' },
+      { sku: 'A', name: 'Apple again', price: '1.50', weight: '1' },
+      { sku: 'C', name: 'Cherry', price: '4.00', weight: '' },
+    ]);
+    const report = await bed.feedSources.report([ACCOUNT], queueId, -1, 100);
+    expect(report.run).toMatchObject({ status: 'Completed', rowsRead: 5, rowsStored: 4, duplicateKeys: 1, emptyKeys: 1, rejectedRows: 1 });
+    expect(report.entries.map((e) => [e.line, e.kind, e.keyValue])).toEqual([
+      [3, 'rejected', null],
+      [4, 'empty-key', null],
+      [5, 'duplicate-key', 'A'],
+    ]);
+    expect(report.entries[0].reason).toMatch(/rotation weight "x"/);
+    // Another account's key does not see the run.
+    expect((await rejectionOf(bed.feedSources.report([ACCOUNT + 1], queueId, -1, 10))).code).toBe('FEED_RUN_NOT_FOUND');
+    // Nothing stays staged once the run has swapped in and cleaned up.
+    await job().cleanup?.(request(queueId, assetSourceId));
+    expect(await bed.feedStore.rows.stagedCount(queueId)).toBe(0);
+  });
+
+  it('reports every rejected row, past any cap of a hundred', async () => {
+    feeds.set('/many-bad.csv', { body: csv([...products(10), ...Array.from({ length: 250 }, (_, i) => `Q${i},Bad,1.00,heavy`)]) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/many-bad.csv', {}, server));
+    await run(queueId, assetSourceId);
+    const report = await bed.feedSources.report([ACCOUNT], queueId, -1, 1000);
+    expect(report.run.rejectedRows).toBe(250);
+    expect(report.entries).toHaveLength(250);
+    expect(report.entries[249]).toMatchObject({ line: 261, kind: 'rejected' });
+  });
+
+  it('leaves the old rows serving when a new version breaks part-way or is not there, and says why', async () => {
+    feeds.set('/fragile.csv', { body: csv(products(20)) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/fragile.csv', {}, server));
+    await run(queueId, assetSourceId);
+    const before = await rows(assetSourceId);
+    expect(before).toHaveLength(20);
+
+    feeds.set('/fragile.csv', { body: csv(products(5000, 100)), cutAfter: 30_000 });
+    const broken = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/fragile.csv', {}, server));
+    const failure = await rejectionOf(run(broken.queueId, assetSourceId));
+    expect(failure).toMatchObject({ name: 'JobFailed' });
+    expect(String(failure.message)).toMatch(/not ingested.*unchanged/);
+    expect(await rows(assetSourceId)).toEqual(before);
+    expect(await bed.feedStore.rows.stagedCount(broken.queueId)).toBeGreaterThan(0);
+    await job().cleanup?.(request(broken.queueId, assetSourceId));
+    expect(await bed.feedStore.rows.stagedCount(broken.queueId)).toBe(0);
+    expect((await bed.feedSources.report([ACCOUNT], broken.queueId, -1, 1)).run).toMatchObject({ status: 'Failed' });
+
+    feeds.delete('/fragile.csv');
+    const missing = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/fragile.csv', {}, server));
+    expect(String((await rejectionOf(run(missing.queueId, assetSourceId))).message)).toMatch(/no feed at .*fragile\.csv.*unchanged/);
+    expect(await rows(assetSourceId)).toEqual(before);
+  });
+
+  it('holds a version that lost more than the guard allows (or is empty) until the owner confirms it', async () => {
+    feeds.set('/shrinking.csv', { body: csv(products(100)) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/shrinking.csv', {}, server));
+    await run(queueId, assetSourceId);
+
+    feeds.set('/shrinking.csv', { body: csv(products(40)) });
+    const shrunk = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/shrinking.csv', {}, server));
+    expect(String((await rejectionOf(run(shrunk.queueId, assetSourceId))).message)).toMatch(
+      /^Held: the new version has 40 rows, 60% fewer than the 100 serving/,
+    );
+    expect((await bed.assetSources.get(ACCOUNT, assetSourceId)).rowCount).toBe(100);
+    expect((await bed.feedSources.settings(assetSourceId))?.held).toEqual({ queueId: shrunk.queueId, reason: expect.stringMatching(/^Held/) });
+    // The held rows stay staged for the confirmation.
+    await job().cleanup?.(request(shrunk.queueId, assetSourceId));
+    expect(await bed.feedStore.rows.stagedCount(shrunk.queueId)).toBe(40);
+
+    feeds.set('/shrinking.csv', { body: 'sku,name,price,weight\n' });
+    const empty = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/shrinking.csv', {}, server));
+    expect(String((await rejectionOf(run(empty.queueId, assetSourceId))).message)).toMatch(/^Held: the new version of the feed has no rows/);
+    // The newer held version replaces the older one, whose staged rows are dropped.
+    expect(await bed.feedStore.rows.stagedCount(shrunk.queueId)).toBe(0);
+    expect((await bed.assetSources.get(ACCOUNT, assetSourceId)).rowCount).toBe(100);
+
+    const confirmed = await bed.feedSources.confirmHeld(ACCOUNT, assetSourceId);
+    expect(confirmed).toEqual({ queueId: empty.queueId, rowCount: 0 });
+    expect((await bed.assetSources.get(ACCOUNT, assetSourceId)).rowCount).toBe(0);
+    expect((await bed.feedSources.settings(assetSourceId))?.held).toBeNull();
+    expect((await rejectionOf(bed.feedSources.confirmHeld(ACCOUNT, assetSourceId))).code).toBe('FEED_NOTHING_HELD');
+  });
+
+  it.each([
+    ['delete', ['A', 'C', 'D'], []],
+    ['keep', ['A', 'C', 'D', 'B'], []],
+    ['disable', ['A', 'C', 'D'], ['B']],
+  ] as const)('follows missingRowPolicy %s for rows gone from the feed', async (policy, served, disabled) => {
+    const path = `/policy-${policy}.csv`;
+    feeds.set(path, { body: csv(['A,a,1,1', 'B,b,1,1', 'C,c,1,1']) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input(path, { policies: { missingRowPolicy: policy } }, server));
+    await run(queueId, assetSourceId);
+    feeds.set(path, { body: csv(['A,a,1,1', 'C,c,1,1', 'D,d,1,1']) });
+    const next = await bed.feedSources.replace(ACCOUNT, assetSourceId, input(path, {}, server));
+    await run(next.queueId, assetSourceId);
+    expect((await rows(assetSourceId)).map((r) => r.sku)).toEqual(served);
+    expect(await bed.feedStore.rows.disabledKeys(assetSourceId)).toEqual(disabled);
+    // A disabled row is never mapped: content maps and campaigns look rows up by key.
+    expect(await bed.assetSources.findRows(ACCOUNT, assetSourceId, 'sku', ['B'])).toEqual(policy === 'keep' ? [expect.objectContaining({ value: 'B' })] : []);
+    if (policy === 'disable') {
+      feeds.set(path, { body: csv(['A,a,1,1', 'B,b,2,1']) });
+      const back = await bed.feedSources.replace(
+        ACCOUNT,
+        assetSourceId,
+        input(path, { policies: { missingRowPolicy: 'disable', shrinkGuardPercent: 100 } }, server),
+      );
+      await run(back.queueId, assetSourceId);
+      expect(await bed.feedStore.rows.disabledKeys(assetSourceId)).toEqual(['C', 'D']);
+    }
+  });
+
+  it('keeps stored secrets on an update that leaves them out, and drops them when urlType changes', async () => {
+    const created = await bed.feedSources.create(ACCOUNT, input('/x.csv', { secrets: { username: 'u1', password: 'p1' } }, server));
+    await bed.feedSources.replace(ACCOUNT, created.assetSourceId, input('/x.csv', {}, server));
+    const stored = async () => {
+      const settings = await bed.feedSources.settings(created.assetSourceId);
+      if (!settings) throw new Error('the feed settings are gone');
+      return bed.feedSources.open(settings);
+    };
+    expect(await stored()).toEqual({ username: 'u1', password: 'p1' });
+    await bed.feedSources.replace(
+      ACCOUNT,
+      created.assetSourceId,
+      input('/x.csv', { location: { ...input('/x.csv', {}, server).location, urlType: 'http' } }, server),
+    );
+    await bed.feedSources.replace(
+      ACCOUNT,
+      created.assetSourceId,
+      input('/x.csv', { location: { urlType: 'ftp', url: 'ftp://feeds.example.com/x.csv', fileId: null, urlConfig: {} } }),
+    );
+    expect(await stored()).toEqual({});
+  });
+
+  it('runs one ingestion of a source at a time, across replicas', async () => {
+    feeds.set('/busy.csv', { body: csv(products(3000)) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/busy.csv', {}, server));
+    const second = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/busy.csv', {}, server));
+    // Two job handlers, as on two replicas, each with its own reader.
+    const outcomes = await Promise.allSettled([run(queueId, assetSourceId), run(second.queueId, assetSourceId)]);
+    const refused = outcomes.filter((o) => o.status === 'rejected') as PromiseRejectedResult[];
+    expect(refused).toHaveLength(1);
+    expect(String(refused[0].reason.message)).toMatch(/being ingested by another run/);
+    expect((await bed.assetSources.get(ACCOUNT, assetSourceId)).rowCount).toBe(3000);
+  });
+
+  it('starts a due scheduled run once whichever replicas sweep, and skips a feed that did not change', async () => {
+    clock = new Date('2026-11-24T12:00:00Z');
+    feeds.set('/daily.csv', { body: csv(products(10)), etag: '"v1"' });
+    const schedule = { isScheduled: true, frequency: 'DAILY' as const, startTime: '06:00', endDate: null };
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/daily.csv', { schedule }, server));
+    await run(queueId, assetSourceId);
+    const settings = await bed.feedSources.settings(assetSourceId);
+    expect(settings?.nextRunAt?.toISOString()).toBe('2026-11-25T11:00:00.000Z'); // 06:00 EST
+
+    clock = new Date('2026-11-25T11:00:30Z');
+    // A second replica: the same services built again over the same schema. Both sweep at once.
+    const replica = createAssetSourcesServices({
+      db: bed.db,
+      logger,
+      remote: { allowlist: '', timeoutMs: 2_000, maxBytes: 1024 },
+      events: createEventOutbox(naming(bed.prefix)),
+      box: createSecretBox(developmentKey('asset-sources-test')),
+      now: () => clock,
+    });
+    const started = await Promise.all([bed.feedSources.startDueRuns(), replica.feedSources.startDueRuns()]);
+    expect(started[0] + started[1]).toBe(1);
+    const runs = await bed.db.knex('feed_runs').where({ asset_source_id: assetSourceId, run_trigger: 'schedule' }).select('queue_id');
+    expect(runs).toHaveLength(1);
+    expect((await bed.feedSources.settings(assetSourceId))?.nextRunAt?.toISOString()).toBe('2026-11-26T11:00:00.000Z');
+
+    const skipped = await run(runs[0].queue_id, assetSourceId);
+    expect(skipped.message).toBe('Skipped: the feed is unchanged (ETag).');
+
+    // Unchanged bytes under a new ETag: skipped by the content hash.
+    clock = new Date('2026-11-26T11:00:30Z');
+    feeds.set('/daily.csv', { body: csv(products(10)), etag: '"v2"' });
+    await bed.feedSources.startDueRuns();
+    const [latest] = await bed.db.knex('feed_runs').where({ asset_source_id: assetSourceId, status: 'Queued' }).select('queue_id');
+    expect((await run(latest.queue_id, assetSourceId)).message).toBe('Skipped: the feed is unchanged (content hash).');
+    expect((await bed.feedSources.report([ACCOUNT], latest.queue_id, -1, 1)).run.status).toBe('Skipped');
+  });
+});

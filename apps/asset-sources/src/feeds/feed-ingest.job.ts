@@ -1,0 +1,274 @@
+import { ASSET_SOURCE_ROW_MAX_BYTES } from '@contracts/domain';
+import { JobFailed, type JobHandler, type JobProgressSink, type JobResult } from '@platform/jobs';
+import type { Logger } from '@platform/logging';
+import { withNamedLock, withTransaction, type ServiceDatabase } from '@platform/mysql';
+import type { AssetSourceRecord } from '../sources/asset-source.model';
+import type { AssetSourceService } from '../sources/asset-source.service';
+import { isNumericWeight } from '../sources/asset-source.rules';
+import { isRejectedFeedRow, type FeedReader, type OpenedFeed } from './feed-reading';
+import { STAGE_BATCH, type FeedRowsRepository, type StagedRow } from './feed-rows.repository';
+import { FEED_INGEST_KIND, type FeedIngestPayload, type FeedReportEntry, type FeedRunHealth, type FeedSourceRecord } from './feed-source.model';
+import type { FeedSourceRepository } from './feed-source.repository';
+import type { FeedSourceService } from './feed-source.service';
+
+/** How often a running ingestion reports its progress to the queue. */
+const PROGRESS_EVERY_MS = 1_000;
+const KEY_VALUE_MAX = 255;
+
+export interface FeedIngestDeps {
+  db: ServiceDatabase;
+  reader: FeedReader;
+  feeds: FeedSourceRepository;
+  rows: FeedRowsRepository;
+  feedSources: FeedSourceService;
+  assetSources: AssetSourceService;
+  logger: Logger;
+  now?: () => Date;
+}
+
+/** A run that ended without swapping a version in: the run row says why, and so does the queue (Failed). */
+class RunEnded extends JobFailed {}
+
+/**
+ * The feed-ingest job: reads the whole feed through the FeedReader into the run's staging rows,
+ * recording its health report as it goes, then swaps the version in, in one transaction, only when
+ * the feed parsed to its end. A broken feed leaves the old rows serving; so does a version the shrink
+ * guard holds. One run per source at a time across replicas (a named lock); a scheduled run of a
+ * feed that did not change (ETag, Last-Modified or content hash) is skipped. Repeatable from the
+ * start: a redelivered job drops what an earlier attempt staged.
+ */
+export function feedIngestJob(deps: FeedIngestDeps): JobHandler<FeedIngestPayload> {
+  const now = () => deps.now?.() ?? new Date();
+  return {
+    kind: FEED_INGEST_KIND,
+    async run(job, sink) {
+      const { assetSourceId } = job.payload;
+      const run = await deps.feeds.getRun(job.queueId);
+      if (!run) throw new JobFailed('The feed source of this run no longer exists.');
+      if (run.status !== 'Queued' && run.status !== 'Processing') {
+        // A redelivery of a run that already ended: report the same end again, change nothing.
+        if (run.status === 'Completed' || run.status === 'Skipped') return { totalItems: run.rowsRead, totalProcessed: run.rowsRead, message: run.message };
+        throw new JobFailed(run.message);
+      }
+      const locked = await withNamedLock(deps.db.knex, deps.db.schema, `feed-${assetSourceId}`, () =>
+        ingest(deps, job.queueId, job.accountId, assetSourceId, run.trigger, sink, now),
+      );
+      // Another replica is running this source: retried (nak) until it is done.
+      if (!locked.acquired) throw new Error(`Feed source ${assetSourceId} is being ingested by another run.`);
+      return locked.result;
+    },
+    async cleanup(job) {
+      const run = await deps.feeds.getRun(job.queueId);
+      // A held version keeps its staged rows until it is confirmed or superseded.
+      if (run && run.status !== 'Held') await deps.rows.dropStaged(job.queueId);
+    },
+  };
+}
+
+async function ingest(
+  deps: FeedIngestDeps,
+  queueId: string,
+  accountId: number,
+  assetSourceId: number,
+  trigger: string,
+  sink: JobProgressSink,
+  now: () => Date,
+): Promise<JobResult> {
+  const source = await deps.assetSources.get(accountId, assetSourceId).catch(() => undefined);
+  const feed = await deps.feeds.get(assetSourceId);
+  if (!source || !feed) throw new JobFailed('The feed source no longer exists.');
+  const end = async (status: 'Failed' | 'Skipped', message: string, health?: FeedRunHealth): Promise<never> => {
+    await deps.feeds.saveRun(undefined, queueId, { status, message, health });
+    throw new RunEnded(message);
+  };
+  await deps.feeds.saveRun(undefined, queueId, { status: 'Processing', message: 'Processing' });
+  await deps.rows.dropStaged(queueId);
+  await deps.feeds.deleteReport(queueId);
+
+  let opened: OpenedFeed;
+  try {
+    opened = await deps.reader.open(
+      {
+        accountId,
+        urlType: feed.location.urlType,
+        url: feed.location.url,
+        urlConfig: { ...feed.location.urlConfig, ...deps.feedSources.open(feed) },
+        fileId: feed.location.fileId ?? undefined,
+      },
+      { ...feed.format, customCode: feed.format.customCode ?? undefined, config: feed.format.feedConfig ?? undefined },
+    );
+  } catch (error) {
+    return end('Failed', `The feed could not be read: ${reason(error)} The rows already serving are unchanged.`);
+  }
+  try {
+    const version = { etag: opened.version.etag ?? null, lastModified: opened.version.lastModified ?? null };
+    if (trigger === 'schedule' && feed.applied.queueId !== null) {
+      const unchanged = sameVersion(version, feed);
+      if (unchanged) {
+        await deps.feeds.saveRun(undefined, queueId, {
+          status: 'Skipped',
+          message: `Skipped: the feed is unchanged (${unchanged}).`,
+          version: { ...version, contentHash: null },
+        });
+        return { totalItems: 0, totalProcessed: 0, message: `Skipped: the feed is unchanged (${unchanged}).` };
+      }
+    }
+    const health = await stageAll(deps, queueId, source, opened, sink).catch(async (error: unknown) => {
+      if (error instanceof RunEnded) throw error;
+      return end('Failed', `The feed was not ingested: ${reason(error)} The rows already serving are unchanged.`);
+    });
+    const contentHash = opened.contentHash();
+    const full = { ...version, contentHash };
+    if (trigger === 'schedule' && feed.applied.contentHash === contentHash) {
+      const message = 'Skipped: the feed is unchanged (content hash).';
+      await deps.feeds.saveRun(undefined, queueId, { status: 'Skipped', message, health, version: full });
+      return { totalItems: health.rowsRead, totalProcessed: health.rowsRead, message };
+    }
+    const hold = shrinkHold(source.rowCount, health.rowsStored, feed.policies.shrinkGuardPercent);
+    if (hold) {
+      const message = `Held: ${hold} The ${source.rowCount} rows already serving are unchanged until the owner confirms this version.`;
+      await withTransaction(deps.db.knex, async (trx) => {
+        await deps.feeds.saveRun(trx, queueId, { status: 'Held', message, health, version: full });
+        // A newer held version replaces an older one, whose staged rows are then dropped.
+        await deps.feeds.setHeld(trx, assetSourceId, { queueId, reason: message });
+      });
+      if (feed.held && feed.held.queueId !== queueId) await deps.rows.dropStaged(feed.held.queueId);
+      throw new RunEnded(message);
+    }
+    const served = await withTransaction(deps.db.knex, async (trx) => {
+      const count = await deps.rows.swapIn(trx, assetSourceId, queueId, source.columns.assetKeyColumn !== null, feed.policies.missingRowPolicy, now());
+      await deps.feeds.setApplied(trx, assetSourceId, { queueId, ...full });
+      const message = completedMessage(health, count);
+      await deps.feeds.saveRun(trx, queueId, { status: 'Completed', message, health, version: full });
+      return { count, message };
+    });
+    if (feed.held && feed.held.queueId !== queueId) await deps.rows.dropStaged(feed.held.queueId);
+    await deps.assetSources
+      .changed(accountId, assetSourceId)
+      .catch((error: unknown) => deps.logger.warn({ err: error, assetSourceId }, 'dependents of a feed source failed to follow it'));
+    return { totalItems: health.rowsRead, totalProcessed: health.rowsRead, message: served.message };
+  } finally {
+    await opened.close().catch(() => undefined);
+  }
+}
+
+/** Reads every row into staging, checking each and recording the health report; throws when the feed itself breaks. */
+async function stageAll(deps: FeedIngestDeps, queueId: string, source: AssetSourceRecord, opened: OpenedFeed, sink: JobProgressSink): Promise<FeedRunHealth> {
+  const { columnNames, columns } = source;
+  const keyColumn = columns.assetKeyColumn;
+  const variantColumn = columns.assetVariantColumn;
+  const health: FeedRunHealth = { rowsRead: 0, rowsStored: 0, duplicateKeys: 0, emptyKeys: 0, rejectedRows: 0 };
+  const seenKeys = new Set<string>();
+  const seenColumns = new Set<string>();
+  let staged: StagedRow[] = [];
+  let report: FeedReportEntry[] = [];
+  let seq = 0;
+  let lastProgress = Date.now();
+  const note = (line: number, kind: FeedReportEntry['kind'], keyValue: string | null, why: string) =>
+    report.push({ seq: seq++, line, kind, keyValue, reason: why });
+  const flush = async () => {
+    await deps.rows.stage(queueId, staged);
+    await deps.feeds.insertReportEntries(queueId, report);
+    staged = [];
+    report = [];
+  };
+
+  for await (const row of opened.rows) {
+    health.rowsRead++;
+    if (isRejectedFeedRow(row)) {
+      health.rejectedRows++;
+      note(row.line, 'rejected', null, row.reason);
+    } else {
+      const projected: Record<string, string> = {};
+      for (const column of columnNames) {
+        const value = row.values[column];
+        if (value !== undefined) {
+          projected[column] = value;
+          seenColumns.add(column);
+        }
+      }
+      const rejection = rowRejection(projected, columns.rotationWeightColumn);
+      if (rejection) {
+        health.rejectedRows++;
+        note(row.line, 'rejected', null, rejection);
+      } else {
+        const rowJson = JSON.stringify(projected);
+        let keyValue: string | null = null;
+        if (keyColumn !== null) {
+          const key = projected[keyColumn];
+          if (key === undefined || key.trim() === '') {
+            health.emptyKeys++;
+            note(row.line, 'empty-key', null, `The row has no value in the asset key column ${JSON.stringify(keyColumn)}.`);
+          } else {
+            keyValue = key.slice(0, KEY_VALUE_MAX);
+            const identity = variantColumn === null ? key : `${key}\u0000${projected[variantColumn] ?? ''}`;
+            if (seenKeys.has(identity)) {
+              health.duplicateKeys++;
+              note(
+                row.line,
+                'duplicate-key',
+                keyValue,
+                `An earlier row has the key ${JSON.stringify(key)}${variantColumn === null ? '' : ` and variant ${JSON.stringify(projected[variantColumn] ?? '')}`}.`,
+              );
+            } else seenKeys.add(identity);
+          }
+        }
+        staged.push({ ordinal: health.rowsStored, line: row.line, keyValue, rowJson });
+        health.rowsStored++;
+      }
+    }
+    if (staged.length >= STAGE_BATCH || report.length >= STAGE_BATCH) await flush();
+    if (Date.now() - lastProgress >= PROGRESS_EVERY_MS) {
+      lastProgress = Date.now();
+      await sink.progress(health.rowsRead, 0, `Read ${health.rowsRead} rows`);
+    }
+  }
+  await flush();
+  // The special columns must be columns of the feed: a feed that never carries one is refused whole.
+  const absent = [keyColumn, variantColumn, columns.assetGroupColumn, columns.reportingColumn, columns.rotationWeightColumn].filter(
+    (c): c is string => c !== null && !seenColumns.has(c),
+  );
+  if (health.rowsStored > 0 && absent.length > 0)
+    throw new Error(`the feed has no column ${absent.map((c) => JSON.stringify(c)).join(', ')}, which the source names as a special column.`);
+  return health;
+}
+
+function rowRejection(row: Record<string, string>, rotationWeightColumn: string | null): string | undefined {
+  if (rotationWeightColumn !== null) {
+    const weight = row[rotationWeightColumn];
+    if (weight !== undefined && weight.trim() !== '' && !isNumericWeight(weight))
+      return `The rotation weight ${JSON.stringify(weight.slice(0, 100))} in ${JSON.stringify(rotationWeightColumn)} is not a number of at least 0.`;
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(row));
+  if (bytes > ASSET_SOURCE_ROW_MAX_BYTES) return `The row is ${bytes} bytes serialized; a row may be at most ${ASSET_SOURCE_ROW_MAX_BYTES}.`;
+  return undefined;
+}
+
+/** Why a version must wait for the owner: it came back empty, or lost more than the guard's share of the rows serving. */
+export function shrinkHold(serving: number, incoming: number, percent: number): string | undefined {
+  if (serving === 0) return undefined;
+  if (incoming === 0) return 'the new version of the feed has no rows.';
+  const lost = ((serving - incoming) / serving) * 100;
+  if (lost > percent) return `the new version has ${incoming} rows, ${Math.round(lost)}% fewer than the ${serving} serving (the guard allows ${percent}%).`;
+  return undefined;
+}
+
+function sameVersion(version: { etag: string | null; lastModified: string | null }, feed: FeedSourceRecord): string | undefined {
+  if (version.etag !== null && version.etag === feed.applied.etag) return 'ETag';
+  if (version.lastModified !== null && version.lastModified === feed.applied.lastModified) return 'Last-Modified';
+  return undefined;
+}
+
+function completedMessage(health: FeedRunHealth, served: number): string {
+  const parts = [`${served} rows serving`, `${health.rowsRead} read`];
+  if (health.rejectedRows > 0) parts.push(`${health.rejectedRows} rejected`);
+  if (health.duplicateKeys > 0) parts.push(`${health.duplicateKeys} duplicate keys`);
+  if (health.emptyKeys > 0) parts.push(`${health.emptyKeys} empty keys`);
+  return `Completed: ${parts.join(', ')}.`;
+}
+
+/** A failure's own message, for the queue: readers phrase theirs for the customer and never include a secret. */
+const reason = (error: unknown) => {
+  const text = error instanceof Error ? error.message : String(error);
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+};

@@ -1,0 +1,122 @@
+import type {
+  FeedCharacterEncoding,
+  FeedContentType,
+  FeedCsvSeparator,
+  FeedFrequency,
+  FeedMissingRowPolicy,
+  FeedSecretField,
+  FeedUrlType,
+} from '@contracts/domain';
+import type { SourceDefinition } from '../sources/asset-source.model';
+import type { FeedConfig } from './feed-reading';
+
+/** urlConfig without its secrets: what may be stored in the clear and answered. */
+export interface FeedUrlSettings {
+  additionalParams?: string;
+  httpMethod?: 'GET' | 'POST';
+  portNumber?: number;
+}
+
+/** The secret members of urlConfig, in the clear: only in memory, sealed before they are stored. */
+export type FeedSecrets = Partial<Record<FeedSecretField, string>>;
+
+export interface FeedLocationSettings {
+  urlType: FeedUrlType;
+  url: string;
+  fileId: string | null;
+  urlConfig: FeedUrlSettings;
+}
+
+export interface FeedFormatSettings {
+  contentType: FeedContentType;
+  characterEncoding: FeedCharacterEncoding;
+  csvSeparator: FeedCsvSeparator;
+  firstRowIsHeader: boolean;
+  cdp: boolean;
+  customCode: string | null;
+  /** Process's `config`, when the source was created from it (37); null for a direct create (38). */
+  feedConfig: FeedConfig | null;
+}
+
+export interface FeedScheduleSettings {
+  isScheduled: boolean;
+  frequency: FeedFrequency | null;
+  startTime: string | null;
+  endDate: string | null;
+}
+
+export interface FeedPolicies {
+  missingRowPolicy: FeedMissingRowPolicy;
+  shrinkGuardPercent: number;
+}
+
+/** A create (37, 38) or update (39) as the service takes it. */
+export interface FeedSourceInput {
+  definition: SourceDefinition;
+  location: FeedLocationSettings;
+  secrets: FeedSecrets;
+  format: FeedFormatSettings;
+  schedule: FeedScheduleSettings;
+  /** Absent members keep their stored value on update and take the defaults on create. */
+  policies: Partial<FeedPolicies>;
+}
+
+export interface FeedSettings {
+  location: FeedLocationSettings;
+  format: FeedFormatSettings;
+  schedule: FeedScheduleSettings;
+  policies: FeedPolicies;
+}
+
+export interface FeedSourceRecord extends FeedSettings {
+  assetSourceId: number;
+  /** Which secret members are stored (their values never leave the service). */
+  secretsSet: FeedSecretField[];
+  sealedSecrets: Buffer | null;
+  nextRunAt: Date | null;
+  held: { queueId: string; reason: string } | null;
+  applied: { queueId: string | null; etag: string | null; lastModified: string | null; contentHash: string | null };
+}
+
+export type FeedRunTrigger = 'create' | 'update' | 'schedule';
+export type FeedRunStatus = 'Queued' | 'Processing' | 'Completed' | 'Skipped' | 'Held' | 'Failed';
+
+/** The health counts of one run. */
+export interface FeedRunHealth {
+  rowsRead: number;
+  rowsStored: number;
+  duplicateKeys: number;
+  emptyKeys: number;
+  rejectedRows: number;
+}
+
+export interface FeedRunRecord extends FeedRunHealth {
+  queueId: string;
+  assetSourceId: number;
+  accountId: number;
+  trigger: FeedRunTrigger;
+  status: FeedRunStatus;
+  message: string;
+  etag: string | null;
+  lastModified: string | null;
+  contentHash: string | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+}
+
+export type FeedReportKind = 'rejected' | 'duplicate-key' | 'empty-key';
+
+export interface FeedReportEntry {
+  seq: number;
+  line: number;
+  kind: FeedReportKind;
+  keyValue: string | null;
+  reason: string;
+}
+
+/** What a feed-ingest job request carries: ids only, never a setting or a secret. */
+export interface FeedIngestPayload {
+  assetSourceId: number;
+}
+
+export const FEED_INGEST_KIND = 'feed-ingest';

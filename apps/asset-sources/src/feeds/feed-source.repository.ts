@@ -1,0 +1,288 @@
+import type { Knex } from 'knex';
+import type { FeedMissingRowPolicy, FeedSecretField } from '@contracts/domain';
+import { readJsonColumn, writeJsonColumn, type ServiceDatabase } from '@platform/mysql';
+import type { FeedConfig } from './feed-reading';
+import type {
+  FeedReportEntry,
+  FeedRunHealth,
+  FeedRunRecord,
+  FeedRunStatus,
+  FeedRunTrigger,
+  FeedSettings,
+  FeedSourceRecord,
+  FeedUrlSettings,
+} from './feed-source.model';
+
+interface FeedSourceRowDb {
+  asset_source_id: number;
+  url_type: FeedSettings['location']['urlType'];
+  url: string;
+  url_config: string;
+  sealed_credentials: Buffer | null;
+  file_id: string | null;
+  content_type: FeedSettings['format']['contentType'];
+  character_encoding: FeedSettings['format']['characterEncoding'];
+  csv_separator: FeedSettings['format']['csvSeparator'];
+  first_row_is_header: number;
+  cdp: number;
+  custom_code: string | null;
+  feed_config: string | null;
+  is_scheduled: number;
+  frequency: FeedSettings['schedule']['frequency'];
+  start_time: string | null;
+  end_date: string | null;
+  next_run_at: Date | null;
+  missing_row_policy: FeedMissingRowPolicy;
+  shrink_guard_percent: number;
+  held_queue_id: string | null;
+  held_reason: string | null;
+  applied_queue_id: string | null;
+  applied_etag: string | null;
+  applied_last_modified: string | null;
+  applied_content_hash: string | null;
+}
+
+interface FeedRunRowDb {
+  queue_id: string;
+  asset_source_id: number;
+  account_id: number;
+  run_trigger: FeedRunTrigger;
+  status: FeedRunStatus;
+  message: string;
+  rows_read: number;
+  rows_stored: number;
+  duplicate_keys: number;
+  empty_keys: number;
+  rejected_rows: number;
+  etag: string | null;
+  last_modified: string | null;
+  content_hash: string | null;
+  created_at: Date;
+  finished_at: Date | null;
+}
+
+/** Which secret members the sealed blob holds is stored beside it in the clear: names only, never values. */
+interface StoredUrlConfig extends FeedUrlSettings {
+  secretsSet?: FeedSecretField[];
+}
+
+const toSource = (row: FeedSourceRowDb): FeedSourceRecord => {
+  const { secretsSet = [], ...urlConfig } = readJsonColumn<StoredUrlConfig>(row.url_config) ?? {};
+  return {
+    assetSourceId: Number(row.asset_source_id),
+    location: { urlType: row.url_type, url: row.url, fileId: row.file_id, urlConfig },
+    format: {
+      contentType: row.content_type,
+      characterEncoding: row.character_encoding,
+      csvSeparator: row.csv_separator,
+      firstRowIsHeader: Boolean(row.first_row_is_header),
+      cdp: Boolean(row.cdp),
+      customCode: row.custom_code,
+      feedConfig: readJsonColumn<FeedConfig>(row.feed_config),
+    },
+    schedule: { isScheduled: Boolean(row.is_scheduled), frequency: row.frequency, startTime: row.start_time, endDate: row.end_date },
+    policies: { missingRowPolicy: row.missing_row_policy, shrinkGuardPercent: Number(row.shrink_guard_percent) },
+    secretsSet,
+    sealedSecrets: row.sealed_credentials,
+    nextRunAt: row.next_run_at,
+    held: row.held_queue_id === null ? null : { queueId: row.held_queue_id, reason: row.held_reason ?? '' },
+    applied: { queueId: row.applied_queue_id, etag: row.applied_etag, lastModified: row.applied_last_modified, contentHash: row.applied_content_hash },
+  };
+};
+
+const toRun = (row: FeedRunRowDb): FeedRunRecord => ({
+  queueId: row.queue_id,
+  assetSourceId: Number(row.asset_source_id),
+  accountId: Number(row.account_id),
+  trigger: row.run_trigger,
+  status: row.status,
+  message: row.message,
+  rowsRead: Number(row.rows_read),
+  rowsStored: Number(row.rows_stored),
+  duplicateKeys: Number(row.duplicate_keys),
+  emptyKeys: Number(row.empty_keys),
+  rejectedRows: Number(row.rejected_rows),
+  etag: row.etag,
+  lastModified: row.last_modified,
+  contentHash: row.content_hash,
+  createdAt: row.created_at,
+  finishedAt: row.finished_at,
+});
+
+const settingsColumns = (settings: FeedSettings, sealed: Buffer | null, secretsSet: FeedSecretField[], nextRunAt: Date | null) => ({
+  url_type: settings.location.urlType,
+  url: settings.location.url,
+  url_config: writeJsonColumn({ ...settings.location.urlConfig, secretsSet } satisfies StoredUrlConfig),
+  sealed_credentials: sealed,
+  file_id: settings.location.fileId,
+  content_type: settings.format.contentType,
+  character_encoding: settings.format.characterEncoding,
+  csv_separator: settings.format.csvSeparator,
+  first_row_is_header: settings.format.firstRowIsHeader,
+  cdp: settings.format.cdp,
+  custom_code: settings.format.customCode,
+  feed_config: writeJsonColumn(settings.format.feedConfig),
+  is_scheduled: settings.schedule.isScheduled,
+  frequency: settings.schedule.frequency,
+  start_time: settings.schedule.startTime,
+  end_date: settings.schedule.endDate,
+  next_run_at: nextRunAt,
+  missing_row_policy: settings.policies.missingRowPolicy,
+  shrink_guard_percent: settings.policies.shrinkGuardPercent,
+});
+
+/** A run the queue still shows as waiting or running. */
+const ACTIVE_STATUSES: FeedRunStatus[] = ['Queued', 'Processing'];
+
+/** Feed settings, runs and their health reports: the SQL and the row mapping, nothing else. */
+export class FeedSourceRepository {
+  constructor(private readonly db: ServiceDatabase) {}
+
+  async get(assetSourceId: number, trx?: Knex.Transaction): Promise<FeedSourceRecord | undefined> {
+    const row = (await (trx ?? this.db.knex)('feed_sources').where({ asset_source_id: assetSourceId }).first()) as FeedSourceRowDb | undefined;
+    return row && toSource(row);
+  }
+
+  async insert(
+    trx: Knex.Transaction,
+    assetSourceId: number,
+    settings: FeedSettings,
+    sealed: Buffer | null,
+    secretsSet: FeedSecretField[],
+    nextRunAt: Date | null,
+  ): Promise<void> {
+    await trx('feed_sources').insert({ asset_source_id: assetSourceId, ...settingsColumns(settings, sealed, secretsSet, nextRunAt) });
+  }
+
+  async update(
+    trx: Knex.Transaction,
+    assetSourceId: number,
+    settings: FeedSettings,
+    sealed: Buffer | null,
+    secretsSet: FeedSecretField[],
+    nextRunAt: Date | null,
+  ): Promise<void> {
+    await trx('feed_sources')
+      .where({ asset_source_id: assetSourceId })
+      .update(settingsColumns(settings, sealed, secretsSet, nextRunAt));
+  }
+
+  /** Scheduled sources whose next run is due, oldest first. */
+  async due(now: Date, limit: number): Promise<{ assetSourceId: number; accountId: number; nextRunAt: Date }[]> {
+    const rows: { asset_source_id: number; account_id: number; next_run_at: Date }[] = await this.db
+      .knex('feed_sources as f')
+      .join('asset_sources as s', 's.asset_source_id', 'f.asset_source_id')
+      .where('f.is_scheduled', true)
+      .andWhere('f.next_run_at', '<=', now)
+      .orderBy('f.next_run_at')
+      .limit(limit)
+      .select('f.asset_source_id', 's.account_id', 'f.next_run_at');
+    return rows.map((r) => ({ assetSourceId: Number(r.asset_source_id), accountId: Number(r.account_id), nextRunAt: r.next_run_at }));
+  }
+
+  /**
+   * Moves a due source's next run on, only if it still is the run this replica saw due: of several
+   * replicas sweeping at once, exactly one changes the row and so starts the run.
+   */
+  async claimDue(trx: Knex.Transaction, assetSourceId: number, seenNextRunAt: Date, nextRunAt: Date | null): Promise<boolean> {
+    const changed = await trx('feed_sources')
+      .where({ asset_source_id: assetSourceId, next_run_at: seenNextRunAt, is_scheduled: true })
+      .update({ next_run_at: nextRunAt });
+    return changed === 1;
+  }
+
+  async setHeld(trx: Knex.Transaction, assetSourceId: number, held: { queueId: string; reason: string } | null): Promise<void> {
+    await trx('feed_sources')
+      .where({ asset_source_id: assetSourceId })
+      .update({ held_queue_id: held?.queueId ?? null, held_reason: held?.reason.slice(0, 1000) ?? null });
+  }
+
+  async setApplied(trx: Knex.Transaction, assetSourceId: number, run: Pick<FeedRunRecord, 'queueId' | 'etag' | 'lastModified' | 'contentHash'>): Promise<void> {
+    await trx('feed_sources').where({ asset_source_id: assetSourceId }).update({
+      applied_queue_id: run.queueId,
+      applied_etag: run.etag,
+      applied_last_modified: run.lastModified,
+      applied_content_hash: run.contentHash,
+      held_queue_id: null,
+      held_reason: null,
+    });
+  }
+
+  async insertRun(trx: Knex.Transaction, run: { queueId: string; assetSourceId: number; accountId: number; trigger: FeedRunTrigger }): Promise<void> {
+    await trx('feed_runs').insert({
+      queue_id: run.queueId,
+      asset_source_id: run.assetSourceId,
+      account_id: run.accountId,
+      run_trigger: run.trigger,
+      status: 'Queued',
+      message: 'Queued',
+    });
+  }
+
+  async getRun(queueId: string): Promise<FeedRunRecord | undefined> {
+    const row = (await this.db.knex('feed_runs').where({ queue_id: queueId }).first()) as FeedRunRowDb | undefined;
+    return row && toRun(row);
+  }
+
+  async hasActiveRun(trx: Knex.Transaction, assetSourceId: number): Promise<boolean> {
+    const row = await trx('feed_runs').where({ asset_source_id: assetSourceId }).whereIn('status', ACTIVE_STATUSES).first('queue_id');
+    return row !== undefined;
+  }
+
+  /** A run's state and counts; `finished` stamps the end of a run. */
+  async saveRun(
+    trx: Knex.Transaction | undefined,
+    queueId: string,
+    state: {
+      status: FeedRunStatus;
+      message: string;
+      health?: FeedRunHealth;
+      version?: { etag: string | null; lastModified: string | null; contentHash: string | null };
+    },
+  ): Promise<void> {
+    const health = state.health && {
+      rows_read: state.health.rowsRead,
+      rows_stored: state.health.rowsStored,
+      duplicate_keys: state.health.duplicateKeys,
+      empty_keys: state.health.emptyKeys,
+      rejected_rows: state.health.rejectedRows,
+    };
+    const version = state.version && {
+      etag: state.version.etag?.slice(0, 512) ?? null,
+      last_modified: state.version.lastModified?.slice(0, 128) ?? null,
+      content_hash: state.version.contentHash,
+    };
+    const finished = state.status === 'Queued' || state.status === 'Processing' ? {} : { finished_at: new Date() };
+    await (trx ?? this.db.knex)('feed_runs')
+      .where({ queue_id: queueId })
+      .update({ status: state.status, message: state.message.slice(0, 2000), ...health, ...version, ...finished });
+  }
+
+  async deleteReport(queueId: string): Promise<void> {
+    await this.db.knex('feed_report_entries').where({ queue_id: queueId }).delete();
+  }
+
+  async insertReportEntries(queueId: string, entries: readonly FeedReportEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.db
+      .knex('feed_report_entries')
+      .insert(
+        entries.map((e) => ({
+          queue_id: queueId,
+          seq: e.seq,
+          line: e.line,
+          kind: e.kind,
+          key_value: e.keyValue?.slice(0, 255) ?? null,
+          reason: e.reason.slice(0, 1000),
+        })),
+      );
+  }
+
+  async reportPage(queueId: string, afterSeq: number, limit: number): Promise<FeedReportEntry[]> {
+    const rows = await this.db.execute<{ seq: number; line: number; kind: FeedReportEntry['kind']; key_value: string | null; reason: string }>(
+      'SELECT seq, line, kind, key_value, reason FROM feed_report_entries WHERE queue_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+      [queueId, afterSeq, limit],
+    );
+    return rows.map((r) => ({ seq: Number(r.seq), line: Number(r.line), kind: r.kind, keyValue: r.key_value, reason: r.reason }));
+  }
+}

@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { FEED_SECRET_FIELDS, FEED_SHRINK_GUARD_DEFAULT_PERCENT, type FeedSecretField } from '@contracts/domain';
+import { problem, validationFailed } from '@platform/errors';
+import { jobAcceptedEntries, type JobRequest } from '@platform/jobs';
+import type { Logger } from '@platform/logging';
+import { withTransaction } from '@platform/mysql';
+import type { SecretBox } from '@platform/secrets';
+import type { EventOutbox } from '@platform/service';
+import type { AssetSourceRepository } from '../sources/asset-source.repository';
+import type { AssetSourceService } from '../sources/asset-source.service';
+import type { FeedRowsRepository } from './feed-rows.repository';
+import { firstFeedRun, nextFeedRun, type FeedSchedule } from './feed-schedule';
+import {
+  FEED_INGEST_KIND,
+  type FeedIngestPayload,
+  type FeedReportEntry,
+  type FeedRunRecord,
+  type FeedRunTrigger,
+  type FeedSecrets,
+  type FeedSettings,
+  type FeedSourceInput,
+  type FeedSourceRecord,
+} from './feed-source.model';
+import type { FeedSourceRepository } from './feed-source.repository';
+import { feedSourceErrors, givenSecrets } from './feed-source.rules';
+
+/** Due sources one sweep starts at most; the rest are due on the next sweep. */
+const SWEEP_BATCH = 50;
+
+const runNotFound = (queueId: string) => problem('FEED_RUN_NOT_FOUND', `Feed run ${queueId} was not found.`);
+
+const scheduleOf = (settings: FeedSettings): FeedSchedule | null =>
+  settings.schedule.isScheduled && settings.schedule.frequency && settings.schedule.startTime
+    ? { frequency: settings.schedule.frequency, startTime: settings.schedule.startTime, endDate: settings.schedule.endDate }
+    : null;
+
+/**
+ * Feed sources (create from process output, create directly, update), their runs and schedule: every
+ * change commits with the run it starts (its row, the Queued event that creates the queue view, and
+ * the job request, through the outbox), so a source never exists without its first run queued.
+ */
+export class FeedSourceService {
+  constructor(
+    private readonly deps: {
+      knex: Knex;
+      sources: AssetSourceRepository;
+      assetSources: AssetSourceService;
+      feeds: FeedSourceRepository;
+      rows: FeedRowsRepository;
+      events: EventOutbox;
+      box: SecretBox;
+      logger: Logger;
+      now?: () => Date;
+    },
+  ) {}
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  /** Creates a feed source (37 with process's config, 38 without) and queues its first ingestion. */
+  async create(accountId: number, input: FeedSourceInput): Promise<{ assetSourceId: number; queueId: string }> {
+    const errors = feedSourceErrors(input);
+    if (errors.length > 0) throw validationFailed(errors);
+    const settings = this.settingsOf(input, undefined);
+    const secrets = givenSecrets(input.secrets);
+    const now = this.now();
+    const schedule = scheduleOf(settings);
+    return withTransaction(this.deps.knex, async (trx) => {
+      const assetSourceId = await this.deps.sources.insert(trx, accountId, {
+        ...input.definition,
+        assetSourceName: input.definition.assetSourceName.trim(),
+        contentType: settings.format.contentType,
+        assetSourceType: 'feed',
+      });
+      await this.deps.feeds.insert(
+        trx,
+        assetSourceId,
+        settings,
+        this.seal(secrets),
+        Object.keys(secrets) as FeedSecretField[],
+        schedule && firstFeedRun(schedule, now),
+      );
+      const queueId = await this.enqueue(trx, accountId, assetSourceId, 'create', now);
+      return { assetSourceId, queueId };
+    });
+  }
+
+  /**
+   * Replaces a feed source's settings (39) and queues an ingestion with them. A secret member not
+   * given keeps its stored value while the urlType stays the same; the rows keep serving until the
+   * new run swaps its version in.
+   */
+  async replace(accountId: number, assetSourceId: number, input: FeedSourceInput): Promise<{ assetSourceId: number; queueId: string }> {
+    const current = await this.deps.assetSources.ofKind(accountId, assetSourceId, 'feed');
+    const stored = await this.feedOf(assetSourceId);
+    const sameTransport = stored.location.urlType === input.location.urlType;
+    const kept = sameTransport ? this.open(stored) : {};
+    const errors = feedSourceErrors(input, new Set(sameTransport ? stored.secretsSet : []));
+    if (errors.length > 0) throw validationFailed(errors);
+    const settings = this.settingsOf(input, stored);
+    const next = { ...input.definition, assetSourceName: input.definition.assetSourceName.trim(), contentType: settings.format.contentType };
+    const refusal = await this.deps.assetSources.refuseChange(current, next);
+    if (refusal) throw refusal;
+    const secrets = { ...kept, ...givenSecrets(input.secrets) };
+    const now = this.now();
+    const schedule = scheduleOf(settings);
+    const queueId = await withTransaction(this.deps.knex, async (trx) => {
+      await this.deps.sources.update(trx, assetSourceId, { ...next, assetSourceType: 'feed' }, undefined, {
+        keyColumnChanged: next.columns.assetKeyColumn !== current.columns.assetKeyColumn,
+      });
+      await this.deps.feeds.update(
+        trx,
+        assetSourceId,
+        settings,
+        this.seal(secrets),
+        Object.keys(secrets) as FeedSecretField[],
+        schedule && firstFeedRun(schedule, now),
+      );
+      return this.enqueue(trx, accountId, assetSourceId, 'update', now);
+    });
+    return { assetSourceId, queueId };
+  }
+
+  /** The feed settings of a source of the account (for its detail), or undefined when it is not a feed. */
+  async settings(assetSourceId: number): Promise<FeedSourceRecord | undefined> {
+    return this.deps.feeds.get(assetSourceId);
+  }
+
+  /**
+   * Applies the version the shrink guard holds (extension): the owner has looked at it and wants it
+   * served. Swapped in like any run, in one transaction.
+   */
+  async confirmHeld(accountId: number, assetSourceId: number): Promise<{ queueId: string; rowCount: number }> {
+    await this.deps.assetSources.ofKind(accountId, assetSourceId, 'feed');
+    const feed = await this.feedOf(assetSourceId);
+    if (!feed.held) throw problem('FEED_NOTHING_HELD', `Feed source ${assetSourceId} holds no version awaiting confirmation.`);
+    const run = await this.deps.feeds.getRun(feed.held.queueId);
+    if (!run) throw problem('FEED_NOTHING_HELD', `Feed source ${assetSourceId} holds no version awaiting confirmation.`);
+    const source = await this.deps.assetSources.get(accountId, assetSourceId);
+    const rowCount = await withTransaction(this.deps.knex, async (trx) => {
+      const served = await this.deps.rows.swapIn(
+        trx,
+        assetSourceId,
+        run.queueId,
+        source.columns.assetKeyColumn !== null,
+        feed.policies.missingRowPolicy,
+        this.now(),
+      );
+      await this.deps.feeds.setApplied(trx, assetSourceId, run);
+      await this.deps.feeds.saveRun(trx, run.queueId, { status: 'Completed', message: `Confirmed by the owner: ${served} rows serving.` });
+      return served;
+    });
+    await this.deps.rows.dropStaged(run.queueId);
+    await this.deps.assetSources.changed(accountId, assetSourceId);
+    return { queueId: run.queueId, rowCount };
+  }
+
+  /** A run of one of the caller's accounts and a page of its health report (entries after `afterSeq`). */
+  async report(accountIds: readonly number[], queueId: string, afterSeq: number, limit: number): Promise<{ run: FeedRunRecord; entries: FeedReportEntry[] }> {
+    const run = await this.deps.feeds.getRun(queueId);
+    if (!run || !accountIds.includes(run.accountId)) throw runNotFound(queueId);
+    return { run, entries: await this.deps.feeds.reportPage(queueId, afterSeq, limit) };
+  }
+
+  /**
+   * Starts the runs that are due. Each due source is claimed by moving its next run on in a
+   * transaction that only one replica's update can win; a source with a run still queued or running
+   * gets no second one (its next run is moved on all the same).
+   */
+  async startDueRuns(): Promise<number> {
+    const now = this.now();
+    let started = 0;
+    for (const due of await this.deps.feeds.due(now, SWEEP_BATCH)) {
+      const feed = await this.deps.feeds.get(due.assetSourceId);
+      const schedule = feed && scheduleOf(feed);
+      if (!feed || !schedule) continue;
+      const next = nextFeedRun(schedule, due.nextRunAt, now);
+      const queued = await withTransaction(this.deps.knex, async (trx) => {
+        if (!(await this.deps.feeds.claimDue(trx, due.assetSourceId, due.nextRunAt, next))) return false;
+        if (await this.deps.feeds.hasActiveRun(trx, due.assetSourceId)) return false;
+        await this.enqueue(trx, due.accountId, due.assetSourceId, 'schedule', now);
+        return true;
+      });
+      if (queued) started++;
+    }
+    return started;
+  }
+
+  /** The run's row, its Queued progress event and its request, in the caller's transaction. */
+  private async enqueue(trx: Knex.Transaction, accountId: number, assetSourceId: number, trigger: FeedRunTrigger, now: Date): Promise<string> {
+    const queueId = randomUUID();
+    await this.deps.feeds.insertRun(trx, { queueId, assetSourceId, accountId, trigger });
+    const request: JobRequest<FeedIngestPayload> = { queueId, accountId, kind: FEED_INGEST_KIND, payload: { assetSourceId } };
+    for (const entry of jobAcceptedEntries(request, now.getTime())) await this.deps.events.record(trx, entry);
+    return queueId;
+  }
+
+  private async feedOf(assetSourceId: number): Promise<FeedSourceRecord> {
+    const feed = await this.deps.feeds.get(assetSourceId);
+    if (!feed) throw problem('ASSET_SOURCE_NOT_FOUND', `Asset source ${assetSourceId} was not found.`);
+    return feed;
+  }
+
+  private settingsOf(input: FeedSourceInput, stored: FeedSourceRecord | undefined): FeedSettings {
+    const members = new Set<string>(FEED_SECRET_FIELDS);
+    const urlConfig = Object.fromEntries(Object.entries(input.location.urlConfig).filter(([k, v]) => v !== undefined && !members.has(k)));
+    return {
+      location: { ...input.location, urlConfig },
+      format: { ...input.format, customCode: input.format.customCode?.trim() ? input.format.customCode : null },
+      schedule: input.schedule,
+      policies: {
+        missingRowPolicy: input.policies.missingRowPolicy ?? stored?.policies.missingRowPolicy ?? 'delete',
+        shrinkGuardPercent: input.policies.shrinkGuardPercent ?? stored?.policies.shrinkGuardPercent ?? FEED_SHRINK_GUARD_DEFAULT_PERCENT,
+      },
+    };
+  }
+
+  private seal(secrets: FeedSecrets): Buffer | null {
+    return Object.keys(secrets).length === 0 ? null : this.deps.box.seal(JSON.stringify(secrets));
+  }
+
+  /** The stored secrets in the clear, for a read or to keep them across an update; never logged or answered. */
+  open(feed: FeedSourceRecord): FeedSecrets {
+    return feed.sealedSecrets ? (JSON.parse(this.deps.box.open(feed.sealedSecrets)) as FeedSecrets) : {};
+  }
+}

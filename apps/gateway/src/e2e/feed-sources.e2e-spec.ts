@@ -1,0 +1,240 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { admin, E2eSystem, expectProblem, Http, httpClient, startE2eSystem } from './e2e-system';
+
+jest.setTimeout(180_000);
+
+type Json = Record<string, unknown>;
+
+/** The retailer's feed host on loopback: serves what `feeds` holds per path, basic auth on /private/. */
+const feeds = new Map<string, string>();
+const SECRET = 'feed-pa55word-do-not-echo';
+
+async function startFeedHost(): Promise<{ origin: string; port: number; close(): Promise<void> }> {
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    if (path.startsWith('/private/') && req.headers.authorization !== `Basic ${Buffer.from(`feeder:${SECRET}`).toString('base64')}`) {
+      res.writeHead(401).end();
+      return;
+    }
+    const body = feeds.get(path.replace('/private/', '/'));
+    if (body === undefined) {
+      res.writeHead(404).end('no such feed');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/csv' }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const csv = (rows: string[]) => `sku,name,category,price\n${rows.join('\n')}\n`;
+const products = (n: number) => Array.from({ length: n }, (_, i) => `P${String(i).padStart(3, '0')},Product ${i},${i % 2 ? 'shoes' : 'hats'},${i}.99`);
+
+describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> queue view)', () => {
+  let system: E2eSystem;
+  let http: Http;
+  let host: Awaited<ReturnType<typeof startFeedHost>>;
+  let account: number;
+  let otherAccount: number;
+  let sameOrgAccount: number;
+  let fullKey: string;
+  let viewKey: string;
+  let otherKey: string;
+
+  const base = (a = account) => `/v2/accounts/${a}/asset-sources`;
+  const call = <T = Json>(method: string, path: string, json?: unknown, key = fullKey) => http<T>(method, path, { key, json });
+  const feedBody = (path: string, overrides: Json = {}) => ({
+    assetSourceName: 'Retailer feed',
+    url: `${host.origin}${path}`,
+    urlType: 'http',
+    urlConfig: { httpMethod: 'GET' },
+    contentType: 'csv',
+    csvSeparator: 'comma',
+    firstRowIsHeader: true,
+    characterEncoding: 'UTF_8',
+    cdp: false,
+    columnNames: ['sku', 'name', 'category', 'price'],
+    assetKeyColumn: 'sku',
+    assetGroupColumn: 'category',
+    reportingColumn: 'name',
+    isScheduled: false,
+    ...overrides,
+  });
+
+  /** Polls the queue until it ends; the queue view appears once the run's Queued event is relayed (within about a second). */
+  async function ended(queueId: string): Promise<{ status: string; message: string; totalItems: number; totalProcessed: number }> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const queue = await call<{ status: string; message: string; totalItems: number; totalProcessed: number }>('GET', `/v2/queues/${queueId}/status`);
+      if (queue.status === 200 && (queue.body.status === 'Completed' || queue.body.status === 'Failed')) return queue.body;
+      if (queue.status !== 200) expectProblem(queue, 404, 'QUEUE_NOT_FOUND');
+      if (Date.now() > deadline) throw new Error(`queue ${queueId} did not end: ${queue.text}`);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+  }
+  const data = async (id: number) => (await call<{ data: Json[]; rowCount: number }>('GET', `${base()}/${id}/data?limit=100`)).body;
+
+  beforeAll(async () => {
+    host = await startFeedHost();
+    system = await startE2eSystem('feeds', { env: { OUTBOUND_ALLOWLIST: `127.0.0.1:${host.port}`, FEED_SCHEDULE_SWEEP_MS: '0' } });
+    http = httpClient(system.baseUrl);
+    const a = admin(http);
+    const orgId = await a.createOrg({ name: 'Feed Retail', isRetailer: true });
+    account = await a.createAccount(orgId, 'Feeds');
+    sameOrgAccount = await a.createAccount(orgId, 'Feeds B');
+    otherAccount = await a.createAccount(await a.createOrg({ name: 'Other', isRetailer: true }), 'Other');
+    fullKey = (await a.createKey({ orgId, permissions: ['*'] })).apiKey;
+    viewKey = (await a.createKey({ orgId, permissions: ['AssetSources_View', 'Queues_View'] })).apiKey;
+    otherKey = (await a.createKey({ orgId: await a.createOrg({ name: 'Third', isRetailer: true }), permissions: ['*'] })).apiKey;
+  });
+
+  afterAll(async () => {
+    await system?.stop();
+    await host?.close();
+  });
+
+  it('creates a feed source directly, ingests it as a job, and serves it like any asset source', async () => {
+    feeds.set('/catalog.csv', csv([...products(30), 'P001,Duplicate,hats,1.00', ',No key,hats,2.00']));
+    const created = await call<{ id: number; msg: string; queueId: string }>(
+      'POST',
+      `${base()}/feed/create`,
+      feedBody('/private/catalog.csv', { urlConfig: { httpMethod: 'GET', username: 'feeder', password: SECRET } }),
+    );
+    expect(created.status).toBe(201);
+    expect(created.text).not.toContain(SECRET);
+    const queue = await ended(created.body.queueId);
+    expect(queue).toMatchObject({ status: 'Completed', totalItems: 32, totalProcessed: 32 });
+    expect(queue.message).toMatch(/^Completed: 32 rows serving/);
+
+    const detail = await call<Json>('GET', `${base()}/${created.body.id}`);
+    expect(detail.body).toMatchObject({
+      assetSourceType: 'feed',
+      rowCount: 32,
+      assetKeyColumn: 'sku',
+      feed: { urlType: 'http', credentialsSet: ['username', 'password'] },
+    });
+    expect(detail.text).not.toContain(SECRET);
+    expect((await data(created.body.id)).data.slice(0, 2)).toEqual([
+      { sku: 'P000', name: 'Product 0', category: 'hats', price: '0.99' },
+      { sku: 'P001', name: 'Product 1', category: 'shoes', price: '1.99' },
+    ]);
+    const list = await call<{ assetSources: Json[] }>('GET', `${base()}?limit=100`);
+    expect(list.body.assetSources).toContainEqual({ assetSourceId: created.body.id, assetSourceName: 'Retailer feed', assetSourceType: 'feed' });
+
+    // The health report: counts on the run, every entry in the CSV.
+    const run = await call<Json>('GET', `${base()}/feed/runs/${created.body.queueId}`);
+    expect(run.body).toMatchObject({ status: 'Completed', rows: 32, rowsStored: 32, duplicateKeys: 1, emptyKeys: 1, rejectedRows: 0 });
+    const report = await call('GET', `${base()}/feed/runs/${created.body.queueId}/report`);
+    expect(report.status).toBe(200);
+    expect(report.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(report.text.trim().split('\n')).toEqual([
+      'line,kind,key,reason',
+      expect.stringMatching(/^32,duplicate-key,P001,/),
+      expect.stringMatching(/^33,empty-key,,/),
+    ]);
+    // A run is read through the account that owns it: another account of the org does not find it, another org's key not even the account.
+    expectProblem(await call('GET', `${base(sameOrgAccount)}/feed/runs/${created.body.queueId}`), 404, 'FEED_RUN_NOT_FOUND');
+    expectProblem(await call('GET', `${base()}/feed/runs/${created.body.queueId}/report`, undefined, otherKey), 404, 'ACCOUNT_NOT_FOUND');
+
+    // Labels, and the retail feed list reading the feed source.
+    expect((await call('POST', `${base()}/${created.body.id}/labels`, { label: 'retailer' })).status).toBe(201);
+    expect((await call<{ labels: string[] }>('GET', `${base()}/${created.body.id}/labels`)).body.labels).toEqual(['retailer']);
+    expect((await call('PUT', `/v2/accounts/${account}/retail-feed-settings`, { assetSourceId: created.body.id })).status).toBe(200);
+    const categories = await call<{ values: string[] }>('GET', `/v2/accounts/${account}/retail-feed-settings/list?fields=category`);
+    expect(categories.body.values).toEqual(['hats', 'shoes']);
+    const skus = await call<{ values: string[] }>('GET', `/v2/accounts/${account}/retail-feed-settings/list?fields=product&query=P02`);
+    expect(skus.body.values).toEqual(expect.arrayContaining(['P020', 'P029']));
+  });
+
+  it('creates from the output of process, refusing columns the feed config does not name', async () => {
+    feeds.set('/small.csv', csv(products(3)));
+    const feedConfig = {
+      rootIsObject: false,
+      rowXPath: '',
+      xpathMap: {},
+      csvColumns: { sku: 0, name: 1, category: 2, price: 3 },
+      memPerRow: 0,
+      estRowsPerChunk: 0,
+      oneRowPerObject: false,
+      rootIsArray: false,
+      cdp: false,
+      fileId: '',
+      cdpXpathMap: {},
+    };
+    const refused = await call('POST', `${base()}/feed`, feedBody('/small.csv', { feedConfig: { ...feedConfig, csvColumns: { sku: 0, name: 1, price: 3 } } }));
+    expectProblem(refused, 400, 'VALIDATION_FAILED');
+    expect(refused.body.errors).toEqual([expect.objectContaining({ pointer: '/columnNames/2', code: 'UNKNOWN_COLUMN' })]);
+    const created = await call<{ id: number; queueId: string }>('POST', `${base()}/feed`, feedBody('/small.csv', { feedConfig }));
+    expect(created.status).toBe(201);
+    expect(await ended(created.body.queueId)).toMatchObject({ status: 'Completed' });
+    expect((await data(created.body.id)).data).toHaveLength(3);
+  });
+
+  it('refuses bad input naming the field, and stores nothing', async () => {
+    const before = (await call<{ assetSources: Json[] }>('GET', `${base()}?limit=100`)).body.assetSources.length;
+    const cases: [Json, string, string][] = [
+      [{ assetKeyColumn: 'ean' }, '/assetKeyColumn', 'UNKNOWN_COLUMN'],
+      [{ cdp: true, customCode: '' }, '/customCode', 'REQUIRED'],
+      [{ urlType: 'objstore', url: 's3://bucket/feed.csv', urlConfig: { accessKey: 'AK' } }, '/urlConfig/secretKey', 'REQUIRED'],
+      [{ urlType: 'ftp', url: 'ftp://feeds.example.com/f.csv', urlConfig: { httpMethod: 'GET' } }, '/urlConfig/httpMethod', 'UNKNOWN_FIELD'],
+      [{ urlType: 'gopher' }, '/urlType', 'NOT_ALLOWED'],
+      [{ characterEncoding: 'latin1' }, '/characterEncoding', 'NOT_ALLOWED'],
+      [{ csvSeparator: 'semicolon' }, '/csvSeparator', 'NOT_ALLOWED'],
+      [{ isScheduled: true, frequency: 'MONTHLY', startTime: '06:00' }, '/frequency', 'NOT_ALLOWED'],
+      [{ isScheduled: true, frequency: 'DAILY', startTime: '6am' }, '/startTime', 'INVALID_FORMAT'],
+      [{ isScheduled: true, frequency: 'DAILY' }, '/startTime', 'REQUIRED'],
+      [{ missingRowPolicy: 'archive' }, '/missingRowPolicy', 'NOT_ALLOWED'],
+    ];
+    for (const [overrides, pointer, code] of cases) {
+      const answer = await call('POST', `${base()}/feed/create`, feedBody('/catalog.csv', overrides));
+      expectProblem(answer, 400, 'VALIDATION_FAILED');
+      expect({ overrides, errors: answer.body.errors }).toEqual({ overrides, errors: expect.arrayContaining([expect.objectContaining({ pointer, code })]) });
+    }
+    expect((await call<{ assetSources: Json[] }>('GET', `${base()}?limit=100`)).body.assetSources).toHaveLength(before);
+    expectProblem(await call('POST', `${base()}/feed/create`, feedBody('/catalog.csv'), viewKey), 403, 'PERMISSION_DENIED');
+    expectProblem(await call('POST', `${base(otherAccount)}/feed/create`, feedBody('/catalog.csv')), 404, 'ACCOUNT_NOT_FOUND');
+  });
+
+  it('keeps the old rows serving when the new feed is missing or shrinks, says why, and serves a held version once confirmed', async () => {
+    feeds.set('/daily.csv', csv(products(20)));
+    const created = await call<{ id: number; queueId: string }>('POST', `${base()}/feed/create`, feedBody('/daily.csv'));
+    await ended(created.body.queueId);
+    const before = (await data(created.body.id)).data;
+    expect(before).toHaveLength(20);
+
+    feeds.delete('/daily.csv');
+    const broken = await call<{ queueId: string }>('PUT', `${base()}/feed/${created.body.id}`, feedBody('/daily.csv'));
+    expect(broken.status).toBe(200);
+    const failed = await ended(broken.body.queueId);
+    expect(failed.status).toBe('Failed');
+    expect(failed.message).toMatch(/no feed at http:\/\/127\.0\.0\.1:\d+\/daily\.csv.*unchanged/);
+    expect((await data(created.body.id)).data).toEqual(before);
+
+    feeds.set('/daily.csv', csv(products(5)));
+    const shrunk = await call<{ queueId: string }>('PUT', `${base()}/feed/${created.body.id}`, feedBody('/daily.csv'));
+    const held = await ended(shrunk.body.queueId);
+    expect(held).toMatchObject({ status: 'Failed', message: expect.stringMatching(/^Held: the new version has 5 rows, 75% fewer than the 20 serving/) });
+    expect((await data(created.body.id)).data).toEqual(before);
+    const detail = await call<{ feed: { held: { queueId: string } } }>('GET', `${base()}/${created.body.id}`);
+    expect(detail.body.feed.held.queueId).toBe(shrunk.body.queueId);
+
+    const confirmed = await call<Json>('POST', `${base()}/feed/${created.body.id}/confirm`);
+    expect(confirmed.body).toEqual({ msg: 'The held feed version is serving.', queueId: shrunk.body.queueId, rowCount: 5 });
+    expect((await data(created.body.id)).data).toHaveLength(5);
+    expectProblem(await call('POST', `${base()}/feed/${created.body.id}/confirm`), 409, 'FEED_NOTHING_HELD');
+    expect((await call<Json>('GET', `${base()}/feed/runs/${shrunk.body.queueId}`)).body).toMatchObject({
+      status: 'Completed',
+      message: expect.stringMatching(/^Confirmed/),
+    });
+  });
+});

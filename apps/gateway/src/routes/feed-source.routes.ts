@@ -1,0 +1,438 @@
+import { Readable } from 'node:stream';
+import { Type, type Static } from '@sinclair/typebox';
+import { stringify } from 'csv-stringify';
+import {
+  ASSET_SOURCES_ACCESS,
+  FEED_ADDITIONAL_PARAMS_MAX,
+  FEED_CHARACTER_ENCODINGS,
+  FEED_CONFIG_MAX_BYTES,
+  FEED_CONTENT_TYPES,
+  FEED_CREDENTIAL_MAX,
+  FEED_CSV_SEPARATORS,
+  FEED_CUSTOM_CODE_MAX,
+  FEED_FILE_ID_MAX,
+  FEED_FREQUENCIES,
+  FEED_HTTP_METHODS,
+  FEED_MISSING_ROW_POLICIES,
+  FEED_PRIVATE_KEY_MAX,
+  FEED_REPORT_PAGE_ROWS,
+  FEED_SHRINK_GUARD_DEFAULT_PERCENT,
+  FEED_URL_MAX,
+  FEED_URL_TYPES,
+} from '@contracts/domain';
+import type { assetSourcesV1 as v1 } from '@contracts/proto';
+import { sourceDefinitionMembers } from './asset-source.routes';
+import { AccountId, BoundedString, FreeFormObject, Int32, Int64, Nullable, PathParams, StringEnum } from './common.schemas';
+import { defineRoute } from './route.types';
+import { neutraliseCell } from './tagging.routes';
+
+const TAG = 'asset sources';
+
+const AccountPath = PathParams({ accountId: AccountId });
+const FeedPath = PathParams({ accountId: AccountId, assetSourceId: Int64({ minimum: 1, description: 'The feed source' }) });
+const RunPath = PathParams({
+  accountId: AccountId,
+  queueId: BoundedString(64, {
+    minLength: 1,
+    pattern: '^[A-Za-z0-9_-]+$',
+    description: 'The queue id of a feed run (answered by create and update, or shown on the source)',
+  }),
+});
+
+const Secret = (max: number, description: string) =>
+  Type.Optional(BoundedString(max, { description: `${description} Write-only: sealed at rest, never answered.` }));
+const UrlConfig = Type.Object(
+  {
+    additionalParams: Type.Optional(BoundedString(FEED_ADDITIONAL_PARAMS_MAX, { description: 'http, https: query string (GET) or form body (POST).' })),
+    httpMethod: Type.Optional(StringEnum(FEED_HTTP_METHODS, { description: 'http, https: GET (default) or POST.' })),
+    username: Secret(FEED_CREDENTIAL_MAX, 'http, https (basic auth), ftp, sftp.'),
+    password: Secret(FEED_CREDENTIAL_MAX, 'http, https (basic auth), ftp, sftp.'),
+    accessKey: Secret(FEED_CREDENTIAL_MAX, 'objstore.'),
+    secretKey: Secret(FEED_CREDENTIAL_MAX, 'objstore.'),
+    portNumber: Type.Optional(Int32({ minimum: 1, maximum: 65_535, description: 'sftp (default 22).' })),
+    privateKey: Secret(FEED_PRIVATE_KEY_MAX, 'sftp: a PEM or OpenSSH private key.'),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required); ' +
+      'sftp portNumber, privateKey, username (required) and password (a privateKey or a password is required). A member of another urlType is 400. ' +
+      'On update a secret member left out keeps its stored value while urlType stays the same.',
+  },
+);
+
+/** The members of process (36) that a create or update carries too. */
+const feedReadMembers = {
+  url: Type.Optional(
+    BoundedString(FEED_URL_MAX, {
+      description: 'Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId.',
+    }),
+  ),
+  urlType: StringEnum(FEED_URL_TYPES),
+  urlConfig: Type.Optional(UrlConfig),
+  customCode: Type.Optional(
+    Nullable(
+      BoundedString(FEED_CUSTOM_CODE_MAX, { description: 'JavaScript that transforms each row, run in a sandbox; must not be empty when cdp is true.' }),
+    ),
+  ),
+  firstRowIsHeader: Type.Optional(Type.Boolean({ description: 'csv: the first row names the columns (default true).' })),
+  characterEncoding: Type.Optional(StringEnum(FEED_CHARACTER_ENCODINGS, { description: 'Default UTF_8; a BOM is honoured.' })),
+  csvSeparator: Type.Optional(StringEnum(FEED_CSV_SEPARATORS, { description: 'csv: default auto.' })),
+  contentType: StringEnum(FEED_CONTENT_TYPES),
+  cdp: Type.Optional(Type.Boolean({ description: 'Run customCode over each row (default false).' })),
+  fileId: Type.Optional(
+    Nullable(BoundedString(FEED_FILE_ID_MAX, { description: "A file of the account's asset library read instead of url; empty for none." })),
+  ),
+};
+
+const scheduleMembers = {
+  isScheduled: Type.Optional(Type.Boolean({ description: 'Fetch the feed again on a schedule (default false); frequency and startTime are then required.' })),
+  frequency: Type.Optional(
+    Nullable(
+      StringEnum(FEED_FREQUENCIES, {
+        description: 'HOURLY runs at the startTime minute of every hour; DAILY at startTime; WEEKLY at startTime on the weekday of its first run.',
+      }),
+    ),
+  ),
+  startTime: Type.Optional(
+    Nullable(BoundedString(5, { pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'hh:mm in US Eastern time (daylight saving time followed).' })),
+  ),
+  endDate: Type.Optional(
+    Nullable(BoundedString(10, { pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'yyyy-mm-dd (US Eastern): no scheduled run starts after this day.' })),
+  ),
+};
+
+const policyMembers = {
+  missingRowPolicy: Type.Optional(
+    StringEnum(FEED_MISSING_ROW_POLICIES, {
+      description:
+        'Extension. A row whose key is gone from a new version: delete (default) drops it, disable keeps it aside (never served or mapped; restored when the key returns), keep keeps serving it. ' +
+        'Applies to sources with an assetKeyColumn. Left out on update: unchanged.',
+    }),
+  ),
+  shrinkGuardPercent: Type.Optional(
+    Int32({
+      minimum: 0,
+      maximum: 100,
+      description: `Extension. A new version with more than this share fewer rows than those serving, or with none, is held (the old rows keep serving) until confirmed. Default ${FEED_SHRINK_GUARD_DEFAULT_PERCENT}; left out on update: unchanged.`,
+    }),
+  ),
+};
+
+const FeedConfig = FreeFormObject(
+  FEED_CONFIG_MAX_BYTES,
+  'The config object process answered (rootIsObject, rowXPath, xpathMap, csvColumns, memPerRow, estRowsPerChunk, oneRowPerObject, rootIsArray, cdp, fileId, cdpXpathMap). ' +
+    'Every columnNames entry must be a column it names.',
+);
+const DirectBody = Type.Object({ ...sourceDefinitionMembers, ...feedReadMembers, ...scheduleMembers, ...policyMembers }, { additionalProperties: false });
+const FromProcessBody = Type.Object(
+  { ...sourceDefinitionMembers, ...feedReadMembers, feedConfig: FeedConfig, ...scheduleMembers, ...policyMembers },
+  { additionalProperties: false },
+);
+const UpdateBody = Type.Object(
+  { ...sourceDefinitionMembers, ...feedReadMembers, feedConfig: Type.Optional(FeedConfig), ...scheduleMembers, ...policyMembers },
+  { additionalProperties: false },
+);
+
+const Queued = Type.Object({
+  id: Type.Integer({ description: 'The asset source id.' }),
+  msg: Type.String(),
+  queueId: Type.String({ description: 'The ingestion run: GET /v2/queues/:queueId shows its progress and end; the run extension its health report.' }),
+});
+
+const RunSchema = Type.Object({
+  queueId: Type.String(),
+  assetSourceId: Type.Integer(),
+  trigger: StringEnum(['create', 'update', 'schedule'] as const),
+  status: StringEnum(['Queued', 'Processing', 'Completed', 'Skipped', 'Held', 'Failed'] as const, {
+    description:
+      'Skipped: a scheduled run found the feed unchanged. Held: the shrink guard holds the version. The queue shows Completed for Completed and Skipped, Failed for Held and Failed.',
+  }),
+  message: Type.String(),
+  rows: Type.Integer({ description: 'Rows the feed held, rejected ones included.' }),
+  rowsStored: Type.Integer(),
+  duplicateKeys: Type.Integer({ description: 'Rows whose key (and variant) an earlier row had; stored, and listed in the report.' }),
+  emptyKeys: Type.Integer({ description: 'Rows without a value in the asset key column; stored, and listed in the report.' }),
+  rejectedRows: Type.Integer({ description: 'Rows not stored, each listed in the report with its line and reason.' }),
+  createdTime: Type.String({ format: 'date-time' }),
+  finishedTime: Nullable(Type.String({ format: 'date-time' })),
+});
+
+const EXAMPLE_QUEUE_ID = '5f0c6f9e-2b1a-4c39-9d7e-0a4b8f3c2d11';
+const EXAMPLE_FEED = {
+  assetSourceName: 'Retailer products',
+  url: 'https://feeds.example.com/products.csv',
+  urlType: 'https' as const,
+  urlConfig: { httpMethod: 'GET' as const, username: '<USERNAME>', password: '<PASSWORD>' },
+  firstRowIsHeader: true,
+  characterEncoding: 'UTF_8' as const,
+  csvSeparator: 'comma' as const,
+  contentType: 'csv' as const,
+  cdp: false,
+  columnNames: ['sku', 'name', 'price', 'category'],
+  assetKeyColumn: 'sku',
+  assetGroupColumn: 'category',
+  reportingColumn: 'name',
+  isScheduled: true,
+  frequency: 'DAILY' as const,
+  startTime: '06:00',
+  endDate: '2027-12-31',
+  missingRowPolicy: 'disable' as const,
+};
+const EXAMPLE_CONFIG = {
+  rootIsObject: false,
+  rowXPath: '',
+  xpathMap: {},
+  csvColumns: { sku: 0, name: 1, price: 2, category: 3 },
+  memPerRow: 96,
+  estRowsPerChunk: 10_000,
+  oneRowPerObject: false,
+  rootIsArray: false,
+  cdp: false,
+  fileId: '',
+  cdpXpathMap: {},
+};
+
+type FeedBody = Static<typeof UpdateBody>;
+
+/** What create and update send: every member, urlConfig's secrets included (the service seals them), feedConfig as JSON text. */
+function feedFieldsOf(body: FeedBody): v1.FeedSourceFields {
+  const c = body.urlConfig ?? {};
+  return {
+    assetSourceName: body.assetSourceName,
+    columnNames: body.columnNames,
+    columns: {
+      assetKeyColumn: body.assetKeyColumn ?? undefined,
+      assetVariantColumn: body.assetVariantColumn ?? undefined,
+      assetGroupColumn: body.assetGroupColumn ?? undefined,
+      reportingColumn: body.reportingColumn ?? undefined,
+      rotationWeightColumn: body.rotationWeightColumn ?? undefined,
+    },
+    urlType: body.urlType,
+    url: body.url ?? '',
+    urlConfig: c,
+    customCode: body.customCode ?? undefined,
+    firstRowIsHeader: body.firstRowIsHeader ?? true,
+    characterEncoding: body.characterEncoding ?? 'UTF_8',
+    csvSeparator: body.csvSeparator ?? 'auto',
+    contentType: body.contentType,
+    cdp: body.cdp ?? false,
+    fileId: body.fileId || undefined,
+    feedConfigJson: body.feedConfig === undefined ? undefined : JSON.stringify(body.feedConfig),
+    isScheduled: body.isScheduled ?? false,
+    frequency: body.frequency ?? undefined,
+    startTime: body.startTime ?? undefined,
+    endDate: body.endDate ?? undefined,
+    missingRowPolicy: body.missingRowPolicy,
+    shrinkGuardPercent: body.shrinkGuardPercent,
+  };
+}
+
+const FEED_RULES =
+  'The key, variant, group, reporting and rotation-weight columns must be among columnNames; urlConfig must carry what urlType needs; customCode must not be empty when cdp is true; ' +
+  'a scheduled feed needs frequency and startTime. Each broken rule is 400 naming the field, and nothing is stored. ' +
+  'The feed is then read by an ingestion job (queueId): the whole feed is streamed into the source, and its rows replace the old ones in one step only when it parsed to its end; ' +
+  'a feed that cannot be read or breaks part-way leaves the old rows serving, and the queue says why. A special column the feed never carries fails the run.';
+
+const FEED_CREATE_PROBLEMS = ['ASSET_SOURCE_IN_USE'] as const;
+
+/** Feed sources: create from process output (37), create directly (38), update (39), and the run, report and confirm extensions. */
+export const feedSourceRoutes = [
+  defineRoute({
+    operationId: 'createFeedAssetSourceFromProcess',
+    method: 'post',
+    path: '/v2/accounts/:accountId/asset-sources/feed',
+    tag: TAG,
+    summary: 'Create a feed source from the output of process',
+    description: `The body of process plus its config as feedConfig: every columnNames entry must be a column feedConfig names. ${FEED_RULES} Answers the run's queueId too (an extension member).`,
+    permission: ASSET_SOURCES_ACCESS.createFeedSource,
+    scope: { account: 'accountId' },
+    params: AccountPath,
+    body: FromProcessBody,
+    success: { status: 201, description: 'Created; the first ingestion is queued', schema: Queued },
+    example: {
+      params: { accountId: 1001 },
+      request: { ...EXAMPLE_FEED, feedConfig: EXAMPLE_CONFIG },
+      response: { id: 46, msg: 'Feed asset source created; its ingestion is queued.', queueId: EXAMPLE_QUEUE_ID },
+    },
+    async handle({ params, body, backends }) {
+      const result = await backends.assetSources.createFeedSource({ accountId: params.accountId, fields: feedFieldsOf(body) });
+      return { status: 201, body: { id: result.assetSourceId, msg: 'Feed asset source created; its ingestion is queued.', queueId: result.queueId } };
+    },
+  }),
+
+  defineRoute({
+    operationId: 'createFeedAssetSource',
+    method: 'post',
+    path: '/v2/accounts/:accountId/asset-sources/feed/create',
+    tag: TAG,
+    summary: 'Create a feed source directly',
+    description: `Without process: the reader detects what it needs from the head of the feed. ${FEED_RULES}`,
+    permission: ASSET_SOURCES_ACCESS.createFeedSource,
+    scope: { account: 'accountId' },
+    params: AccountPath,
+    body: DirectBody,
+    success: { status: 201, description: 'Created; the first ingestion is queued', schema: Queued },
+    example: {
+      params: { accountId: 1001 },
+      request: EXAMPLE_FEED,
+      response: { id: 46, msg: 'Feed asset source created; its ingestion is queued.', queueId: EXAMPLE_QUEUE_ID },
+    },
+    async handle({ params, body, backends }) {
+      const result = await backends.assetSources.createFeedSource({ accountId: params.accountId, fields: feedFieldsOf(body) });
+      return { status: 201, body: { id: result.assetSourceId, msg: 'Feed asset source created; its ingestion is queued.', queueId: result.queueId } };
+    },
+  }),
+
+  defineRoute({
+    operationId: 'updateFeedAssetSource',
+    method: 'put',
+    path: '/v2/accounts/:accountId/asset-sources/feed/:assetSourceId',
+    tag: TAG,
+    summary: 'Update a feed source',
+    description:
+      `Every member as on create (feedConfig optional); an ingestion with the new settings is queued, and the old rows serve until it swaps its version in. ${FEED_RULES} ` +
+      'A source of another kind is 409; a change that drops a column a recommendation source maps is 409 ASSET_SOURCE_IN_USE.',
+    permission: ASSET_SOURCES_ACCESS.replaceFeedSource,
+    scope: { account: 'accountId' },
+    params: FeedPath,
+    body: UpdateBody,
+    success: { status: 200, description: 'Updated; an ingestion is queued', schema: Queued },
+    problems: ['ASSET_SOURCE_NOT_FOUND', 'ASSET_SOURCE_KIND_MISMATCH', ...FEED_CREATE_PROBLEMS],
+    example: {
+      params: { accountId: 1001, assetSourceId: 46 },
+      request: EXAMPLE_FEED,
+      response: { id: 46, msg: 'Feed asset source updated; its ingestion is queued.', queueId: EXAMPLE_QUEUE_ID },
+    },
+    async handle({ params, body, backends }) {
+      const result = await backends.assetSources.replaceFeedSource({
+        accountId: params.accountId,
+        assetSourceId: params.assetSourceId,
+        fields: feedFieldsOf(body),
+      });
+      return { body: { id: result.assetSourceId, msg: 'Feed asset source updated; its ingestion is queued.', queueId: result.queueId } };
+    },
+  }),
+
+  defineRoute({
+    operationId: 'confirmFeedVersion',
+    method: 'post',
+    path: '/v2/accounts/:accountId/asset-sources/feed/:assetSourceId/confirm',
+    tag: TAG,
+    summary: 'Serve the feed version the shrink guard holds',
+    description:
+      'The shrink guard holds a new version that lost more than shrinkGuardPercent of the rows serving, or came back empty, and keeps the old rows serving (the source detail shows feed.held, the run ends Held). ' +
+      'This serves the held version, in one step, applying missingRowPolicy. 409 FEED_NOTHING_HELD when no version is held.',
+    permission: ASSET_SOURCES_ACCESS.confirmFeedVersion,
+    scope: { account: 'accountId' },
+    extension: true,
+    params: FeedPath,
+    success: {
+      status: 200,
+      description: 'The held version serves',
+      schema: Type.Object({ msg: Type.String(), queueId: Type.String(), rowCount: Type.Integer({ description: 'Rows serving now.' }) }),
+    },
+    problems: ['ASSET_SOURCE_NOT_FOUND', 'ASSET_SOURCE_KIND_MISMATCH', 'FEED_NOTHING_HELD'],
+    example: {
+      params: { accountId: 1001, assetSourceId: 46 },
+      response: { msg: 'The held feed version is serving.', queueId: EXAMPLE_QUEUE_ID, rowCount: 12 },
+    },
+    async handle({ params, backends }) {
+      const result = await backends.assetSources.confirmFeedVersion({ accountId: params.accountId, assetSourceId: params.assetSourceId });
+      return { body: { msg: 'The held feed version is serving.', queueId: result.queueId, rowCount: result.rowCount } };
+    },
+  }),
+
+  defineRoute({
+    operationId: 'getFeedRun',
+    method: 'get',
+    path: '/v2/accounts/:accountId/asset-sources/feed/runs/:queueId',
+    tag: TAG,
+    summary: 'Read a feed ingestion run and its health counts',
+    description:
+      "The run's state and its health: rows, rows stored, duplicate keys, empty keys and rejected rows. Every entry, with its line and reason, is in the report (CSV).",
+    permission: ASSET_SOURCES_ACCESS.listFeedReport,
+    scope: { account: 'accountId' },
+    extension: true,
+    params: RunPath,
+    success: { status: 200, description: 'The run', schema: RunSchema },
+    problems: ['FEED_RUN_NOT_FOUND'],
+    example: {
+      params: { accountId: 1001, queueId: EXAMPLE_QUEUE_ID },
+      response: {
+        queueId: EXAMPLE_QUEUE_ID,
+        assetSourceId: 46,
+        trigger: 'create',
+        status: 'Completed',
+        message: 'Completed: 998 rows serving, 1000 read, 2 rejected.',
+        rows: 1000,
+        rowsStored: 998,
+        duplicateKeys: 0,
+        emptyKeys: 0,
+        rejectedRows: 2,
+        createdTime: '2026-03-01T06:00:00.000Z',
+        finishedTime: '2026-03-01T06:00:04.000Z',
+      },
+    },
+    async handle({ params, backends }) {
+      const { run } = await backends.assetSources.listFeedReport({ accountId: params.accountId, queueId: params.queueId, afterSeq: -1, limit: 1 });
+      return { body: presentRun(run as v1.FeedRun) };
+    },
+  }),
+
+  defineRoute({
+    operationId: 'downloadFeedReport',
+    method: 'get',
+    path: '/v2/accounts/:accountId/asset-sources/feed/runs/:queueId/report',
+    tag: TAG,
+    summary: 'Download the health report of a feed run as CSV',
+    description:
+      'Content type text/csv; every entry of the run, uncapped, in feed order: line (1-based, where the row starts), kind (rejected, duplicate-key or empty-key), key and reason. ' +
+      "RFC 4180 quoting; a cell starting with = + - @ (or tab, CR) is prefixed with ' so a spreadsheet does not run it. The rows stream as they are read.",
+    permission: ASSET_SOURCES_ACCESS.listFeedReport,
+    scope: { account: 'accountId' },
+    extension: true,
+    params: RunPath,
+    success: { status: 200, description: 'The report', mediaType: 'text/csv' },
+    problems: ['FEED_RUN_NOT_FOUND'],
+    example: { params: { accountId: 1001, queueId: EXAMPLE_QUEUE_ID } },
+    async handle({ params, backends }) {
+      const page = (afterSeq: number) =>
+        backends.assetSources.listFeedReport({ accountId: params.accountId, queueId: params.queueId, afterSeq, limit: FEED_REPORT_PAGE_ROWS });
+      // The first page answers the 404 while a problem can still be sent.
+      const first = await page(-1);
+      async function* rows() {
+        let current = first;
+        for (;;) {
+          for (const e of current.entries) yield [String(e.line), e.kind, e.keyValue ?? '', e.reason];
+          if (current.entries.length < FEED_REPORT_PAGE_ROWS) return;
+          current = await page(current.entries[current.entries.length - 1].seq);
+        }
+      }
+      const csv = stringify({ header: true, columns: ['line', 'kind', 'key', 'reason'], cast: { string: neutraliseCell } });
+      const source = Readable.from(rows());
+      source.on('error', (error) => csv.destroy(error));
+      return {
+        headers: { 'Content-Disposition': `attachment; filename="feed-run-${params.queueId}-report.csv"`, 'Cache-Control': 'no-store' },
+        stream: source.pipe(csv),
+      };
+    },
+  }),
+];
+
+function presentRun(run: v1.FeedRun) {
+  return {
+    queueId: run.queueId,
+    assetSourceId: run.assetSourceId,
+    trigger: run.trigger as 'create' | 'update' | 'schedule',
+    status: run.status as 'Queued' | 'Processing' | 'Completed' | 'Skipped' | 'Held' | 'Failed',
+    message: run.message,
+    rows: run.rowsRead,
+    rowsStored: run.rowsStored,
+    duplicateKeys: run.duplicateKeys,
+    emptyKeys: run.emptyKeys,
+    rejectedRows: run.rejectedRows,
+    createdTime: run.createdTime,
+    finishedTime: run.finishedTime ?? null,
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * Values of feed asset sources that the gateway and asset-sources both need: the enumerations of the
+ * feed bodies (process, create, update), the schedule, the extensions' policies and the bounds.
+ */
+
+export const FEED_URL_TYPES = ['https', 'http', 'objstore', 'ftp', 'sftp'] as const;
+export const FEED_CHARACTER_ENCODINGS = ['UTF_8', 'iso_8859_1', 'CP1252', 'utf_16le'] as const;
+export const FEED_CSV_SEPARATORS = ['comma', 'tab', 'pipe', 'auto'] as const;
+export const FEED_CONTENT_TYPES = ['xml', 'json', 'csv'] as const;
+export const FEED_HTTP_METHODS = ['GET', 'POST'] as const;
+
+export type FeedUrlType = (typeof FEED_URL_TYPES)[number];
+export type FeedCharacterEncoding = (typeof FEED_CHARACTER_ENCODINGS)[number];
+export type FeedCsvSeparator = (typeof FEED_CSV_SEPARATORS)[number];
+export type FeedContentType = (typeof FEED_CONTENT_TYPES)[number];
+
+/** How often a scheduled feed is fetched again; the first run of a day or week is at startTime, US Eastern. */
+export const FEED_FREQUENCIES = ['HOURLY', 'DAILY', 'WEEKLY'] as const;
+export type FeedFrequency = (typeof FEED_FREQUENCIES)[number];
+/** The time zone startTime is read in (daylight saving time included). */
+export const FEED_SCHEDULE_TIME_ZONE = 'America/New_York';
+
+/**
+ * What happens to a row whose key is gone from a new version of the feed (extension): `delete` drops it,
+ * `disable` keeps it aside (never served or mapped; back when the key returns), `keep` keeps serving it.
+ */
+export const FEED_MISSING_ROW_POLICIES = ['delete', 'disable', 'keep'] as const;
+export type FeedMissingRowPolicy = (typeof FEED_MISSING_ROW_POLICIES)[number];
+
+/** The shrink guard's default: a new version with more than this share fewer rows (or none) is held. */
+export const FEED_SHRINK_GUARD_DEFAULT_PERCENT = 50;
+
+/** The secret members of urlConfig: sealed at rest, never answered, logged or put on NATS. */
+export const FEED_SECRET_FIELDS = ['username', 'password', 'accessKey', 'secretKey', 'privateKey'] as const;
+export type FeedSecretField = (typeof FEED_SECRET_FIELDS)[number];
+
+export const FEED_URL_MAX = 2048;
+export const FEED_ADDITIONAL_PARAMS_MAX = 4096;
+export const FEED_CREDENTIAL_MAX = 256;
+export const FEED_PRIVATE_KEY_MAX = 16_384;
+export const FEED_CUSTOM_CODE_MAX = 65_536;
+export const FEED_FILE_ID_MAX = 512;
+/** Size of the feedConfig object (process's `config`) a create or update may carry, serialized. */
+export const FEED_CONFIG_MAX_BYTES = 65_536;
+/** Report entries one page of the health report answers between services (the CSV streams every page). */
+export const FEED_REPORT_PAGE_ROWS = 5_000;

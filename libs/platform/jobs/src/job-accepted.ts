@@ -1,0 +1,37 @@
+import { encodeJobProgress, JobStatus, type JobProgress } from './job-progress.codec';
+import { jobProgressSubject } from './job-progress.stream';
+import { jobRequestSubject, type JobRequest } from './job-request';
+
+/** An outbox entry (the shape of @platform/service's DomainEvent): subject without NATS_PREFIX. */
+export interface JobOutboxEntry {
+  subject: string;
+  msgId: string;
+  payload: unknown;
+  encoded?: Uint8Array;
+}
+
+/**
+ * What a service that accepts a job but does not keep the queue view records in the transaction of
+ * its own change: the request for the worker, and the job's Queued progress event, which creates the
+ * queue view (storage-library folds it like any other progress). Both go through the outbox, so the
+ * queue, the request and the change commit together or not at all. The Queued event's sequence is
+ * the acceptance time in microseconds, as the progress publisher counts, so every report of the run
+ * that follows out-sequences it.
+ */
+export function jobAcceptedEntries(request: JobRequest, acceptedAtMs: number, message = 'Queued'): JobOutboxEntry[] {
+  const queued: JobProgress = {
+    queueId: request.queueId,
+    accountId: request.accountId,
+    kind: request.kind,
+    status: JobStatus.JOB_STATUS_QUEUED,
+    totalItems: 0,
+    totalProcessed: 0,
+    message,
+    sequence: Math.floor(acceptedAtMs) * 1_000,
+    occurredAt: new Date(acceptedAtMs).toISOString(),
+  };
+  return [
+    { subject: jobProgressSubject('', request.kind), msgId: `${request.queueId}:${queued.sequence}`, payload: null, encoded: encodeJobProgress(queued) },
+    { subject: jobRequestSubject(request.kind), msgId: `job:${request.queueId}`, payload: request },
+  ];
+}
