@@ -3,7 +3,9 @@ import type { ServiceDatabase } from '@platform/mysql';
 import { createOutboundFetch, parseAllowlist, type OutboundFetch } from '@platform/outbound-fetch';
 import type { SecretBox } from '@platform/secrets';
 import type { EventOutbox } from '@platform/service';
+import { FeedProcessService } from './feeds/feed-process.service';
 import { FeedRowsRepository } from './feeds/feed-rows.repository';
+import { feedReaderFor, type FeedReadLimits } from './feeds/reading';
 import { FeedSourceRepository } from './feeds/feed-source.repository';
 import { FeedSourceService } from './feeds/feed-source.service';
 import { LabelRepository } from './labels/label.repository';
@@ -24,6 +26,7 @@ export interface AssetSourcesServices {
   motionDesign: MotionDesignService;
   retailFeed: RetailFeedService;
   feedSources: FeedSourceService;
+  feedProcess: FeedProcessService;
   /** What the feed-ingest job works with besides the reader. */
   feedStore: { feeds: FeedSourceRepository; rows: FeedRowsRepository };
 }
@@ -33,6 +36,8 @@ export interface AssetSourcesDeps {
   logger: Logger;
   /** What remote sources may reach, and how long and how much they may take. */
   remote: { allowlist: string; timeoutMs: number; maxBytes: number; outbound?: OutboundFetch };
+  /** Caps of process (36), which reads a feed's head through every transport (the remote allowlist admits test and on-premise hosts). */
+  feedProcess?: FeedReadLimits;
   /** Records a feed run's request and Queued event with the change that starts it. */
   events: EventOutbox;
   /** Seals feed credentials at rest (SECRETS_ENCRYPTION_KEY). */
@@ -67,5 +72,11 @@ export function createAssetSourcesServices(deps: AssetSourcesDeps): AssetSources
     retailFeed: new RetailFeedService(new RetailFeedRepository(deps.db), assetSources),
     feedSources,
     feedStore,
+    feedProcess: new FeedProcessService(
+      feedReaderFor({
+        allowlist: parseAllowlist(deps.remote.allowlist),
+        limits: deps.feedProcess ?? { maxBytes: deps.remote.maxBytes, timeoutMs: deps.remote.timeoutMs },
+      }),
+    ),
   };
 }

@@ -49,7 +49,7 @@ export function isCalendarDate(value: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
-function locationErrors(input: FeedSourceInput, secretsStored: ReadonlySet<FeedSecretField>): FieldError[] {
+function locationErrors(input: FeedReadInput, secretsStored: ReadonlySet<FeedSecretField>): FieldError[] {
   const { location, secrets } = input;
   const errors = notOneOf('/urlType', location.urlType, FEED_URL_TYPES);
   if (location.fileId !== null) {
@@ -136,15 +136,16 @@ export function feedConfigColumns(config: FeedConfig): Set<string> {
   ]);
 }
 
+/** What reading a feed takes (process reads with it too): its location, credentials and format. */
+export type FeedReadInput = Pick<FeedSourceInput, 'location' | 'secrets' | 'format'>;
+
 /**
- * Every rule of a feed create or update: the source's own (name, columns, the key, variant, group,
- * reporting and rotation-weight columns among columnNames), each enumeration, the urlConfig members
- * its urlType takes and needs, customCode when cdp, the schedule, and, when process's config is given,
- * that every column is a column of the feed.
+ * The rules of what reads a feed, for process (36) as for create and update: each enumeration, the
+ * urlConfig members its urlType takes and needs, customCode when cdp.
  */
-export function feedSourceErrors(input: FeedSourceInput, secretsStored: ReadonlySet<FeedSecretField> = new Set()): FieldError[] {
-  const { definition, format, schedule, policies } = input;
-  const errors = [...definitionErrors({ ...definition, contentType: null }), ...locationErrors(input, secretsStored)];
+export function feedReadErrors(input: FeedReadInput, secretsStored: ReadonlySet<FeedSecretField> = new Set()): FieldError[] {
+  const { format } = input;
+  const errors = locationErrors(input, secretsStored);
   errors.push(
     ...notOneOf('/contentType', format.contentType, FEED_CONTENT_TYPES),
     ...notOneOf('/characterEncoding', format.characterEncoding, FEED_CHARACTER_ENCODINGS),
@@ -154,6 +155,18 @@ export function feedSourceErrors(input: FeedSourceInput, secretsStored: Readonly
     errors.push({ pointer: '/customCode', code: 'REQUIRED', detail: 'customCode must not be empty when cdp is true.' });
   if ((format.customCode ?? '').length > FEED_CUSTOM_CODE_MAX)
     errors.push({ pointer: '/customCode', code: 'TOO_LONG', detail: `customCode must be at most ${FEED_CUSTOM_CODE_MAX} characters.` });
+  return errors;
+}
+
+/**
+ * Every rule of a feed create or update: the source's own (name, columns, the key, variant, group,
+ * reporting and rotation-weight columns among columnNames), each enumeration, the urlConfig members
+ * its urlType takes and needs, customCode when cdp, the schedule, and, when process's config is given,
+ * that every column is a column of the feed.
+ */
+export function feedSourceErrors(input: FeedSourceInput, secretsStored: ReadonlySet<FeedSecretField> = new Set()): FieldError[] {
+  const { definition, format, schedule, policies } = input;
+  const errors = [...definitionErrors({ ...definition, contentType: null }), ...feedReadErrors(input, secretsStored)];
   if (format.feedConfig) {
     const columns = feedConfigColumns(format.feedConfig);
     if (columns.size > 0)

@@ -1,0 +1,136 @@
+import { AppError } from '@platform/errors';
+import { openAssetSourcesTestBed, type AssetSourcesTestBed } from '../asset-sources.test-support';
+import type { FeedReadInput } from './feed-source.rules';
+import { startFeedHttpServer, type FeedHttpServer } from './reading/feed-test-servers';
+
+jest.setTimeout(60_000);
+
+const errorOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error as AppError,
+  );
+
+describe('process (36): the head of a feed (real MariaDB test bed, a real HTTP server on loopback)', () => {
+  let bed: AssetSourcesTestBed;
+  let server: FeedHttpServer;
+  let endlessRowsWritten = 0;
+  let endlessClosed = false;
+
+  beforeAll(async () => {
+    server = await startFeedHttpServer((req, res) => {
+      if (req.url === '/products.csv') {
+        res.end('sku,name,price\n' + Array.from({ length: 150 }, (_, i) => `S${i % 7},Item ${i},${i}.00`).join('\n') + '\n');
+      } else if (req.url === '/endless.csv') {
+        // A feed far larger than its head: process must stop reading it, not wait for its end.
+        res.writeHead(200, { 'content-type': 'text/csv' });
+        res.write('sku,name\n');
+        res.on('close', () => (endlessClosed = true));
+        const pump = () => {
+          while (!res.destroyed && endlessRowsWritten < 5_000_000) {
+            endlessRowsWritten++;
+            if (!res.write(`E${endlessRowsWritten},Row ${endlessRowsWritten}\n`)) return void res.once('drain', pump);
+          }
+          res.end();
+        };
+        pump();
+      } else if (req.url === '/merchant.xml') {
+        res.end(
+          '<rss xmlns:g="http://base.google.com/ns/1.0"><channel><title>t</title>' +
+            '<item><g:id>P1</g:id><g:price>1.00 EUR</g:price></item><item><g:id>P2</g:id><g:price>2.00 EUR</g:price></item></channel></rss>',
+        );
+      } else res.writeHead(404).end();
+    });
+    bed = await openAssetSourcesTestBed('afproc', { allowlist: server.hostPort });
+  });
+  afterAll(async () => {
+    await bed?.close();
+    await server?.close();
+  });
+
+  const input = (
+    over: Partial<FeedReadInput['format']> & { url?: string; location?: Partial<FeedReadInput['location']>; secrets?: FeedReadInput['secrets'] } = {},
+  ): FeedReadInput => {
+    const { url, location, secrets, ...format } = over;
+    return {
+      location: { urlType: 'http', url: url ?? `${server.origin}/products.csv`, fileId: null, urlConfig: {}, ...location },
+      secrets: secrets ?? {},
+      format: {
+        contentType: 'csv',
+        characterEncoding: 'UTF_8',
+        csvSeparator: 'auto',
+        firstRowIsHeader: true,
+        cdp: false,
+        customCode: null,
+        feedConfig: null,
+        ...format,
+      },
+    };
+  };
+
+  it('answers config, sample values per column and no cdpLogs for a CSV feed', async () => {
+    const { config, sample, cdpLogs } = await bed.feedProcess.process(1, input());
+    expect(config).toMatchObject({ csvColumns: { sku: 0, name: 1, price: 2 }, cdp: false, fileId: '', rootIsArray: false });
+    expect(config.memPerRow).toBeGreaterThan(20);
+    expect(config.estRowsPerChunk).toBe(Math.floor((4 * 1024 * 1024) / config.memPerRow));
+    expect(sample).toEqual({
+      sku: ['S0', 'S1', 'S2', 'S3', 'S4'],
+      name: ['Item 0', 'Item 1', 'Item 2', 'Item 3', 'Item 4'],
+      price: ['0.00', '1.00', '2.00', '3.00', '4.00'],
+    });
+    expect(cdpLogs).toEqual([]);
+  });
+
+  it('reads only the head of a feed and closes the connection', async () => {
+    const { sample } = await bed.feedProcess.process(1, input({ url: `${server.origin}/endless.csv` }));
+    expect(sample.sku).toEqual(['E1', 'E2', 'E3', 'E4', 'E5']);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(endlessClosed).toBe(true);
+    expect(endlessRowsWritten).toBeLessThan(5_000_000);
+  });
+
+  it('detects the row element and leaf paths of a Google-Merchant XML feed', async () => {
+    const { config, sample } = await bed.feedProcess.process(1, input({ url: `${server.origin}/merchant.xml`, contentType: 'xml' }));
+    expect(config).toMatchObject({ rowXPath: '/rss/channel/item', xpathMap: { id: 'g:id', price: 'g:price' } });
+    expect(sample).toEqual({ id: ['P1', 'P2'], price: ['1.00 EUR', '2.00 EUR'] });
+  });
+
+  it('runs customCode over the head and answers its console output in cdpLogs', async () => {
+    const customCode =
+      'console.log("price", row.price); if (row.price === "1.00") throw new Error("no"); return { sku: row.sku, cents: Number(row.price) * 100 };';
+    const { config, sample, cdpLogs } = await bed.feedProcess.process(1, input({ cdp: true, customCode }));
+    expect(config.cdp).toBe(true);
+    expect(config.cdpXpathMap).toEqual({ sku: 'sku', cents: 'cents' });
+    expect(sample.cents).toEqual(['0', '200', '300', '400', '500']);
+    expect(cdpLogs.slice(0, 3)).toEqual(['price 0.00', 'price 1.00', 'line 3: customCode failed: Error: no']);
+  });
+
+  it('refuses each bad enumeration and the urlConfig a urlType does not take or needs, naming the fields', async () => {
+    const bad = await errorOf(
+      bed.feedProcess.process(1, {
+        ...input(),
+        location: { urlType: 'gopher' as never, url: 'gopher://x', fileId: null, urlConfig: {} },
+        format: { ...input().format, contentType: 'yaml' as never, characterEncoding: 'latin9' as never, csvSeparator: 'semicolon' as never },
+      }),
+    );
+    expect(bad?.code).toBe('VALIDATION_FAILED');
+    expect(bad?.errors?.map((e) => ('pointer' in e ? e.pointer : ''))).toEqual(
+      expect.arrayContaining(['/urlType', '/contentType', '/characterEncoding', '/csvSeparator']),
+    );
+    const objstore = await errorOf(bed.feedProcess.process(1, input({ location: { urlType: 'objstore', url: 's3://b/k' }, secrets: { accessKey: 'A' } })));
+    expect(objstore?.errors).toEqual([expect.objectContaining({ pointer: '/urlConfig/secretKey', code: 'REQUIRED' })]);
+    const sftp = await errorOf(bed.feedProcess.process(1, input({ location: { urlType: 'sftp', url: 'sftp://h/f.csv', urlConfig: { httpMethod: 'GET' } } })));
+    expect(sftp?.errors?.map((e) => ('pointer' in e ? e.pointer : ''))).toEqual(
+      expect.arrayContaining(['/urlConfig/httpMethod', '/urlConfig/username', '/urlConfig/password']),
+    );
+    const cdp = await errorOf(bed.feedProcess.process(1, input({ cdp: true, customCode: '' })));
+    expect(cdp?.errors).toEqual([expect.objectContaining({ pointer: '/customCode', code: 'REQUIRED' })]);
+  });
+
+  it('answers a 404 feed, a body that is not a feed and an unreachable or refused host with their causes', async () => {
+    expect((await errorOf(bed.feedProcess.process(1, input({ url: `${server.origin}/gone.csv` }))))?.code).toBe('FEED_NOT_FOUND');
+    expect((await errorOf(bed.feedProcess.process(1, input({ url: `${server.origin}/products.csv`, contentType: 'json' }))))?.code).toBe('FEED_NOT_A_FEED');
+    expect((await errorOf(bed.feedProcess.process(1, input({ url: 'http://169.254.169.254/latest/' }))))?.code).toBe('FEED_REFUSED');
+    expect((await errorOf(bed.feedProcess.process(1, input({ url: 'http://[::ffff:127.0.0.1]:9/x.csv' }))))?.code).toBe('FEED_REFUSED');
+  });
+});

@@ -1,0 +1,76 @@
+import { validationFailed } from '@platform/errors';
+import { isRejectedFeedRow, type FeedConfig, type FeedReader } from './feed-reading';
+import { feedReadErrors, givenSecrets, type FeedReadInput } from './feed-source.rules';
+
+/** How much of a feed process reads: its head, never the whole feed. */
+export const PROCESS_HEAD_ROWS = 100;
+/** Distinct values answered per column in `sample`. */
+export const PROCESS_SAMPLE_VALUES = 5;
+/** The chunk estRowsPerChunk is counted against: rows of about memPerRow bytes that fit in it. */
+export const FEED_CHUNK_BYTES = 4 * 1024 * 1024;
+
+export interface ProcessedFeed {
+  config: FeedConfig;
+  /** Column -> up to PROCESS_SAMPLE_VALUES distinct non-empty values, in feed order. */
+  sample: Record<string, string[]>;
+  cdpLogs: string[];
+}
+
+/**
+ * Process (36): reads the head of a feed (its first PROCESS_HEAD_ROWS rows) with the reader every
+ * transport shares, and answers what creating a source from it needs: the config detected (row path,
+ * column maps, shape), sample values per column and the customCode sandbox's output. The connection
+ * is closed once the head is read, so a feed of any size costs only its head.
+ */
+export class FeedProcessService {
+  constructor(private readonly reader: FeedReader) {}
+
+  async process(accountId: number, input: FeedReadInput): Promise<ProcessedFeed> {
+    const errors = feedReadErrors(input);
+    if (errors.length > 0) throw validationFailed(errors);
+    const { location, format } = input;
+    const feed = await this.reader.open(
+      {
+        accountId,
+        urlType: location.urlType,
+        url: location.url,
+        urlConfig: { ...location.urlConfig, ...givenSecrets(input.secrets) },
+        ...(location.fileId ? { fileId: location.fileId } : {}),
+      },
+      {
+        contentType: format.contentType,
+        characterEncoding: format.characterEncoding,
+        csvSeparator: format.csvSeparator,
+        firstRowIsHeader: format.firstRowIsHeader,
+        cdp: format.cdp,
+        ...(format.cdp && format.customCode ? { customCode: format.customCode } : {}),
+      },
+    );
+    const sample = new Map<string, string[]>();
+    let rows = 0;
+    let rowBytes = 0;
+    try {
+      for await (const row of feed.rows) {
+        if (isRejectedFeedRow(row)) continue;
+        rows++;
+        rowBytes += Buffer.byteLength(JSON.stringify(row.values));
+        for (const [column, value] of Object.entries(row.values)) {
+          const values = sample.get(column) ?? [];
+          sample.set(column, values);
+          if (value !== '' && values.length < PROCESS_SAMPLE_VALUES && !values.includes(value)) values.push(value);
+        }
+        if (rows >= PROCESS_HEAD_ROWS) break;
+      }
+    } finally {
+      await feed.close();
+    }
+    const memPerRow = rows === 0 ? 0 : Math.ceil(rowBytes / rows);
+    const config: FeedConfig = {
+      ...feed.config(),
+      memPerRow,
+      estRowsPerChunk: memPerRow === 0 ? 0 : Math.max(1, Math.floor(FEED_CHUNK_BYTES / memPerRow)),
+      fileId: location.fileId ?? '',
+    };
+    return { config, sample: Object.fromEntries(sample), cdpLogs: feed.cdpLogs() };
+  }
+}
