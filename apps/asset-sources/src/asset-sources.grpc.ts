@@ -2,6 +2,7 @@ import { assetSourcesV1 as v1 } from '@contracts/proto';
 import type { Logger } from '@platform/logging';
 import type { CallGuard } from '@platform/service';
 import type { AssetSourcesServices } from './asset-sources.services';
+import { feedProcessGrpc } from './feeds/feed-process.grpc';
 import { feedSourceGrpc } from './feeds/feed-source.grpc';
 import { labelGrpc } from './labels/label.grpc';
 import type { PeerOf } from '@platform/grpc';
@@ -23,5 +24,6 @@ export function assetSourcesGrpc(
     ...motionDesignGrpc(deps),
     ...retailFeedGrpc(deps),
     ...feedSourceGrpc(deps),
+    ...feedProcessGrpc(deps),
   };
 }

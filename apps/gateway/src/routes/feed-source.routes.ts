@@ -62,7 +62,7 @@ const UrlConfig = Type.Object(
 );
 
 /** The members of process (36) that a create or update carries too. */
-const feedReadMembers = {
+export const feedReadMembers = {
   url: Type.Optional(
     BoundedString(FEED_URL_MAX, {
       description: 'Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId.',

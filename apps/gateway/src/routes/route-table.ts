@@ -3,6 +3,7 @@ import { adminRoutes } from '../identity/admin.routes';
 import { assetSourceRoutes } from './asset-source.routes';
 import { campaignRoutes } from './campaign.routes';
 import { contentMapRoutes } from './content-map.routes';
+import { feedProcessRoutes } from './feed-process.routes';
 import { feedSourceRoutes } from './feed-source.routes';
 import { mediaChannelRoutes } from './media-channel.routes';
 import { mediaPlanRoutes } from './media-plan.routes';
@@ -28,6 +29,7 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...contentMapRoutes,
   ...storageRoutes,
   ...assetSourceRoutes,
+  ...feedProcessRoutes,
   ...feedSourceRoutes,
   ...retailFeedRoutes,
   ...adminRoutes,

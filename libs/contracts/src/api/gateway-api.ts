@@ -404,6 +404,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/accounts/{accountId}/asset-sources/feed/process': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Read the head of a feed and answer what creating a source from it needs
+     * @description Reads only the head of the feed (its first 100 rows; the connection is then closed) over its urlType, through the outbound guard (loopback, private and metadata addresses refused, the size and time capped), decodes it (characterEncoding, or the BOM), detects its shape (csv separator when auto, the json row array, the xml row element) and answers config, sample values per column and, with cdp, the console output and errors of customCode, which runs over each row in a sandbox (no require, network or file system; CPU time and memory capped). urlConfig must carry what urlType needs and nothing another urlType takes; customCode must not be empty when cdp is true: each broken rule is 400 naming the field. A feed that cannot be read answers its cause: FEED_REFUSED (an address or URL that may not be fetched), FEED_AUTH_FAILED, FEED_NOT_FOUND, FEED_TOO_LARGE, FEED_NOT_A_FEED (424), FEED_UNREACHABLE or FEED_BAD_STATUS (502). Credentials are never echoed.
+     */
+    post: operations['processFeedAssetSource'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/accounts/{accountId}/asset-sources/feed/runs/{queueId}': {
     parameters: {
       query?: never;
@@ -5643,6 +5663,261 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'RATE_LIMITED';
+          };
+        };
+      };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
+        };
+      };
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  processFeedAssetSource: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Run customCode over each row (default false). */
+          cdp?: boolean;
+          /**
+           * @description Default UTF_8; a BOM is honoured.
+           * @enum {string}
+           */
+          characterEncoding?: 'UTF_8' | 'iso_8859_1' | 'CP1252' | 'utf_16le';
+          /** @enum {string} */
+          contentType: 'xml' | 'json' | 'csv';
+          /**
+           * @description csv: default auto.
+           * @enum {string}
+           */
+          csvSeparator?: 'comma' | 'tab' | 'pipe' | 'auto';
+          customCode?: string | null;
+          fileId?: string | null;
+          /** @description csv: the first row names the columns (default true). */
+          firstRowIsHeader?: boolean;
+          /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. */
+          url?: string;
+          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required); sftp portNumber, privateKey, username (required) and password (a privateKey or a password is required). A member of another urlType is 400. On update a secret member left out keeps its stored value while urlType stays the same. */
+          urlConfig?: {
+            /** @description objstore. Write-only: sealed at rest, never answered. */
+            accessKey?: string;
+            /** @description http, https: query string (GET) or form body (POST). */
+            additionalParams?: string;
+            /**
+             * @description http, https: GET (default) or POST.
+             * @enum {string}
+             */
+            httpMethod?: 'GET' | 'POST';
+            /** @description http, https (basic auth), ftp, sftp. Write-only: sealed at rest, never answered. */
+            password?: string;
+            /**
+             * Format: int32
+             * @description sftp (default 22).
+             */
+            portNumber?: number;
+            /** @description sftp: a PEM or OpenSSH private key. Write-only: sealed at rest, never answered. */
+            privateKey?: string;
+            /** @description objstore. Write-only: sealed at rest, never answered. */
+            secretKey?: string;
+            /** @description http, https (basic auth), ftp, sftp. Write-only: sealed at rest, never answered. */
+            username?: string;
+          };
+          /** @enum {string} */
+          urlType: 'https' | 'http' | 'objstore' | 'ftp' | 'sftp';
+        };
+      };
+    };
+    responses: {
+      /** @description The head of the feed, read */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description customCode's console output and errors (with the line of the row), at most 200 lines. */
+            cdpLogs: string[];
+            /** @description Hand it back as feedConfig to create the source. */
+            config: {
+              cdp: boolean;
+              /** @description cdp: the columns customCode produced. */
+              cdpXpathMap: {
+                [key: string]: string;
+              };
+              /** @description csv: column -> field position. */
+              csvColumns: {
+                [key: string]: number;
+              };
+              /** @description Rows of memPerRow bytes in a 4 MiB chunk. */
+              estRowsPerChunk: number;
+              fileId: string;
+              /** @description Average bytes of a row of the head. */
+              memPerRow: number;
+              /** @description json: every top-level object is a row (JSON Lines, or a single object). */
+              oneRowPerObject: boolean;
+              /** @description json: the root is the array of rows. */
+              rootIsArray: boolean;
+              /** @description json: the rows are an array under a key of a root object (rowXPath names it). */
+              rootIsObject: boolean;
+              /** @description xml: the repeating row element (/rss/channel/item); json: the dotted key of the row array. */
+              rowXPath: string;
+              /** @description Column -> path of a leaf or attribute relative to the row (xml), or the column itself (json). */
+              xpathMap: {
+                [key: string]: string;
+              };
+            };
+            /** @description Column -> up to 5 distinct values of the head of the feed. */
+            sample: {
+              [key: string]: string[];
+            };
+          };
+        };
+      };
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY';
+          };
+        };
+      };
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
+        };
+      };
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
+        };
+      };
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Failed Dependency: FEED_REFUSED (The feed may not be fetched); FEED_AUTH_FAILED (The feed's host refused the credentials); FEED_NOT_FOUND (The feed was not found at its host); FEED_TOO_LARGE (The feed is larger than the size cap); FEED_NOT_A_FEED (The body is not a feed of its content type) */
+      424: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'FEED_REFUSED' | 'FEED_AUTH_FAILED' | 'FEED_NOT_FOUND' | 'FEED_TOO_LARGE' | 'FEED_NOT_A_FEED';
+          };
+        };
+      };
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
+        };
+      };
+      /** @description Bad Gateway: FEED_UNREACHABLE (The feed's host could not be reached); FEED_BAD_STATUS (The feed's host answered an error status) */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'FEED_UNREACHABLE' | 'FEED_BAD_STATUS';
           };
         };
       };

@@ -81,6 +81,7 @@ export const ASSET_SOURCES_ACCESS = {
   patchInlineSource: PERMISSIONS.assetSourcesEdit,
   createRemoteSource: PERMISSIONS.assetSourcesEdit,
   replaceRemoteSource: PERMISSIONS.assetSourcesEdit,
+  processFeed: PERMISSIONS.assetSourcesEdit,
   createFeedSource: PERMISSIONS.assetSourcesEdit,
   replaceFeedSource: PERMISSIONS.assetSourcesEdit,
   confirmFeedVersion: PERMISSIONS.assetSourcesEdit,

@@ -538,6 +538,36 @@ export interface ListFeedReportResponse {
   entries: FeedReportEntry[];
 }
 
+/** Process (36): the members of a feed create that say how to read it. */
+export interface ProcessFeedRequest {
+  accountId: number;
+  /** https, http, objstore, ftp or sftp. */
+  urlType: string;
+  url: string;
+  urlConfig: FeedUrlConfig | undefined;
+  customCode?: string | undefined;
+  firstRowIsHeader: boolean;
+  /** UTF_8, iso_8859_1, CP1252 or utf_16le. */
+  characterEncoding: string;
+  /** comma, tab, pipe or auto. */
+  csvSeparator: string;
+  /** xml, json or csv. */
+  contentType: string;
+  cdp: boolean;
+  fileId?: string | undefined;
+}
+
+export interface ProcessFeedResponse {
+  /**
+   * JSON of the config object (rootIsObject, rowXPath, xpathMap, csvColumns, memPerRow, estRowsPerChunk,
+   * oneRowPerObject, rootIsArray, cdp, fileId, cdpXpathMap), handed back as feedConfig on create.
+   */
+  configJson: string;
+  /** JSON object: column name -> array of sample values. */
+  sampleJson: string;
+  cdpLogs: string[];
+}
+
 function createBasePageRequest(): PageRequest {
   return { offset: 0, limit: 0 };
 }
@@ -8635,6 +8665,398 @@ export const ListFeedReportResponse: MessageFns<ListFeedReportResponse> = {
   },
 };
 
+function createBaseProcessFeedRequest(): ProcessFeedRequest {
+  return {
+    accountId: 0,
+    urlType: "",
+    url: "",
+    urlConfig: undefined,
+    customCode: undefined,
+    firstRowIsHeader: false,
+    characterEncoding: "",
+    csvSeparator: "",
+    contentType: "",
+    cdp: false,
+    fileId: undefined,
+  };
+}
+
+export const ProcessFeedRequest: MessageFns<ProcessFeedRequest> = {
+  encode(message: ProcessFeedRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.urlType !== "") {
+      writer.uint32(18).string(message.urlType);
+    }
+    if (message.url !== "") {
+      writer.uint32(26).string(message.url);
+    }
+    if (message.urlConfig !== undefined) {
+      FeedUrlConfig.encode(message.urlConfig, writer.uint32(34).fork()).join();
+    }
+    if (message.customCode !== undefined) {
+      writer.uint32(42).string(message.customCode);
+    }
+    if (message.firstRowIsHeader !== false) {
+      writer.uint32(48).bool(message.firstRowIsHeader);
+    }
+    if (message.characterEncoding !== "") {
+      writer.uint32(58).string(message.characterEncoding);
+    }
+    if (message.csvSeparator !== "") {
+      writer.uint32(66).string(message.csvSeparator);
+    }
+    if (message.contentType !== "") {
+      writer.uint32(74).string(message.contentType);
+    }
+    if (message.cdp !== false) {
+      writer.uint32(80).bool(message.cdp);
+    }
+    if (message.fileId !== undefined) {
+      writer.uint32(90).string(message.fileId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProcessFeedRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProcessFeedRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.urlType = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.urlConfig = FeedUrlConfig.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.customCode = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.firstRowIsHeader = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.characterEncoding = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.csvSeparator = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.contentType = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.cdp = reader.bool();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.fileId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProcessFeedRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      urlType: isSet(object.urlType)
+        ? globalThis.String(object.urlType)
+        : isSet(object.url_type)
+        ? globalThis.String(object.url_type)
+        : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      urlConfig: isSet(object.urlConfig)
+        ? FeedUrlConfig.fromJSON(object.urlConfig)
+        : isSet(object.url_config)
+        ? FeedUrlConfig.fromJSON(object.url_config)
+        : undefined,
+      customCode: isSet(object.customCode)
+        ? globalThis.String(object.customCode)
+        : isSet(object.custom_code)
+        ? globalThis.String(object.custom_code)
+        : undefined,
+      firstRowIsHeader: isSet(object.firstRowIsHeader)
+        ? globalThis.Boolean(object.firstRowIsHeader)
+        : isSet(object.first_row_is_header)
+        ? globalThis.Boolean(object.first_row_is_header)
+        : false,
+      characterEncoding: isSet(object.characterEncoding)
+        ? globalThis.String(object.characterEncoding)
+        : isSet(object.character_encoding)
+        ? globalThis.String(object.character_encoding)
+        : "",
+      csvSeparator: isSet(object.csvSeparator)
+        ? globalThis.String(object.csvSeparator)
+        : isSet(object.csv_separator)
+        ? globalThis.String(object.csv_separator)
+        : "",
+      contentType: isSet(object.contentType)
+        ? globalThis.String(object.contentType)
+        : isSet(object.content_type)
+        ? globalThis.String(object.content_type)
+        : "",
+      cdp: isSet(object.cdp) ? globalThis.Boolean(object.cdp) : false,
+      fileId: isSet(object.fileId)
+        ? globalThis.String(object.fileId)
+        : isSet(object.file_id)
+        ? globalThis.String(object.file_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ProcessFeedRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.urlType !== "") {
+      obj.urlType = message.urlType;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.urlConfig !== undefined) {
+      obj.urlConfig = FeedUrlConfig.toJSON(message.urlConfig);
+    }
+    if (message.customCode !== undefined) {
+      obj.customCode = message.customCode;
+    }
+    if (message.firstRowIsHeader !== false) {
+      obj.firstRowIsHeader = message.firstRowIsHeader;
+    }
+    if (message.characterEncoding !== "") {
+      obj.characterEncoding = message.characterEncoding;
+    }
+    if (message.csvSeparator !== "") {
+      obj.csvSeparator = message.csvSeparator;
+    }
+    if (message.contentType !== "") {
+      obj.contentType = message.contentType;
+    }
+    if (message.cdp !== false) {
+      obj.cdp = message.cdp;
+    }
+    if (message.fileId !== undefined) {
+      obj.fileId = message.fileId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProcessFeedRequest>, I>>(base?: I): ProcessFeedRequest {
+    return ProcessFeedRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProcessFeedRequest>, I>>(object: I): ProcessFeedRequest {
+    const message = createBaseProcessFeedRequest();
+    message.accountId = object.accountId ?? 0;
+    message.urlType = object.urlType ?? "";
+    message.url = object.url ?? "";
+    message.urlConfig = (object.urlConfig !== undefined && object.urlConfig !== null)
+      ? FeedUrlConfig.fromPartial(object.urlConfig)
+      : undefined;
+    message.customCode = object.customCode ?? undefined;
+    message.firstRowIsHeader = object.firstRowIsHeader ?? false;
+    message.characterEncoding = object.characterEncoding ?? "";
+    message.csvSeparator = object.csvSeparator ?? "";
+    message.contentType = object.contentType ?? "";
+    message.cdp = object.cdp ?? false;
+    message.fileId = object.fileId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseProcessFeedResponse(): ProcessFeedResponse {
+  return { configJson: "", sampleJson: "", cdpLogs: [] };
+}
+
+export const ProcessFeedResponse: MessageFns<ProcessFeedResponse> = {
+  encode(message: ProcessFeedResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.configJson !== "") {
+      writer.uint32(10).string(message.configJson);
+    }
+    if (message.sampleJson !== "") {
+      writer.uint32(18).string(message.sampleJson);
+    }
+    for (const v of message.cdpLogs) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProcessFeedResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProcessFeedResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.configJson = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sampleJson = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.cdpLogs.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProcessFeedResponse {
+    return {
+      configJson: isSet(object.configJson)
+        ? globalThis.String(object.configJson)
+        : isSet(object.config_json)
+        ? globalThis.String(object.config_json)
+        : "",
+      sampleJson: isSet(object.sampleJson)
+        ? globalThis.String(object.sampleJson)
+        : isSet(object.sample_json)
+        ? globalThis.String(object.sample_json)
+        : "",
+      cdpLogs: globalThis.Array.isArray(object?.cdpLogs)
+        ? object.cdpLogs.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.cdp_logs)
+        ? object.cdp_logs.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ProcessFeedResponse): unknown {
+    const obj: any = {};
+    if (message.configJson !== "") {
+      obj.configJson = message.configJson;
+    }
+    if (message.sampleJson !== "") {
+      obj.sampleJson = message.sampleJson;
+    }
+    if (message.cdpLogs?.length) {
+      obj.cdpLogs = message.cdpLogs;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProcessFeedResponse>, I>>(base?: I): ProcessFeedResponse {
+    return ProcessFeedResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProcessFeedResponse>, I>>(object: I): ProcessFeedResponse {
+    const message = createBaseProcessFeedResponse();
+    message.configJson = object.configJson ?? "";
+    message.sampleJson = object.sampleJson ?? "";
+    message.cdpLogs = object.cdpLogs?.map((e) => e) || [];
+    return message;
+  },
+};
+
 /**
  * Asset sources (inline, remote, recommendation, motion-design; feeds later), their rows and labels.
  * The caller's principal travels in call metadata (x-principal, x-principal-sig); the service
@@ -8878,6 +9300,19 @@ export const AssetSourcesServiceService = {
     responseDeserialize: (value: Buffer): ListRetailFeedValuesResponse => ListRetailFeedValuesResponse.decode(value),
   },
   /**
+   * Reads the head of a feed (never the whole feed) and answers what creating a source from it needs:
+   * the detected config, sample values per column and the customCode sandbox's output.
+   */
+  processFeed: {
+    path: "/assetsources.v1.AssetSourcesService/ProcessFeed" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ProcessFeedRequest): Buffer => Buffer.from(ProcessFeedRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ProcessFeedRequest => ProcessFeedRequest.decode(value),
+    responseSerialize: (value: ProcessFeedResponse): Buffer => Buffer.from(ProcessFeedResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ProcessFeedResponse => ProcessFeedResponse.decode(value),
+  },
+  /**
    * Creates a feed source, from process's config (feed_config_json) or directly, and queues its first
    * ingestion. Secrets in url_config are sealed at rest and never answered.
    */
@@ -8965,6 +9400,11 @@ export interface AssetSourcesServiceServer extends UntypedServiceImplementation 
   getRetailFeedSource: handleUnaryCall<GetRetailFeedSourceRequest, GetRetailFeedSourceResponse>;
   /** The distinct products, categories or sub-categories of the retail feed source, a page at a time. */
   listRetailFeedValues: handleUnaryCall<ListRetailFeedValuesRequest, ListRetailFeedValuesResponse>;
+  /**
+   * Reads the head of a feed (never the whole feed) and answers what creating a source from it needs:
+   * the detected config, sample values per column and the customCode sandbox's output.
+   */
+  processFeed: handleUnaryCall<ProcessFeedRequest, ProcessFeedResponse>;
   /**
    * Creates a feed source, from process's config (feed_config_json) or directly, and queues its first
    * ingestion. Secrets in url_config are sealed at rest and never answered.
@@ -9292,6 +9732,25 @@ export interface AssetSourcesServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListRetailFeedValuesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Reads the head of a feed (never the whole feed) and answers what creating a source from it needs:
+   * the detected config, sample values per column and the customCode sandbox's output.
+   */
+  processFeed(
+    request: ProcessFeedRequest,
+    callback: (error: ServiceError | null, response: ProcessFeedResponse) => void,
+  ): ClientUnaryCall;
+  processFeed(
+    request: ProcessFeedRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ProcessFeedResponse) => void,
+  ): ClientUnaryCall;
+  processFeed(
+    request: ProcessFeedRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ProcessFeedResponse) => void,
   ): ClientUnaryCall;
   /**
    * Creates a feed source, from process's config (feed_config_json) or directly, and queues its first

@@ -1,0 +1,47 @@
+import { ASSET_SOURCES_ACCESS, type FeedCharacterEncoding, type FeedContentType, type FeedCsvSeparator, type FeedUrlType } from '@contracts/domain';
+import { assetSourcesV1 as v1 } from '@contracts/proto';
+import type { Logger } from '@platform/logging';
+import { unaryHandlers, type CallGuard } from '@platform/service';
+import type { FeedProcessService } from './feed-process.service';
+import type { FeedReadInput } from './feed-source.rules';
+
+// The service refuses values outside the enumerations, so the casts only carry what it checks.
+function toReadInput(request: v1.ProcessFeedRequest): FeedReadInput {
+  const c = request.urlConfig ?? {};
+  return {
+    location: {
+      urlType: request.urlType as FeedUrlType,
+      url: request.url,
+      fileId: request.fileId || null,
+      urlConfig: { additionalParams: c.additionalParams, httpMethod: c.httpMethod as 'GET' | 'POST' | undefined, portNumber: c.portNumber },
+    },
+    secrets: { username: c.username, password: c.password, accessKey: c.accessKey, secretKey: c.secretKey, privateKey: c.privateKey },
+    format: {
+      contentType: request.contentType as FeedContentType,
+      characterEncoding: request.characterEncoding as FeedCharacterEncoding,
+      csvSeparator: request.csvSeparator as FeedCsvSeparator,
+      firstRowIsHeader: request.firstRowIsHeader,
+      cdp: request.cdp,
+      customCode: request.customCode ?? null,
+      feedConfig: null,
+    },
+  };
+}
+
+export function feedProcessGrpc({
+  logger,
+  guard,
+  feedProcess,
+}: {
+  logger: Logger;
+  guard: CallGuard;
+  feedProcess: FeedProcessService;
+}): Pick<v1.AssetSourcesServiceServer, 'processFeed'> {
+  return unaryHandlers(v1.AssetSourcesServiceService, ASSET_SOURCES_ACCESS, logger, {
+    processFeed: async (request, call) => {
+      guard.account(call, request.accountId);
+      const { config, sample, cdpLogs } = await feedProcess.process(request.accountId, toReadInput(request));
+      return { configJson: JSON.stringify(config), sampleJson: JSON.stringify(sample), cdpLogs };
+    },
+  });
+}
