@@ -264,18 +264,16 @@ export class FeedSourceRepository {
 
   async insertReportEntries(queueId: string, entries: readonly FeedReportEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    await this.db
-      .knex('feed_report_entries')
-      .insert(
-        entries.map((e) => ({
-          queue_id: queueId,
-          seq: e.seq,
-          line: e.line,
-          kind: e.kind,
-          key_value: e.keyValue?.slice(0, 255) ?? null,
-          reason: e.reason.slice(0, 1000),
-        })),
-      );
+    await this.db.knex('feed_report_entries').insert(
+      entries.map((e) => ({
+        queue_id: queueId,
+        seq: e.seq,
+        line: e.line,
+        kind: e.kind,
+        key_value: e.keyValue?.slice(0, 255) ?? null,
+        reason: e.reason.slice(0, 1000),
+      })),
+    );
   }
 
   async reportPage(queueId: string, afterSeq: number, limit: number): Promise<FeedReportEntry[]> {
