@@ -8636,7 +8636,7 @@ export const ListFeedReportResponse: MessageFns<ListFeedReportResponse> = {
 };
 
 /**
- * Asset sources (inline, remote, recommendation, motion-design; feeds later), their rows and labels.
+ * Asset sources (inline, remote, recommendation, motion-design, feed), their rows and labels.
  * The caller's principal travels in call metadata (x-principal, x-principal-sig); the service
  * re-checks scope and permission. Methods marked "peer" are called by other services on behalf of
  * the same caller: they check the account scope, not an operation permission.
