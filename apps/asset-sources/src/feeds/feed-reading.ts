@@ -27,6 +27,9 @@ export interface FeedUrlConfig {
   secretKey?: string;
   portNumber?: number;
   privateKey?: string;
+  /** objstore extensions: an S3-compatible server's base URL for an s3:// url (default AWS S3), and the signing region (default us-east-1). */
+  endpoint?: string;
+  region?: string;
 }
 
 /** Where the feed is: a URL of one of the transports, or a file of the account's asset library. */

@@ -52,7 +52,7 @@ function bareHostname(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, '$1');
 }
 
-async function resolveCheckedAddresses(hostname: string, request: GuardedConnectionRequest): Promise<LookupAddress[]> {
+export async function resolveCheckedAddresses(hostname: string, request: GuardedConnectionRequest): Promise<LookupAddress[]> {
   const { url, enforceAddressPolicy } = request;
   const literalFamily = net.isIP(hostname);
   if (literalFamily === 0 && enforceAddressPolicy && isLocalHostname(hostname)) {

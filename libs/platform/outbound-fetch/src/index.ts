@@ -15,3 +15,4 @@ export { OutboundFetchError, isOutboundFetchError, type OutboundFetchErrorCode }
 export { parseAllowlist, normalizeAllowlistEntry } from './allowlist';
 export { judgeAddress, isAddressAllowed, isLocalHostname, type AddressVerdict } from './address-policy';
 export { redactUrl } from './redact-url';
+export { createGuardedConnector, startOutboundBudget, type GuardedConnector, type OutboundBudget } from './guarded-socket';

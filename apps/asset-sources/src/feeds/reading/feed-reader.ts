@@ -1,7 +1,9 @@
-import type { Readable } from 'node:stream';
 import { isOutboundFetchError } from '@platform/outbound-fetch';
 import type { FeedConfig, FeedFormat, FeedReader, FeedRow, FeedUrlType, RejectedFeedRow } from '../feed-reading';
+import { validationFailed } from '@platform/errors';
+import { isRejectedFeedRow } from '../feed-reading';
 import { csvRows } from './csv-rows';
+import { CustomCodeSandbox } from './custom-code.sandbox';
 import { jsonRows } from './json-rows';
 import { xmlRows } from './xml-rows';
 import { feedProblemOf, feedRefused } from './feed-errors';
@@ -45,24 +47,41 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
         throw feedRefused(
           location.fileId ? 'Feeds from the asset library are not available here.' : `Feeds of urlType ${location.urlType} are not available here.`,
         );
-      const { body, version } = await transport.open(location, deps.limits, signal);
+      // Compiled before anything is fetched: code that does not compile is the caller's mistake, not the feed's.
+      const sandbox = format.cdp ? await compileCustomCode(format.customCode) : undefined;
+      let opened;
+      try {
+        opened = await transport.open(location, deps.limits, signal);
+      } catch (error) {
+        sandbox?.dispose();
+        throw error;
+      }
+      const { body, version } = opened;
       const tally = new ByteTally();
       const config: FeedConfig = { ...emptyFeedConfig(format, location.fileId ?? ''), ...format.config, cdp: format.cdp };
-      const logs: string[] = [];
       const stopOnAbort = () => body.destroy(signal?.reason instanceof Error ? signal.reason : new Error('The feed read was aborted.'));
       signal?.addEventListener('abort', stopOnAbort, { once: true });
       let finished = false;
+      let keptLogs: string[] | undefined;
+      /** Once: the stream closed, the sandbox's heap freed and its logs kept. */
+      const release = () => {
+        signal?.removeEventListener('abort', stopOnAbort);
+        destroyQuietly(body);
+        if (keptLogs) return;
+        keptLogs = sandbox?.cdpLogs() ?? [];
+        sandbox?.dispose();
+      };
 
       async function* rows(): AsyncGenerator<FeedRow | RejectedFeedRow> {
         const text = decodeFeedText(body as AsyncIterable<Buffer>, format.characterEncoding, tally);
         try {
-          yield* formatRows(text, format, config);
+          const parsed = formatRows(text, format, config);
+          yield* sandbox ? transformedRows(parsed, sandbox, config) : parsed;
           finished = true;
         } catch (error) {
           throw isOutboundFetchError(error) ? feedProblemOf(error, deps.limits.maxBytes) : error;
         } finally {
-          signal?.removeEventListener('abort', stopOnAbort);
-          destroyQuietly(body);
+          release();
         }
       }
 
@@ -73,15 +92,42 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
           if (!finished) throw new Error('The content hash is known once every row has been read.');
           return tally.hex();
         },
-        cdpLogs: () => [...logs],
+        cdpLogs: () => [...(keptLogs ?? sandbox?.cdpLogs() ?? [])],
         config: () => config,
         async close() {
-          signal?.removeEventListener('abort', stopOnAbort);
-          destroyQuietly(body as Readable);
+          release();
         },
       };
     },
   };
+}
+
+/** customCode is required when cdp is on: a blank one is a 400 at /customCode. */
+async function compileCustomCode(customCode: string | undefined): Promise<CustomCodeSandbox> {
+  if (!customCode?.trim()) throw validationFailed([{ pointer: '/customCode', code: 'REQUIRED', detail: 'customCode must not be empty when cdp is true.' }]);
+  return CustomCodeSandbox.compile(customCode);
+}
+
+/** Rows through customCode: a row it fails on is rejected with the reason, a row it drops is left out; cdpXpathMap names the columns it produces. */
+async function* transformedRows(
+  rows: AsyncIterable<FeedRow | RejectedFeedRow>,
+  sandbox: CustomCodeSandbox,
+  config: FeedConfig,
+): AsyncGenerator<FeedRow | RejectedFeedRow> {
+  for await (const row of rows) {
+    if (isRejectedFeedRow(row)) {
+      yield row;
+      continue;
+    }
+    const outcome = sandbox.run(row.values, row.line);
+    if (outcome.kind === 'dropped') continue;
+    if (outcome.kind === 'failed') {
+      yield { line: row.line, reason: outcome.reason };
+      continue;
+    }
+    for (const column of Object.keys(outcome.values)) if (!(column in config.cdpXpathMap)) config.cdpXpathMap[column] = column;
+    yield { line: row.line, values: outcome.values };
+  }
 }
 
 function formatRows(text: AsyncIterable<string>, format: FeedFormat, config: FeedConfig): AsyncIterable<FeedRow | RejectedFeedRow> {

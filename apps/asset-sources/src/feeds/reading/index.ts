@@ -1,3 +1,27 @@
+import { createGuardedConnector, createOutboundFetch } from '@platform/outbound-fetch';
+import type { FeedReader } from '../feed-reading';
+import { createFeedReader } from './feed-reader';
+import type { FeedReadLimits, FeedTransport } from './feed-transport';
+import { ftpTransport } from './ftp-transport';
+import { httpTransport } from './http-transport';
+import { objstoreTransport } from './objstore-transport';
+import { sftpTransport } from './sftp-transport';
+
 export { createFeedReader, emptyFeedConfig, type FeedReaderDeps } from './feed-reader';
 export type { FeedBytes, FeedReadLimits, FeedTransport } from './feed-transport';
 export { httpTransport, feedHttpRequest } from './http-transport';
+
+/**
+ * The feed reader of every transport, each through the outbound guard: `allowlist` (parsed
+ * OUTBOUND_ALLOWLIST) admits named loopback or private endpoints; `library` reads asset-library files.
+ */
+export function feedReaderFor(options: { allowlist: readonly string[]; limits: FeedReadLimits; library?: FeedTransport }): FeedReader {
+  const outbound = createOutboundFetch({ allowlist: options.allowlist });
+  const connector = createGuardedConnector({ allowlist: options.allowlist });
+  const http = httpTransport(outbound);
+  return createFeedReader({
+    transports: { http, https: http, ftp: ftpTransport(connector), sftp: sftpTransport(connector), objstore: objstoreTransport(outbound) },
+    library: options.library,
+    limits: options.limits,
+  });
+}

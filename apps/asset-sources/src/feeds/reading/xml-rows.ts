@@ -19,7 +19,7 @@ export function detectRowXPath(head: string): string | undefined {
   const hasChildElements = new Set<string>();
   const hasAttributes = new Set<string>();
   const stack: string[] = [];
-  const parser = new SaxesParser({ position: false });
+  const parser = new SaxesParser({ position: false, xmlns: false });
   parser.on('opentag', (tag: SaxesTagPlain) => {
     const parent = stack.at(-1);
     if (parent !== undefined) hasChildElements.add(parent);
@@ -102,7 +102,7 @@ export async function* xmlRows(
   let row: { line: number; depth: number; values: Record<string, string>; seen: Map<string, number>; broken?: string } | undefined;
   let rowsSeen = 0;
   let closing = false;
-  const parser = new SaxesParser({ position: true });
+  const parser = new SaxesParser({ position: true, xmlns: false });
 
   const put = (path: string, value: string) => {
     if (!row) return;

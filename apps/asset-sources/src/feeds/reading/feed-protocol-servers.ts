@@ -1,0 +1,160 @@
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { FtpSrv } from 'ftp-srv';
+import { Server as SshServer, utils as sshUtils, type Connection } from 'ssh2';
+
+/** An FTP server on 127.0.0.1 (ftp-srv) serving `files` to one user; `pasvHost` is the address its PASV replies name. */
+export interface FeedFtpServer {
+  port: number;
+  hostPort: string;
+  close(): Promise<void>;
+}
+
+export async function startFeedFtpServer(options: {
+  files: Record<string, string | Buffer>;
+  user: string;
+  password: string;
+  pasvHost?: string;
+}): Promise<FeedFtpServer> {
+  const root = mkdtempSync(join(tmpdir(), 'feed-ftp-'));
+  for (const [path, body] of Object.entries(options.files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), body);
+  }
+  const port = await freePort();
+  const server = new FtpSrv({
+    url: `ftp://127.0.0.1:${port}`,
+    // ftp-srv takes a function too (its typings say string only): the address named in every PASV reply.
+    pasv_url: (() => options.pasvHost ?? '127.0.0.1') as unknown as string,
+    pasv_min: 30_000,
+    pasv_max: 40_000,
+    anonymous: false,
+    greeting: 'feed test server',
+    log: silentLogger() as never,
+  });
+  server.on('login', ({ username, password }: { username: string; password: string }, resolve: (r: { root: string }) => void, reject: (e: Error) => void) => {
+    if (username === options.user && password === options.password) resolve({ root });
+    else reject(new Error('Invalid username or password'));
+  });
+  await server.listen();
+  return {
+    port,
+    hostPort: `127.0.0.1:${port}`,
+    close: async () => {
+      await server.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An SFTP server on 127.0.0.1 (ssh2's Server) serving in-memory `files` to one user, by password or by public key. */
+export interface FeedSftpServer {
+  port: number;
+  hostPort: string;
+  close(): Promise<void>;
+}
+
+export async function startFeedSftpServer(options: {
+  files: Record<string, string | Buffer>;
+  user: string;
+  password?: string;
+  publicKey?: string;
+}): Promise<FeedSftpServer> {
+  const hostKey = sshUtils.generateKeyPairSync('ed25519').private;
+  const allowedKey = options.publicKey ? sshUtils.parseKey(options.publicKey) : undefined;
+  const connections = new Set<Connection>();
+  const server = new SshServer({ hostKeys: [hostKey] }, (client) => {
+    connections.add(client);
+    client.on('close', () => connections.delete(client));
+    client.on('error', () => undefined);
+    client.on('authentication', (ctx) => {
+      if (ctx.username !== options.user) return ctx.reject();
+      if (ctx.method === 'password' && options.password && ctx.password === options.password) return ctx.accept();
+      if (ctx.method === 'publickey' && allowedKey && !(allowedKey instanceof Error)) {
+        const key = ctx.key;
+        if (key.algo !== allowedKey.type || !key.data.equals(allowedKey.getPublicSSH())) return ctx.reject();
+        if (!ctx.signature) return ctx.accept();
+        if (ctx.blob && allowedKey.verify(ctx.blob, ctx.signature, ctx.hashAlgo) === true) return ctx.accept();
+      }
+      ctx.reject(['password', 'publickey']);
+    });
+    client.on('ready', () => {
+      client.on('session', (accept) => {
+        accept().on('sftp', (acceptSftp) => serveFiles(acceptSftp(), options.files));
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    hostPort: `127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const connection of connections) connection.end();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+type Sftp = import('ssh2').SFTPWrapper;
+
+/** Just enough of SFTP to stat, open, read and close a file. */
+function serveFiles(sftp: Sftp, files: Record<string, string | Buffer>): void {
+  const STATUS = sshUtils.sftp.STATUS_CODE;
+  const handles = new Map<number, Buffer>();
+  let nextHandle = 1;
+  const attrsOf = (body: Buffer) => ({ mode: 0o100644, uid: 0, gid: 0, size: body.length, atime: 1_764_000_000, mtime: 1_764_000_000 });
+  const fileAt = (path: string) => {
+    const body = files[path.replace(/^\//, '')];
+    return body === undefined ? undefined : Buffer.from(body);
+  };
+  sftp.on('REALPATH', (id, path) => sftp.name(id, [{ filename: path, longname: path, attrs: attrsOf(Buffer.alloc(0)) }]));
+  const stat = (id: number, path: string) => {
+    const body = fileAt(path);
+    if (!body) return sftp.status(id, STATUS.NO_SUCH_FILE);
+    sftp.attrs(id, attrsOf(body));
+  };
+  sftp.on('STAT', stat);
+  sftp.on('LSTAT', stat);
+  sftp.on('OPEN', (id, path) => {
+    const body = fileAt(path);
+    if (!body) return sftp.status(id, STATUS.NO_SUCH_FILE);
+    const handle = nextHandle++;
+    handles.set(handle, body);
+    const buffer = Buffer.alloc(4);
+    buffer.writeUInt32BE(handle);
+    sftp.handle(id, buffer);
+  });
+  sftp.on('FSTAT', (id, handle) => {
+    const body = handles.get(handle.readUInt32BE());
+    if (!body) return sftp.status(id, STATUS.FAILURE);
+    sftp.attrs(id, attrsOf(body));
+  });
+  sftp.on('READ', (id, handle, offset, length) => {
+    const body = handles.get(handle.readUInt32BE());
+    if (!body) return sftp.status(id, STATUS.FAILURE);
+    if (offset >= body.length) return sftp.status(id, STATUS.EOF);
+    sftp.data(id, body.subarray(offset, Math.min(body.length, offset + length)));
+  });
+  sftp.on('CLOSE', (id, handle) => {
+    handles.delete(handle.readUInt32BE());
+    sftp.status(id, STATUS.OK);
+  });
+}
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+function silentLogger() {
+  const logger = { info: () => undefined, debug: () => undefined, trace: () => undefined, warn: () => undefined, error: () => undefined, child: () => logger };
+  return logger;
+}
