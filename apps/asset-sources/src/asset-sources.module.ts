@@ -2,14 +2,14 @@ import { assetSourcesV1 as v1, SERVICE_ENDPOINTS } from '@contracts/proto';
 import { adaptPeer } from '@platform/grpc';
 import { JOB_PROGRESS_STREAM, JOB_REQUEST_STREAM, runJobConsumer } from '@platform/jobs';
 import { DEAD_LETTER_STREAM } from '@platform/nats';
-import { createOutboundFetch, parseAllowlist } from '@platform/outbound-fetch';
+import { parseAllowlist } from '@platform/outbound-fetch';
 import { secretBoxFromConfig } from '@platform/secrets';
 import { startPeriodicTask, type GrpcServiceSpec } from '@platform/service';
 import { assetSourcesConfigSchema, type AssetSourcesConfig } from './asset-sources.config';
 import { assetSourcesGrpc } from './asset-sources.grpc';
 import { createAssetSourcesServices } from './asset-sources.services';
 import { feedIngestJob } from './feeds/feed-ingest.job';
-import { createFeedReader, httpTransport } from './feeds/reading';
+import { feedReaderFor } from './feeds/reading';
 import { ASSET_SOURCES_MIGRATIONS } from './migrations';
 import { contentCreativePeer } from './peers/content-creative.peer';
 import { storageLibraryPeer } from './peers/storage-library.peer';
@@ -41,9 +41,8 @@ export const assetSourcesService: GrpcServiceSpec<AssetSourcesConfig, v1.AssetSo
       );
     }
     // Feed ingestion runs here, not in a worker: only this service writes its schema's rows.
-    const http = httpTransport(createOutboundFetch({ allowlist: parseAllowlist(config.OUTBOUND_ALLOWLIST) }));
-    const reader = createFeedReader({
-      transports: { http, https: http },
+    const reader = feedReaderFor({
+      allowlist: parseAllowlist(config.OUTBOUND_ALLOWLIST),
       limits: { maxBytes: config.FEED_INGEST_MAX_BYTES, timeoutMs: config.FEED_INGEST_TIMEOUT_MS },
     });
     runInBackground('feed ingest', () =>
