@@ -135,7 +135,7 @@ export function feedSourceGrpc({
     listFeedReport: async (request, call) => {
       guard.account(call, request.accountId);
       const limit = Math.min(Math.max(request.limit, 1), FEED_REPORT_PAGE_ROWS);
-      const { run, entries } = await feedSources.report([request.accountId], request.queueId, request.afterSeq, limit);
+      const { run, entries } = await feedSources.report([request.accountId], request.queueId, { line: request.afterLine, seq: request.afterSeq }, limit);
       return { run: toRun(run), entries: entries.map((e) => ({ ...e, keyValue: e.keyValue ?? undefined })) };
     },
   });

@@ -170,11 +170,16 @@ export class FeedSourceService {
     return { queueId: run.queueId, rowCount };
   }
 
-  /** A run of one of the caller's accounts and a page of its health report (entries after `afterSeq`). */
-  async report(accountIds: readonly number[], queueId: string, afterSeq: number, limit: number): Promise<{ run: FeedRunRecord; entries: FeedReportEntry[] }> {
+  /** A run of one of the caller's accounts and a page of its health report, in feed order, after the entry at `after`. */
+  async report(
+    accountIds: readonly number[],
+    queueId: string,
+    after: { line: number; seq: number },
+    limit: number,
+  ): Promise<{ run: FeedRunRecord; entries: FeedReportEntry[] }> {
     const run = await this.deps.feeds.getRun(queueId);
     if (!run || !accountIds.includes(run.accountId)) throw runNotFound(queueId);
-    return { run, entries: await this.deps.feeds.reportPage(queueId, afterSeq, limit) };
+    return { run, entries: await this.deps.feeds.reportPage(queueId, after, limit) };
   }
 
   /**
