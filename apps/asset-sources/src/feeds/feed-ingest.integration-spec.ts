@@ -156,18 +156,22 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
   });
 
   it('ingests a CSV over HTTP with its health report: duplicate keys, empty keys, rejected rows with their lines', async () => {
-    feeds.set('/health.csv', { body: csv(['A,Apple,1.00,2', 'B,Banana,2.00,x', ',Nameless,3.00,1', 'A,Apple again,1.50,1', 'C,Cherry,4.00,']) });
+    feeds.set('/health.csv', {
+      body: csv(['A,Apple,1.00,2', 'B,Banana,2.00,x', ',Nameless,3.00,1', 'A,Apple again,1.50,1', 'C,Cherry,4.00,', 'a,Lower apple,1.00,1']),
+    });
     const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/health.csv', {}, server));
     const result = await run(queueId, assetSourceId);
-    expect(result).toMatchObject({ totalItems: 5, totalProcessed: 5 });
+    expect(result).toMatchObject({ totalItems: 6, totalProcessed: 6 });
     expect(await rows(assetSourceId)).toEqual([
       { sku: 'A', name: 'Apple', price: '1.00', weight: '2' },
       { sku: '', name: 'Nameless', price: '3.00', weight: '1' },
       { sku: 'A', name: 'Apple again', price: '1.50', weight: '1' },
       { sku: 'C', name: 'Cherry', price: '4.00', weight: '' },
+      { sku: 'a', name: 'Lower apple', price: '1.00', weight: '1' },
     ]);
-    const report = await bed.feedSources.report([ACCOUNT], queueId, -1, 100);
-    expect(report.run).toMatchObject({ status: 'Completed', rowsRead: 5, rowsStored: 4, duplicateKeys: 1, emptyKeys: 1, rejectedRows: 1 });
+    const report = await bed.feedSources.report([ACCOUNT], queueId, { line: 0, seq: 0 }, 100);
+    // Keys compare exactly: "a" is not a duplicate of "A".
+    expect(report.run).toMatchObject({ status: 'Completed', rowsRead: 6, rowsStored: 5, duplicateKeys: 1, emptyKeys: 1, rejectedRows: 1 });
     expect(report.entries.map((e) => [e.line, e.kind, e.keyValue])).toEqual([
       [3, 'rejected', null],
       [4, 'empty-key', null],
@@ -175,7 +179,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     ]);
     expect(report.entries[0].reason).toMatch(/rotation weight "x"/);
     // Another account's key does not see the run.
-    expect((await rejectionOf(bed.feedSources.report([ACCOUNT + 1], queueId, -1, 10))).code).toBe('FEED_RUN_NOT_FOUND');
+    expect((await rejectionOf(bed.feedSources.report([ACCOUNT + 1], queueId, { line: 0, seq: 0 }, 10))).code).toBe('FEED_RUN_NOT_FOUND');
     // Nothing stays staged once the run has swapped in and cleaned up.
     await job().cleanup?.(request(queueId, assetSourceId));
     expect(await bed.feedStore.rows.stagedCount(queueId)).toBe(0);
@@ -185,7 +189,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     feeds.set('/many-bad.csv', { body: csv([...products(10), ...Array.from({ length: 250 }, (_, i) => `Q${i},Bad,1.00,heavy`)]) });
     const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/many-bad.csv', {}, server));
     await run(queueId, assetSourceId);
-    const report = await bed.feedSources.report([ACCOUNT], queueId, -1, 1000);
+    const report = await bed.feedSources.report([ACCOUNT], queueId, { line: 0, seq: 0 }, 1000);
     expect(report.run.rejectedRows).toBe(250);
     expect(report.entries).toHaveLength(250);
     expect(report.entries[249]).toMatchObject({ line: 261, kind: 'rejected' });
@@ -207,7 +211,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     expect(await bed.feedStore.rows.stagedCount(broken.queueId)).toBeGreaterThan(0);
     await job().cleanup?.(request(broken.queueId, assetSourceId));
     expect(await bed.feedStore.rows.stagedCount(broken.queueId)).toBe(0);
-    expect((await bed.feedSources.report([ACCOUNT], broken.queueId, -1, 1)).run).toMatchObject({ status: 'Failed' });
+    expect((await bed.feedSources.report([ACCOUNT], broken.queueId, { line: 0, seq: 0 }, 1)).run).toMatchObject({ status: 'Failed' });
 
     feeds.delete('/fragile.csv');
     const missing = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/fragile.csv', {}, server));
@@ -341,6 +345,6 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     await bed.feedSources.startDueRuns();
     const [latest] = await bed.db.knex('feed_runs').where({ asset_source_id: assetSourceId, status: 'Queued' }).select('queue_id');
     expect((await run(latest.queue_id, assetSourceId)).message).toBe('Skipped: the feed is unchanged (content hash).');
-    expect((await bed.feedSources.report([ACCOUNT], latest.queue_id, -1, 1)).run.status).toBe('Skipped');
+    expect((await bed.feedSources.report([ACCOUNT], latest.queue_id, { line: 0, seq: 0 }, 1)).run.status).toBe('Skipped');
   });
 });

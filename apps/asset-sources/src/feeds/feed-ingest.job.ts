@@ -158,7 +158,6 @@ async function stageAll(deps: FeedIngestDeps, queueId: string, source: AssetSour
   const keyColumn = columns.assetKeyColumn;
   const variantColumn = columns.assetVariantColumn;
   const health: FeedRunHealth = { rowsRead: 0, rowsStored: 0, duplicateKeys: 0, emptyKeys: 0, rejectedRows: 0 };
-  const seenKeys = new Set<string>();
   const seenColumns = new Set<string>();
   let staged: StagedRow[] = [];
   let report: FeedReportEntry[] = [];
@@ -199,19 +198,7 @@ async function stageAll(deps: FeedIngestDeps, queueId: string, source: AssetSour
           if (key === undefined || key.trim() === '') {
             health.emptyKeys++;
             note(row.line, 'empty-key', null, `The row has no value in the asset key column ${JSON.stringify(keyColumn)}.`);
-          } else {
-            keyValue = key.slice(0, KEY_VALUE_MAX);
-            const identity = variantColumn === null ? key : `${key}\u0000${projected[variantColumn] ?? ''}`;
-            if (seenKeys.has(identity)) {
-              health.duplicateKeys++;
-              note(
-                row.line,
-                'duplicate-key',
-                keyValue,
-                `An earlier row has the key ${JSON.stringify(key)}${variantColumn === null ? '' : ` and variant ${JSON.stringify(projected[variantColumn] ?? '')}`}.`,
-              );
-            } else seenKeys.add(identity);
-          }
+          } else keyValue = key.slice(0, KEY_VALUE_MAX);
         }
         staged.push({ ordinal: health.rowsStored, line: row.line, keyValue, rowJson });
         health.rowsStored++;
@@ -224,6 +211,23 @@ async function stageAll(deps: FeedIngestDeps, queueId: string, source: AssetSour
     }
   }
   await flush();
+  if (keyColumn !== null) {
+    // Duplicate keys once every row is staged: the database finds them, so memory stays flat whatever the feed's size.
+    for (let after = -1; ;) {
+      const duplicates = await deps.rows.duplicatesPage(queueId, variantColumn, after, STAGE_BATCH);
+      for (const d of duplicates)
+        note(
+          d.line,
+          'duplicate-key',
+          d.keyValue,
+          `An earlier row has the key ${JSON.stringify(d.keyValue)}${variantColumn === null ? '' : ' and the same variant'}.`,
+        );
+      health.duplicateKeys += duplicates.length;
+      await flush();
+      if (duplicates.length < STAGE_BATCH) break;
+      after = duplicates[duplicates.length - 1].ordinal;
+    }
+  }
   // The special columns must be columns of the feed: a feed that never carries one is refused whole.
   const absent = [keyColumn, variantColumn, columns.assetGroupColumn, columns.reportingColumn, columns.rotationWeightColumn].filter(
     (c): c is string => c !== null && !seenColumns.has(c),

@@ -34,6 +34,29 @@ export class FeedRowsRepository {
     }
   }
 
+  /**
+   * Staged rows whose key (and variant, when the source has a variant column) an earlier staged row
+   * has, in feed order, a page after `afterOrdinal`. Found in the database (an index probe per row)
+   * rather than in a set held in memory, so a run's memory does not grow with the feed. Keys are
+   * compared exactly (the collation would take `a` and `A` for one key).
+   */
+  async duplicatesPage(
+    queueId: string,
+    variantColumn: string | null,
+    afterOrdinal: number,
+    limit: number,
+  ): Promise<{ ordinal: number; line: number; keyValue: string }[]> {
+    const variant = variantColumn === null ? '' : 'AND JSON_EXTRACT(f.row_json, ?) <=> JSON_EXTRACT(s.row_json, ?) ';
+    const path = variantColumn === null ? [] : [`$.${JSON.stringify(variantColumn)}`, `$.${JSON.stringify(variantColumn)}`];
+    const [rows] = (await this.db.knex.raw(
+      'SELECT s.ordinal, s.line, s.key_value FROM feed_staged_rows s WHERE s.queue_id = ? AND s.ordinal > ? AND s.key_value IS NOT NULL ' +
+        'AND EXISTS (SELECT 1 FROM feed_staged_rows f WHERE f.queue_id = s.queue_id AND f.key_value = s.key_value ' +
+        `AND BINARY f.key_value = BINARY s.key_value AND f.ordinal < s.ordinal ${variant}) ORDER BY s.ordinal LIMIT ?`,
+      [queueId, afterOrdinal, ...path, limit],
+    )) as [{ ordinal: number; line: number; key_value: string }[]];
+    return rows.map((r) => ({ ordinal: Number(r.ordinal), line: Number(r.line), keyValue: r.key_value }));
+  }
+
   async stagedCount(queueId: string): Promise<number> {
     const [row] = await this.db.execute<{ n: number }>('SELECT COUNT(*) AS n FROM feed_staged_rows WHERE queue_id = ?', [queueId]);
     return Number(row?.n ?? 0);

@@ -15,6 +15,8 @@ import { unaryHandlers, type CallGuard } from '@platform/service';
 import { toSpecialColumns } from '../sources/asset-source.grpc';
 import type { FeedConfig } from './feed-reading';
 import type { FeedRunRecord, FeedSourceInput, FeedSourceRecord } from './feed-source.model';
+import type { PeerOf } from '@platform/grpc';
+import type { StorageLibraryPeer } from '../peers/storage-library.peer';
 import type { FeedSourceService } from './feed-source.service';
 
 function parseFeedConfig(json: string | undefined): FeedConfig | null {
@@ -107,20 +109,22 @@ export function feedSourceGrpc({
   logger,
   guard,
   feedSources,
+  storageLibrary,
 }: {
   logger: Logger;
   guard: CallGuard;
   feedSources: FeedSourceService;
+  storageLibrary: PeerOf<StorageLibraryPeer>;
 }): Pick<v1.AssetSourcesServiceServer, 'createFeedSource' | 'replaceFeedSource' | 'confirmFeedVersion' | 'listFeedReport'> {
   return unaryHandlers(v1.AssetSourcesServiceService, ASSET_SOURCES_ACCESS, logger, {
     createFeedSource: async (request, call) => {
       guard.account(call, request.accountId);
-      return feedSources.create(request.accountId, toFeedInput(request.fields as v1.FeedSourceFields));
+      return feedSources.create(request.accountId, toFeedInput(request.fields as v1.FeedSourceFields), storageLibrary(call));
     },
 
     replaceFeedSource: async (request, call) => {
       guard.account(call, request.accountId);
-      return feedSources.replace(request.accountId, request.assetSourceId, toFeedInput(request.fields as v1.FeedSourceFields));
+      return feedSources.replace(request.accountId, request.assetSourceId, toFeedInput(request.fields as v1.FeedSourceFields), storageLibrary(call));
     },
 
     confirmFeedVersion: async (request, call) => {
@@ -131,7 +135,7 @@ export function feedSourceGrpc({
     listFeedReport: async (request, call) => {
       guard.account(call, request.accountId);
       const limit = Math.min(Math.max(request.limit, 1), FEED_REPORT_PAGE_ROWS);
-      const { run, entries } = await feedSources.report([request.accountId], request.queueId, request.afterSeq, limit);
+      const { run, entries } = await feedSources.report([request.accountId], request.queueId, { line: request.afterLine, seq: request.afterSeq }, limit);
       return { run: toRun(run), entries: entries.map((e) => ({ ...e, keyValue: e.keyValue ?? undefined })) };
     },
   });

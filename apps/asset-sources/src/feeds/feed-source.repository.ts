@@ -276,10 +276,11 @@ export class FeedSourceRepository {
     );
   }
 
-  async reportPage(queueId: string, afterSeq: number, limit: number): Promise<FeedReportEntry[]> {
+  /** A page of a run's report in feed order (line, then the order entries were noted), after the entry at (afterLine, afterSeq). */
+  async reportPage(queueId: string, after: { line: number; seq: number }, limit: number): Promise<FeedReportEntry[]> {
     const rows = await this.db.execute<{ seq: number; line: number; kind: FeedReportEntry['kind']; key_value: string | null; reason: string }>(
-      'SELECT seq, line, kind, key_value, reason FROM feed_report_entries WHERE queue_id = ? AND seq > ? ORDER BY seq LIMIT ?',
-      [queueId, afterSeq, limit],
+      'SELECT seq, line, kind, key_value, reason FROM feed_report_entries WHERE queue_id = ? AND (line > ? OR (line = ? AND seq > ?)) ORDER BY line, seq LIMIT ?',
+      [queueId, after.line, after.line, after.seq, limit],
     );
     return rows.map((r) => ({ seq: Number(r.seq), line: Number(r.line), kind: r.kind, keyValue: r.key_value, reason: r.reason }));
   }

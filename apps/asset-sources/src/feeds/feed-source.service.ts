@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { FEED_SECRET_FIELDS, FEED_SHRINK_GUARD_DEFAULT_PERCENT, type FeedSecretField } from '@contracts/domain';
 import { problem, validationFailed } from '@platform/errors';
-import { jobAcceptedEntries, type JobRequest } from '@platform/jobs';
+import { jobAcceptedEntries, type JobProgress, type JobRequest } from '@platform/jobs';
 import type { Logger } from '@platform/logging';
 import { withTransaction } from '@platform/mysql';
 import type { SecretBox } from '@platform/secrets';
@@ -27,6 +27,11 @@ import { feedSourceErrors, givenSecrets } from './feed-source.rules';
 
 /** Due sources one sweep starts at most; the rest are due on the next sweep. */
 const SWEEP_BATCH = 50;
+
+/** Where a run's Queued state goes at once after the commit that accepts it (storage-library's queue view, for the caller). */
+export interface QueueViewAnnouncer {
+  recordQueued(event: JobProgress): Promise<void>;
+}
 
 const runNotFound = (queueId: string) => problem('FEED_RUN_NOT_FOUND', `Feed run ${queueId} was not found.`);
 
@@ -60,14 +65,14 @@ export class FeedSourceService {
   }
 
   /** Creates a feed source (37 with process's config, 38 without) and queues its first ingestion. */
-  async create(accountId: number, input: FeedSourceInput): Promise<{ assetSourceId: number; queueId: string }> {
+  async create(accountId: number, input: FeedSourceInput, queueView?: QueueViewAnnouncer): Promise<{ assetSourceId: number; queueId: string }> {
     const errors = feedSourceErrors(input);
     if (errors.length > 0) throw validationFailed(errors);
     const settings = this.settingsOf(input, undefined);
     const secrets = givenSecrets(input.secrets);
     const now = this.now();
     const schedule = scheduleOf(settings);
-    return withTransaction(this.deps.knex, async (trx) => {
+    const created = await withTransaction(this.deps.knex, async (trx) => {
       const assetSourceId = await this.deps.sources.insert(trx, accountId, {
         ...input.definition,
         assetSourceName: input.definition.assetSourceName.trim(),
@@ -82,9 +87,11 @@ export class FeedSourceService {
         Object.keys(secrets) as FeedSecretField[],
         schedule && firstFeedRun(schedule, now),
       );
-      const queueId = await this.enqueue(trx, accountId, assetSourceId, 'create', now);
-      return { assetSourceId, queueId };
+      const queued = await this.enqueue(trx, accountId, assetSourceId, 'create', now);
+      return { assetSourceId, queued };
     });
+    await this.announce(queueView, created.queued);
+    return { assetSourceId: created.assetSourceId, queueId: created.queued.queueId };
   }
 
   /**
@@ -92,7 +99,12 @@ export class FeedSourceService {
    * given keeps its stored value while the urlType stays the same; the rows keep serving until the
    * new run swaps its version in.
    */
-  async replace(accountId: number, assetSourceId: number, input: FeedSourceInput): Promise<{ assetSourceId: number; queueId: string }> {
+  async replace(
+    accountId: number,
+    assetSourceId: number,
+    input: FeedSourceInput,
+    queueView?: QueueViewAnnouncer,
+  ): Promise<{ assetSourceId: number; queueId: string }> {
     const current = await this.deps.assetSources.ofKind(accountId, assetSourceId, 'feed');
     const stored = await this.feedOf(assetSourceId);
     const sameTransport = stored.location.urlType === input.location.urlType;
@@ -106,7 +118,7 @@ export class FeedSourceService {
     const secrets = { ...kept, ...givenSecrets(input.secrets) };
     const now = this.now();
     const schedule = scheduleOf(settings);
-    const queueId = await withTransaction(this.deps.knex, async (trx) => {
+    const queued = await withTransaction(this.deps.knex, async (trx) => {
       await this.deps.sources.update(trx, assetSourceId, { ...next, assetSourceType: 'feed' }, undefined, {
         keyColumnChanged: next.columns.assetKeyColumn !== current.columns.assetKeyColumn,
       });
@@ -120,7 +132,8 @@ export class FeedSourceService {
       );
       return this.enqueue(trx, accountId, assetSourceId, 'update', now);
     });
-    return { assetSourceId, queueId };
+    await this.announce(queueView, queued);
+    return { assetSourceId, queueId: queued.queueId };
   }
 
   /** The feed settings of a source of the account (for its detail), or undefined when it is not a feed. */
@@ -157,11 +170,16 @@ export class FeedSourceService {
     return { queueId: run.queueId, rowCount };
   }
 
-  /** A run of one of the caller's accounts and a page of its health report (entries after `afterSeq`). */
-  async report(accountIds: readonly number[], queueId: string, afterSeq: number, limit: number): Promise<{ run: FeedRunRecord; entries: FeedReportEntry[] }> {
+  /** A run of one of the caller's accounts and a page of its health report, in feed order, after the entry at `after`. */
+  async report(
+    accountIds: readonly number[],
+    queueId: string,
+    after: { line: number; seq: number },
+    limit: number,
+  ): Promise<{ run: FeedRunRecord; entries: FeedReportEntry[] }> {
     const run = await this.deps.feeds.getRun(queueId);
     if (!run || !accountIds.includes(run.accountId)) throw runNotFound(queueId);
-    return { run, entries: await this.deps.feeds.reportPage(queueId, afterSeq, limit) };
+    return { run, entries: await this.deps.feeds.reportPage(queueId, after, limit) };
   }
 
   /**
@@ -188,13 +206,27 @@ export class FeedSourceService {
     return started;
   }
 
-  /** The run's row, its Queued progress event and its request, in the caller's transaction. */
-  private async enqueue(trx: Knex.Transaction, accountId: number, assetSourceId: number, trigger: FeedRunTrigger, now: Date): Promise<string> {
+  /** The run's row, its Queued progress event and its request, in the caller's transaction; answers the Queued event. */
+  private async enqueue(trx: Knex.Transaction, accountId: number, assetSourceId: number, trigger: FeedRunTrigger, now: Date): Promise<JobProgress> {
     const queueId = randomUUID();
     await this.deps.feeds.insertRun(trx, { queueId, assetSourceId, accountId, trigger });
     const request: JobRequest<FeedIngestPayload> = { queueId, accountId, kind: FEED_INGEST_KIND, payload: { assetSourceId } };
-    for (const entry of jobAcceptedEntries(request, now.getTime())) await this.deps.events.record(trx, entry);
-    return queueId;
+    const { entries, queued } = jobAcceptedEntries(request, now.getTime());
+    for (const entry of entries) await this.deps.events.record(trx, entry);
+    return queued;
+  }
+
+  /**
+   * Hands the committed run's Queued state to the queue view at once, so the queueId answered can be
+   * polled straight away. Its outbox event carries the same state, so when this fails (storage-library
+   * restarting) the queue still appears, a moment later: the failure is logged, not answered.
+   */
+  private async announce(queueView: QueueViewAnnouncer | undefined, queued: JobProgress): Promise<void> {
+    try {
+      await queueView?.recordQueued(queued);
+    } catch (error) {
+      this.deps.logger.warn({ err: error, queueId: queued.queueId }, 'the queue view will show the feed run once its Queued event is relayed');
+    }
   }
 
   private async feedOf(assetSourceId: number): Promise<FeedSourceRecord> {

@@ -80,6 +80,7 @@ export const createFeedSources: Migration = {
       t.string('key_value', 255).nullable();
       t.string('reason', 1000).notNullable();
       t.primary(['queue_id', 'seq'], 'pk_feed_report_entries');
+      t.index(['queue_id', 'line', 'seq'], 'ix_feed_report_entries_line');
     });
     await knex.schema.createTable('feed_staged_rows', (t) => {
       t.comment('Rows of a run being read; swapped into asset_source_rows in one transaction once the whole feed has parsed');

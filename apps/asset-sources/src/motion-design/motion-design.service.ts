@@ -17,11 +17,11 @@ export interface MotionDesignFill {
 /** What a fill asks of the peers that own campaigns and the asset library, on behalf of the caller. */
 export interface MotionDesignPeers {
   contentCreative: ContentCreativePeer;
-  storageLibrary: StorageLibraryPeer;
+  storageLibrary: Pick<StorageLibraryPeer, 'libraryFiles'>;
 }
 
 /** Every entry whose asset is not a file of the account's library, each named by its pointer. */
-async function missingAssetErrors(accountId: number, fill: MotionDesignFill, storageLibrary: StorageLibraryPeer): Promise<FieldError[]> {
+async function missingAssetErrors(accountId: number, fill: MotionDesignFill, storageLibrary: Pick<StorageLibraryPeer, 'libraryFiles'>): Promise<FieldError[]> {
   const found = await storageLibrary.libraryFiles(accountId, [...new Set(fill.assetSourceMap.map((entry) => entry.assetId))]);
   return fill.assetSourceMap.flatMap((entry, i) =>
     found.has(entry.assetId)

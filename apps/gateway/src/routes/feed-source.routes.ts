@@ -375,7 +375,7 @@ export const feedSourceRoutes = [
       },
     },
     async handle({ params, backends }) {
-      const { run } = await backends.assetSources.listFeedReport({ accountId: params.accountId, queueId: params.queueId, afterSeq: -1, limit: 1 });
+      const { run } = await backends.assetSources.listFeedReport({ accountId: params.accountId, queueId: params.queueId, afterLine: 0, afterSeq: 0, limit: 1 });
       return { body: presentRun(run as v1.FeedRun) };
     },
   }),
@@ -397,16 +397,17 @@ export const feedSourceRoutes = [
     problems: ['FEED_RUN_NOT_FOUND'],
     example: { params: { accountId: 1001, queueId: EXAMPLE_QUEUE_ID } },
     async handle({ params, backends }) {
-      const page = (afterSeq: number) =>
-        backends.assetSources.listFeedReport({ accountId: params.accountId, queueId: params.queueId, afterSeq, limit: FEED_REPORT_PAGE_ROWS });
+      const page = (afterLine: number, afterSeq: number) =>
+        backends.assetSources.listFeedReport({ accountId: params.accountId, queueId: params.queueId, afterLine, afterSeq, limit: FEED_REPORT_PAGE_ROWS });
       // The first page answers the 404 while a problem can still be sent.
-      const first = await page(-1);
+      const first = await page(0, 0);
       async function* rows() {
         let current = first;
         for (;;) {
           for (const e of current.entries) yield [String(e.line), e.kind, e.keyValue ?? '', e.reason];
           if (current.entries.length < FEED_REPORT_PAGE_ROWS) return;
-          current = await page(current.entries[current.entries.length - 1].seq);
+          const last = current.entries[current.entries.length - 1];
+          current = await page(last.line, last.seq);
         }
       }
       const csv = stringify({ header: true, columns: ['line', 'kind', 'key', 'reason'], cast: { string: neutraliseCell } });

@@ -101,6 +101,7 @@ export const STORAGE_LIBRARY_ACCESS = {
   listCloudFiles: PERMISSIONS.cloudStorageView,
   copyFromCloud: PERMISSIONS.cloudStorageEdit,
   getQueue: PERMISSIONS.queuesView,
+  recordQueuedJob: 'peer',
 } as const satisfies ServiceAccess<StorageLibraryServiceService>;
 
 /** tagging-trackers: every method of the service, by its key in the generated definition. */

@@ -16,9 +16,10 @@ export interface JobOutboxEntry {
  * queue view (storage-library folds it like any other progress). Both go through the outbox, so the
  * queue, the request and the change commit together or not at all. The Queued event's sequence is
  * the acceptance time in microseconds, as the progress publisher counts, so every report of the run
- * that follows out-sequences it.
+ * that follows out-sequences it. `queued` is that event, for a service that also hands it to the queue
+ * view at once after its commit (so the queue id it answers can be read straight away).
  */
-export function jobAcceptedEntries(request: JobRequest, acceptedAtMs: number, message = 'Queued'): JobOutboxEntry[] {
+export function jobAcceptedEntries(request: JobRequest, acceptedAtMs: number, message = 'Queued'): { entries: JobOutboxEntry[]; queued: JobProgress } {
   const queued: JobProgress = {
     queueId: request.queueId,
     accountId: request.accountId,
@@ -30,8 +31,9 @@ export function jobAcceptedEntries(request: JobRequest, acceptedAtMs: number, me
     sequence: Math.floor(acceptedAtMs) * 1_000,
     occurredAt: new Date(acceptedAtMs).toISOString(),
   };
-  return [
+  const entries = [
     { subject: jobProgressSubject('', request.kind), msgId: `${request.queueId}:${queued.sequence}`, payload: null, encoded: encodeJobProgress(queued) },
     { subject: jobRequestSubject(request.kind), msgId: `job:${request.queueId}`, payload: request },
   ];
+  return { entries, queued };
 }

@@ -525,12 +525,16 @@ export interface FeedReportEntry {
   reason: string;
 }
 
+/**
+ * Entries come in feed order (line, then the order they were noted); a page starts after the entry at
+ * (after_line, after_seq): 0 and 0 for the first page.
+ */
 export interface ListFeedReportRequest {
   accountId: number;
   queueId: string;
-  /** Entries after this one (-1 for the first page). */
   afterSeq: number;
   limit: number;
+  afterLine: number;
 }
 
 export interface ListFeedReportResponse {
@@ -8450,7 +8454,7 @@ export const FeedReportEntry: MessageFns<FeedReportEntry> = {
 };
 
 function createBaseListFeedReportRequest(): ListFeedReportRequest {
-  return { accountId: 0, queueId: "", afterSeq: 0, limit: 0 };
+  return { accountId: 0, queueId: "", afterSeq: 0, limit: 0, afterLine: 0 };
 }
 
 export const ListFeedReportRequest: MessageFns<ListFeedReportRequest> = {
@@ -8466,6 +8470,9 @@ export const ListFeedReportRequest: MessageFns<ListFeedReportRequest> = {
     }
     if (message.limit !== 0) {
       writer.uint32(32).int32(message.limit);
+    }
+    if (message.afterLine !== 0) {
+      writer.uint32(40).int32(message.afterLine);
     }
     return writer;
   },
@@ -8515,6 +8522,14 @@ export const ListFeedReportRequest: MessageFns<ListFeedReportRequest> = {
             message.limit = reader.int32();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.afterLine = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -8545,6 +8560,11 @@ export const ListFeedReportRequest: MessageFns<ListFeedReportRequest> = {
         ? globalThis.Number(object.after_seq)
         : 0,
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      afterLine: isSet(object.afterLine)
+        ? globalThis.Number(object.afterLine)
+        : isSet(object.after_line)
+        ? globalThis.Number(object.after_line)
+        : 0,
     };
   },
 
@@ -8562,6 +8582,9 @@ export const ListFeedReportRequest: MessageFns<ListFeedReportRequest> = {
     if (message.limit !== 0) {
       obj.limit = Math.round(message.limit);
     }
+    if (message.afterLine !== 0) {
+      obj.afterLine = Math.round(message.afterLine);
+    }
     return obj;
   },
 
@@ -8574,6 +8597,7 @@ export const ListFeedReportRequest: MessageFns<ListFeedReportRequest> = {
     message.queueId = object.queueId ?? "";
     message.afterSeq = object.afterSeq ?? 0;
     message.limit = object.limit ?? 0;
+    message.afterLine = object.afterLine ?? 0;
     return message;
   },
 };
@@ -9058,7 +9082,7 @@ export const ProcessFeedResponse: MessageFns<ProcessFeedResponse> = {
 };
 
 /**
- * Asset sources (inline, remote, recommendation, motion-design; feeds later), their rows and labels.
+ * Asset sources (inline, remote, recommendation, motion-design, feed), their rows and labels.
  * The caller's principal travels in call metadata (x-principal, x-principal-sig); the service
  * re-checks scope and permission. Methods marked "peer" are called by other services on behalf of
  * the same caller: they check the account scope, not an operation permission.

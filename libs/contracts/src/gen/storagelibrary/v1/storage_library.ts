@@ -181,6 +181,19 @@ export interface FindLibraryFilesResponse {
   files: LibraryFile[];
 }
 
+export interface RecordQueuedJobRequest {
+  accountId: number;
+  queueId: string;
+  kind: string;
+  message: string;
+  /** The Queued event's sequence and time, as the accepting service recorded it. */
+  sequence: number;
+  occurredAt: string;
+}
+
+export interface RecordQueuedJobResponse {
+}
+
 function createBaseRenameCloudServiceResponse(): RenameCloudServiceResponse {
   return {};
 }
@@ -2814,6 +2827,219 @@ export const FindLibraryFilesResponse: MessageFns<FindLibraryFilesResponse> = {
   },
 };
 
+function createBaseRecordQueuedJobRequest(): RecordQueuedJobRequest {
+  return { accountId: 0, queueId: "", kind: "", message: "", sequence: 0, occurredAt: "" };
+}
+
+export const RecordQueuedJobRequest: MessageFns<RecordQueuedJobRequest> = {
+  encode(message: RecordQueuedJobRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.queueId !== "") {
+      writer.uint32(18).string(message.queueId);
+    }
+    if (message.kind !== "") {
+      writer.uint32(26).string(message.kind);
+    }
+    if (message.message !== "") {
+      writer.uint32(34).string(message.message);
+    }
+    if (message.sequence !== 0) {
+      writer.uint32(40).int64(message.sequence);
+    }
+    if (message.occurredAt !== "") {
+      writer.uint32(50).string(message.occurredAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordQueuedJobRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordQueuedJobRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.queueId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.sequence = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.occurredAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordQueuedJobRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      queueId: isSet(object.queueId)
+        ? globalThis.String(object.queueId)
+        : isSet(object.queue_id)
+        ? globalThis.String(object.queue_id)
+        : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      sequence: isSet(object.sequence) ? globalThis.Number(object.sequence) : 0,
+      occurredAt: isSet(object.occurredAt)
+        ? globalThis.String(object.occurredAt)
+        : isSet(object.occurred_at)
+        ? globalThis.String(object.occurred_at)
+        : "",
+    };
+  },
+
+  toJSON(message: RecordQueuedJobRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.queueId !== "") {
+      obj.queueId = message.queueId;
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    if (message.sequence !== 0) {
+      obj.sequence = Math.round(message.sequence);
+    }
+    if (message.occurredAt !== "") {
+      obj.occurredAt = message.occurredAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordQueuedJobRequest>, I>>(base?: I): RecordQueuedJobRequest {
+    return RecordQueuedJobRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordQueuedJobRequest>, I>>(object: I): RecordQueuedJobRequest {
+    const message = createBaseRecordQueuedJobRequest();
+    message.accountId = object.accountId ?? 0;
+    message.queueId = object.queueId ?? "";
+    message.kind = object.kind ?? "";
+    message.message = object.message ?? "";
+    message.sequence = object.sequence ?? 0;
+    message.occurredAt = object.occurredAt ?? "";
+    return message;
+  },
+};
+
+function createBaseRecordQueuedJobResponse(): RecordQueuedJobResponse {
+  return {};
+}
+
+export const RecordQueuedJobResponse: MessageFns<RecordQueuedJobResponse> = {
+  encode(_: RecordQueuedJobResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordQueuedJobResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordQueuedJobResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): RecordQueuedJobResponse {
+    return {};
+  },
+
+  toJSON(_: RecordQueuedJobResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordQueuedJobResponse>, I>>(base?: I): RecordQueuedJobResponse {
+    return RecordQueuedJobResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordQueuedJobResponse>, I>>(_: I): RecordQueuedJobResponse {
+    const message = createBaseRecordQueuedJobResponse();
+    return message;
+  },
+};
+
 /**
  * Cloud storage services, the asset library and the queue view of every asynchronous job. The
  * caller's principal travels in call metadata (x-principal, x-principal-sig); the service re-checks
@@ -2944,6 +3170,22 @@ export const StorageLibraryServiceService = {
       Buffer.from(FindLibraryFilesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): FindLibraryFilesResponse => FindLibraryFilesResponse.decode(value),
   },
+  /**
+   * Peer: the Queued state of a job another service accepted (and requested through its outbox, with
+   * the same Queued event), folded into the queue view at once so the queue id it answers can be read
+   * straight away. Folded like any progress event: a repeat or a later event's arrival changes nothing.
+   */
+  recordQueuedJob: {
+    path: "/storagelibrary.v1.StorageLibraryService/RecordQueuedJob" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordQueuedJobRequest): Buffer =>
+      Buffer.from(RecordQueuedJobRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordQueuedJobRequest => RecordQueuedJobRequest.decode(value),
+    responseSerialize: (value: RecordQueuedJobResponse): Buffer =>
+      Buffer.from(RecordQueuedJobResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecordQueuedJobResponse => RecordQueuedJobResponse.decode(value),
+  },
 } as const;
 
 export interface StorageLibraryServiceServer extends UntypedServiceImplementation {
@@ -2968,6 +3210,12 @@ export interface StorageLibraryServiceServer extends UntypedServiceImplementatio
    * breaking the library's path rules is INVALID_ARGUMENT naming it; a folder is not a file).
    */
   findLibraryFiles: handleUnaryCall<FindLibraryFilesRequest, FindLibraryFilesResponse>;
+  /**
+   * Peer: the Queued state of a job another service accepted (and requested through its outbox, with
+   * the same Queued event), folded into the queue view at once so the queue id it answers can be read
+   * straight away. Folded like any progress event: a repeat or a later event's arrival changes nothing.
+   */
+  recordQueuedJob: handleUnaryCall<RecordQueuedJobRequest, RecordQueuedJobResponse>;
 }
 
 export interface StorageLibraryServiceClient extends Client {
@@ -3145,6 +3393,26 @@ export interface StorageLibraryServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: FindLibraryFilesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Peer: the Queued state of a job another service accepted (and requested through its outbox, with
+   * the same Queued event), folded into the queue view at once so the queue id it answers can be read
+   * straight away. Folded like any progress event: a repeat or a later event's arrival changes nothing.
+   */
+  recordQueuedJob(
+    request: RecordQueuedJobRequest,
+    callback: (error: ServiceError | null, response: RecordQueuedJobResponse) => void,
+  ): ClientUnaryCall;
+  recordQueuedJob(
+    request: RecordQueuedJobRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecordQueuedJobResponse) => void,
+  ): ClientUnaryCall;
+  recordQueuedJob(
+    request: RecordQueuedJobRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecordQueuedJobResponse) => void,
   ): ClientUnaryCall;
 }
 
