@@ -107,7 +107,9 @@ describe('process (36) over HTTP (gateway -> asset-sources -> the feed host)', (
     expectProblem(enums, 400, 'VALIDATION_FAILED');
     const pointers = (enums.body as { errors: Array<{ pointer: string }> }).errors.map((e) => e.pointer);
     expect(pointers).toEqual(expect.arrayContaining(['/urlType', '/contentType', '/characterEncoding', '/csvSeparator']));
-    const wrongMember = await post(csvBody({ urlType: 'ftp', url: 'ftp://feeds.example.com/f.csv', urlConfig: { httpMethod: 'GET', username: 'u', password: 'p' } }));
+    const wrongMember = await post(
+      csvBody({ urlType: 'ftp', url: 'ftp://feeds.example.com/f.csv', urlConfig: { httpMethod: 'GET', username: 'u', password: 'p' } }),
+    );
     expectProblem(wrongMember, 400, 'VALIDATION_FAILED');
     expect(wrongMember.text).toContain('/urlConfig/httpMethod');
     const objstore = await post(csvBody({ urlType: 'objstore', url: 's3://bucket/feed.csv', urlConfig: { accessKey: 'AK' } }));
