@@ -118,9 +118,15 @@ describe('npm start (tools/launcher)', () => {
     const { accountId } = await adminCall('/admin/v1/orgs/acme/accounts', { name: 'Acme US' });
     const { apiKey } = await adminCall('/admin/v1/api-keys', { orgId: 'acme', permissions: ['*'] });
     const asKey = { ...json, Authorization: `Bearer ${String(apiKey)}` };
-    // templates' route (a POST search, never answered from the gateway's cache) and channels-plans' route.
+    // templates' route and channels-plans' route. Each search names a filter of its own, so the gateway's
+    // response cache (which answers a repeated search) never holds it and every search reaches templates.
+    let search = 0;
     const searchTemplates = () =>
-      fetch(`${base}/v2/accounts/${String(accountId)}/retail-campaigns/retail-templates?limit=5`, { method: 'POST', headers: asKey, body: '{}' });
+      fetch(`${base}/v2/accounts/${String(accountId)}/retail-campaigns/retail-templates?limit=5`, {
+        method: 'POST',
+        headers: asKey,
+        body: JSON.stringify({ campaignName: `probe ${++search}` }),
+      });
     let channel = 0;
     const createChannel = () =>
       fetch(`${base}/v2/org/acme/retail-media-channels`, {
