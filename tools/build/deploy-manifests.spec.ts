@@ -1,76 +1,17 @@
 // Reads the real files under deploy/k8s and holds them to the deployment rules of deploy/README.md:
 // non-root, read-only root filesystem, requests and limits, gRPC probes, and no secret in git.
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { SERVICE_ENDPOINTS } from '@contracts/proto';
 import { mysqlFields, secretKey, z } from '@platform/config';
-import { KUBECTL, requireTool } from '@platform/testing';
 import { WORKSPACE_ROOT } from './bundle';
+import { APPS as INVENTORY, parseDocuments, renderOverlay } from './deploy-inventory';
+import { allContainers, hardeningProblems, podSpec, type Container, type K8sObject } from './workload-rules';
 
 const K8S = join(WORKSPACE_ROOT, 'deploy', 'k8s');
 const README = readFileSync(join(WORKSPACE_ROOT, 'deploy', 'README.md'), 'utf8');
 
 // ---- the shape of what we read (only the fields these rules look at) ----------------------------
-interface SecurityContext {
-  runAsNonRoot?: boolean;
-  runAsUser?: number;
-  readOnlyRootFilesystem?: boolean;
-  allowPrivilegeEscalation?: boolean;
-  privileged?: boolean;
-  capabilities?: { drop?: string[]; add?: string[] };
-  seccompProfile?: { type?: string };
-}
-interface Probe {
-  grpc?: { port: number; service?: string };
-  httpGet?: { path: string; port: string | number };
-  tcpSocket?: { port: string | number };
-  exec?: { command: string[] };
-}
-interface EnvVar {
-  name: string;
-  value?: string;
-  valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean }; configMapKeyRef?: { name: string; key: string } };
-}
-interface Container {
-  name: string;
-  image?: string;
-  ports?: { name?: string; containerPort: number }[];
-  env?: EnvVar[];
-  envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
-  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
-  securityContext?: SecurityContext;
-  readinessProbe?: Probe;
-  livenessProbe?: Probe;
-  startupProbe?: Probe;
-  volumeMounts?: { name: string; mountPath: string }[];
-}
-interface PodSpec {
-  securityContext?: SecurityContext;
-  automountServiceAccountToken?: boolean;
-  containers: Container[];
-  initContainers?: Container[];
-  volumes?: { name: string; emptyDir?: object }[];
-}
-interface K8sObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: { name?: string; labels?: Record<string, string> };
-  spec?: {
-    replicas?: number;
-    minReplicas?: number;
-    maxReplicas?: number;
-    selector?: { matchLabels?: Record<string, string> };
-    template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec };
-    podSelector?: { matchLabels?: Record<string, string> };
-    ingress?: { from?: { podSelector?: { matchLabels?: Record<string, string> } }[]; ports?: { port: string | number }[] }[];
-    ports?: { name?: string; port: number; targetPort?: string | number }[];
-    clusterIP?: string;
-  };
-  data?: Record<string, string>;
-  stringData?: Record<string, string>;
-}
 interface Generator {
   name: string;
   behavior?: string;
@@ -104,15 +45,6 @@ function yamlFiles(dir: string): string[] {
   });
 }
 
-/** Every document of a multi-document YAML text; a syntax error fails the test that reads it. */
-function parseDocuments(text: string, source: string): unknown[] {
-  return parseAllDocuments(text).flatMap((document) => {
-    if (document.errors.length > 0) throw new Error(`${source}: ${document.errors.map((e) => e.message).join('; ')}`);
-    const value: unknown = document.toJS();
-    return value === null || value === undefined ? [] : [value];
-  });
-}
-
 const rel = (path: string) => relative(K8S, path).split(sep).join('/');
 
 const FILES = yamlFiles(K8S);
@@ -134,47 +66,22 @@ const DOCS: Loaded<K8sObject>[] = FILES.filter((path) => !path.endsWith('kustomi
 
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet']);
 const isWorkload = (doc: K8sObject) => WORKLOAD_KINDS.has(doc.kind ?? '');
-const podSpec = (doc: K8sObject) => doc.spec?.template?.spec as PodSpec;
-const allContainers = (spec: PodSpec) => [...spec.containers, ...(spec.initContainers ?? [])];
 const envValue = (container: Container, name: string) => container.env?.find((env) => env.name === name);
 
-/** The nine deployables (docs/architecture.md, "Shape"); each gRPC service on the port SERVICE_ENDPOINTS declares. */
+/** Each gRPC service on the port SERVICE_ENDPOINTS declares. */
 const GRPC_PORTS: Record<string, number> = Object.fromEntries(Object.values(SERVICE_ENDPOINTS).map((endpoint) => [endpoint.label, endpoint.port]));
-const WORKERS = ['export-renderer', 'storage-worker'];
-const APPS = ['gateway', ...Object.keys(GRPC_PORTS), ...WORKERS];
+/** Every app a manifest runs (a component may run an app not built yet); the built ones are the inventory's. */
+const BUILT_APPS = INVENTORY.map((app) => app.name);
 const OUR_IMAGE = /^retail-media\//;
 
-function hardeningProblems(doc: K8sObject): string[] {
-  const problems: string[] = [];
-  const spec = podSpec(doc);
-  if (!spec || spec.containers.length === 0) return ['no pod template'];
-  const pod = spec.securityContext ?? {};
-  if (spec.automountServiceAccountToken !== false) problems.push('pod: automountServiceAccountToken is not false');
-  for (const c of allContainers(spec)) {
-    const sc = c.securityContext ?? {};
-    const where = `container ${c.name}`;
-    for (const kind of ['requests', 'limits'] as const) {
-      for (const resource of ['cpu', 'memory']) {
-        if (!c.resources?.[kind]?.[resource]) problems.push(`${where}: no resources.${kind}.${resource}`);
-      }
-    }
-    if (sc.readOnlyRootFilesystem !== true) problems.push(`${where}: readOnlyRootFilesystem is not true`);
-    if (sc.allowPrivilegeEscalation !== false) problems.push(`${where}: allowPrivilegeEscalation is not false`);
-    if ((sc.runAsNonRoot ?? pod.runAsNonRoot) !== true) problems.push(`${where}: runAsNonRoot is not true`);
-    if ((sc.runAsUser ?? pod.runAsUser) === 0) problems.push(`${where}: runs as uid 0`);
-    if (sc.privileged === true) problems.push(`${where}: privileged`);
-    if (!sc.capabilities?.drop?.includes('ALL')) problems.push(`${where}: capabilities.drop lacks ALL`);
-    if ((sc.capabilities?.add ?? []).length > 0) problems.push(`${where}: adds capabilities`);
-    if ((sc.seccompProfile ?? pod.seccompProfile)?.type !== 'RuntimeDefault') problems.push(`${where}: seccompProfile is not RuntimeDefault`);
-  }
-  return problems;
-}
 
 const workloadName = (loaded: Loaded<K8sObject>) => `${loaded.doc.kind}/${loaded.doc.metadata?.name} (${loaded.file})`;
 
 const WORKLOADS = DOCS.filter(({ doc }) => isWorkload(doc));
 const APP_WORKLOADS = WORKLOADS.filter(({ doc }) => podSpec(doc).containers.some((c) => OUR_IMAGE.test(c.image ?? '')));
 const findApp = (name: string) => APP_WORKLOADS.find(({ doc }) => doc.metadata?.name === name);
+const BASE_APPS = ['gateway', 'channels-plans'];
+const APPS = [...BASE_APPS, ...[...new Set(APP_WORKLOADS.map(({ doc }) => doc.metadata?.name as string))].filter((name) => !BASE_APPS.includes(name)).sort()];
 
 describe('deploy/k8s manifests', () => {
   it('has a base, the two overlays and a component per app beyond the base', () => {
@@ -297,23 +204,6 @@ describe('deploy/k8s manifests', () => {
       expect(byKind('HorizontalPodAutoscaler')).toHaveLength(1);
       expect(gateway?.doc.spec?.replicas).toBeUndefined();
     });
-
-    it('is, with the services that call peers, the only pod the gRPC services admit', () => {
-      const policy = DOCS.find(({ doc }) => doc.kind === 'NetworkPolicy' && doc.metadata?.name === 'grpc-services-ingress')?.doc;
-      expect(policy?.spec?.podSelector?.matchLabels).toEqual({ 'app.kubernetes.io/component': 'grpc-service' });
-      expect(policy?.spec?.ingress).toEqual([
-        { from: [{ podSelector: { matchLabels: { 'retail-media.io/grpc-client': 'true' } } }], ports: [{ port: 'grpc', protocol: 'TCP' }] },
-      ]);
-      // The gateway, and each service that calls a peer (peerAddressFields in its config).
-      const clients = APP_WORKLOADS.filter(({ doc }) => doc.spec?.template?.metadata?.labels?.['retail-media.io/grpc-client'] === 'true');
-      expect(clients.map(({ doc }) => doc.metadata?.name).sort()).toEqual([
-        'asset-sources',
-        'channels-plans',
-        'content-creative',
-        'gateway',
-        'tagging-trackers',
-      ]);
-    });
   });
 
   describe('secrets', () => {
@@ -397,16 +287,19 @@ describe('deploy/k8s manifests', () => {
     });
   });
 
-  it('the dev overlay enables every component', () => {
+  it('the dev overlay enables every component but the optional keda one and those of apps not built yet', () => {
     const dev = KUSTOMIZATIONS.find(({ file }) => file === 'overlays/dev/kustomization.yaml')?.doc;
-    const components = readdirSync(join(K8S, 'components')).map((name) => `../../components/${name}`);
+    const unbuilt = APPS.filter((app) => !BUILT_APPS.includes(app));
+    const components = readdirSync(join(K8S, 'components'))
+      .filter((name) => name !== 'keda' && !unbuilt.includes(name))
+      .map((name) => `../../components/${name}`);
     expect([...(dev?.components ?? [])].sort()).toEqual(components.sort());
   });
 
-  it('every overlay sets an image tag for all nine apps', () => {
+  it('every overlay sets an image tag for every app under apps/, and names no image that no app builds', () => {
     for (const overlay of ['overlays/dev/kustomization.yaml', 'overlays/production/kustomization.yaml']) {
       const images = KUSTOMIZATIONS.find(({ file }) => file === overlay)?.doc.images ?? [];
-      expect({ overlay, names: images.map((image) => image.name).sort() }).toEqual({ overlay, names: APPS.map((app) => `retail-media/${app}`).sort() });
+      expect({ overlay, names: images.map((image) => image.name).sort() }).toEqual({ overlay, names: BUILT_APPS.map((app) => `retail-media/${app}`).sort() });
       for (const image of images) expect(image.newTag).toMatch(/^(?!latest$)[\w.-]+$/);
     }
   });
@@ -416,12 +309,7 @@ describe('deploy/k8s manifests', () => {
 // patches applied, generated names rewritten, components merged. A machine without a recent enough
 // kubectl fails here, saying what to install (`npm test` fetches one first).
 describe('rendered overlays (kubectl kustomize)', () => {
-  const render = (overlay: string): K8sObject[] => {
-    const kubectl = requireTool(KUBECTL);
-    const run = spawnSync(kubectl, ['kustomize', join(K8S, overlay)], { encoding: 'utf8', timeout: 60_000 });
-    if (run.status !== 0) throw new Error(`kubectl kustomize ${overlay} failed: ${run.stderr}`);
-    return parseDocuments(run.stdout, overlay) as K8sObject[];
-  };
+  const render = (overlay: string) => renderOverlay(overlay.replace(/^overlays\//, '')) as unknown as K8sObject[];
   const names = (docs: K8sObject[], kind: string) => docs.filter((doc) => doc.kind === kind).map((doc) => doc.metadata?.name as string);
   const secretRefs = (docs: K8sObject[]) =>
     docs
@@ -436,8 +324,8 @@ describe('rendered overlays (kubectl kustomize)', () => {
       docs = render('overlays/dev');
     });
 
-    it('runs all nine apps plus MariaDB, NATS and MinIO, every workload hardened', () => {
-      expect(names(docs, 'Deployment').sort()).toEqual([...APPS].sort());
+    it('runs every app under apps/ plus MariaDB, NATS and MinIO, every workload hardened', () => {
+      expect(names(docs, 'Deployment').sort()).toEqual([...BUILT_APPS].sort());
       expect(names(docs, 'StatefulSet').sort()).toEqual(['mariadb', 'minio', 'nats']);
       for (const doc of docs.filter(isWorkload))
         expect({ name: doc.metadata?.name, problems: hardeningProblems(doc) }).toEqual({ name: doc.metadata?.name, problems: [] });
@@ -454,11 +342,12 @@ describe('rendered overlays (kubectl kustomize)', () => {
       }
     });
 
-    it('gives the gateway every gRPC address and keeps one gateway replica', () => {
+    it('gives the gateway every gRPC address and keeps one replica of each autoscaled app', () => {
       const config = docs.find((doc) => doc.kind === 'ConfigMap' && doc.metadata?.name?.startsWith('retail-media-config-'));
       for (const [name, port] of Object.entries(GRPC_PORTS)) expect(config?.data?.[`${name.toUpperCase().replace(/-/g, '_')}_ADDR`]).toBe(`${name}:${port}`);
-      const hpa = docs.find((doc) => doc.kind === 'HorizontalPodAutoscaler');
-      expect([hpa?.spec?.minReplicas, hpa?.spec?.maxReplicas]).toEqual([1, 1]);
+      const hpas = docs.filter((doc) => doc.kind === 'HorizontalPodAutoscaler');
+      expect(hpas.length).toBeGreaterThan(1);
+      for (const hpa of hpas) expect({ hpa: hpa.metadata?.name, range: [hpa.spec?.minReplicas, hpa.spec?.maxReplicas] }).toEqual({ hpa: hpa.metadata?.name, range: [1, 1] });
     });
   });
 
@@ -475,24 +364,17 @@ describe('rendered overlays (kubectl kustomize)', () => {
       for (const ref of refs) expect(ref.name).toBe('retail-media-secrets');
     });
 
-    it('runs the gateway, the six gRPC services and the storage worker from pinned registry images, hardened, with the gateway autoscaled', () => {
-      expect(names(docs, 'Deployment').sort()).toEqual([
-        'asset-sources',
-        'channels-plans',
-        'content-creative',
-        'gateway',
-        'storage-library',
-        'storage-worker',
-        'tagging-trackers',
-        'templates',
-      ]);
+    it('runs every app under apps/ from pinned registry images, hardened, with the gateway and the services autoscaled from two replicas', () => {
+      expect(names(docs, 'Deployment').sort()).toEqual([...BUILT_APPS].sort());
       for (const doc of docs.filter(isWorkload)) {
         expect(hardeningProblems(doc)).toEqual([]);
         expect(podSpec(doc).containers[0].image).toMatch(/^[\w.-]+\.[a-z]+\/retail-media\/[a-z-]+:(?!latest$)[\w.-]+$/);
       }
-      const hpa = docs.find((doc) => doc.kind === 'HorizontalPodAutoscaler');
-      expect(hpa?.spec?.minReplicas).toBeGreaterThanOrEqual(2);
-      expect(docs.find((doc) => doc.kind === 'Deployment' && doc.metadata?.name === 'channels-plans')?.spec?.replicas).toBeGreaterThanOrEqual(2);
+      const hpas = docs.filter((doc) => doc.kind === 'HorizontalPodAutoscaler');
+      expect(hpas.length).toBeGreaterThan(1);
+      for (const hpa of hpas) expect({ hpa: hpa.metadata?.name, min: hpa.spec?.minReplicas }).toEqual({ hpa: hpa.metadata?.name, min: expect.any(Number) });
+      for (const hpa of hpas) expect(hpa.spec?.minReplicas).toBeGreaterThanOrEqual(2);
+      expect(hpas.find((hpa) => hpa.metadata?.name === 'gateway')?.spec?.minReplicas).toBe(3);
     });
   });
 });
