@@ -87,7 +87,11 @@ describe('every app under apps/ deploys', () => {
     expect(kinds.gateway).toBe('edge');
     for (const service of GRPC_PORTS.keys()) expect({ service, kind: kinds[service] }).toEqual({ service, kind: 'grpc-service' });
     expect(kinds['storage-worker']).toBe('worker');
-    expect(APPS.filter((app) => app.kind === 'grpc-service').map((app) => app.name).sort()).toEqual([...GRPC_PORTS.keys()].sort());
+    expect(
+      APPS.filter((app) => app.kind === 'grpc-service')
+        .map((app) => app.name)
+        .sort(),
+    ).toEqual([...GRPC_PORTS.keys()].sort());
   });
 
   it('has a component for every app beyond the base, and none enabled for an app that does not exist', () => {
@@ -124,11 +128,7 @@ describe('every app under apps/ deploys', () => {
       delete container.readinessProbe;
       container.env = container.env?.filter((variable) => variable.name !== 'HEALTH_HOST');
       const problems = deploymentProblems(storageWorker, without(docs, 'PodDisruptionBudget', 'storage-worker'), 'dev');
-      expect(problems).toEqual([
-        expect.stringMatching(/^readinessProbe is null/),
-        'HEALTH_HOST is not 0.0.0.0',
-        '0 PodDisruptionBudgets select it',
-      ]);
+      expect(problems).toEqual([expect.stringMatching(/^readinessProbe is null/), 'HEALTH_HOST is not 0.0.0.0', '0 PodDisruptionBudgets select it']);
     });
 
     it('the gateway without its HPA, with a fixed replica count and no memory limit', () => {
@@ -176,7 +176,11 @@ describe('components/keda: workers scaled on their JetStream consumer lag', () =
     it("names the storage worker's own consumers, one per job kind (runWorker's durable `<worker>-<kind>`)", () => {
       const storage = byKind(renderOverlay(overlay), 'ScaledObject').find((doc) => doc.metadata.name === 'storage-worker');
       const consumers = (storage?.spec?.triggers as { metadata: { consumer: string } }[]).map((trigger) => trigger.metadata.consumer);
-      expect(consumers.sort()).toEqual(Object.values(STORAGE_JOB_KINDS).map((kind) => `storage-worker-${kind}`).sort());
+      expect(consumers.sort()).toEqual(
+        Object.values(STORAGE_JOB_KINDS)
+          .map((kind) => `storage-worker-${kind}`)
+          .sort(),
+      );
     });
   });
 });

@@ -74,7 +74,6 @@ const GRPC_PORTS: Record<string, number> = Object.fromEntries(Object.values(SERV
 const BUILT_APPS = INVENTORY.map((app) => app.name);
 const OUR_IMAGE = /^retail-media\//;
 
-
 const workloadName = (loaded: Loaded<K8sObject>) => `${loaded.doc.kind}/${loaded.doc.metadata?.name} (${loaded.file})`;
 
 const WORKLOADS = DOCS.filter(({ doc }) => isWorkload(doc));
@@ -347,7 +346,8 @@ describe('rendered overlays (kubectl kustomize)', () => {
       for (const [name, port] of Object.entries(GRPC_PORTS)) expect(config?.data?.[`${name.toUpperCase().replace(/-/g, '_')}_ADDR`]).toBe(`${name}:${port}`);
       const hpas = docs.filter((doc) => doc.kind === 'HorizontalPodAutoscaler');
       expect(hpas.length).toBeGreaterThan(1);
-      for (const hpa of hpas) expect({ hpa: hpa.metadata?.name, range: [hpa.spec?.minReplicas, hpa.spec?.maxReplicas] }).toEqual({ hpa: hpa.metadata?.name, range: [1, 1] });
+      for (const hpa of hpas)
+        expect({ hpa: hpa.metadata?.name, range: [hpa.spec?.minReplicas, hpa.spec?.maxReplicas] }).toEqual({ hpa: hpa.metadata?.name, range: [1, 1] });
     });
   });
 

@@ -3,5 +3,4 @@
 // into CommonJS (jest.config.js).
 const ESM_ONLY = /^(kubernetes-models|@kubernetes-models\/[^/]+|is-cidr|cidr-regex)(\/|$)/;
 
-module.exports = (request, options) =>
-  options.defaultResolver(request, ESM_ONLY.test(request) ? { ...options, conditions: ['import', 'default'] } : options);
+module.exports = (request, options) => options.defaultResolver(request, ESM_ONLY.test(request) ? { ...options, conditions: ['import', 'default'] } : options);

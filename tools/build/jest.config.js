@@ -6,7 +6,10 @@ module.exports = {
   testTimeout: 60000,
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript', decorators: false }, target: 'es2022' }, module: { type: 'commonjs' } }],
-    '/node_modules/(kubernetes-models|@kubernetes-models|is-cidr|cidr-regex)/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
+    '/node_modules/(kubernetes-models|@kubernetes-models|is-cidr|cidr-regex)/.+\\.js$': [
+      '@swc/jest',
+      { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
   },
   resolver: '<rootDir>/esm-only-resolver.js',
   transformIgnorePatterns: ['/node_modules/(?!(kubernetes-models|@kubernetes-models|is-cidr|cidr-regex)/)'],

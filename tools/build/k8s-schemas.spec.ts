@@ -99,7 +99,9 @@ describe('Kubernetes API schemas', () => {
     });
 
     it('a kind no schema covers', async () => {
-      expect(await schemaErrors({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } })).toEqual(['no schema for apiVersion example.com/v1']);
+      expect(await schemaErrors({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } })).toEqual([
+        'no schema for apiVersion example.com/v1',
+      ]);
       expect(await schemaErrors({ apiVersion: 'apps/v1', kind: 'Widget', metadata: { name: 'w' } })).toEqual(['no schema for apps/v1 Widget']);
     });
   });
