@@ -48,6 +48,30 @@ function deploymentProblems(app: AppFacts, docs: RenderedObject[], overlay: stri
     if (deployment.spec?.replicas !== undefined) problems.push('sets replicas, which the HPA owns');
   }
   if (scaledObjects.length > 0 && deployment.spec?.replicas !== undefined) problems.push('sets replicas, which KEDA owns');
+  problems.push(...migrationProblems(app, container, docs));
+  return problems;
+}
+
+const envOf = (container: Container | undefined, name: string) => container?.env?.find((variable) => variable.name === name);
+
+/**
+ * An app that owns a schema (the gateway, every gRPC service) migrates it once per release: its Job
+ * `<app>-migrate` runs the same image with SCHEMA_MIGRATIONS=only and the same database credentials,
+ * and its replicas run with SCHEMA_MIGRATIONS=require-current. A worker owns no schema and has neither.
+ */
+function migrationProblems(app: AppFacts, container: Container, docs: RenderedObject[]): string[] {
+  const job = byKind(docs, 'Job').find((doc) => doc.metadata.name === `${app.name}-migrate`) as unknown as K8sObject | undefined;
+  const replicasMode = envOf(container, 'SCHEMA_MIGRATIONS')?.value;
+  if (app.kind === 'worker') return job || replicasMode ? ['a worker owns no schema, yet has a migration Job or SCHEMA_MIGRATIONS'] : [];
+  const problems: string[] = [];
+  if (replicasMode !== 'require-current') problems.push(`replicas run with SCHEMA_MIGRATIONS=${replicasMode}, not require-current`);
+  if (!job) return [...problems, `no Job ${app.name}-migrate`];
+  problems.push(...hardeningProblems(job).map((problem) => `Job: ${problem}`));
+  const migrator = podSpec(job).containers[0];
+  if (migrator.image !== container.image) problems.push(`Job image ${migrator.image} is not the Deployment's ${container.image}`);
+  if (envOf(migrator, 'SCHEMA_MIGRATIONS')?.value !== 'only') problems.push('Job does not run with SCHEMA_MIGRATIONS=only');
+  for (const name of ['MYSQL_URL', 'MYSQL_SERVICE_PASSWORD'])
+    if (JSON.stringify(envOf(migrator, name)) !== JSON.stringify(envOf(container, name))) problems.push(`Job's ${name} is not the Deployment's`);
   return problems;
 }
 
@@ -108,7 +132,7 @@ describe('every app under apps/ deploys', () => {
 
   describe.each(OVERLAYS)('overlays/%s', (overlay) => {
     it.each(APPS.map((app) => [app.name, app] as const))(
-      '%s: image, hardened workload with requests and limits, readiness and liveness probes, PDB, autoscaling',
+      '%s: image, hardened workload with requests and limits, readiness and liveness probes, PDB, autoscaling, migrations once per release',
       (name, app) => {
         expect({ app: name, problems: deploymentProblems(app, renderOverlay(overlay), overlay) }).toEqual({ app: name, problems: [] });
       },
@@ -140,6 +164,18 @@ describe('every app under apps/ deploys', () => {
         'container gateway: no resources.limits.memory',
         '0 HorizontalPodAutoscalers target it',
         'sets replicas, which the HPA owns',
+      ]);
+    });
+
+    it('a service whose replicas migrate, or whose migration Job is missing', () => {
+      const docs = structuredClone(dev());
+      const deployment = docs.find((doc) => doc.kind === 'Deployment' && doc.metadata.name === 'templates') as unknown as K8sObject;
+      const container = podSpec(deployment).containers[0];
+      container.env = container.env?.filter((variable) => variable.name !== 'SCHEMA_MIGRATIONS');
+      const templates = APPS.find((app) => app.name === 'templates') as AppFacts;
+      expect(deploymentProblems(templates, without(docs, 'Job', 'templates-migrate'), 'dev')).toEqual([
+        'replicas run with SCHEMA_MIGRATIONS=undefined, not require-current',
+        'no Job templates-migrate',
       ]);
     });
 

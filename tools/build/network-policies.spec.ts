@@ -21,11 +21,11 @@ interface PodTemplate {
   spec: { containers: { ports?: { name?: string; containerPort: number; protocol?: string }[] }[] };
 }
 
-/** One pod of each workload of the overlay, with its template's labels and named ports. */
+/** One pod of each workload (and migration Job) of the overlay, with its template's labels and named ports. */
 function podsOf(docs: RenderedObject[]): Map<string, Endpoint> {
   const pods = new Map<string, Endpoint>();
   docs
-    .filter((doc) => doc.kind === 'Deployment' || doc.kind === 'StatefulSet')
+    .filter((doc) => doc.kind === 'Deployment' || doc.kind === 'StatefulSet' || doc.kind === 'Job')
     .forEach((doc, index) => {
       const template = (doc.spec as { template: PodTemplate }).template;
       pods.set(doc.metadata.name, {
@@ -72,9 +72,10 @@ function expectedMatrix(apps: AppFacts[], docs: RenderedObject[]): Set<string> {
   expected.add('ingress-controller -> gateway:metrics');
   for (const service of services) expected.add(`gateway -> ${service}:grpc`);
   for (const app of apps) for (const peer of app.peers) expected.add(`${app.name} -> ${peer}:grpc`);
-  // Dev's in-namespace infrastructure: MySQL for the schema owners, NATS and object storage for every app.
+  // Dev's in-namespace infrastructure: MySQL for the schema owners and their migration Jobs, NATS and object storage for every app.
   for (const app of apps) {
     if (pods.has('mariadb') && app.kind !== 'worker') expected.add(`${app.name} -> mariadb:mysql`);
+    if (pods.has('mariadb') && app.kind !== 'worker') expected.add(`${app.name}-migrate -> mariadb:mysql`);
     if (pods.has('nats')) expected.add(`${app.name} -> nats:client`);
     if (pods.has('minio')) expected.add(`${app.name} -> minio:s3`);
   }

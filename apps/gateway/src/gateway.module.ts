@@ -22,6 +22,9 @@ import { objectStoreFromConfig } from '@platform/s3';
 import { filesRouter } from './uploads/files.router';
 import { createUploadStaging } from './uploads/upload-staging';
 
+/** The gateway's own schema (identity) and its migrations. */
+export const GATEWAY_SCHEMA = { base: 'gateway_identity', migrations: [createIdentityTables] };
+
 export interface GatewayModule {
   port: number;
   setReady(ready: boolean): void;
@@ -33,7 +36,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const warn = (message: string) => logger.warn(message);
   const adminToken = resolveAdminToken(config, warn);
   const principalKey = resolveKey({ configured: config.INTERNAL_AUTH_KEY, nodeEnv: config.NODE_ENV, variable: 'INTERNAL_AUTH_KEY', warn });
-  const db = await openOwnSchema({ env: config, base: 'gateway_identity', migrations: [createIdentityTables], logger });
+  const db = await openOwnSchema({ env: config, ...GATEWAY_SCHEMA, logger });
 
   const permissions = knownPermissions();
   const caches = await startCaches(config, logger);

@@ -1,13 +1,20 @@
 import { createLifecycle } from '@platform/lifecycle';
 import { createLogger } from '@platform/logging';
 import { loadGatewayConfig } from './gateway.config';
-import { startGateway } from './gateway.module';
+import { migrateOwnSchema } from '@platform/mysql';
+import { GATEWAY_SCHEMA, startGateway } from './gateway.module';
 
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
   const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
   const lifecycle = createLifecycle({ logger, drainDelayMs: config.SHUTDOWN_DRAIN_DELAY_MS, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS });
   lifecycle.installSignalHandlers();
+  if (config.SCHEMA_MIGRATIONS === 'only') {
+    // A release's migration run: migrate the identity schema once, then exit without serving.
+    await migrateOwnSchema({ env: config, ...GATEWAY_SCHEMA, logger });
+    logger.info('gateway: schema migrations done');
+    process.exit(0);
+  }
 
   const gateway = await startGateway(config, logger);
   lifecycle.onNotReady(() => gateway.setReady(false));

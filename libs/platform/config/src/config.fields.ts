@@ -62,6 +62,13 @@ export const mysqlFields = {
     .string()
     .regex(/^[a-z0-9_]*$/, 'lowercase letters, digits and _ only')
     .default(''),
+  /**
+   * What a start does with the schema. `apply`: creates the schema and user and migrates, then
+   * serves (local runs, tests). `only`: the same, then the process exits 0 without serving (a
+   * release's migration Job). `require-current`: changes nothing and refuses to start while a
+   * migration of this build is not applied (cluster replicas: a release migrates once, not once per replica).
+   */
+  SCHEMA_MIGRATIONS: z.enum(['apply', 'only', 'require-current']).default('apply'),
 };
 
 export const natsFields = {

@@ -2,9 +2,16 @@ export { assertIdentifier, isValidIdentifier, schemaName } from './mysql.identif
 export { servicePassword, type ServicePasswordOptions } from './mysql.service-password';
 export { createMigrationSource, type Migration } from './mysql.migration-source';
 export { dropServiceDatabase, type ServiceAccount } from './mysql.provisioning';
-export { migrateDown, openServiceDatabase, type OpenServiceDatabaseOptions, type ServiceDatabase, type SqlValue } from './mysql.service-database';
+export {
+  migrateDown,
+  openServiceDatabase,
+  SchemaNotCurrentError,
+  type OpenServiceDatabaseOptions,
+  type ServiceDatabase,
+  type SqlValue,
+} from './mysql.service-database';
 export { isRetryableTransactionError, withTransaction, type WithTransactionOptions } from './mysql.transaction';
-export { openOwnSchema, type MysqlEnv } from './mysql.own-schema';
+export { migrateOwnSchema, openOwnSchema, type MysqlEnv } from './mysql.own-schema';
 export { listWithTotal, listWithTotalColumn, listWithTotalQuery, TOTAL_COLUMN, type CountRow, type Page, type PageWindow } from './mysql.page';
 export { duplicateKeyName, isDuplicateKey, rethrowDuplicateKey } from './mysql.duplicate-key';
 export { readJsonColumn, writeJsonColumn } from './mysql.json-column';

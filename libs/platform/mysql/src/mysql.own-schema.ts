@@ -10,6 +10,8 @@ export interface MysqlEnv {
   MYSQL_SCHEMA_PREFIX: string;
   MYSQL_SERVICE_PASSWORD?: string;
   NODE_ENV: string;
+  /** `apply` when absent; `only` migrates as `apply` does (the caller then exits). */
+  SCHEMA_MIGRATIONS?: 'apply' | 'only' | 'require-current';
 }
 
 /**
@@ -25,6 +27,16 @@ export function openOwnSchema(options: { env: MysqlEnv; base: string; migrations
     user: schema,
     password: servicePassword({ explicit: env.MYSQL_SERVICE_PASSWORD, nodeEnv: env.NODE_ENV, schema }),
     migrations,
+    migrate: env.SCHEMA_MIGRATIONS === 'require-current' ? 'require-current' : 'apply',
     logger,
   });
+}
+
+/**
+ * For SCHEMA_MIGRATIONS=only (a release's migration run): brings the schema to this build's latest
+ * migration and closes the connections; the process then exits instead of serving.
+ */
+export async function migrateOwnSchema(options: { env: MysqlEnv; base: string; migrations: readonly Migration[]; logger: Logger }): Promise<void> {
+  const db = await openOwnSchema({ ...options, env: { ...options.env, SCHEMA_MIGRATIONS: 'apply' } });
+  await db.close();
 }

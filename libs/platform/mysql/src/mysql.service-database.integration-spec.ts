@@ -5,7 +5,7 @@ import { createLogger } from '@platform/logging';
 import { schemaName } from './mysql.identifiers';
 import type { Migration } from './mysql.migration-source';
 import { dropServiceDatabase } from './mysql.provisioning';
-import { migrateDown, openServiceDatabase, type OpenServiceDatabaseOptions, type ServiceDatabase } from './mysql.service-database';
+import { migrateDown, openServiceDatabase, SchemaNotCurrentError, type OpenServiceDatabaseOptions, type ServiceDatabase } from './mysql.service-database';
 
 jest.setTimeout(30_000);
 
@@ -170,6 +170,33 @@ describe(openServiceDatabase.name, () => {
     expect(await third.knex.schema.hasTable('gadgets')).toBe(true);
     const applied = await third.knex('knex_migrations').orderBy('id').pluck('name');
     expect(applied).toEqual([createWidgets.name, createGadgets.name]);
+  });
+
+  it('with migrate: require-current, migrates nothing and refuses a schema its build is ahead of', async () => {
+    const account = newAccount('replica');
+    const widgets = counting(createWidgets);
+    const gadgets = counting(createGadgets);
+    // The release's migration run, of the previous build.
+    await (await open({ ...account, migrations: [widgets] })).close();
+
+    // A replica of the new build starts before the new build's migrations ran: it refuses, naming them.
+    const refused = await open({ ...account, migrations: [widgets, gadgets], migrate: 'require-current' }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(SchemaNotCurrentError);
+    expect(refused).toMatchObject({ schema: account.schema, pending: [createGadgets.name] });
+    const [tables] = await admin.query<RowDataPacket[]>('SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?', [
+      account.schema,
+      'gadgets',
+    ]);
+    expect(tables).toEqual([]);
+
+    // Once the new build's run applied them, replicas start and apply nothing themselves.
+    await (await open({ ...account, migrations: [widgets, gadgets] })).close();
+    const replica = await open({ ...account, migrations: [widgets, gadgets], migrate: 'require-current' });
+    await replica.knex('gadgets').insert({});
+    expect([widgets.upRuns, gadgets.upRuns]).toEqual([1, 1]);
   });
 
   it('migrates down one step, then all the way', async () => {

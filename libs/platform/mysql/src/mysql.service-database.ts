@@ -13,6 +13,12 @@ export interface OpenServiceDatabaseOptions {
   user: string;
   password: string;
   migrations: readonly Migration[];
+  /**
+   * `apply` (default): create the schema and user, set the password, run pending migrations.
+   * `require-current`: connect as the service user only, and fail with SchemaNotCurrentError while
+   * a migration is pending (the release's migration run applies them, once).
+   */
+  migrate?: 'apply' | 'require-current';
   logger: Logger;
   pool?: { min: number; max: number };
   /** Connections of the prepared-statement pool behind `execute`. */
@@ -57,17 +63,32 @@ const MAX_PREPARED_STATEMENTS_PER_CONNECTION = 64;
 /** knex returns `[batchNumber, names]` from its migrate calls but types them as any. */
 type MigrationRun = [number, string[]];
 
+/** A replica that must not migrate found migrations of its build not applied yet. */
+export class SchemaNotCurrentError extends Error {
+  constructor(
+    readonly schema: string,
+    readonly pending: readonly string[],
+  ) {
+    super(
+      `Schema ${schema} lacks ${pending.length} migration(s) of this build (${pending.join(', ')}): run the release's migrations first (SCHEMA_MIGRATIONS=only)`,
+    );
+    this.name = 'SchemaNotCurrentError';
+  }
+}
+
 /**
  * Brings a service's database to the state its code expects: schema and user exist, the user's
  * password is current, migrations are applied. Returns a pool that can touch that schema only.
  */
 export async function openServiceDatabase(options: OpenServiceDatabaseOptions): Promise<ServiceDatabase> {
-  const { adminUrl, schema, user, password, migrations, pool = DEFAULT_POOL } = options;
+  const { adminUrl, schema, user, password, migrations, migrate = 'apply', pool = DEFAULT_POOL } = options;
   const logger = options.logger.child({ component: 'mysql', schema });
   const startedAt = Date.now();
 
-  await provisionSchemaAndUser({ adminUrl, schema, user, password });
-  logger.info({ user, ms: Date.now() - startedAt }, 'schema and service user ready');
+  if (migrate === 'apply') {
+    await provisionSchemaAndUser({ adminUrl, schema, user, password });
+    logger.info({ user, ms: Date.now() - startedAt }, 'schema and service user ready');
+  }
 
   const connection = serviceConnectionConfig({ adminUrl, schema, user, password });
   const knex = knexFactory({
@@ -86,9 +107,19 @@ export async function openServiceDatabase(options: OpenServiceDatabaseOptions): 
   });
 
   try {
-    const migrateStartedAt = Date.now();
-    const [batch, applied] = (await knex.migrate.latest()) as MigrationRun;
-    logger.info({ batch, applied, ms: Date.now() - migrateStartedAt }, applied.length > 0 ? 'migrations applied' : 'schema already up to date');
+    if (migrate === 'apply') {
+      const migrateStartedAt = Date.now();
+      const [batch, applied] = (await knex.migrate.latest()) as MigrationRun;
+      logger.info({ batch, applied, ms: Date.now() - migrateStartedAt }, applied.length > 0 ? 'migrations applied' : 'schema already up to date');
+    } else {
+      const [, pending] = (await knex.migrate.list()) as [unknown[], Migration[]];
+      if (pending.length > 0)
+        throw new SchemaNotCurrentError(
+          schema,
+          pending.map((migration) => migration.name),
+        );
+      logger.info('schema is current; this replica migrates nothing');
+    }
   } catch (error) {
     await knex.destroy();
     throw error;

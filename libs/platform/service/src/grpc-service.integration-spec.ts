@@ -239,6 +239,40 @@ describe('gRPC service shape (real MariaDB and NATS)', () => {
       expect(JSON.stringify(failure)).toContain('has no SERVICE_ENDPOINTS entry (@contracts/proto); set GRPC_PORT');
     });
 
+    it('with SCHEMA_MIGRATIONS=only migrates the schema and exits 0 without serving; a require-current replica of a newer build then refuses to start', async () => {
+      const migrateOnly: EchoSpec = { ...spec, name: 'echo-migrate', database: { base: 'echo_migrate', migrations: [createGreetings] } };
+      // NATS unreachable: the migration run never gets that far, and needs nothing but MySQL.
+      const unreachable = `nats://127.0.0.1:${await freePort()}`;
+      const { lines, destination } = logged();
+      const { exit, exited } = exitCode();
+      const migrateEnv = { ...env, LOG_LEVEL: 'info', NATS_URL: unreachable, SCHEMA_MIGRATIONS: 'only' };
+      expect(await runGrpcService(migrateOnly, { env: migrateEnv, exit, logDestination: destination })).toBeUndefined();
+      expect(await exited).toBe(0);
+      const messages = lines.map((line) => line['msg']);
+      expect(messages).toContain('echo-migrate: schema migrations done');
+      expect(messages).not.toContain('echo-migrate ready');
+      const admin = await createConnection(process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306');
+      const [tables] = await admin.query('SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME', [
+        `${prefix}echo_migrate`,
+      ]);
+      await admin.end();
+      expect((tables as { name: string }[]).map((row) => row.name)).toEqual(expect.arrayContaining(['greetings', 'outbox']));
+
+      const newerBuild: EchoSpec = {
+        ...migrateOnly,
+        database: {
+          ...migrateOnly.database,
+          migrations: [createGreetings, { name: '20261123090000_add_more', up: async () => undefined, down: async () => undefined }],
+        },
+      };
+      const replica = logged();
+      const replicaExit = exitCode();
+      const replicaEnv = { ...env, LOG_LEVEL: 'info', SCHEMA_MIGRATIONS: 'require-current' };
+      expect(await runGrpcService(newerBuild, { env: replicaEnv, exit: replicaExit.exit, logDestination: replica.destination })).toBeUndefined();
+      expect(await replicaExit.exited).toBe(1);
+      expect(JSON.stringify(replica.lines.find((line) => line['msg'] === 'echo-migrate failed to start'))).toContain('20261123090000_add_more');
+    });
+
     it('exits 1 and says why when starting fails', async () => {
       const { lines, destination } = logged();
       const { exit, exited } = exitCode();

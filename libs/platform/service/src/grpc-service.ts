@@ -80,6 +80,9 @@ export interface RunningGrpcService {
   close(): Promise<void>;
 }
 
+/** A service's migrations as they run: the outbox table first, then the service's own. */
+export const serviceMigrations = (spec: { database: { migrations: readonly Migration[] } }): Migration[] => [outboxMigration, ...spec.database.migrations];
+
 /** `channelsplans.v1.ChannelsPlansService`, read from a method path `/pkg.Service/Method`. */
 export function grpcServiceName(definition: ServiceDefinition): string {
   const [first] = Object.values(definition);
@@ -118,7 +121,7 @@ export async function startGrpcService<C extends GrpcServiceConfig, I extends Un
   };
 
   try {
-    const db = await openOwnSchema({ env: config, base: spec.database.base, migrations: [outboxMigration, ...spec.database.migrations], logger });
+    const db = await openOwnSchema({ env: config, base: spec.database.base, migrations: serviceMigrations(spec), logger });
     opened.push(() => db.close());
     await spec.seed?.({ config, logger, db });
 

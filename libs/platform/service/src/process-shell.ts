@@ -27,6 +27,8 @@ export interface ProcessShell<C> {
   exit: (code: number) => void;
   /** For a start-up that fails: logs why, takes the signal handlers off and exits with 1. */
   failStart(error: unknown): void;
+  /** For a process run to do one task and stop (SCHEMA_MIGRATIONS=only): exits 0 when it is done, 1 when it fails. */
+  runToCompletion(task: string, work: () => Promise<void>): Promise<void>;
 }
 
 /**
@@ -64,6 +66,18 @@ export function openProcessShell<C extends ShellConfig>(
       logger.fatal({ err: error }, `${name} failed to start`);
       removeSignalHandlers();
       exit(1);
+    },
+    async runToCompletion(task, work) {
+      try {
+        await work();
+        logger.info(`${name}: ${task} done`);
+        removeSignalHandlers();
+        exit(0);
+      } catch (error) {
+        logger.fatal({ err: error }, `${name}: ${task} failed`);
+        removeSignalHandlers();
+        exit(1);
+      }
     },
   };
 }

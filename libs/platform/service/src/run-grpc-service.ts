@@ -1,6 +1,7 @@
 import type { UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { Lifecycle } from '@platform/lifecycle';
-import { startGrpcService, type GrpcServiceSpec, type RunningGrpcService } from './grpc-service';
+import { migrateOwnSchema } from '@platform/mysql';
+import { serviceMigrations, startGrpcService, type GrpcServiceSpec, type RunningGrpcService } from './grpc-service';
 import { openProcessShell, type ProcessOptions } from './process-shell';
 import type { GrpcServiceConfig } from './service.config';
 
@@ -15,7 +16,8 @@ export interface GrpcServiceProcess {
  * A service's whole main(): config, logger, lifecycle with signal handlers, startGrpcService, and
  * the shutdown order (not ready, then drain gRPC and the outbox, then close NATS and the database).
  * Logs `<name> ready` with the port once it serves; startup failures log and exit with 1. Resolves
- * with the running parts, or undefined when starting failed.
+ * with the running parts, or undefined when starting failed. With SCHEMA_MIGRATIONS=only it migrates
+ * the service's schema and exits (0, or 1 on failure) without serving.
  */
 export async function runGrpcService<C extends GrpcServiceConfig, I extends UntypedServiceImplementation>(
   spec: GrpcServiceSpec<C, I>,
@@ -24,6 +26,12 @@ export async function runGrpcService<C extends GrpcServiceConfig, I extends Unty
   const shell = openProcessShell(spec.name, spec.configSchema, options);
   if (!shell) return undefined;
   const { config, logger, lifecycle } = shell;
+  if (config.SCHEMA_MIGRATIONS === 'only') {
+    await shell.runToCompletion('schema migrations', () =>
+      migrateOwnSchema({ env: config, base: spec.database.base, migrations: serviceMigrations(spec), logger }),
+    );
+    return undefined;
+  }
 
   let service: RunningGrpcService;
   try {
