@@ -1,6 +1,7 @@
 // No Docker engine runs here, so the Dockerfile and the compose file are checked as text: the rules
 // the images must keep (non-root, no shell in the runtime, bundle + production node_modules only).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { SERVICE_ENDPOINTS } from '@contracts/proto';
@@ -120,6 +121,65 @@ describe(`${DOCKERFILE}, one for every app`, () => {
       for (const source of sources)
         expect({ source, allowed: allowed.some((entry) => source === entry || source.startsWith(entry)) }).toEqual({ source, allowed: true });
     });
+  });
+});
+
+/**
+ * Programs an app runs, taken from npm rather than the operating system (distroless has no package
+ * manager): the package an app imports, and where its linux-x64 build keeps the binary.
+ */
+const NPM_PROGRAMS = [{ importName: '@ffmpeg-installer/ffmpeg', binary: 'node_modules/@ffmpeg-installer/linux-x64/ffmpeg' }];
+
+/** Why a binary would not run in the runtime image as uid 65532, or [] when it would. */
+function runtimeProgramProblems(path: string): string[] {
+  if (!existsSync(path)) return ['missing'];
+  const problems: string[] = [];
+  // prod-deps installs with --ignore-scripts: the mode in the package's tarball is the mode in the image.
+  if ((statSync(path).mode & 0o005) !== 0o005) problems.push('not readable and executable by others (the app runs as 65532, files are root-owned)');
+  const header = Buffer.alloc(4096);
+  const fd = openSync(path, 'r');
+  readSync(fd, header, 0, header.length, 0);
+  closeSync(fd);
+  if (header.readUInt32BE(0) !== 0x7f454c46 || header[4] !== 2) return [...problems, 'not a 64-bit ELF executable'];
+  // A program interpreter (PT_INTERP) means shared libraries the distroless image may lack: only static binaries.
+  const [phoff, phentsize, phnum] = [Number(header.readBigUInt64LE(0x20)), header.readUInt16LE(0x36), header.readUInt16LE(0x38)];
+  for (let i = 0; i < phnum && phoff + (i + 1) * phentsize <= header.length; i += 1) {
+    if (header.readUInt32LE(phoff + i * phentsize) === 3) problems.push('dynamically linked (has a program interpreter)');
+  }
+  return problems;
+}
+
+describe('programs from npm in the runtime image (ffmpeg for the export renderer)', () => {
+  const manifest = JSON.parse(readFileSync(join(WORKSPACE_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  const sources = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? sources(join(dir, entry.name)) : /(?<!spec)\.ts$/.test(entry.name) ? [join(dir, entry.name)] : [],
+    );
+  const users = NPM_PROGRAMS.flatMap((program) =>
+    APPS.filter((app) => sources(join(WORKSPACE_ROOT, 'apps', app, 'src')).some((file) => readFileSync(file, 'utf8').includes(`'${program.importName}'`))).map(
+      (app) => [app, program] as const,
+    ),
+  );
+
+  it.each(users.length > 0 ? users : [['(no app runs one today)', undefined] as const])(
+    '%s: its program is a production dependency, static and executable by the app user without an install script',
+    (_app, program) => {
+      if (!program) return;
+      expect(manifest.dependencies[program.importName]).toBeDefined();
+      expect(runtimeProgramProblems(join(WORKSPACE_ROOT, program.binary))).toEqual([]);
+    },
+  );
+
+  it('refuses a program only its owner may run, and one that is not an executable', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'npm-program-'));
+    try {
+      const script = join(dir, 'tool');
+      writeFileSync(script, '#!/bin/sh\n', { mode: 0o744 });
+      expect(runtimeProgramProblems(script)).toEqual([expect.stringMatching(/^not readable and executable by others/), 'not a 64-bit ELF executable']);
+      expect(runtimeProgramProblems(process.execPath)).toEqual(expect.arrayContaining(['dynamically linked (has a program interpreter)']));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

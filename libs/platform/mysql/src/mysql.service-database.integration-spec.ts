@@ -172,7 +172,7 @@ describe(openServiceDatabase.name, () => {
     expect(applied).toEqual([createWidgets.name, createGadgets.name]);
   });
 
-  it('with migrate: require-current, migrates nothing and refuses a schema its build is ahead of', async () => {
+  it('with migrate: require-current, migrates nothing, refuses a schema its build is ahead of and accepts one ahead of it (a rollback)', async () => {
     const account = newAccount('replica');
     const widgets = counting(createWidgets);
     const gadgets = counting(createGadgets);
@@ -197,6 +197,10 @@ describe(openServiceDatabase.name, () => {
     const replica = await open({ ...account, migrations: [widgets, gadgets], migrate: 'require-current' });
     await replica.knex('gadgets').insert({});
     expect([widgets.upRuns, gadgets.upRuns]).toEqual([1, 1]);
+
+    // A rollback: the previous build's replicas start on the newer schema.
+    const previousBuild = await open({ ...account, migrations: [widgets], migrate: 'require-current' });
+    expect(await previousBuild.knex('widgets').count({ n: '*' })).toEqual([{ n: 0 }]);
   });
 
   it('migrates down one step, then all the way', async () => {

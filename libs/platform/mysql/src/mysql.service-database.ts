@@ -63,6 +63,19 @@ const MAX_PREPARED_STATEMENTS_PER_CONNECTION = 64;
 /** knex returns `[batchNumber, names]` from its migrate calls but types them as any. */
 type MigrationRun = [number, string[]];
 
+/** Where knex records applied migrations (its default name). */
+const MIGRATIONS_TABLE = 'knex_migrations';
+
+/**
+ * This build's migrations the schema has not applied. Unlike knex's own list, a schema that has
+ * migrations this build does not know (a rollback to the previous build) is not an error.
+ */
+async function pendingMigrations(knex: Knex, migrations: readonly Migration[]): Promise<string[]> {
+  const applied = (await knex.schema.hasTable(MIGRATIONS_TABLE)) ? await knex<{ name: string }>(MIGRATIONS_TABLE).select('name') : [];
+  const names = new Set(applied.map((row) => row.name));
+  return migrations.map((migration) => migration.name).filter((name) => !names.has(name));
+}
+
 /** A replica that must not migrate found migrations of its build not applied yet. */
 export class SchemaNotCurrentError extends Error {
   constructor(
@@ -112,12 +125,8 @@ export async function openServiceDatabase(options: OpenServiceDatabaseOptions): 
       const [batch, applied] = (await knex.migrate.latest()) as MigrationRun;
       logger.info({ batch, applied, ms: Date.now() - migrateStartedAt }, applied.length > 0 ? 'migrations applied' : 'schema already up to date');
     } else {
-      const [, pending] = (await knex.migrate.list()) as [unknown[], Migration[]];
-      if (pending.length > 0)
-        throw new SchemaNotCurrentError(
-          schema,
-          pending.map((migration) => migration.name),
-        );
+      const pending = await pendingMigrations(knex, migrations);
+      if (pending.length > 0) throw new SchemaNotCurrentError(schema, pending);
       logger.info('schema is current; this replica migrates nothing');
     }
   } catch (error) {
