@@ -4,6 +4,11 @@
  * S3_ENDPOINT points at a real one. An app that dies after it was up is restarted with a backoff
  * while the others keep running (app-supervisor.ts). Ctrl-C or SIGTERM stops everything in reverse
  * order and restarts nothing.
+ *
+ * `npm start -- --replicas storage-worker=3,templates=2,gateway=2` runs several processes of an app:
+ * a service's replicas on its port + 100 * i, which its callers round-robin over (an `ipv4:` address
+ * list); gateways on PORT + i; workers sharing their durable consumers. The first replica of a schema
+ * owner migrates, the others wait for a current schema (SCHEMA_MIGRATIONS=require-current).
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -11,6 +16,7 @@ import { checkHealth } from '@platform/grpc';
 import { APPS, grpcPortOf } from './apps.registry';
 import { AppSupervisor, LauncherEvent } from './app-supervisor';
 import { httpAnswers, startChild } from './child-process.runner';
+import { parseReplicas, replicaName, schemaMigrationsFor, serviceReplicaAddresses } from './replicas';
 
 const root = resolve(__dirname, '../..');
 const log = (message: string) => process.stdout.write(`${'launcher'.padEnd(16)} | ${message}\n`);
@@ -18,6 +24,17 @@ const log = (message: string) => process.stdout.write(`${'launcher'.padEnd(16)} 
 const logEvent = (event: LauncherEvent) => log(JSON.stringify({ time: new Date().toISOString(), ...event }));
 
 async function main(): Promise<void> {
+  let replicas: Map<string, number>;
+  try {
+    replicas = parseReplicas(
+      process.argv.slice(2),
+      APPS.map((app) => app.name),
+    );
+  } catch (error) {
+    log(error instanceof Error ? error.message : String(error));
+    process.exit(2);
+  }
+  const countOf = (app: string) => replicas.get(app) ?? 1;
   const grpcPortBase = process.env.GRPC_PORT_BASE ? Number(process.env.GRPC_PORT_BASE) : undefined;
   const workerHealthPortBase = Number(process.env.WORKER_HEALTH_PORT_BASE ?? 9465);
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -56,33 +73,46 @@ async function main(): Promise<void> {
       env.S3_ENDPOINT = `http://127.0.0.1:${port}`;
     }
     const present = APPS.filter((app) => existsSync(resolve(root, app.entry)));
+    const absent = [...replicas.keys()].filter((name) => !present.some((app) => app.name === name));
+    if (absent.length > 0) throw new Error(`--replicas names ${absent.join(', ')}, not built here (no src/main.ts)`);
     for (const app of present) {
       const port = grpcPortOf(app, grpcPortBase);
-      if (port !== undefined && 'addressVariable' in app.readiness) env[app.readiness.addressVariable] = `127.0.0.1:${port}`;
+      if (port !== undefined && 'addressVariable' in app.readiness)
+        env[app.readiness.addressVariable] = serviceReplicaAddresses(port, countOf(app.name)).address;
     }
     let workerIndex = 0;
+    const gatewayPorts: string[] = [];
     for (const app of present) {
-      const appEnv: NodeJS.ProcessEnv = { ...env };
-      const port = grpcPortOf(app, grpcPortBase);
-      let probe: () => Promise<boolean>;
-      if (app.name === 'gateway') appEnv.METRICS_PORT = env.METRICS_PORT ?? '9464';
-      if (port !== undefined) {
-        appEnv.GRPC_PORT = String(port);
-        probe = () => checkHealth(`127.0.0.1:${port}`);
-      } else {
-        const readiness = app.readiness as { httpPath: string; portVariable: 'PORT' | 'HEALTH_PORT' };
-        if (readiness.portVariable === 'HEALTH_PORT') appEnv.HEALTH_PORT = String(workerHealthPortBase + workerIndex++);
-        const httpPort = appEnv[readiness.portVariable] ?? '8080';
-        probe = httpAnswers(`http://127.0.0.1:${httpPort}${readiness.httpPath}`);
+      const count = countOf(app.name);
+      for (let index = 0; index < count; index += 1) {
+        const appEnv: NodeJS.ProcessEnv = { ...env, SCHEMA_MIGRATIONS: env.SCHEMA_MIGRATIONS ?? schemaMigrationsFor(index) };
+        const port = grpcPortOf(app, grpcPortBase);
+        let probe: () => Promise<boolean>;
+        if (app.name === 'gateway') {
+          appEnv.PORT = String(Number(env.PORT ?? 8080) + index);
+          appEnv.METRICS_PORT = String(Number(env.METRICS_PORT ?? 9464) + index);
+          gatewayPorts.push(appEnv.PORT);
+        }
+        if (port !== undefined) {
+          const replicaPort = serviceReplicaAddresses(port, count).ports[index];
+          appEnv.GRPC_PORT = String(replicaPort);
+          probe = () => checkHealth(`127.0.0.1:${replicaPort}`);
+        } else {
+          const readiness = app.readiness as { httpPath: string; portVariable: 'PORT' | 'HEALTH_PORT' };
+          if (readiness.portVariable === 'HEALTH_PORT') appEnv.HEALTH_PORT = String(workerHealthPortBase + workerIndex++);
+          const httpPort = appEnv[readiness.portVariable] ?? '8080';
+          probe = httpAnswers(`http://127.0.0.1:${httpPort}${readiness.httpPath}`);
+        }
+        if (stopping) return;
+        await launch(replicaName(app.name, index, count), app.entry, appEnv, probe);
       }
-      if (stopping) return;
-      await launch(app.name, app.entry, appEnv, probe);
     }
-    const port = env.PORT ?? '8080';
-    log(`all ${present.length} apps are up`);
-    log(
-      `gateway: http://localhost:${port}  (API reference: http://localhost:${port}/docs, admin token: ${env.ADMIN_TOKEN ? '$ADMIN_TOKEN' : 'dev-admin-token'})`,
-    );
+    const processes = present.reduce((sum, app) => sum + countOf(app.name), 0);
+    log(`all ${present.length} apps are up (${processes} processes)`);
+    for (const port of gatewayPorts)
+      log(
+        `gateway: http://localhost:${port}  (API reference: http://localhost:${port}/docs, admin token: ${env.ADMIN_TOKEN ? '$ADMIN_TOKEN' : 'dev-admin-token'})`,
+      );
   } catch (error) {
     log(`start-up failed: ${error instanceof Error ? error.message : String(error)}`);
     await stopAll(1);

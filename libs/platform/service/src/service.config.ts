@@ -28,7 +28,8 @@ export function peerAddressFields(endpoints: readonly { addressVariable: string;
       endpoint.addressVariable,
       z
         .string()
-        .regex(/^[^\s:]+:\d+$/, 'host:port')
+        // One address, or several replicas of the peer as a gRPC `ipv4:` list (`npm start -- --replicas`).
+        .regex(/^(?:[^\s:,]+:\d+|ipv4:(?:\d{1,3}\.){3}\d{1,3}:\d+(?:,(?:\d{1,3}\.){3}\d{1,3}:\d+)*)$/, 'host:port, or ipv4:<ip>:<port>,<ip>:<port>,...')
         .default(endpoint.defaultAddress),
     ]),
   );
