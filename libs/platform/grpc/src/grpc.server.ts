@@ -73,7 +73,11 @@ type UnaryFn<Req, Res> = (request: Req, call: ServerUnaryCall<Req, Res>) => Prom
 export function unary<Req, Res>(logger: Logger, method: string, fn: UnaryFn<Req, Res>) {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
     fn(call.request, call).then(
-      (response) => callback(null, response),
+      (response) => {
+        // At debug level only: which replica served which call (tracing load spread across replicas).
+        logger.debug({ method }, 'gRPC call served');
+        callback(null, response);
+      },
       (error: unknown) => {
         const appError = toAppError(error);
         if (!(error instanceof AppError) || appError.status >= 500) logger.error({ err: error, method }, 'gRPC handler failed');

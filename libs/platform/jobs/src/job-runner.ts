@@ -101,6 +101,7 @@ export async function runJobConsumer({
           await report(JobStatus.JOB_STATUS_PROCESSING, totalItems, totalProcessed, message);
         },
       };
+      log.info({ queueId: job.queueId, deliveryCount }, 'job started');
       await report(JobStatus.JOB_STATUS_PROCESSING, 0, 0, deliveryCount > 1 ? `Processing (attempt ${deliveryCount})` : 'Processing');
       let result: JobResult;
       try {
@@ -117,6 +118,7 @@ export async function runJobConsumer({
         return;
       }
       await report(JobStatus.JOB_STATUS_COMPLETED, result.totalItems, result.totalProcessed, result.message);
+      log.info({ queueId: job.queueId, deliveryCount }, 'job completed');
       await cleanup(job);
     },
   });
