@@ -1,7 +1,8 @@
 // Every object of every overlay, as `kubectl kustomize` renders it, validated against the OpenAPI
 // schemas of a pinned Kubernetes release (kubernetes-models, compiled from Kubernetes v1.36's
-// OpenAPI; `npm ls kubernetes-models`) and KEDA's ScaledObject against the CRD schema
-// @kubernetes-models/keda is generated from. An object of a kind no schema covers fails.
+// OpenAPI since its 5.0.0) and KEDA's ScaledObject against KEDA's CRD schema (@kubernetes-models/keda,
+// generated from the KEDA 2.19 CRDs since its 1.0.0), so no copy of either schema is kept here. An
+// object of a kind no schema covers fails.
 // The schemas type every field but, like the API's OpenAPI, do not refuse unknown fields: the
 // workload rules (app-deployment.spec.ts) check the fields that matter by name.
 import { readFileSync } from 'node:fs';
