@@ -11,12 +11,19 @@ export interface JobOutboxEntry {
 }
 
 /**
+ * How far before its acceptance the Queued event is sequenced: a replica whose clock runs up to this
+ * much behind the accepting one still out-sequences it with its first report (an event not newer than
+ * the view's is dropped as stale).
+ */
+const QUEUED_SEQUENCE_LEAD_MS = 60_000;
+
+/**
  * What a service that accepts a job but does not keep the queue view records in the transaction of
  * its own change: the request for the worker, and the job's Queued progress event, which creates the
  * queue view (storage-library folds it like any other progress). Both go through the outbox, so the
  * queue, the request and the change commit together or not at all. The Queued event's sequence is
- * the acceptance time in microseconds, as the progress publisher counts, so every report of the run
- * that follows out-sequences it. `queued` is that event, for a service that also hands it to the queue
+ * counted as the progress publisher counts (microseconds of the clock), a minute before the
+ * acceptance, so every report of the run that follows out-sequences it. `queued` is that event, for a service that also hands it to the queue
  * view at once after its commit (so the queue id it answers can be read straight away).
  */
 export function jobAcceptedEntries(request: JobRequest, acceptedAtMs: number, message = 'Queued'): { entries: JobOutboxEntry[]; queued: JobProgress } {
@@ -28,7 +35,7 @@ export function jobAcceptedEntries(request: JobRequest, acceptedAtMs: number, me
     totalItems: 0,
     totalProcessed: 0,
     message,
-    sequence: Math.floor(acceptedAtMs) * 1_000,
+    sequence: (Math.floor(acceptedAtMs) - QUEUED_SEQUENCE_LEAD_MS) * 1_000,
     occurredAt: new Date(acceptedAtMs).toISOString(),
   };
   const entries = [
