@@ -37,6 +37,13 @@ async function main(): Promise<void> {
   const countOf = (app: string) => replicas.get(app) ?? 1;
   const grpcPortBase = process.env.GRPC_PORT_BASE ? Number(process.env.GRPC_PORT_BASE) : undefined;
   const workerHealthPortBase = Number(process.env.WORKER_HEALTH_PORT_BASE ?? 9465);
+  // A second system beside a running one (GRPC_PORT_BASE) takes free metrics ports unless told where;
+  // each service logs its port in its `ready` line.
+  const serviceMetricsPortBase = process.env.SERVICE_METRICS_PORT_BASE
+    ? Number(process.env.SERVICE_METRICS_PORT_BASE)
+    : grpcPortBase === undefined
+      ? 9470
+      : undefined;
   const env: NodeJS.ProcessEnv = { ...process.env };
   const supervisors: AppSupervisor[] = [];
   let stopping = false;
@@ -82,6 +89,7 @@ async function main(): Promise<void> {
     }
     let workerIndex = 0;
     const gatewayPorts: string[] = [];
+    let serviceIndex = 0;
     for (const app of present) {
       const count = countOf(app.name);
       for (let index = 0; index < count; index += 1) {
@@ -96,6 +104,7 @@ async function main(): Promise<void> {
         if (port !== undefined) {
           const replicaPort = serviceReplicaAddresses(port, count).ports[index];
           appEnv.GRPC_PORT = String(replicaPort);
+          appEnv.METRICS_PORT = String(serviceMetricsPortBase === undefined ? 0 : serviceMetricsPortBase + serviceIndex++);
           probe = () => checkHealth(`127.0.0.1:${replicaPort}`);
         } else {
           const readiness = app.readiness as { httpPath: string; portVariable: 'PORT' | 'HEALTH_PORT' };

@@ -4,6 +4,7 @@ import type { Client } from '@grpc/grpc-js';
 import { checkHealth, createGrpcClient } from '@platform/grpc';
 import { createAccessLogger, Logger } from '@platform/logging';
 import { openOwnSchema } from '@platform/mysql';
+import { answerMetrics } from '@platform/telemetry';
 import { resolveKey } from '@platform/secrets';
 import { BACKENDS, BackendKey } from './backends/backend.registry';
 import { connectBackends } from './backends/typed-client';
@@ -102,8 +103,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     config.METRICS_PORT === undefined
       ? undefined
       : await listen((req, res) => {
-          if (req.url !== '/metrics') return res.writeHead(404).end();
-          metrics.registry.metrics().then((body) => res.writeHead(200, { 'Content-Type': metrics.registry.contentType }).end(body));
+          if (!answerMetrics(req, res, [metrics.registry])) res.writeHead(404).end();
         }, config.METRICS_PORT);
 
   return {

@@ -1,5 +1,6 @@
 import { createLifecycle } from '@platform/lifecycle';
 import { createLogger } from '@platform/logging';
+import { startTracing } from '@platform/telemetry';
 import { loadGatewayConfig } from './gateway.config';
 import { migrateOwnSchema } from '@platform/mysql';
 import { GATEWAY_SCHEMA, startGateway } from './gateway.module';
@@ -15,6 +16,9 @@ async function main(): Promise<void> {
     logger.info('gateway: schema migrations done');
     process.exit(0);
   }
+  // Its close hook is registered first, so it runs last: the spans of the drain go out too.
+  const tracing = startTracing({ serviceName: 'gateway', otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
+  lifecycle.onClose('tracing', () => tracing.shutdown());
 
   const gateway = await startGateway(config, logger);
   lifecycle.onNotReady(() => gateway.setReady(false));

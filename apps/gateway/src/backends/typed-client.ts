@@ -23,7 +23,7 @@ function methodPrototype(methodNames: string[]): object {
   for (const name of methodNames) {
     prototype[name] = function (this: CallBinding, request: unknown) {
       const method = (this.client as unknown as Record<string, RawMethod>)[name];
-      return callUnary(this.client, method as never, request, { metadata: this.metadata, deadlineMs: this.deadlineMs, target: this.target });
+      return callUnary(this.client, method as never, request, { metadata: this.metadata, deadlineMs: this.deadlineMs, target: this.target, method: name });
     };
   }
   return prototype;

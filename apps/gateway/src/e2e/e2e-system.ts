@@ -13,7 +13,10 @@ export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 
 export interface E2eSystem {
   baseUrl: string;
+  /** The gateway's /metrics. */
   metricsUrl: string;
+  /** /metrics of each service (its METRICS_PORT) and worker (its health port), by app name. */
+  metricsUrls: Record<string, string>;
   prefix: string;
   processes: RunningProcess[];
   /** The backends besides channels-plans, and the workers, stopped after the gateway; their output is readable like the others'. */
@@ -39,6 +42,8 @@ export interface E2eOptions {
   workers?: string[];
   /** Extra environment for every process (e.g. the object store's endpoint). */
   env?: Record<string, string>;
+  /** LOG_LEVEL of the services, workers and gateway; info by default. */
+  logLevel?: string;
   /** The gRPC services to start (by label); every one whose app exists when absent. */
   services?: string[];
   /**
@@ -75,6 +80,9 @@ export async function startE2eSystem(tag: string, options: E2eOptions = {}): Pro
   const mysqlUrl = options.infrastructure?.mysqlUrl ?? process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
   const ports = new Map<string, number>();
   for (const backend of Object.values(BACKENDS)) ports.set(backend.label, await freePort());
+  const metricsPorts = new Map<string, number>();
+  for (const name of [...services.map((backend) => backend.label), ...(options.workers ?? [])]) metricsPorts.set(name, await freePort());
+  const logLevel = options.logLevel ?? 'info';
   const backendAddresses = Object.fromEntries(Object.values(BACKENDS).map((backend) => [backend.addressVariable, `127.0.0.1:${ports.get(backend.label)}`]));
   // Services reach their peers at the same addresses the gateway does.
   const common = {
@@ -93,7 +101,7 @@ export async function startE2eSystem(tag: string, options: E2eOptions = {}): Pro
     startProcess({
       name: label,
       entry: `apps/${label}/src/main.ts`,
-      env: { ...common, GRPC_PORT: String(ports.get(label)), LOG_LEVEL: 'info' },
+      env: { ...common, GRPC_PORT: String(ports.get(label)), METRICS_PORT: String(metricsPorts.get(label) ?? 0), LOG_LEVEL: logLevel },
       ready: new RegExp(`${label} ready`),
     });
   const stop = async () => {
@@ -117,7 +125,7 @@ export async function startE2eSystem(tag: string, options: E2eOptions = {}): Pro
         startProcess({
           name,
           entry: `apps/${name}/src/main.ts`,
-          env: { ...common, HEALTH_PORT: String(await freePort()), LOG_LEVEL: 'info' },
+          env: { ...common, HEALTH_PORT: String(metricsPorts.get(name)), LOG_LEVEL: logLevel },
           ready: new RegExp(`${name} ready`),
         }),
       ),
@@ -137,7 +145,7 @@ export async function startE2eSystem(tag: string, options: E2eOptions = {}): Pro
           METRICS_PORT: String(metricsPort),
           ADMIN_TOKEN,
           BODY_LIMIT_BYTES: '65536',
-          LOG_LEVEL: 'info',
+          LOG_LEVEL: logLevel,
         },
         ready: /gateway listening/,
       }),
@@ -149,6 +157,7 @@ export async function startE2eSystem(tag: string, options: E2eOptions = {}): Pro
   return {
     baseUrl: `http://127.0.0.1:${httpPort}`,
     metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    metricsUrls: Object.fromEntries([...metricsPorts].map(([name, port]) => [name, `http://127.0.0.1:${port}/metrics`])),
     prefix,
     processes,
     otherBackends,

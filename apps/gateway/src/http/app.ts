@@ -6,6 +6,7 @@ import { adServerLogo } from './ad-server-logo';
 import type { HttpMetrics } from './http-metrics';
 import { methodNotAllowed } from './method-not-allowed';
 import { problemHandler, requestId, unknownRoute } from './problem.middleware';
+import { requestScope } from './request-scope';
 import { securityHeaders } from './security-headers';
 
 export interface GatewayAppParts {
@@ -29,6 +30,7 @@ export function createGatewayApp(parts: GatewayAppParts): Express {
   // API answers are computed per request; hashing each body for an ETag cost more than it saved.
   app.set('etag', false);
   app.use(requestId);
+  app.use(requestScope);
   app.use(accessLog(parts.accessLogger, parts.metrics));
   app.use(securityHeaders({ crossOriginResourcePolicy: { policy: 'same-site' } }));
   app.get('/healthz', parts.health.live);

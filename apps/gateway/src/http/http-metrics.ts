@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Histogram, Registry } from 'prom-client';
 
 /** hit: answered from memory; miss: asked the backend (and filled); bypass: the cache was off or not live. */
 export type CacheOutcome = 'hit' | 'miss' | 'bypass';
@@ -9,10 +9,13 @@ export interface HttpMetrics {
   countCacheLookup(route: string, outcome: CacheOutcome): void;
 }
 
-/** Request latency by route template (never raw paths: ids would explode the label set). */
+/**
+ * Request rate, errors and latency by method, route template (never raw paths: ids would explode the
+ * label set) and status. Served beside the process registry of @platform/telemetry (gRPC client
+ * calls, Node's process metrics).
+ */
 export function createHttpMetrics(): HttpMetrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
     name: 'http_server_request_duration_seconds',
     help: 'Duration of HTTP requests answered by the gateway',

@@ -7,6 +7,7 @@ import { compileValidator, CompiledValidator } from '../http/validation';
 import { methodNotAllowedError, routePathPattern } from '../http/method-not-allowed';
 import { multipartBodyRequired, PATH_DECODE_FAILED, pathEncodingProblem, requireJsonBody } from '../http/problem.middleware';
 import { pageLinks } from '../http/pagination';
+import { inRequestScope } from '../http/request-scope';
 import type { AdminAuthenticator, Authenticator } from '../http/authenticate';
 import { RateLimit } from '../http/rate-limit';
 import type { CacheOutcome } from '../http/http-metrics';
@@ -86,7 +87,7 @@ export function bindRoutes(routes: RouteSpec[], deps: RouteBinderDeps): Router {
       body: spec.body && compileValidator(spec.body, 'body'),
     };
     router[spec.method](spec.path, ...compiled.bodyReader, (req: Request, res: Response, next: NextFunction) => {
-      handle(compiled, deps, req, res).catch(next);
+      inRequestScope(res, () => handle(compiled, deps, req, res)).catch(next);
     });
   }
   router.use(undecodableParameter(routes));

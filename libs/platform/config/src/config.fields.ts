@@ -50,6 +50,8 @@ export const commonFields = {
   SHUTDOWN_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /** Hard cap on a graceful shutdown; past it the process exits with code 1. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(25_000),
+  /** An OpenTelemetry collector's OTLP/HTTP base URL: spans go to `<it>/v1/traces`. Unset: no tracing. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl(['http', 'https']),
 };
 
 export const mysqlFields = {

@@ -1,4 +1,6 @@
 import { ChannelCredentials, Client, Metadata, ServiceError, status } from '@grpc/grpc-js';
+import { currentRequestId, REQUEST_ID_HEADER } from '@platform/logging';
+import { injectTraceContext, markStatus, observeGrpcClientCall, SpanKind, startSpan } from '@platform/telemetry';
 import { HealthClient, HealthCheckResponse } from './health-client';
 import { serviceErrorToAppError } from './problem-metadata';
 
@@ -54,25 +56,59 @@ export function neverReachedServer(error: ServiceError): boolean {
 /**
  * Calls a unary method with a deadline, always: a slow dependency becomes a 504, never a hung request.
  * A call the server never saw is sent once more within the same deadline (what grpc-js's transparent
- * retry did). Failures come back as AppError so the edge renders them as problems.
+ * retry did). Failures come back as AppError so the edge renders them as problems. Every call is
+ * counted by target, method and status code (grpc_client_*), carries the current request id and,
+ * with tracing on, a client span whose context the server continues.
  */
 export function callUnary<Req, Res>(
   client: Client,
   method: UnaryMethod<Req, Res>,
   request: Req,
-  options: { metadata?: Metadata; deadlineMs: number; target: string },
+  options: { metadata?: Metadata; deadlineMs: number; target: string; method?: string },
 ): Promise<Res> {
-  const metadata = options.metadata ?? new Metadata();
+  const methodName = options.method ?? (method.name || 'unknown');
+  const traced = startSpan(`${options.target}/${methodName}`, {
+    kind: SpanKind.CLIENT,
+    attributes: { 'rpc.system': 'grpc', 'rpc.service': options.target, 'rpc.method': methodName },
+  });
+  const metadata = outgoingMetadata(options.metadata, traced?.context);
   const deadline = new Date(Date.now() + options.deadlineMs);
+  const started = process.hrtime.bigint();
+  const settle = (code: status) => {
+    observeGrpcClientCall({ grpc_service: options.target, grpc_method: methodName, grpc_code: status[code] }, Number(process.hrtime.bigint() - started) / 1e9);
+    if (traced) {
+      traced.span.setAttribute('rpc.grpc.status_code', code);
+      markStatus(traced.span, code !== status.OK, status[code]);
+      traced.span.end();
+    }
+  };
   return new Promise((resolve, reject) => {
     const attempt = (retriesLeft: number) =>
       method.call(client, request, metadata, { deadline }, (error, response) => {
-        if (!error) resolve(response);
-        else if (retriesLeft > 0 && neverReachedServer(error)) attempt(retriesLeft - 1);
-        else reject(serviceErrorToAppError(error, options.target));
+        if (!error) {
+          settle(status.OK);
+          resolve(response);
+        } else if (retriesLeft > 0 && neverReachedServer(error)) attempt(retriesLeft - 1);
+        else {
+          settle(error.code);
+          reject(serviceErrorToAppError(error, options.target));
+        }
       });
     attempt(1);
   });
+}
+
+/**
+ * The caller's metadata plus what follows the work from hop to hop: the request id being served and
+ * the trace context. A copy, so metadata shared by several calls of one request stays as it was.
+ */
+function outgoingMetadata(given: Metadata | undefined, traceContext: Parameters<typeof injectTraceContext>[1]): Metadata {
+  const requestId = currentRequestId();
+  if (!requestId && !traceContext) return given ?? new Metadata();
+  const metadata = given ? given.clone() : new Metadata();
+  if (requestId) metadata.set(REQUEST_ID_HEADER, requestId);
+  injectTraceContext((key, value) => metadata.set(key, value), traceContext);
+  return metadata;
 }
 
 /** grpc.health.v1 Check against a backend; used by readiness probes. */

@@ -1,6 +1,7 @@
 import { Client, makeGenericClientConstructor, Metadata, ServiceError } from '@grpc/grpc-js';
 import { AppError, problem, validationFailed } from '@platform/errors';
-import { createLogger } from '@platform/logging';
+import { createLogger, currentRequestId, withRequestId } from '@platform/logging';
+import { processRegistry } from '@platform/telemetry';
 import { freePort } from '@platform/testing';
 import { callUnary, checkHealth, createGrpcClient } from './grpc.client';
 import { createGrpcServer, GrpcServerHandle, unary } from './grpc.server';
@@ -31,13 +32,19 @@ describe('gRPC server and client', () => {
   beforeAll(async () => {
     handle = createGrpcServer({ logger, serviceNames: ['test.Echo'] });
     handle.server.addService(definition, {
-      echo: unary<{ text: string }, { text: string }>(logger, 'echo', async ({ text }) => {
-        if (text === 'missing') throw problem('LABEL_NOT_FOUND', 'No such thing.');
-        if (text === 'invalid') throw validationFailed([{ pointer: '/text', code: 'TOO_SHORT', detail: 'too short' }]);
-        if (text === 'crash') throw new Error('secret database password in message');
-        if (text === 'slow') await new Promise((r) => setTimeout(r, 500));
-        return { text: text.toUpperCase() };
-      }),
+      echo: unary<{ text: string }, { text: string }>(
+        logger,
+        'Echo',
+        async ({ text }) => {
+          if (text === 'whoami') return { text: currentRequestId() ?? 'none' };
+          if (text === 'missing') throw problem('LABEL_NOT_FOUND', 'No such thing.');
+          if (text === 'invalid') throw validationFailed([{ pointer: '/text', code: 'TOO_SHORT', detail: 'too short' }]);
+          if (text === 'crash') throw new Error('secret database password in message');
+          if (text === 'slow') await new Promise((r) => setTimeout(r, 500));
+          return { text: text.toUpperCase() };
+        },
+        'test.Echo',
+      ),
     });
     const port = await handle.listen('127.0.0.1', 0);
     address = `127.0.0.1:${port}`;
@@ -47,8 +54,26 @@ describe('gRPC server and client', () => {
 
   const call = (text: string, deadlineMs = 2000) => {
     const client = createGrpcClient(EchoClientCtor, address);
-    return callUnary(client, client.echo, { text }, { deadlineMs, target: 'echo' }).finally(() => client.close());
+    return callUnary(client, client.echo, { text }, { deadlineMs, target: 'echo', method: 'echo' }).finally(() => client.close());
   };
+
+  it("runs the handler with the caller's request id, which the client sends from its own", async () => {
+    await expect(withRequestId('req-grpc-0001', () => call('whoami'))).resolves.toEqual({ text: 'req-grpc-0001' });
+    await expect(call('whoami')).resolves.toEqual({ text: 'none' });
+  });
+
+  it('counts every call on both sides by method and status code', async () => {
+    const count = async (name: string, labels: string) =>
+      Number(new RegExp(`^${name}\\{${labels}\\} (\\d+)$`, 'm').exec(await processRegistry.getSingleMetricAsString(name))?.[1] ?? 0);
+    const before = {
+      served: await count('grpc_server_handled_total', 'grpc_service="test.Echo",grpc_method="Echo",grpc_code="NOT_FOUND"'),
+      called: await count('grpc_client_handled_total', 'grpc_service="echo",grpc_method="echo",grpc_code="OK"'),
+    };
+    await call('hi');
+    await call('missing').catch(() => undefined);
+    expect(await count('grpc_server_handled_total', 'grpc_service="test.Echo",grpc_method="Echo",grpc_code="NOT_FOUND"')).toBe(before.served + 1);
+    expect(await count('grpc_client_handled_total', 'grpc_service="echo",grpc_method="echo",grpc_code="OK"')).toBe(before.called + 1);
+  });
 
   it('answers a call', async () => {
     await expect(call('hi')).resolves.toEqual({ text: 'HI' });

@@ -1,7 +1,8 @@
-import { sendUnaryData, Server, ServerCredentials, ServerUnaryCall, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
+import { Metadata, sendUnaryData, Server, ServerCredentials, ServerUnaryCall, ServiceDefinition, status, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { AppError, toAppError } from '@platform/errors';
-import type { Logger } from '@platform/logging';
+import { acceptedRequestId, REQUEST_ID_HEADER, withRequestId, type Logger } from '@platform/logging';
+import { extractTraceContext, inSpan, markFailed, observeGrpcServerCall, SpanKind } from '@platform/telemetry';
 import { appErrorToServiceError } from './problem-metadata';
 
 export interface GrpcServerOptions {
@@ -65,24 +66,52 @@ export function createGrpcServer({ logger, serviceNames }: GrpcServerOptions): G
 
 type UnaryFn<Req, Res> = (request: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>;
 
+/** The first value of a metadata key, when it is text. */
+function metadataText(metadata: Metadata, key: string): string | undefined {
+  const [value] = metadata.get(key);
+  return typeof value === 'string' ? value : undefined;
+}
+
 /**
  * Adapts an async handler to grpc-js: AppErrors cross as problems, a dependency that is down
  * (the database restarting) as 503 SERVICE_UNAVAILABLE, anything else is logged and becomes an
- * opaque internal error so no stack or secret leaves the process.
+ * opaque internal error so no stack or secret leaves the process. The handler runs
+ * with the caller's request id current (so every log line it writes names it, and every call it
+ * makes passes it on) and, with tracing on, inside a server span continuing the caller's trace.
+ * Each answer is counted by method and status code (grpc_server_*).
  */
-export function unary<Req, Res>(logger: Logger, method: string, fn: UnaryFn<Req, Res>) {
+export function unary<Req, Res>(logger: Logger, method: string, fn: UnaryFn<Req, Res>, service = 'unknown') {
+  const attributes = { 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method };
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
-    fn(call.request, call).then(
-      (response) => {
-        // At debug level only: which replica served which call (tracing load spread across replicas).
-        logger.debug({ method }, 'gRPC call served');
+    const started = process.hrtime.bigint();
+    const parent = extractTraceContext((key) => metadataText(call.metadata, key));
+    const settle = (code: status) => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      observeGrpcServerCall({ grpc_service: service, grpc_method: method, grpc_code: status[code] }, seconds);
+      // One line per call at debug level; its requestId (added by the logger) ties it to the gateway's access line.
+      logger.debug({ method, code: status[code], durationMs: Math.round(seconds * 1e4) / 10 }, 'gRPC call served');
+    };
+    withRequestId(acceptedRequestId(metadataText(call.metadata, REQUEST_ID_HEADER)), () =>
+      inSpan(`${service}/${method}`, { kind: SpanKind.SERVER, parent, attributes }, async (span) => {
+        let response: Res;
+        try {
+          response = await fn(call.request, call);
+        } catch (error) {
+          const appError = toAppError(error);
+          if (!(error instanceof AppError) || appError.status >= 500) {
+            logger.error({ err: error, method }, 'gRPC handler failed');
+            if (span) markFailed(span, error);
+          }
+          const serviceError = appErrorToServiceError(appError);
+          const code = serviceError.code ?? status.UNKNOWN;
+          span?.setAttribute('rpc.grpc.status_code', code);
+          settle(code);
+          callback(serviceError, null);
+          return;
+        }
+        settle(status.OK);
         callback(null, response);
-      },
-      (error: unknown) => {
-        const appError = toAppError(error);
-        if (!(error instanceof AppError) || appError.status >= 500) logger.error({ err: error, method }, 'gRPC handler failed');
-        callback(appErrorToServiceError(appError), null);
-      },
+      }),
     );
   };
 }

@@ -66,7 +66,7 @@ export function connectPeer<C extends Client>(endpoint: ServiceEndpoint<C>, addr
       const bound: Record<string, (request: unknown) => Promise<unknown>> = {};
       for (const name of methodNames) {
         const method = (client as unknown as Record<string, never>)[name];
-        bound[name] = (request) => callUnary(client, method, request, { metadata: metadata.clone(), deadlineMs, target: endpoint.label });
+        bound[name] = (request) => callUnary(client, method, request, { metadata: metadata.clone(), deadlineMs, target: endpoint.label, method: name });
       }
       return bound as PromiseClient<C>;
     },

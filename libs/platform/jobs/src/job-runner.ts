@@ -3,6 +3,7 @@ import { runConsumer, type Naming, type RunningConsumer } from '@platform/nats';
 import type { NatsConnection } from 'nats';
 import { JobStatus } from './job-progress.codec';
 import { createJobProgressPublisher } from './job-progress.publisher';
+import { observeJobRun, observeQueueWait, reportPendingJobs } from './job-metrics';
 import { decodeJobRequest, jobRequestConsumerSpec, type JobRequest } from './job-request';
 
 /** A failure retrying cannot fix (a zip bomb, a refused name): the job ends Failed at once with this message. */
@@ -82,15 +83,20 @@ export async function runJobConsumer({
       log.warn({ err: error, queueId: job.queueId }, 'job cleanup failed');
     }
   };
-  return runConsumer({
+  const jsm = await nats.jetstreamManager();
+  const spec = names.consumerSpec(jobRequestConsumerSpec(durable, handler.kind, maxDeliver, ackWaitMs));
+  const consumer = await runConsumer({
     js: nats.jetstream(),
-    jsm: await nats.jetstreamManager(),
-    spec: names.consumerSpec(jobRequestConsumerSpec(durable, handler.kind, maxDeliver, ackWaitMs)),
+    jsm,
+    spec,
     logger,
     batch: concurrency,
     fetchExpiresMs: 1_000,
     retryBackoff: { initialMs: 500, maxMs: 10_000 },
-    handler: async ({ data, deliveryCount }) => {
+    handler: async ({ data, deliveryCount, publishedAt }) => {
+      const started = Date.now();
+      const ran = (outcome: 'completed' | 'failed' | 'retried') => observeJobRun(handler.kind, outcome, (Date.now() - started) / 1000);
+      if (deliveryCount === 1) observeQueueWait(handler.kind, (started - publishedAt.getTime()) / 1000);
       const job = decodeJobRequest(data);
       const report = (status: JobStatus, totalItems: number, totalProcessed: number, message: string) =>
         publisher.report(job.queueId, job.accountId, { status, totalItems, totalProcessed, message });
@@ -109,17 +115,28 @@ export async function runJobConsumer({
       } catch (error) {
         if (!(error instanceof JobFailed) && deliveryCount < maxDeliver) {
           log.warn({ err: error, queueId: job.queueId, deliveryCount }, 'job failed; it will be retried');
+          ran('retried');
           throw error;
         }
         const message = error instanceof JobFailed ? error.message : `Failed after ${deliveryCount} attempts.`;
         log.warn({ err: error, queueId: job.queueId }, 'job failed');
         await report(JobStatus.JOB_STATUS_FAILED, last.totalItems, last.totalProcessed, message);
         await cleanup(job);
+        ran('failed');
         return;
       }
       await report(JobStatus.JOB_STATUS_COMPLETED, result.totalItems, result.totalProcessed, result.message);
       log.info({ queueId: job.queueId, deliveryCount }, 'job completed');
       await cleanup(job);
+      ran('completed');
+      log.info({ queueId: job.queueId, totalItems: result.totalItems, durationMs: Date.now() - started }, 'job completed');
     },
   });
+  const stopReporting = reportPendingJobs(handler.kind, async () => (await jsm.consumers.info(spec.stream, spec.durable)).num_pending);
+  return {
+    stop: async () => {
+      stopReporting();
+      await consumer.stop();
+    },
+  };
 }

@@ -1,2 +1,3 @@
 export * from './logger';
 export * from './access-logger';
+export * from './request-context';

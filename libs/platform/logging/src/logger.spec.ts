@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { createLogger } from './logger';
+import { withRequestId } from './request-context';
 
 function captureLogger() {
   const lines: Record<string, unknown>[] = [];
@@ -30,5 +31,20 @@ describe(createLogger.name, () => {
     const text = JSON.stringify(lines[0]);
     for (const secret of ['p1', 's1', 'k1', 'Bearer abc', 'xyz', 'a1']) expect(text).not.toContain(secret);
     expect(text).toContain('[REDACTED]');
+  });
+
+  it('names the current request on every line written while it is served, children and awaits included', async () => {
+    const { logger, lines } = captureLogger();
+    await withRequestId('req-12345678', async () => {
+      logger.info('first');
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      logger.child({ component: 'x' }).warn('after an await');
+    });
+    logger.info('outside');
+    expect(lines.map((line) => [line.msg, line.requestId])).toEqual([
+      ['first', 'req-12345678'],
+      ['after an await', 'req-12345678'],
+      ['outside', undefined],
+    ]);
   });
 });

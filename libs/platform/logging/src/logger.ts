@@ -1,4 +1,5 @@
 import pino, { Logger, LoggerOptions } from 'pino';
+import { currentRequestId } from './request-context';
 
 /**
  * Field names that must never reach a log line, at any depth we commonly log.
@@ -30,6 +31,12 @@ export interface CreateLoggerOptions {
   destination?: pino.DestinationStream;
 }
 
+/** A new object each time: pino merges the line's own fields into it (a line's own requestId wins). */
+function requestIdField(): object {
+  const requestId = currentRequestId();
+  return requestId ? { requestId } : {};
+}
+
 /** Structured JSON logger with secrets redacted; one per process, children per module. */
 export function createLogger({ service, level = 'info', destination }: CreateLoggerOptions): Logger {
   const options: LoggerOptions = {
@@ -38,6 +45,8 @@ export function createLogger({ service, level = 'info', destination }: CreateLog
     redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
+    // Every line written while a request is being served names it, wherever in the code it is written.
+    mixin: requestIdField,
   };
   return destination ? pino(options, destination) : pino(options);
 }

@@ -4,6 +4,7 @@ import type { Logger } from '@platform/logging';
 import type { Connection } from 'mysql2';
 import { serviceConnectionConfig, setSessionTimeZoneToUtc, type ServiceConnectionConfig } from './mysql.connection';
 import { createMigrationSource, type Migration } from './mysql.migration-source';
+import { tracedStatement, traceKnexQueries } from './mysql.query-spans';
 import { provisionSchemaAndUser } from './mysql.provisioning';
 
 export interface OpenServiceDatabaseOptions {
@@ -134,12 +135,13 @@ export async function openServiceDatabase(options: OpenServiceDatabaseOptions): 
     throw error;
   }
 
+  traceKnexQueries(knex, schema);
   const statements = createStatementPool(connection, options.executePool ?? DEFAULT_EXECUTE_POOL, logger);
   return {
     knex,
     schema,
     execute: async <Row>(sql: string, params: readonly SqlValue[] = []) => {
-      const [rows, fields] = await statements.execute<RowDataPacket[]>(sql, params as SqlValue[]);
+      const [rows, fields] = await tracedStatement(schema, sql, () => statements.execute<RowDataPacket[]>(sql, params as SqlValue[]));
       castBooleanColumns(rows, fields);
       return rows as unknown as Row[];
     },

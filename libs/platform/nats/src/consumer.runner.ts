@@ -1,9 +1,11 @@
-import type { Logger } from '@platform/logging';
+import { withRequestId, type Logger } from '@platform/logging';
+import { inSpan, SpanKind } from '@platform/telemetry';
 import type { ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from 'nats';
 import { ensureConsumer, type ConsumerSpec } from './consumer.declare';
 import { deadLetterHeaders, deadLetterMsgId } from './consumer.dead-letter';
 import { errorMessage } from './nats.api-errors';
 import { abortableSleep, backoffDelay, type BackoffOptions } from './nats.backoff';
+import { hopContext } from './nats.hop-headers';
 import { publish } from './nats.publish';
 
 /** What a handler sees of a JetStream delivery. */
@@ -16,6 +18,8 @@ export interface ConsumedMessage {
   /** The publisher's Nats-Msg-Id: the natural key for a handler's idempotency check. */
   msgId: string | undefined;
   streamSequence: number;
+  /** When the stream stored the message: how long it waited is now minus this. */
+  publishedAt: Date;
 }
 
 /**
@@ -112,7 +116,13 @@ export async function runConsumer({
     keepAlive.unref();
     let failure: { error: unknown } | undefined;
     try {
-      await handler(message);
+      // The handler continues the publisher's request: its id on every log line, its trace as parent.
+      const hop = hopContext(message.headers);
+      await withRequestId(hop.requestId, () =>
+        inSpan(`${message.subject} process`, { kind: SpanKind.CONSUMER, parent: hop.parent, attributes: spanAttributes(spec, message) }, () =>
+          handler(message),
+        ),
+      );
     } catch (error) {
       failure = { error };
     } finally {
@@ -189,6 +199,16 @@ export async function runConsumer({
   };
 }
 
+function spanAttributes(spec: ConsumerSpec, message: ConsumedMessage) {
+  return {
+    'messaging.system': 'nats',
+    'messaging.destination.name': message.subject,
+    'messaging.consumer.group.name': spec.durable,
+    'messaging.message.id': message.msgId ?? '',
+    'messaging.nats.delivery_count': message.deliveryCount,
+  };
+}
+
 function toConsumedMessage(msg: JsMsg): ConsumedMessage {
   const headers: Record<string, string> = {};
   for (const key of msg.headers?.keys() ?? []) headers[key] = msg.headers?.get(key) ?? '';
@@ -199,5 +219,6 @@ function toConsumedMessage(msg: JsMsg): ConsumedMessage {
     deliveryCount: msg.info.deliveryCount,
     msgId: Object.entries(headers).find(([key]) => key.toLowerCase() === 'nats-msg-id')?.[1] || undefined,
     streamSequence: msg.info.streamSequence,
+    publishedAt: new Date(Math.floor(msg.info.timestampNanos / 1e6)),
   };
 }

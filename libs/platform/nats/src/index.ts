@@ -13,7 +13,8 @@ export { DEAD_LETTER_STREAM, DeadLetterHeader, deadLetterSubjectFor, deadLetterH
 export { publish, type PublishOptions } from './nats.publish';
 export { runConsumer, type ConsumedMessage, type MessageHandler, type RunConsumerOptions, type RunningConsumer } from './consumer.runner';
 export { backoffDelay, type BackoffOptions } from './nats.backoff';
-export { outboxMigration, OUTBOX_TABLE } from './outbox.migration';
+export { outboxMigration, outboxHeadersMigration, OUTBOX_MIGRATIONS, OUTBOX_TABLE } from './outbox.migration';
+export { hopContext, type HopContext } from './nats.hop-headers';
 export { enqueueOutbox, type OutboxMessage } from './outbox.enqueue';
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox.relay';
 export { broadcastConfirmed, settlesWithin, type BroadcastConnection } from './nats.broadcast';

@@ -1,4 +1,5 @@
 import { headers as natsHeaders, type JetStreamClient, type PubAck } from 'nats';
+import { currentHopHeaders } from './nats.hop-headers';
 
 export interface PublishOptions {
   /**
@@ -10,13 +11,18 @@ export interface PublishOptions {
   headers?: Readonly<Record<string, string>>;
 }
 
-/** Publishes to JetStream and waits for the stream's ack; `ack.duplicate` tells a deduplicated retry. */
+/**
+ * Publishes to JetStream and waits for the stream's ack; `ack.duplicate` tells a deduplicated retry.
+ * The current request id and trace context travel as headers (given headers win), so whoever
+ * consumes the message continues the same request.
+ */
 export async function publish(js: JetStreamClient, subject: string, data: Uint8Array, { msgId, headers }: PublishOptions): Promise<PubAck> {
   if (!msgId) throw new Error(`publish to ${subject}: msgId is required`);
+  const all = { ...currentHopHeaders(), ...headers };
   let hdrs: ReturnType<typeof natsHeaders> | undefined;
-  if (headers) {
+  if (Object.keys(all).length > 0) {
     hdrs = natsHeaders();
-    for (const [key, value] of Object.entries(headers)) hdrs.set(key, value);
+    for (const [key, value] of Object.entries(all)) hdrs.set(key, value);
   }
   return js.publish(subject, data, { msgID: msgId, headers: hdrs });
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { hopHeaders } from './nats.hop-headers';
 import { OUTBOX_TABLE } from './outbox.migration';
 
 export interface OutboxMessage {
@@ -12,7 +13,8 @@ export interface OutboxMessage {
 /**
  * Records an event inside the caller's transaction: it becomes visible to the relay exactly when
  * the change it describes commits, and vanishes with it on rollback. That is the whole point, so a
- * plain connection (auto-commit) is refused.
+ * plain connection (auto-commit) is refused. The trace context and request id of the work that
+ * records it are kept with it, for the relay to publish as headers.
  */
 export async function enqueueOutbox(trx: Knex.Transaction, { subject, msgId, payload }: OutboxMessage): Promise<void> {
   if (!trx.isTransaction) throw new Error('enqueueOutbox must be called inside the transaction that makes the change');
@@ -21,5 +23,6 @@ export async function enqueueOutbox(trx: Knex.Transaction, { subject, msgId, pay
     subject,
     msg_id: msgId,
     payload: Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength),
+    headers: hopHeaders(),
   });
 }

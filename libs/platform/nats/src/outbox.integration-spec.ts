@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import type { JetStreamClient } from 'nats';
+import { withRequestId } from '@platform/logging';
+import { processRegistry } from '@platform/telemetry';
 import { bytes, openNatsTestEnv, testLogger, text, waitFor, type NatsTestEnv } from './nats.test-support';
 import { enqueueOutbox } from './outbox.enqueue';
-import { OUTBOX_TABLE, outboxMigration } from './outbox.migration';
+import { OUTBOX_MIGRATIONS, OUTBOX_TABLE } from './outbox.migration';
 import { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox.relay';
 import { ensureStream } from './stream.declare';
 
@@ -22,7 +24,7 @@ describe(startOutboxRelay.name, () => {
     admin = knexFactory({ client: 'mysql2', connection: MYSQL_URL, pool: { min: 0, max: 1 } });
     await admin.raw('CREATE DATABASE ??', [schema]);
     knex = knexFactory({ client: 'mysql2', connection: `${MYSQL_URL}/${schema}`, pool: { min: 0, max: 6 } });
-    await outboxMigration.up(knex);
+    for (const migration of OUTBOX_MIGRATIONS) await migration.up(knex);
     env = await openNatsTestEnv();
     const spec = env.names.streamSpec({ name: 'EVENTS', subjects: ['events.>'], duplicateWindowMs: 60_000 });
     streamName = spec.name;
@@ -77,6 +79,21 @@ describe(startOutboxRelay.name, () => {
       expect((await row(event.msgId)).published_at).toBeInstanceOf(Date);
     }
     expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
+  });
+
+  it("publishes the request id of the work that recorded an event as its header, and counts the outbox's backlog", async () => {
+    const started = relay();
+    const metric = async (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(await processRegistry.getSingleMetricAsString(name))?.[1]);
+    const event = nextEvent();
+    await withRequestId('req-outbox-0001', () => knex.transaction((trx) => enqueueOutbox(trx, event)));
+    expect(await metric('outbox_pending_events')).toBeGreaterThanOrEqual(1);
+    const publishedBefore = await metric('outbox_published_total');
+
+    await started.flush();
+    const stored = await env.jsm.streams.getMessage(streamName, { last_by_subj: event.subject });
+    expect(stored.header.get('x-request-id')).toBe('req-outbox-0001');
+    expect(await metric('outbox_pending_events')).toBe(0);
+    expect(await metric('outbox_published_total')).toBe(publishedBefore + 1);
   });
 
   it('never relays rows of a rolled-back transaction', async () => {

@@ -9,6 +9,8 @@ export interface OutboxRow {
   msg_id: string;
   payload: Buffer;
   attempts: number;
+  /** JSON object of the NATS headers to publish with it (trace context, request id); null when none. */
+  headers: string | null;
 }
 
 /**
@@ -37,3 +39,24 @@ export const outboxMigration = {
     await knex.schema.dropTableIfExists(OUTBOX_TABLE);
   },
 };
+
+/**
+ * The headers the relay publishes with an event: the trace context and request id of the work that
+ * wrote it, so a consumer (a worker running a job) continues the same trace and names the same request.
+ */
+export const outboxHeadersMigration = {
+  name: '20261125000000_outbox_headers',
+  async up(knex: Knex): Promise<void> {
+    await knex.schema.alterTable(OUTBOX_TABLE, (table) => {
+      table.text('headers').nullable().comment('JSON object of NATS headers published with the event (traceparent, x-request-id); never a secret');
+    });
+  },
+  async down(knex: Knex): Promise<void> {
+    await knex.schema.alterTable(OUTBOX_TABLE, (table) => {
+      table.dropColumn('headers');
+    });
+  },
+};
+
+/** The outbox's migrations, in order; a service lists them before its own. */
+export const OUTBOX_MIGRATIONS = [outboxMigration, outboxHeadersMigration] as const;

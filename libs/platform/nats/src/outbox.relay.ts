@@ -5,6 +5,7 @@ import { errorMessage } from './nats.api-errors';
 import { abortableSleep, backoffDelay, type BackoffOptions } from './nats.backoff';
 import { publish } from './nats.publish';
 import { OUTBOX_TABLE, type OutboxRow } from './outbox.migration';
+import { outboxPublished, outboxPublishFailures, reportOutboxBacklog } from './outbox.metrics';
 
 export interface OutboxRelayOptions {
   /** Connected to the schema that holds the outbox table. */
@@ -73,7 +74,7 @@ export function startOutboxRelay({
   const relayBatch = (upToId: number) =>
     knex.transaction(async (trx) => {
       const rows: OutboxRow[] = await trx(OUTBOX_TABLE)
-        .select('id', 'subject', 'msg_id', 'payload', 'attempts')
+        .select('id', 'subject', 'msg_id', 'payload', 'attempts', 'headers')
         .whereNull('published_at')
         .where('id', '<=', upToId)
         .where((due) => due.whereNull('next_attempt_at').orWhere('next_attempt_at', '<=', trx.fn.now(3)))
@@ -86,7 +87,7 @@ export function startOutboxRelay({
       let failure: { row: OutboxRow; error: unknown } | undefined;
       for (const row of rows) {
         try {
-          await publish(js, row.subject, row.payload, { msgId: row.msg_id });
+          await publish(js, row.subject, row.payload, { msgId: row.msg_id, headers: storedHeaders(row) });
           publishedIds.push(row.id);
         } catch (error) {
           // The rest of the batch would most likely fail the same way (NATS down); stop here.
@@ -99,9 +100,11 @@ export function startOutboxRelay({
         await trx(OUTBOX_TABLE)
           .whereIn('id', publishedIds)
           .update({ published_at: trx.fn.now(3) });
+        outboxPublished().inc(publishedIds.length);
       }
       if (failure) {
         const { row, error } = failure;
+        outboxPublishFailures().inc();
         const delayMs = backoffDelay(retryBackoff, row.attempts + 1);
         await trx(OUTBOX_TABLE)
           .where('id', row.id)
@@ -154,6 +157,7 @@ export function startOutboxRelay({
   };
 
   const loopDone = pollLoop();
+  const stopReporting = reportOutboxBacklog(knex);
   log.info({ pollMs, batchSize }, 'outbox relay started');
 
   let stopped: Promise<void> | undefined;
@@ -162,6 +166,7 @@ export function startOutboxRelay({
     stop: () => {
       stopped ??= (async () => {
         stopping.abort();
+        stopReporting();
         await loopDone;
         await turn;
         log.info('outbox relay stopped');
@@ -169,4 +174,14 @@ export function startOutboxRelay({
       return stopped;
     },
   };
+}
+
+/** The headers recorded with a row (see enqueueOutbox); a row that cannot be read is published without them. */
+function storedHeaders(row: OutboxRow): Record<string, string> | undefined {
+  if (!row.headers) return undefined;
+  try {
+    return JSON.parse(row.headers) as Record<string, string>;
+  } catch {
+    return undefined;
+  }
 }

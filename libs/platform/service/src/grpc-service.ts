@@ -3,7 +3,7 @@ import type { NatsConnection } from 'nats';
 import { addService, connectPeer, createGrpcServer, type PeerClient, type ServiceEndpoint } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
 import { openOwnSchema, type Migration, type ServiceDatabase } from '@platform/mysql';
-import { closeNats, connectNats, ensureStream, naming, outboxMigration, pingNats, startOutboxRelay, type Naming, type StreamSpec } from '@platform/nats';
+import { closeNats, connectNats, ensureStream, naming, OUTBOX_MIGRATIONS, pingNats, startOutboxRelay, type Naming, type StreamSpec } from '@platform/nats';
 import { resolveKey } from '@platform/secrets';
 import type { z } from '@platform/config';
 import { endpointServing } from '@contracts/proto';
@@ -81,7 +81,7 @@ export interface RunningGrpcService {
 }
 
 /** A service's migrations as they run: the outbox table first, then the service's own. */
-export const serviceMigrations = (spec: { database: { migrations: readonly Migration[] } }): Migration[] => [outboxMigration, ...spec.database.migrations];
+export const serviceMigrations = (spec: { database: { migrations: readonly Migration[] } }): Migration[] => [...OUTBOX_MIGRATIONS, ...spec.database.migrations];
 
 /** `channelsplans.v1.ChannelsPlansService`, read from a method path `/pkg.Service/Method`. */
 export function grpcServiceName(definition: ServiceDefinition): string {

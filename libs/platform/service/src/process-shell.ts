@@ -2,6 +2,7 @@ import type { DestinationStream } from 'pino';
 import { loadConfig, type z } from '@platform/config';
 import { createLifecycle, type Lifecycle } from '@platform/lifecycle';
 import { createLogger, type Logger } from '@platform/logging';
+import { startTracing } from '@platform/telemetry';
 
 /** How a process main is run; a test passes its own env, exit and log destination. */
 export interface ProcessOptions {
@@ -18,6 +19,7 @@ interface ShellConfig {
   LOG_LEVEL: string;
   SHUTDOWN_DRAIN_DELAY_MS: number;
   SHUTDOWN_TIMEOUT_MS: number;
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 }
 
 export interface ProcessShell<C> {
@@ -33,8 +35,8 @@ export interface ProcessShell<C> {
 
 /**
  * What every process main begins with, services and workers alike: the config (an invalid one is
- * reported and exits 1 before anything starts), the logger at its level, and the lifecycle with its
- * signal handlers. Undefined when the config failed.
+ * reported and exits 1 before anything starts), the logger at its level, the lifecycle with its
+ * signal handlers, and tracing (OTEL_EXPORTER_OTLP_ENDPOINT). Undefined when the config failed.
  */
 export function openProcessShell<C extends ShellConfig>(
   name: string,
@@ -57,6 +59,9 @@ export function openProcessShell<C extends ShellConfig>(
   // Close hooks run last-registered first, so this runs after everything else, just before exit:
   // an in-process run (a test) then leaves no listeners behind on the process.
   lifecycle.onClose('signal-handlers', async () => removeSignalHandlers());
+  // Registered before the app's own hooks, so it runs after them: the spans of the shutdown go out too.
+  const tracing = startTracing({ serviceName: name, otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
+  lifecycle.onClose('tracing', () => tracing.shutdown());
   return {
     config,
     logger,
@@ -65,6 +70,7 @@ export function openProcessShell<C extends ShellConfig>(
     failStart(error) {
       logger.fatal({ err: error }, `${name} failed to start`);
       removeSignalHandlers();
+      void tracing.shutdown();
       exit(1);
     },
     async runToCompletion(task, work) {

@@ -1,6 +1,8 @@
 import type { UntypedServiceImplementation } from '@grpc/grpc-js';
+import type { AddressInfo } from 'node:net';
 import type { Lifecycle } from '@platform/lifecycle';
 import { migrateOwnSchema } from '@platform/mysql';
+import { serveMetrics } from '@platform/telemetry';
 import { serviceMigrations, startGrpcService, type GrpcServiceSpec, type RunningGrpcService } from './grpc-service';
 import { openProcessShell, type ProcessOptions } from './process-shell';
 import type { GrpcServiceConfig } from './service.config';
@@ -10,6 +12,8 @@ export type RunGrpcServiceOptions = ProcessOptions;
 export interface GrpcServiceProcess {
   service: RunningGrpcService;
   lifecycle: Lifecycle;
+  /** Where /metrics answers, when METRICS_PORT was set. */
+  metricsPort?: number;
 }
 
 /**
@@ -40,10 +44,22 @@ export async function runGrpcService<C extends GrpcServiceConfig, I extends Unty
     shell.failStart(error);
     return undefined;
   }
+  let metricsPort: number | undefined;
+  if (config.METRICS_PORT !== undefined) {
+    try {
+      const metrics = await serveMetrics(config.GRPC_HOST, config.METRICS_PORT);
+      metricsPort = (metrics.address() as AddressInfo).port;
+      lifecycle.onClose('metrics', async () => void metrics.close());
+    } catch (error) {
+      await service.close();
+      shell.failStart(error);
+      return undefined;
+    }
+  }
   lifecycle.onNotReady(() => service.setServing(false));
   lifecycle.onDrain('grpc', () => service.drain());
   lifecycle.onClose('connections', () => service.close());
   lifecycle.markReady();
-  logger.info({ grpcPort: service.grpcPort }, `${spec.name} ready`);
-  return { service, lifecycle };
+  logger.info({ grpcPort: service.grpcPort, metricsPort }, `${spec.name} ready`);
+  return { service, lifecycle, metricsPort };
 }

@@ -4,6 +4,7 @@ import { commonFields, natsFields, port, z } from '@platform/config';
 import { runJobConsumer, type JobHandler } from '@platform/jobs';
 import type { Lifecycle } from '@platform/lifecycle';
 import type { Logger } from '@platform/logging';
+import { answerMetrics } from '@platform/telemetry';
 import { closeNats, connectNats, ensureStream, naming, pingNats, type Naming, type RunningConsumer, type StreamSpec } from '@platform/nats';
 import type { NatsConnection } from 'nats';
 import { openProcessShell, type ProcessOptions } from './process-shell';
@@ -12,7 +13,7 @@ import { openProcessShell, type ProcessOptions } from './process-shell';
 export const workerFields = {
   ...commonFields,
   ...natsFields,
-  /** GET /healthz (alive) and /readyz (NATS answers) for probes; 0 picks a free port. */
+  /** GET /healthz (alive) and /readyz (NATS answers) for probes, and /metrics; 0 picks a free port. */
   HEALTH_PORT: port(8090),
   HEALTH_HOST: z.string().default('127.0.0.1'),
   /** How long a job held by a worker that died waits before another worker takes it over. */
@@ -118,6 +119,7 @@ function listenHealth(host: string, portNumber: number, checks: { live(): boolea
       res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify({ status: ok ? 'ok' : 'unavailable' }));
     if (req.url === '/healthz') return answer(checks.live());
     if (req.url === '/readyz') return void checks.ready().then(answer);
+    if (answerMetrics(req, res)) return;
     res.writeHead(404).end();
   });
   return new Promise((resolve, reject) => {

@@ -12,6 +12,8 @@ export const grpcServiceFields = {
   GRPC_HOST: z.string().default('127.0.0.1'),
   /** Unset: the service's own port from SERVICE_ENDPOINTS (@contracts/proto), so each service has its own. */
   GRPC_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Prometheus /metrics on this port, on GRPC_HOST; unset: not served (`npm start` gives each service one). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Shared by the gateway and services to sign and verify the caller's principal. */
   INTERNAL_AUTH_KEY: secretKey.optional(),
 };

@@ -60,13 +60,19 @@ export function unaryHandlers<D extends Record<string, MethodDefinition>, K exte
   const adapted = {} as Record<string, unknown>;
   for (const key of Object.keys(handlers) as K[]) {
     const name = methodName(definition[key].path);
+    const service = definition[key].path.split('/')[1];
     const handler = handlers[key];
-    adapted[key] = unary<RequestOf<D[K]>, ResponseOf<D[K]>>(logger, name, async (request, call) => {
-      const declaration = declareCall(call, name, access[key]);
-      const response = await handler(request, call);
-      if (!declaration.checked) throw new Error(`${name} answered without checking its caller (no guard call)`);
-      return response;
-    });
+    adapted[key] = unary<RequestOf<D[K]>, ResponseOf<D[K]>>(
+      logger,
+      name,
+      async (request, call) => {
+        const declaration = declareCall(call, name, access[key]);
+        const response = await handler(request, call);
+        if (!declaration.checked) throw new Error(`${name} answered without checking its caller (no guard call)`);
+        return response;
+      },
+      service,
+    );
   }
   return adapted as { [P in K]: handleUnaryCall<RequestOf<D[P]>, ResponseOf<D[P]>> };
 }

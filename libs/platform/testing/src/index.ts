@@ -6,3 +6,4 @@ export * from './external-tools';
 export * from './daemon-process';
 export * from './private-mariadb';
 export * from './private-nats';
+export * from './otlp-receiver';

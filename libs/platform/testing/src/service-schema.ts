@@ -1,6 +1,6 @@
 import { createLogger } from '@platform/logging';
 import { openOwnSchema, type Migration, type ServiceDatabase } from '@platform/mysql';
-import { outboxMigration } from '@platform/nats';
+import { OUTBOX_MIGRATIONS } from '@platform/nats';
 import { dropPrefixedSchemas } from './mysql-cleanup';
 import { uniquePrefix } from './processes';
 
@@ -20,7 +20,7 @@ export async function openTestSchema(options: { tag: string; base: string; migra
   const db = await openOwnSchema({
     env: { MYSQL_URL: process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306', MYSQL_SCHEMA_PREFIX: prefix, NODE_ENV: 'test' },
     base: options.base,
-    migrations: [outboxMigration, ...options.migrations],
+    migrations: [...OUTBOX_MIGRATIONS, ...options.migrations],
     logger: createLogger({ service: `${options.base}-test`, level: 'silent' }),
   });
   return {

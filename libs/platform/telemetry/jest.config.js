@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'platform-telemetry',
+  preset: '../../../jest.preset.js',
+  rootDir: '.',
+};

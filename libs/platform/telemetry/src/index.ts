@@ -1,0 +1,4 @@
+export * from './metrics-registry';
+export * from './metrics-endpoint';
+export * from './rpc-metrics';
+export * from './tracing';
