@@ -33,7 +33,9 @@ describe('observability: metrics, traces and request ids across the gateway, a s
 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
+    // The upload's path needs storage-library and the worker only.
     system = await startE2eSystem('ob', {
+      services: ['storage-library'],
       workers: ['storage-worker'],
       logLevel: 'debug',
       // Spans leave each process within a fifth of a second, so the test need not wait out the default 5 s batch.
