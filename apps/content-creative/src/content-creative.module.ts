@@ -1,9 +1,13 @@
 import { contentCreativeV1 as v1, SERVICE_ENDPOINTS } from '@contracts/proto';
 import { adaptPeer } from '@platform/grpc';
+import { JOB_PROGRESS_STREAM, JOB_REQUEST_STREAM } from '@platform/jobs';
+import { DEAD_LETTER_STREAM } from '@platform/nats';
 import type { GrpcServiceSpec } from '@platform/service';
 import { contentCreativeConfigSchema, type ContentCreativeConfig } from './content-creative.config';
 import { contentCreativeGrpc } from './content-creative.grpc';
 import { createContentCreativeServices } from './content-creative.services';
+import { DataSignalRepository } from './data-signals/data-signal.repository';
+import { DataSignalService } from './data-signals/data-signal.service';
 import { CONTENT_CREATIVE_MIGRATIONS } from './migrations';
 import { assetSourcesPeer } from './peers/asset-sources.peer';
 import { channelsPlansPeer } from './peers/channels-plans.peer';
@@ -13,14 +17,16 @@ export const contentCreativeService: GrpcServiceSpec<ContentCreativeConfig, v1.C
   name: 'content-creative',
   configSchema: contentCreativeConfigSchema,
   database: { base: 'content_creative', migrations: CONTENT_CREATIVE_MIGRATIONS },
+  // Export requests (and their Queued reports for the queue view) go out through the outbox.
+  streams: [JOB_REQUEST_STREAM, JOB_PROGRESS_STREAM, DEAD_LETTER_STREAM],
   // The data-signal catalog ships with the code; every start brings the stored one up to date.
-  seed: ({ db }) => createContentCreativeServices({ db }).dataSignals.seedCatalog(),
+  seed: ({ db }) => new DataSignalService(db.knex, new DataSignalRepository(db)).seedCatalog(),
   definition: v1.ContentCreativeServiceService,
-  implementation: ({ logger, guard, db, connectPeer }) =>
+  implementation: ({ logger, guard, db, events, connectPeer }) =>
     contentCreativeGrpc({
       logger,
       guard,
-      ...createContentCreativeServices({ db }),
+      ...createContentCreativeServices({ db, events }),
       assetSources: adaptPeer(connectPeer(SERVICE_ENDPOINTS.assetSources), assetSourcesPeer),
       channelsPlans: adaptPeer(connectPeer(SERVICE_ENDPOINTS.channelsPlans), channelsPlansPeer),
     }),

@@ -1,4 +1,5 @@
 import type { ServiceDatabase } from '@platform/mysql';
+import type { EventOutbox } from '@platform/service';
 import { CampaignRepository } from './campaigns/campaign.repository';
 import { CampaignService } from './campaigns/campaign.service';
 import { ContentMapRepository } from './content-maps/content-map.repository';
@@ -6,22 +7,28 @@ import { ContentMapService } from './content-maps/content-map.service';
 import { DecisionService } from './decisions/decision.service';
 import { DataSignalRepository } from './data-signals/data-signal.repository';
 import { DataSignalService } from './data-signals/data-signal.service';
+import { ExportRepository } from './exports/export.repository';
+import { ExportService } from './exports/export.service';
 
 export interface ContentCreativeServices {
   dataSignals: DataSignalService;
   campaigns: CampaignService;
   contentMaps: ContentMapService;
   decisions: DecisionService;
+  exports: ExportService;
 }
 
 /** Repositories and services over one database; the gRPC server and the specs build them the same way. */
-export function createContentCreativeServices(deps: { db: ServiceDatabase }): ContentCreativeServices {
+export function createContentCreativeServices(deps: { db: ServiceDatabase; events: EventOutbox }): ContentCreativeServices {
   const dataSignals = new DataSignalService(deps.db.knex, new DataSignalRepository(deps.db));
   const campaigns = new CampaignService(new CampaignRepository(deps.db), dataSignals);
+  const mapRepository = new ContentMapRepository(deps.db);
+  const exports = new ExportService(deps.db.knex, deps.events, new ExportRepository(deps.db), mapRepository);
   return {
     dataSignals,
     campaigns,
     decisions: new DecisionService(campaigns),
-    contentMaps: new ContentMapService(deps.db.knex, new ContentMapRepository(deps.db)),
+    contentMaps: new ContentMapService(deps.db.knex, mapRepository, exports),
+    exports,
   };
 }

@@ -1,4 +1,6 @@
 import type { ServiceDatabase } from '@platform/mysql';
+import { naming } from '@platform/nats';
+import { createEventOutbox } from '@platform/service';
 import { openTestSchema, rejectionOf } from '@platform/testing';
 import { createContentCreativeServices, type ContentCreativeServices } from './content-creative.services';
 import { CONTENT_CREATIVE_MIGRATIONS } from './migrations';
@@ -11,11 +13,11 @@ export interface ContentCreativeTestBed extends ContentCreativeServices {
 
 /**
  * The services of content-creative on a schema of their own (migrated like the real one, catalog
- * seeded), without gRPC or NATS: specs of the rules call the services directly.
+ * seeded), without gRPC or NATS: specs of the rules call the services directly; events land in the outbox table.
  */
 export async function openContentCreativeTestBed(tag: string): Promise<ContentCreativeTestBed> {
   const { prefix, db, close } = await openTestSchema({ tag, base: 'content_creative', migrations: CONTENT_CREATIVE_MIGRATIONS });
-  const services = createContentCreativeServices({ db });
+  const services = createContentCreativeServices({ db, events: createEventOutbox(naming(prefix.toUpperCase())) });
   await services.dataSignals.seedCatalog();
   return { ...services, prefix, db, close };
 }

@@ -17,7 +17,7 @@ const toPlacement = (p: PlacementView): v1.PlacementContentRead => ({
     contentValue: c.contentValue,
     displayValue: c.displayValue ?? undefined,
     productImageUrl: c.productImageUrl ?? undefined,
-    previewUrls: c.previewUrls.map((u) => ({ adUnitId: u.adUnitId, url: u.url ?? undefined })),
+    previewUrls: c.previewUrls.map((u) => ({ adUnitId: u.adUnitId, url: u.url ?? undefined, objectPath: u.objectPath })),
   })),
 });
 

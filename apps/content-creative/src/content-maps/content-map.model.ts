@@ -54,6 +54,11 @@ export interface StoredContentMap {
 
 /** What channels-plans knows of the campaign and the media plan a map is saved for. */
 export interface CampaignFacts {
+  retailCampaignId: number;
+  campaignName: string;
+  /** DRAFT, ACTIVE, PAUSED or ARCHIVED. */
+  status: string;
+  templateIdx: number | null;
   isAdGroupCampaign: boolean;
   isSbt: boolean;
   adGroups: { adGroupId: number; adGroupName: string }[];

@@ -92,6 +92,32 @@ export class ContentMapRepository {
     );
   }
 
+  /** Every map of a campaign (one per media plan) with all its placements in saved order: what an export renders. */
+  async ofCampaign(
+    accountId: number,
+    retailCampaignId: number,
+  ): Promise<{ mediaPlanId: number; dataServiceId: number | null; lookupColumn: string | null; placements: StoredPlacement[] }[]> {
+    const maps: { content_map_id: number; media_plan_id: number; data_service_id: number | null; lookup_column: string | null }[] = await this.db
+      .knex('content_maps')
+      .where({ account_id: accountId, retail_campaign_id: retailCampaignId })
+      .orderBy('media_plan_id')
+      .select('content_map_id', 'media_plan_id', 'data_service_id', 'lookup_column');
+    if (maps.length === 0) return [];
+    const rows: (PlacementRow & { content_map_id: number })[] = await this.db
+      .knex('content_map_placements')
+      .whereIn(
+        'content_map_id',
+        maps.map((m) => m.content_map_id),
+      )
+      .orderBy(['content_map_id', 'position']);
+    return maps.map((m) => ({
+      mediaPlanId: Number(m.media_plan_id),
+      dataServiceId: m.data_service_id === null ? null : Number(m.data_service_id),
+      lookupColumn: m.lookup_column,
+      placements: rows.filter((r) => Number(r.content_map_id) === Number(m.content_map_id)).map(toPlacement),
+    }));
+  }
+
   /** A page of placements in saved order (campaigns without ad groups). */
   async placementsPage(key: ContentMapKey, window: PageWindow): Promise<Page<StoredPlacement>> {
     const rows = await this.db.execute<PlacementRow & { total_count: number }>(PLACEMENTS_PAGE_SQL, [...keyParams(key), window.limit, window.offset]);

@@ -9,8 +9,9 @@ const map = (contentType: string, entries: ContentMapInput['adGroupPlacementCrea
   adGroupPlacementCreativeMap: entries,
 });
 
-const plain: CampaignFacts = { isAdGroupCampaign: false, isSbt: false, adGroups: [] };
-const grouped: CampaignFacts = { isAdGroupCampaign: true, isSbt: false, adGroups: [{ adGroupId: 7, adGroupName: 'Dairy' }] };
+const facts = { retailCampaignId: 1, campaignName: 'c', status: 'ACTIVE', templateIdx: null };
+const plain: CampaignFacts = { ...facts, isAdGroupCampaign: false, isSbt: false, adGroups: [] };
+const grouped: CampaignFacts = { ...facts, isAdGroupCampaign: true, isSbt: false, adGroups: [{ adGroupId: 7, adGroupName: 'Dairy' }] };
 const plan = (kind: string): PlanFacts => ({
   retailCampaignId: 1,
   placements: [

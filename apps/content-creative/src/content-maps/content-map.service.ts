@@ -1,4 +1,11 @@
-import { CONTENT_DISPLAY_COLUMNS, CONTENT_IMAGE_COLUMNS, type ContentType, effectivePage, planOutsideCampaign } from '@contracts/domain';
+import {
+  CONTENT_DISPLAY_COLUMNS,
+  CONTENT_IMAGE_COLUMNS,
+  type ContentType,
+  effectivePage,
+  type ExportManifest,
+  planOutsideCampaign,
+} from '@contracts/domain';
 import type { Knex } from 'knex';
 import { AppError, enforce, type FieldError, problem, validationFailed } from '@platform/errors';
 import { withTransaction } from '@platform/mysql';
@@ -6,13 +13,15 @@ import type { CampaignFacts, ContentMapInput, ContentMapKey, PlanFacts, StoredCo
 import type { AssetSourcesPeer } from '../peers/asset-sources.peer';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
 import type { ContentMapRepository } from './content-map.repository';
+import type { ExportService } from '../exports/export.service';
 import { contentMapFactErrors, contentMapShapeErrors, lookupColumn, missingValueErrors } from './content-map.rules';
 
 export interface ContentItemView {
   contentValue: string;
   displayValue: string | null;
   productImageUrl: string | null;
-  previewUrls: { adUnitId: number; url: string | null }[];
+  /** `objectPath` (under the account's files) when a rendered preview exists; else `url` is the item's image. */
+  previewUrls: { adUnitId: number; url: string | null; objectPath?: string }[];
 }
 
 export interface PlacementView {
@@ -48,6 +57,7 @@ export class ContentMapService {
   constructor(
     private readonly knex: Knex,
     private readonly maps: ContentMapRepository,
+    private readonly exports: Pick<ExportService, 'latestPngExport'>,
   ) {}
 
   /**
@@ -100,11 +110,12 @@ export class ContentMapService {
       total: 0,
     };
     if (!header) return view;
+    const previews = await this.previews(key);
     const planPlacements = new Map(plan.placements.map((p) => [p.placementId, p]));
     if (!campaign.isAdGroupCampaign) {
       const placements = await this.maps.placementsPage(key, window);
       const rows = await this.rowsFor(key.accountId, header, placements.items, assets);
-      view.placementContentMap = placements.items.map((p) => present(p, planPlacements, rows));
+      view.placementContentMap = placements.items.map((p) => present(p, planPlacements, rows, previews));
       view.total = placements.total;
       return view;
     }
@@ -123,11 +134,24 @@ export class ContentMapService {
         adGroupId: String(group.adGroupId),
         adGroupName: name ? [name] : [],
         status: first?.status ? [first.status] : [],
-        placementCreativeMap: group.placements.map((p) => present(p, planPlacements, rows)),
+        placementCreativeMap: group.placements.map((p) => present(p, planPlacements, rows, previews)),
       };
     });
     view.total = groups.total;
     return view;
+  }
+
+  /**
+   * The rendered creative of each placement and content value in the campaign's newest completed png
+   * export, by `<placementId> <contentValue>`: what previewUrls point at once an export exists.
+   */
+  private async previews(key: ContentMapKey): Promise<Map<string, string>> {
+    const latest = await this.exports.latestPngExport(key.accountId, key.retailCampaignId);
+    if (!latest?.manifestJson) return new Map();
+    const manifest = JSON.parse(latest.manifestJson) as ExportManifest;
+    return new Map(
+      manifest.assets.filter((a) => a.status === 'COMPLETED' && a.previewPath).map((a) => [previewKey(a.placementId, a.contentValue), a.previewPath as string]),
+    );
   }
 
   /** The campaign and the plan, which must be one of the campaign's: a plan of another campaign is as missing as one that does not exist. */
@@ -201,10 +225,13 @@ async function findAll(
   return found;
 }
 
+const previewKey = (placementId: number, contentValue: string) => `${placementId} ${contentValue}`;
+
 function present(
   p: StoredPlacement,
   plan: ReadonlyMap<number, { placementName: string; dimension: string }>,
   rows: ReadonlyMap<string, Record<string, unknown>>,
+  previews: ReadonlyMap<string, string>,
 ): PlacementView {
   const current = plan.get(p.placementId);
   return {
@@ -215,12 +242,13 @@ function present(
     content: p.content.map((value) => {
       const row = rows.get(value);
       const productImageUrl = firstText(row, CONTENT_IMAGE_COLUMNS);
+      const rendered = previews.get(previewKey(p.placementId, value));
       return {
         contentValue: value,
         displayValue: row ? (firstText(row, CONTENT_DISPLAY_COLUMNS) ?? value) : null,
         productImageUrl,
-        // The placement is the ad unit; its preview shows the item's image until a rendered preview exists.
-        previewUrls: [{ adUnitId: p.placementId, url: productImageUrl }],
+        // The placement is the ad unit; its preview is the creative of the newest png export, the item's image until one exists.
+        previewUrls: [rendered ? { adUnitId: p.placementId, url: null, objectPath: rendered } : { adUnitId: p.placementId, url: productImageUrl }],
       };
     }),
   };

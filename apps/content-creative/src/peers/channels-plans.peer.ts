@@ -17,6 +17,10 @@ export function channelsPlansPeer(client: PromiseClient<channelsPlansV1.Channels
     async campaign(accountId, retailCampaignId) {
       const facts = await client.getCampaignFacts({ accountId, retailCampaignId });
       return {
+        retailCampaignId: facts.retailCampaignId,
+        campaignName: facts.campaignName,
+        status: facts.status,
+        templateIdx: facts.templateIdx ?? null,
         isAdGroupCampaign: facts.isAdGroupCampaign,
         isSbt: facts.isSbt,
         adGroups: facts.adGroups.map((g) => ({ adGroupId: g.adGroupId, adGroupName: g.adGroupName })),

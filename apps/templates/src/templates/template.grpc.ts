@@ -89,5 +89,11 @@ export function templateGrpc({ logger, guard, templates }: { logger: Logger; gua
       const visible = await templates.visibleTo(request.accountId, request.templateIdx);
       return { visible: visible !== undefined, templateName: visible?.templateName };
     },
+
+    getTemplateLayouts: async (request, call) => {
+      guard.peer(call, request.accountId);
+      const template = await templates.renderingFor(request.accountId, request.templateIdx);
+      return template ? { found: true, ...template } : { found: false, creativeStyle: [], templateType: [], layouts: [] };
+    },
   });
 }

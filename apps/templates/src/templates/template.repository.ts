@@ -194,6 +194,25 @@ export class TemplateRepository {
     return new Map(rows.map((row) => [row.thumbnail_key, Number(row.template_idx)]));
   }
 
+  /** What a creative is drawn from: the template's owner, styles, types and every layout; undefined when missing. */
+  async renderingOf(
+    templateIdx: number,
+  ): Promise<{ accountId: number | null; creativeStyle: string[]; templateType: string[]; layouts: TemplateLayout[] } | undefined> {
+    const row: { account_id: number | null; creative_styles: string; template_types: string; layouts: string | null } | undefined = await this.db
+      .knex('templates as t')
+      .leftJoin('template_assets as a', 'a.template_idx', 't.template_idx')
+      .where('t.template_idx', templateIdx)
+      .first('t.account_id', 't.creative_styles', 't.template_types', 'a.layouts');
+    return (
+      row && {
+        accountId: row.account_id === null ? null : Number(row.account_id),
+        creativeStyle: readJsonColumn<string[]>(row.creative_styles) ?? [],
+        templateType: readJsonColumn<string[]>(row.template_types) ?? [],
+        layouts: readJsonColumn<TemplateLayout[]>(row.layouts) ?? [],
+      }
+    );
+  }
+
   /** The first layout of each template asked for. */
   async firstLayouts(templateIdxs: readonly number[]): Promise<Map<number, TemplateLayout>> {
     if (templateIdxs.length === 0) return new Map();

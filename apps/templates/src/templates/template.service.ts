@@ -270,6 +270,16 @@ export class TemplateService {
     return owner && isVisibleTo(owner, accountId) ? { templateName: owner.templateName } : undefined;
   }
 
+  /** A template's layouts and styles when the account can see it, for drawing its creatives; else undefined. */
+  async renderingFor(
+    accountId: number,
+    templateIdx: number,
+  ): Promise<{ creativeStyle: string[]; templateType: string[]; layouts: TemplateLayout[] } | undefined> {
+    const template = await this.templates.renderingOf(templateIdx);
+    if (!template || !isVisibleTo(template, accountId)) return undefined;
+    return { creativeStyle: template.creativeStyle, templateType: template.templateType, layouts: template.layouts };
+  }
+
   /** Bookmarks (or un-bookmarks) a template the account can see; idempotent either way. */
   async setBookmark(accountId: number, templateIdx: number, bookmarked: boolean): Promise<void> {
     await this.visibleOwner(accountId, templateIdx);

@@ -4,6 +4,7 @@ export * from './permissions';
 export * from './proto-ranges';
 export * from './channels-plans';
 export * from './content-creative';
+export * from './exports';
 export * from './tagging';
 export * from './templates';
 export * from './asset-sources';

@@ -57,6 +57,11 @@ export const CONTENT_CREATIVE_ACCESS = {
   getContentMap: PERMISSIONS.mediaPlanList,
   listDataSignals: PERMISSIONS.dataSignalsView,
   explainDecision: PERMISSIONS.dynamicCampaignsView,
+  startExport: PERMISSIONS.campaignsCreate,
+  getExportStatus: PERMISSIONS.campaignsCreate,
+  getExportManifest: PERMISSIONS.campaignsCreate,
+  getExportWork: 'peer',
+  recordExportOutcome: 'peer',
 } as const satisfies ServiceAccess<ContentCreativeServiceService>;
 
 /** asset-sources: every method of the service, by its key in the generated definition. */
@@ -124,6 +129,7 @@ export const TEMPLATES_ACCESS = {
   setBookmark: PERMISSIONS.templatesEdit,
   deleteTemplate: PERMISSIONS.templatesEdit,
   getTemplateVisibility: 'peer',
+  getTemplateLayouts: 'peer',
 } as const satisfies ServiceAccess<TemplatesServiceService>;
 
 /** Every service's declarations, by the service's key in SERVICE_ENDPOINTS (@contracts/proto). */

@@ -16,6 +16,16 @@ export interface Principal {
   org: { isRetailer: boolean; dimensionWhitelist: string[] };
 }
 
+/**
+ * The principal of a worker carrying out a job for one account (the export renderer reading what an
+ * export renders): scoped to that account and holding no permission, so it passes the scope check of
+ * peer methods and nothing else; it can never call an operation a client calls. The worker signs it
+ * with INTERNAL_AUTH_KEY, as the gateway signs a caller's, afresh for each job.
+ */
+export function workerPrincipal(worker: string, orgId: string, accountId: number): Principal {
+  return { keyId: `worker:${worker}`, orgId, accountIds: [accountId], permissions: [], org: { isRetailer: false, dimensionWhitelist: [] } };
+}
+
 const PRINCIPAL_HEADER = 'x-principal';
 const SIGNATURE_HEADER = 'x-principal-sig';
 /** Signed principals older than this are refused, which bounds replay of a captured header. */

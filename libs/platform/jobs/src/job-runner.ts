@@ -40,6 +40,12 @@ export interface JobHandler<P = unknown> {
    * then still finds its inputs. Failures are logged, not retried.
    */
   cleanup?(job: JobRequest<P>): Promise<void>;
+  /**
+   * Runs when the job ends Failed (a JobFailed at once, any other error after the last delivery),
+   * before the Failed state is reported: the place to tell the service that owns the job why. A
+   * failure here is retried like a failure of run (the message is not acked), so it must be repeatable.
+   */
+  failed?(job: JobRequest<P>, message: string): Promise<void>;
 }
 
 export interface RunJobConsumerOptions {
@@ -120,6 +126,7 @@ export async function runJobConsumer({
         }
         const message = error instanceof JobFailed ? error.message : `Failed after ${deliveryCount} attempts.`;
         log.warn({ err: error, queueId: job.queueId }, 'job failed');
+        await handler.failed?.(job, message);
         await report(JobStatus.JOB_STATUS_FAILED, last.totalItems, last.totalProcessed, message);
         await cleanup(job);
         ran('failed');

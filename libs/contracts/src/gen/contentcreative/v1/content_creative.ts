@@ -194,7 +194,11 @@ export interface GetContentMapRequest {
 
 export interface PreviewUrl {
   adUnitId: number;
-  url?: string | undefined;
+  url?:
+    | string
+    | undefined;
+  /** A rendered creative of the newest png export, relative to the account's files (the gateway makes it the url). */
+  objectPath?: string | undefined;
 }
 
 export interface ContentItem {
@@ -272,6 +276,105 @@ export interface ExplainDecisionResponse {
   usedDefault: boolean;
   rulePriority?: string | undefined;
   segments: SegmentTrace[];
+}
+
+export interface StartExportRequest {
+  accountId: number;
+  retailCampaignId: number;
+  /** png, jpg, gif, tiff or mp4. */
+  assetExportType: string;
+  /** 1 or 2; 2 only for png, jpg and gif. */
+  resolution: number;
+}
+
+export interface StartExportResponse {
+  queueId: string;
+  /** INITIATED for a new export; the running export's status when one of the same kind runs. */
+  status: string;
+  message: string;
+}
+
+export interface GetExportStatusRequest {
+  accountId: number;
+  retailCampaignId: number;
+  assetExportType?: string | undefined;
+  resolution?: number | undefined;
+  isPreviewExport: boolean;
+}
+
+export interface ExportResolutionStatus {
+  status: string;
+  /** Relative to the account's files (accounts/<account_id>/<object_path>); set only for COMPLETED and AVAILABLE. */
+  objectPath?: string | undefined;
+  resolution: number;
+  statusMessage: string;
+  queueId: string;
+}
+
+export interface ExportStatusEntry {
+  assetExportType: string;
+  resolutions: ExportResolutionStatus[];
+}
+
+export interface GetExportStatusResponse {
+  entries: ExportStatusEntry[];
+}
+
+export interface GetExportManifestRequest {
+  accountId: number;
+  retailCampaignId: number;
+  queueId: string;
+}
+
+export interface GetExportManifestResponse {
+  queueId: string;
+  status: string;
+  statusMessage: string;
+  /** The manifest as the renderer wrote it (JSON text); unset until the export has ended. */
+  manifestJson?: string | undefined;
+  objectPath?: string | undefined;
+}
+
+export interface GetExportWorkRequest {
+  accountId: number;
+  queueId: string;
+}
+
+export interface ExportWorkItem {
+  mediaPlanId: number;
+  placementId: number;
+  placementName: string;
+  dimension: string;
+  contentValue: string;
+  /** The content value's row in the map's asset source (JSON object text); unset when it has none. */
+  rowJson?: string | undefined;
+}
+
+export interface GetExportWorkResponse {
+  queueId: string;
+  retailCampaignId: number;
+  campaignName: string;
+  templateIdx?: number | undefined;
+  assetExportType: string;
+  resolution: number;
+  objectPath: string;
+  /** INITIATED, PROCESSING, COMPLETED or FAILED: a finished export is not rendered again. */
+  status: string;
+  items: ExportWorkItem[];
+  createdAt: string;
+}
+
+export interface RecordExportOutcomeRequest {
+  accountId: number;
+  queueId: string;
+  /** PROCESSING, COMPLETED or FAILED. */
+  status: string;
+  statusMessage: string;
+  manifestJson?: string | undefined;
+  totalItems: number;
+}
+
+export interface RecordExportOutcomeResponse {
 }
 
 function createBasePageRequest(): PageRequest {
@@ -3246,7 +3349,7 @@ export const GetContentMapRequest: MessageFns<GetContentMapRequest> = {
 };
 
 function createBasePreviewUrl(): PreviewUrl {
-  return { adUnitId: 0, url: undefined };
+  return { adUnitId: 0, url: undefined, objectPath: undefined };
 }
 
 export const PreviewUrl: MessageFns<PreviewUrl> = {
@@ -3256,6 +3359,9 @@ export const PreviewUrl: MessageFns<PreviewUrl> = {
     }
     if (message.url !== undefined) {
       writer.uint32(18).string(message.url);
+    }
+    if (message.objectPath !== undefined) {
+      writer.uint32(26).string(message.objectPath);
     }
     return writer;
   },
@@ -3289,6 +3395,14 @@ export const PreviewUrl: MessageFns<PreviewUrl> = {
             message.url = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.objectPath = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3309,6 +3423,11 @@ export const PreviewUrl: MessageFns<PreviewUrl> = {
         ? globalThis.Number(object.ad_unit_id)
         : 0,
       url: isSet(object.url) ? globalThis.String(object.url) : undefined,
+      objectPath: isSet(object.objectPath)
+        ? globalThis.String(object.objectPath)
+        : isSet(object.object_path)
+        ? globalThis.String(object.object_path)
+        : undefined,
     };
   },
 
@@ -3320,6 +3439,9 @@ export const PreviewUrl: MessageFns<PreviewUrl> = {
     if (message.url !== undefined) {
       obj.url = message.url;
     }
+    if (message.objectPath !== undefined) {
+      obj.objectPath = message.objectPath;
+    }
     return obj;
   },
 
@@ -3330,6 +3452,7 @@ export const PreviewUrl: MessageFns<PreviewUrl> = {
     const message = createBasePreviewUrl();
     message.adUnitId = object.adUnitId ?? 0;
     message.url = object.url ?? undefined;
+    message.objectPath = object.objectPath ?? undefined;
     return message;
   },
 };
@@ -4549,6 +4672,1701 @@ export const ExplainDecisionResponse: MessageFns<ExplainDecisionResponse> = {
   },
 };
 
+function createBaseStartExportRequest(): StartExportRequest {
+  return { accountId: 0, retailCampaignId: 0, assetExportType: "", resolution: 0 };
+}
+
+export const StartExportRequest: MessageFns<StartExportRequest> = {
+  encode(message: StartExportRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      writer.uint32(16).int64(message.retailCampaignId);
+    }
+    if (message.assetExportType !== "") {
+      writer.uint32(26).string(message.assetExportType);
+    }
+    if (message.resolution !== 0) {
+      writer.uint32(32).int32(message.resolution);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartExportRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartExportRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.retailCampaignId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.assetExportType = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.resolution = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartExportRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      retailCampaignId: isSet(object.retailCampaignId)
+        ? globalThis.Number(object.retailCampaignId)
+        : isSet(object.retail_campaign_id)
+        ? globalThis.Number(object.retail_campaign_id)
+        : 0,
+      assetExportType: isSet(object.assetExportType)
+        ? globalThis.String(object.assetExportType)
+        : isSet(object.asset_export_type)
+        ? globalThis.String(object.asset_export_type)
+        : "",
+      resolution: isSet(object.resolution) ? globalThis.Number(object.resolution) : 0,
+    };
+  },
+
+  toJSON(message: StartExportRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      obj.retailCampaignId = Math.round(message.retailCampaignId);
+    }
+    if (message.assetExportType !== "") {
+      obj.assetExportType = message.assetExportType;
+    }
+    if (message.resolution !== 0) {
+      obj.resolution = Math.round(message.resolution);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartExportRequest>, I>>(base?: I): StartExportRequest {
+    return StartExportRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartExportRequest>, I>>(object: I): StartExportRequest {
+    const message = createBaseStartExportRequest();
+    message.accountId = object.accountId ?? 0;
+    message.retailCampaignId = object.retailCampaignId ?? 0;
+    message.assetExportType = object.assetExportType ?? "";
+    message.resolution = object.resolution ?? 0;
+    return message;
+  },
+};
+
+function createBaseStartExportResponse(): StartExportResponse {
+  return { queueId: "", status: "", message: "" };
+}
+
+export const StartExportResponse: MessageFns<StartExportResponse> = {
+  encode(message: StartExportResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.queueId !== "") {
+      writer.uint32(10).string(message.queueId);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.message !== "") {
+      writer.uint32(26).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartExportResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartExportResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.queueId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartExportResponse {
+    return {
+      queueId: isSet(object.queueId)
+        ? globalThis.String(object.queueId)
+        : isSet(object.queue_id)
+        ? globalThis.String(object.queue_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+    };
+  },
+
+  toJSON(message: StartExportResponse): unknown {
+    const obj: any = {};
+    if (message.queueId !== "") {
+      obj.queueId = message.queueId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartExportResponse>, I>>(base?: I): StartExportResponse {
+    return StartExportResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartExportResponse>, I>>(object: I): StartExportResponse {
+    const message = createBaseStartExportResponse();
+    message.queueId = object.queueId ?? "";
+    message.status = object.status ?? "";
+    message.message = object.message ?? "";
+    return message;
+  },
+};
+
+function createBaseGetExportStatusRequest(): GetExportStatusRequest {
+  return {
+    accountId: 0,
+    retailCampaignId: 0,
+    assetExportType: undefined,
+    resolution: undefined,
+    isPreviewExport: false,
+  };
+}
+
+export const GetExportStatusRequest: MessageFns<GetExportStatusRequest> = {
+  encode(message: GetExportStatusRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      writer.uint32(16).int64(message.retailCampaignId);
+    }
+    if (message.assetExportType !== undefined) {
+      writer.uint32(26).string(message.assetExportType);
+    }
+    if (message.resolution !== undefined) {
+      writer.uint32(32).int32(message.resolution);
+    }
+    if (message.isPreviewExport !== false) {
+      writer.uint32(40).bool(message.isPreviewExport);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetExportStatusRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetExportStatusRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.retailCampaignId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.assetExportType = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.resolution = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.isPreviewExport = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetExportStatusRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      retailCampaignId: isSet(object.retailCampaignId)
+        ? globalThis.Number(object.retailCampaignId)
+        : isSet(object.retail_campaign_id)
+        ? globalThis.Number(object.retail_campaign_id)
+        : 0,
+      assetExportType: isSet(object.assetExportType)
+        ? globalThis.String(object.assetExportType)
+        : isSet(object.asset_export_type)
+        ? globalThis.String(object.asset_export_type)
+        : undefined,
+      resolution: isSet(object.resolution) ? globalThis.Number(object.resolution) : undefined,
+      isPreviewExport: isSet(object.isPreviewExport)
+        ? globalThis.Boolean(object.isPreviewExport)
+        : isSet(object.is_preview_export)
+        ? globalThis.Boolean(object.is_preview_export)
+        : false,
+    };
+  },
+
+  toJSON(message: GetExportStatusRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      obj.retailCampaignId = Math.round(message.retailCampaignId);
+    }
+    if (message.assetExportType !== undefined) {
+      obj.assetExportType = message.assetExportType;
+    }
+    if (message.resolution !== undefined) {
+      obj.resolution = Math.round(message.resolution);
+    }
+    if (message.isPreviewExport !== false) {
+      obj.isPreviewExport = message.isPreviewExport;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetExportStatusRequest>, I>>(base?: I): GetExportStatusRequest {
+    return GetExportStatusRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetExportStatusRequest>, I>>(object: I): GetExportStatusRequest {
+    const message = createBaseGetExportStatusRequest();
+    message.accountId = object.accountId ?? 0;
+    message.retailCampaignId = object.retailCampaignId ?? 0;
+    message.assetExportType = object.assetExportType ?? undefined;
+    message.resolution = object.resolution ?? undefined;
+    message.isPreviewExport = object.isPreviewExport ?? false;
+    return message;
+  },
+};
+
+function createBaseExportResolutionStatus(): ExportResolutionStatus {
+  return { status: "", objectPath: undefined, resolution: 0, statusMessage: "", queueId: "" };
+}
+
+export const ExportResolutionStatus: MessageFns<ExportResolutionStatus> = {
+  encode(message: ExportResolutionStatus, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== "") {
+      writer.uint32(10).string(message.status);
+    }
+    if (message.objectPath !== undefined) {
+      writer.uint32(18).string(message.objectPath);
+    }
+    if (message.resolution !== 0) {
+      writer.uint32(24).int32(message.resolution);
+    }
+    if (message.statusMessage !== "") {
+      writer.uint32(34).string(message.statusMessage);
+    }
+    if (message.queueId !== "") {
+      writer.uint32(42).string(message.queueId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExportResolutionStatus {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExportResolutionStatus();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.objectPath = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.resolution = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.statusMessage = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.queueId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExportResolutionStatus {
+    return {
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      objectPath: isSet(object.objectPath)
+        ? globalThis.String(object.objectPath)
+        : isSet(object.object_path)
+        ? globalThis.String(object.object_path)
+        : undefined,
+      resolution: isSet(object.resolution) ? globalThis.Number(object.resolution) : 0,
+      statusMessage: isSet(object.statusMessage)
+        ? globalThis.String(object.statusMessage)
+        : isSet(object.status_message)
+        ? globalThis.String(object.status_message)
+        : "",
+      queueId: isSet(object.queueId)
+        ? globalThis.String(object.queueId)
+        : isSet(object.queue_id)
+        ? globalThis.String(object.queue_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ExportResolutionStatus): unknown {
+    const obj: any = {};
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.objectPath !== undefined) {
+      obj.objectPath = message.objectPath;
+    }
+    if (message.resolution !== 0) {
+      obj.resolution = Math.round(message.resolution);
+    }
+    if (message.statusMessage !== "") {
+      obj.statusMessage = message.statusMessage;
+    }
+    if (message.queueId !== "") {
+      obj.queueId = message.queueId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExportResolutionStatus>, I>>(base?: I): ExportResolutionStatus {
+    return ExportResolutionStatus.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExportResolutionStatus>, I>>(object: I): ExportResolutionStatus {
+    const message = createBaseExportResolutionStatus();
+    message.status = object.status ?? "";
+    message.objectPath = object.objectPath ?? undefined;
+    message.resolution = object.resolution ?? 0;
+    message.statusMessage = object.statusMessage ?? "";
+    message.queueId = object.queueId ?? "";
+    return message;
+  },
+};
+
+function createBaseExportStatusEntry(): ExportStatusEntry {
+  return { assetExportType: "", resolutions: [] };
+}
+
+export const ExportStatusEntry: MessageFns<ExportStatusEntry> = {
+  encode(message: ExportStatusEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assetExportType !== "") {
+      writer.uint32(10).string(message.assetExportType);
+    }
+    for (const v of message.resolutions) {
+      ExportResolutionStatus.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExportStatusEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExportStatusEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.assetExportType = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.resolutions.push(ExportResolutionStatus.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExportStatusEntry {
+    return {
+      assetExportType: isSet(object.assetExportType)
+        ? globalThis.String(object.assetExportType)
+        : isSet(object.asset_export_type)
+        ? globalThis.String(object.asset_export_type)
+        : "",
+      resolutions: globalThis.Array.isArray(object?.resolutions)
+        ? object.resolutions.map((e: any) => ExportResolutionStatus.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ExportStatusEntry): unknown {
+    const obj: any = {};
+    if (message.assetExportType !== "") {
+      obj.assetExportType = message.assetExportType;
+    }
+    if (message.resolutions?.length) {
+      obj.resolutions = message.resolutions.map((e) => ExportResolutionStatus.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExportStatusEntry>, I>>(base?: I): ExportStatusEntry {
+    return ExportStatusEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExportStatusEntry>, I>>(object: I): ExportStatusEntry {
+    const message = createBaseExportStatusEntry();
+    message.assetExportType = object.assetExportType ?? "";
+    message.resolutions = object.resolutions?.map((e) => ExportResolutionStatus.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetExportStatusResponse(): GetExportStatusResponse {
+  return { entries: [] };
+}
+
+export const GetExportStatusResponse: MessageFns<GetExportStatusResponse> = {
+  encode(message: GetExportStatusResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.entries) {
+      ExportStatusEntry.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetExportStatusResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetExportStatusResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entries.push(ExportStatusEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetExportStatusResponse {
+    return {
+      entries: globalThis.Array.isArray(object?.entries)
+        ? object.entries.map((e: any) => ExportStatusEntry.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetExportStatusResponse): unknown {
+    const obj: any = {};
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => ExportStatusEntry.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetExportStatusResponse>, I>>(base?: I): GetExportStatusResponse {
+    return GetExportStatusResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetExportStatusResponse>, I>>(object: I): GetExportStatusResponse {
+    const message = createBaseGetExportStatusResponse();
+    message.entries = object.entries?.map((e) => ExportStatusEntry.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetExportManifestRequest(): GetExportManifestRequest {
+  return { accountId: 0, retailCampaignId: 0, queueId: "" };
+}
+
+export const GetExportManifestRequest: MessageFns<GetExportManifestRequest> = {
+  encode(message: GetExportManifestRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      writer.uint32(16).int64(message.retailCampaignId);
+    }
+    if (message.queueId !== "") {
+      writer.uint32(26).string(message.queueId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetExportManifestRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetExportManifestRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.retailCampaignId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.queueId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetExportManifestRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      retailCampaignId: isSet(object.retailCampaignId)
+        ? globalThis.Number(object.retailCampaignId)
+        : isSet(object.retail_campaign_id)
+        ? globalThis.Number(object.retail_campaign_id)
+        : 0,
+      queueId: isSet(object.queueId)
+        ? globalThis.String(object.queueId)
+        : isSet(object.queue_id)
+        ? globalThis.String(object.queue_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetExportManifestRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      obj.retailCampaignId = Math.round(message.retailCampaignId);
+    }
+    if (message.queueId !== "") {
+      obj.queueId = message.queueId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetExportManifestRequest>, I>>(base?: I): GetExportManifestRequest {
+    return GetExportManifestRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetExportManifestRequest>, I>>(object: I): GetExportManifestRequest {
+    const message = createBaseGetExportManifestRequest();
+    message.accountId = object.accountId ?? 0;
+    message.retailCampaignId = object.retailCampaignId ?? 0;
+    message.queueId = object.queueId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetExportManifestResponse(): GetExportManifestResponse {
+  return { queueId: "", status: "", statusMessage: "", manifestJson: undefined, objectPath: undefined };
+}
+
+export const GetExportManifestResponse: MessageFns<GetExportManifestResponse> = {
+  encode(message: GetExportManifestResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.queueId !== "") {
+      writer.uint32(10).string(message.queueId);
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.statusMessage !== "") {
+      writer.uint32(26).string(message.statusMessage);
+    }
+    if (message.manifestJson !== undefined) {
+      writer.uint32(34).string(message.manifestJson);
+    }
+    if (message.objectPath !== undefined) {
+      writer.uint32(42).string(message.objectPath);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetExportManifestResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetExportManifestResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.queueId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.statusMessage = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.manifestJson = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.objectPath = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetExportManifestResponse {
+    return {
+      queueId: isSet(object.queueId)
+        ? globalThis.String(object.queueId)
+        : isSet(object.queue_id)
+        ? globalThis.String(object.queue_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      statusMessage: isSet(object.statusMessage)
+        ? globalThis.String(object.statusMessage)
+        : isSet(object.status_message)
+        ? globalThis.String(object.status_message)
+        : "",
+      manifestJson: isSet(object.manifestJson)
+        ? globalThis.String(object.manifestJson)
+        : isSet(object.manifest_json)
+        ? globalThis.String(object.manifest_json)
+        : undefined,
+      objectPath: isSet(object.objectPath)
+        ? globalThis.String(object.objectPath)
+        : isSet(object.object_path)
+        ? globalThis.String(object.object_path)
+        : undefined,
+    };
+  },
+
+  toJSON(message: GetExportManifestResponse): unknown {
+    const obj: any = {};
+    if (message.queueId !== "") {
+      obj.queueId = message.queueId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.statusMessage !== "") {
+      obj.statusMessage = message.statusMessage;
+    }
+    if (message.manifestJson !== undefined) {
+      obj.manifestJson = message.manifestJson;
+    }
+    if (message.objectPath !== undefined) {
+      obj.objectPath = message.objectPath;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetExportManifestResponse>, I>>(base?: I): GetExportManifestResponse {
+    return GetExportManifestResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetExportManifestResponse>, I>>(object: I): GetExportManifestResponse {
+    const message = createBaseGetExportManifestResponse();
+    message.queueId = object.queueId ?? "";
+    message.status = object.status ?? "";
+    message.statusMessage = object.statusMessage ?? "";
+    message.manifestJson = object.manifestJson ?? undefined;
+    message.objectPath = object.objectPath ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGetExportWorkRequest(): GetExportWorkRequest {
+  return { accountId: 0, queueId: "" };
+}
+
+export const GetExportWorkRequest: MessageFns<GetExportWorkRequest> = {
+  encode(message: GetExportWorkRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.queueId !== "") {
+      writer.uint32(18).string(message.queueId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetExportWorkRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetExportWorkRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.queueId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetExportWorkRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      queueId: isSet(object.queueId)
+        ? globalThis.String(object.queueId)
+        : isSet(object.queue_id)
+        ? globalThis.String(object.queue_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetExportWorkRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.queueId !== "") {
+      obj.queueId = message.queueId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetExportWorkRequest>, I>>(base?: I): GetExportWorkRequest {
+    return GetExportWorkRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetExportWorkRequest>, I>>(object: I): GetExportWorkRequest {
+    const message = createBaseGetExportWorkRequest();
+    message.accountId = object.accountId ?? 0;
+    message.queueId = object.queueId ?? "";
+    return message;
+  },
+};
+
+function createBaseExportWorkItem(): ExportWorkItem {
+  return { mediaPlanId: 0, placementId: 0, placementName: "", dimension: "", contentValue: "", rowJson: undefined };
+}
+
+export const ExportWorkItem: MessageFns<ExportWorkItem> = {
+  encode(message: ExportWorkItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.mediaPlanId !== 0) {
+      writer.uint32(8).int64(message.mediaPlanId);
+    }
+    if (message.placementId !== 0) {
+      writer.uint32(16).int64(message.placementId);
+    }
+    if (message.placementName !== "") {
+      writer.uint32(26).string(message.placementName);
+    }
+    if (message.dimension !== "") {
+      writer.uint32(34).string(message.dimension);
+    }
+    if (message.contentValue !== "") {
+      writer.uint32(42).string(message.contentValue);
+    }
+    if (message.rowJson !== undefined) {
+      writer.uint32(50).string(message.rowJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExportWorkItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExportWorkItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.mediaPlanId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.placementId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.placementName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.dimension = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.contentValue = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.rowJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExportWorkItem {
+    return {
+      mediaPlanId: isSet(object.mediaPlanId)
+        ? globalThis.Number(object.mediaPlanId)
+        : isSet(object.media_plan_id)
+        ? globalThis.Number(object.media_plan_id)
+        : 0,
+      placementId: isSet(object.placementId)
+        ? globalThis.Number(object.placementId)
+        : isSet(object.placement_id)
+        ? globalThis.Number(object.placement_id)
+        : 0,
+      placementName: isSet(object.placementName)
+        ? globalThis.String(object.placementName)
+        : isSet(object.placement_name)
+        ? globalThis.String(object.placement_name)
+        : "",
+      dimension: isSet(object.dimension) ? globalThis.String(object.dimension) : "",
+      contentValue: isSet(object.contentValue)
+        ? globalThis.String(object.contentValue)
+        : isSet(object.content_value)
+        ? globalThis.String(object.content_value)
+        : "",
+      rowJson: isSet(object.rowJson)
+        ? globalThis.String(object.rowJson)
+        : isSet(object.row_json)
+        ? globalThis.String(object.row_json)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ExportWorkItem): unknown {
+    const obj: any = {};
+    if (message.mediaPlanId !== 0) {
+      obj.mediaPlanId = Math.round(message.mediaPlanId);
+    }
+    if (message.placementId !== 0) {
+      obj.placementId = Math.round(message.placementId);
+    }
+    if (message.placementName !== "") {
+      obj.placementName = message.placementName;
+    }
+    if (message.dimension !== "") {
+      obj.dimension = message.dimension;
+    }
+    if (message.contentValue !== "") {
+      obj.contentValue = message.contentValue;
+    }
+    if (message.rowJson !== undefined) {
+      obj.rowJson = message.rowJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExportWorkItem>, I>>(base?: I): ExportWorkItem {
+    return ExportWorkItem.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExportWorkItem>, I>>(object: I): ExportWorkItem {
+    const message = createBaseExportWorkItem();
+    message.mediaPlanId = object.mediaPlanId ?? 0;
+    message.placementId = object.placementId ?? 0;
+    message.placementName = object.placementName ?? "";
+    message.dimension = object.dimension ?? "";
+    message.contentValue = object.contentValue ?? "";
+    message.rowJson = object.rowJson ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGetExportWorkResponse(): GetExportWorkResponse {
+  return {
+    queueId: "",
+    retailCampaignId: 0,
+    campaignName: "",
+    templateIdx: undefined,
+    assetExportType: "",
+    resolution: 0,
+    objectPath: "",
+    status: "",
+    items: [],
+    createdAt: "",
+  };
+}
+
+export const GetExportWorkResponse: MessageFns<GetExportWorkResponse> = {
+  encode(message: GetExportWorkResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.queueId !== "") {
+      writer.uint32(10).string(message.queueId);
+    }
+    if (message.retailCampaignId !== 0) {
+      writer.uint32(16).int64(message.retailCampaignId);
+    }
+    if (message.campaignName !== "") {
+      writer.uint32(26).string(message.campaignName);
+    }
+    if (message.templateIdx !== undefined) {
+      writer.uint32(32).int64(message.templateIdx);
+    }
+    if (message.assetExportType !== "") {
+      writer.uint32(42).string(message.assetExportType);
+    }
+    if (message.resolution !== 0) {
+      writer.uint32(48).int32(message.resolution);
+    }
+    if (message.objectPath !== "") {
+      writer.uint32(58).string(message.objectPath);
+    }
+    if (message.status !== "") {
+      writer.uint32(66).string(message.status);
+    }
+    for (const v of message.items) {
+      ExportWorkItem.encode(v!, writer.uint32(74).fork()).join();
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(82).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetExportWorkResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetExportWorkResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.queueId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.retailCampaignId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.campaignName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.templateIdx = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.assetExportType = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.resolution = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.objectPath = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.items.push(ExportWorkItem.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetExportWorkResponse {
+    return {
+      queueId: isSet(object.queueId)
+        ? globalThis.String(object.queueId)
+        : isSet(object.queue_id)
+        ? globalThis.String(object.queue_id)
+        : "",
+      retailCampaignId: isSet(object.retailCampaignId)
+        ? globalThis.Number(object.retailCampaignId)
+        : isSet(object.retail_campaign_id)
+        ? globalThis.Number(object.retail_campaign_id)
+        : 0,
+      campaignName: isSet(object.campaignName)
+        ? globalThis.String(object.campaignName)
+        : isSet(object.campaign_name)
+        ? globalThis.String(object.campaign_name)
+        : "",
+      templateIdx: isSet(object.templateIdx)
+        ? globalThis.Number(object.templateIdx)
+        : isSet(object.template_idx)
+        ? globalThis.Number(object.template_idx)
+        : undefined,
+      assetExportType: isSet(object.assetExportType)
+        ? globalThis.String(object.assetExportType)
+        : isSet(object.asset_export_type)
+        ? globalThis.String(object.asset_export_type)
+        : "",
+      resolution: isSet(object.resolution) ? globalThis.Number(object.resolution) : 0,
+      objectPath: isSet(object.objectPath)
+        ? globalThis.String(object.objectPath)
+        : isSet(object.object_path)
+        ? globalThis.String(object.object_path)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      items: globalThis.Array.isArray(object?.items)
+        ? object.items.map((e: any) => ExportWorkItem.fromJSON(e))
+        : [],
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: GetExportWorkResponse): unknown {
+    const obj: any = {};
+    if (message.queueId !== "") {
+      obj.queueId = message.queueId;
+    }
+    if (message.retailCampaignId !== 0) {
+      obj.retailCampaignId = Math.round(message.retailCampaignId);
+    }
+    if (message.campaignName !== "") {
+      obj.campaignName = message.campaignName;
+    }
+    if (message.templateIdx !== undefined) {
+      obj.templateIdx = Math.round(message.templateIdx);
+    }
+    if (message.assetExportType !== "") {
+      obj.assetExportType = message.assetExportType;
+    }
+    if (message.resolution !== 0) {
+      obj.resolution = Math.round(message.resolution);
+    }
+    if (message.objectPath !== "") {
+      obj.objectPath = message.objectPath;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => ExportWorkItem.toJSON(e));
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetExportWorkResponse>, I>>(base?: I): GetExportWorkResponse {
+    return GetExportWorkResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetExportWorkResponse>, I>>(object: I): GetExportWorkResponse {
+    const message = createBaseGetExportWorkResponse();
+    message.queueId = object.queueId ?? "";
+    message.retailCampaignId = object.retailCampaignId ?? 0;
+    message.campaignName = object.campaignName ?? "";
+    message.templateIdx = object.templateIdx ?? undefined;
+    message.assetExportType = object.assetExportType ?? "";
+    message.resolution = object.resolution ?? 0;
+    message.objectPath = object.objectPath ?? "";
+    message.status = object.status ?? "";
+    message.items = object.items?.map((e) => ExportWorkItem.fromPartial(e)) || [];
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
+};
+
+function createBaseRecordExportOutcomeRequest(): RecordExportOutcomeRequest {
+  return { accountId: 0, queueId: "", status: "", statusMessage: "", manifestJson: undefined, totalItems: 0 };
+}
+
+export const RecordExportOutcomeRequest: MessageFns<RecordExportOutcomeRequest> = {
+  encode(message: RecordExportOutcomeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.queueId !== "") {
+      writer.uint32(18).string(message.queueId);
+    }
+    if (message.status !== "") {
+      writer.uint32(26).string(message.status);
+    }
+    if (message.statusMessage !== "") {
+      writer.uint32(34).string(message.statusMessage);
+    }
+    if (message.manifestJson !== undefined) {
+      writer.uint32(42).string(message.manifestJson);
+    }
+    if (message.totalItems !== 0) {
+      writer.uint32(48).int32(message.totalItems);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordExportOutcomeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordExportOutcomeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.queueId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.statusMessage = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.manifestJson = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.totalItems = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordExportOutcomeRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      queueId: isSet(object.queueId)
+        ? globalThis.String(object.queueId)
+        : isSet(object.queue_id)
+        ? globalThis.String(object.queue_id)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      statusMessage: isSet(object.statusMessage)
+        ? globalThis.String(object.statusMessage)
+        : isSet(object.status_message)
+        ? globalThis.String(object.status_message)
+        : "",
+      manifestJson: isSet(object.manifestJson)
+        ? globalThis.String(object.manifestJson)
+        : isSet(object.manifest_json)
+        ? globalThis.String(object.manifest_json)
+        : undefined,
+      totalItems: isSet(object.totalItems)
+        ? globalThis.Number(object.totalItems)
+        : isSet(object.total_items)
+        ? globalThis.Number(object.total_items)
+        : 0,
+    };
+  },
+
+  toJSON(message: RecordExportOutcomeRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.queueId !== "") {
+      obj.queueId = message.queueId;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.statusMessage !== "") {
+      obj.statusMessage = message.statusMessage;
+    }
+    if (message.manifestJson !== undefined) {
+      obj.manifestJson = message.manifestJson;
+    }
+    if (message.totalItems !== 0) {
+      obj.totalItems = Math.round(message.totalItems);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordExportOutcomeRequest>, I>>(base?: I): RecordExportOutcomeRequest {
+    return RecordExportOutcomeRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordExportOutcomeRequest>, I>>(object: I): RecordExportOutcomeRequest {
+    const message = createBaseRecordExportOutcomeRequest();
+    message.accountId = object.accountId ?? 0;
+    message.queueId = object.queueId ?? "";
+    message.status = object.status ?? "";
+    message.statusMessage = object.statusMessage ?? "";
+    message.manifestJson = object.manifestJson ?? undefined;
+    message.totalItems = object.totalItems ?? 0;
+    return message;
+  },
+};
+
+function createBaseRecordExportOutcomeResponse(): RecordExportOutcomeResponse {
+  return {};
+}
+
+export const RecordExportOutcomeResponse: MessageFns<RecordExportOutcomeResponse> = {
+  encode(_: RecordExportOutcomeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordExportOutcomeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordExportOutcomeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): RecordExportOutcomeResponse {
+    return {};
+  },
+
+  toJSON(_: RecordExportOutcomeResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordExportOutcomeResponse>, I>>(base?: I): RecordExportOutcomeResponse {
+    return RecordExportOutcomeResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordExportOutcomeResponse>, I>>(_: I): RecordExportOutcomeResponse {
+    const message = createBaseRecordExportOutcomeResponse();
+    return message;
+  },
+};
+
 /**
  * Content maps, dynamic campaigns and the data-signal catalog. The caller's principal travels in
  * call metadata (x-principal, x-principal-sig); the service re-checks scope and permission.
@@ -4643,6 +6461,66 @@ export const ContentCreativeServiceService = {
       Buffer.from(GetContentMapResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetContentMapResponse => GetContentMapResponse.decode(value),
   },
+  /**
+   * Creative export of an ACTIVE retail campaign: the job row and its request commit together; a
+   * start while an export of the same format and resolution runs answers that export.
+   */
+  startExport: {
+    path: "/contentcreative.v1.ContentCreativeService/StartExport" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StartExportRequest): Buffer => Buffer.from(StartExportRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StartExportRequest => StartExportRequest.decode(value),
+    responseSerialize: (value: StartExportResponse): Buffer => Buffer.from(StartExportResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StartExportResponse => StartExportResponse.decode(value),
+  },
+  /** The latest export per format and resolution, with the statuses derived on read. */
+  getExportStatus: {
+    path: "/contentcreative.v1.ContentCreativeService/GetExportStatus" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetExportStatusRequest): Buffer =>
+      Buffer.from(GetExportStatusRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetExportStatusRequest => GetExportStatusRequest.decode(value),
+    responseSerialize: (value: GetExportStatusResponse): Buffer =>
+      Buffer.from(GetExportStatusResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetExportStatusResponse => GetExportStatusResponse.decode(value),
+  },
+  /** One export's manifest: every asset, its file and bytes, or why it failed. */
+  getExportManifest: {
+    path: "/contentcreative.v1.ContentCreativeService/GetExportManifest" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetExportManifestRequest): Buffer =>
+      Buffer.from(GetExportManifestRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetExportManifestRequest => GetExportManifestRequest.decode(value),
+    responseSerialize: (value: GetExportManifestResponse): Buffer =>
+      Buffer.from(GetExportManifestResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetExportManifestResponse => GetExportManifestResponse.decode(value),
+  },
+  /** Peer (the export renderer): what one export renders, the placements and content items with their rows. */
+  getExportWork: {
+    path: "/contentcreative.v1.ContentCreativeService/GetExportWork" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetExportWorkRequest): Buffer => Buffer.from(GetExportWorkRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetExportWorkRequest => GetExportWorkRequest.decode(value),
+    responseSerialize: (value: GetExportWorkResponse): Buffer =>
+      Buffer.from(GetExportWorkResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetExportWorkResponse => GetExportWorkResponse.decode(value),
+  },
+  /** Peer (the export renderer): an export's move to PROCESSING, COMPLETED or FAILED, with its manifest. */
+  recordExportOutcome: {
+    path: "/contentcreative.v1.ContentCreativeService/RecordExportOutcome" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordExportOutcomeRequest): Buffer =>
+      Buffer.from(RecordExportOutcomeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordExportOutcomeRequest => RecordExportOutcomeRequest.decode(value),
+    responseSerialize: (value: RecordExportOutcomeResponse): Buffer =>
+      Buffer.from(RecordExportOutcomeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecordExportOutcomeResponse => RecordExportOutcomeResponse.decode(value),
+  },
 } as const;
 
 export interface ContentCreativeServiceServer extends UntypedServiceImplementation {
@@ -4655,6 +6533,19 @@ export interface ContentCreativeServiceServer extends UntypedServiceImplementati
   explainDecision: handleUnaryCall<ExplainDecisionRequest, ExplainDecisionResponse>;
   saveContentMap: handleUnaryCall<SaveContentMapRequest, SaveContentMapResponse>;
   getContentMap: handleUnaryCall<GetContentMapRequest, GetContentMapResponse>;
+  /**
+   * Creative export of an ACTIVE retail campaign: the job row and its request commit together; a
+   * start while an export of the same format and resolution runs answers that export.
+   */
+  startExport: handleUnaryCall<StartExportRequest, StartExportResponse>;
+  /** The latest export per format and resolution, with the statuses derived on read. */
+  getExportStatus: handleUnaryCall<GetExportStatusRequest, GetExportStatusResponse>;
+  /** One export's manifest: every asset, its file and bytes, or why it failed. */
+  getExportManifest: handleUnaryCall<GetExportManifestRequest, GetExportManifestResponse>;
+  /** Peer (the export renderer): what one export renders, the placements and content items with their rows. */
+  getExportWork: handleUnaryCall<GetExportWorkRequest, GetExportWorkResponse>;
+  /** Peer (the export renderer): an export's move to PROCESSING, COMPLETED or FAILED, with its manifest. */
+  recordExportOutcome: handleUnaryCall<RecordExportOutcomeRequest, RecordExportOutcomeResponse>;
 }
 
 export interface ContentCreativeServiceClient extends Client {
@@ -4778,6 +6669,89 @@ export interface ContentCreativeServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetContentMapResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Creative export of an ACTIVE retail campaign: the job row and its request commit together; a
+   * start while an export of the same format and resolution runs answers that export.
+   */
+  startExport(
+    request: StartExportRequest,
+    callback: (error: ServiceError | null, response: StartExportResponse) => void,
+  ): ClientUnaryCall;
+  startExport(
+    request: StartExportRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StartExportResponse) => void,
+  ): ClientUnaryCall;
+  startExport(
+    request: StartExportRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StartExportResponse) => void,
+  ): ClientUnaryCall;
+  /** The latest export per format and resolution, with the statuses derived on read. */
+  getExportStatus(
+    request: GetExportStatusRequest,
+    callback: (error: ServiceError | null, response: GetExportStatusResponse) => void,
+  ): ClientUnaryCall;
+  getExportStatus(
+    request: GetExportStatusRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetExportStatusResponse) => void,
+  ): ClientUnaryCall;
+  getExportStatus(
+    request: GetExportStatusRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetExportStatusResponse) => void,
+  ): ClientUnaryCall;
+  /** One export's manifest: every asset, its file and bytes, or why it failed. */
+  getExportManifest(
+    request: GetExportManifestRequest,
+    callback: (error: ServiceError | null, response: GetExportManifestResponse) => void,
+  ): ClientUnaryCall;
+  getExportManifest(
+    request: GetExportManifestRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetExportManifestResponse) => void,
+  ): ClientUnaryCall;
+  getExportManifest(
+    request: GetExportManifestRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetExportManifestResponse) => void,
+  ): ClientUnaryCall;
+  /** Peer (the export renderer): what one export renders, the placements and content items with their rows. */
+  getExportWork(
+    request: GetExportWorkRequest,
+    callback: (error: ServiceError | null, response: GetExportWorkResponse) => void,
+  ): ClientUnaryCall;
+  getExportWork(
+    request: GetExportWorkRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetExportWorkResponse) => void,
+  ): ClientUnaryCall;
+  getExportWork(
+    request: GetExportWorkRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetExportWorkResponse) => void,
+  ): ClientUnaryCall;
+  /** Peer (the export renderer): an export's move to PROCESSING, COMPLETED or FAILED, with its manifest. */
+  recordExportOutcome(
+    request: RecordExportOutcomeRequest,
+    callback: (error: ServiceError | null, response: RecordExportOutcomeResponse) => void,
+  ): ClientUnaryCall;
+  recordExportOutcome(
+    request: RecordExportOutcomeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecordExportOutcomeResponse) => void,
+  ): ClientUnaryCall;
+  recordExportOutcome(
+    request: RecordExportOutcomeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecordExportOutcomeResponse) => void,
   ): ClientUnaryCall;
 }
 

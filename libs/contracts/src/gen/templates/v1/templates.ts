@@ -181,6 +181,18 @@ export interface GetTemplateVisibilityResponse {
   templateName?: string | undefined;
 }
 
+export interface GetTemplateLayoutsRequest {
+  accountId: number;
+  templateIdx: number;
+}
+
+export interface GetTemplateLayoutsResponse {
+  found: boolean;
+  creativeStyle: string[];
+  templateType: string[];
+  layouts: TemplateLayout[];
+}
+
 function createBasePageRequest(): PageRequest {
   return { offset: 0, limit: 0 };
 }
@@ -2932,6 +2944,226 @@ export const GetTemplateVisibilityResponse: MessageFns<GetTemplateVisibilityResp
   },
 };
 
+function createBaseGetTemplateLayoutsRequest(): GetTemplateLayoutsRequest {
+  return { accountId: 0, templateIdx: 0 };
+}
+
+export const GetTemplateLayoutsRequest: MessageFns<GetTemplateLayoutsRequest> = {
+  encode(message: GetTemplateLayoutsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.templateIdx !== 0) {
+      writer.uint32(16).int64(message.templateIdx);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTemplateLayoutsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTemplateLayoutsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.templateIdx = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTemplateLayoutsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      templateIdx: isSet(object.templateIdx)
+        ? globalThis.Number(object.templateIdx)
+        : isSet(object.template_idx)
+        ? globalThis.Number(object.template_idx)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetTemplateLayoutsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.templateIdx !== 0) {
+      obj.templateIdx = Math.round(message.templateIdx);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTemplateLayoutsRequest>, I>>(base?: I): GetTemplateLayoutsRequest {
+    return GetTemplateLayoutsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTemplateLayoutsRequest>, I>>(object: I): GetTemplateLayoutsRequest {
+    const message = createBaseGetTemplateLayoutsRequest();
+    message.accountId = object.accountId ?? 0;
+    message.templateIdx = object.templateIdx ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetTemplateLayoutsResponse(): GetTemplateLayoutsResponse {
+  return { found: false, creativeStyle: [], templateType: [], layouts: [] };
+}
+
+export const GetTemplateLayoutsResponse: MessageFns<GetTemplateLayoutsResponse> = {
+  encode(message: GetTemplateLayoutsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.found !== false) {
+      writer.uint32(8).bool(message.found);
+    }
+    for (const v of message.creativeStyle) {
+      writer.uint32(18).string(v!);
+    }
+    for (const v of message.templateType) {
+      writer.uint32(26).string(v!);
+    }
+    for (const v of message.layouts) {
+      TemplateLayout.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTemplateLayoutsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTemplateLayoutsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.found = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.creativeStyle.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.templateType.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.layouts.push(TemplateLayout.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTemplateLayoutsResponse {
+    return {
+      found: isSet(object.found) ? globalThis.Boolean(object.found) : false,
+      creativeStyle: globalThis.Array.isArray(object?.creativeStyle)
+        ? object.creativeStyle.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.creative_style)
+        ? object.creative_style.map((e: any) => globalThis.String(e))
+        : [],
+      templateType: globalThis.Array.isArray(object?.templateType)
+        ? object.templateType.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.template_type)
+        ? object.template_type.map((e: any) => globalThis.String(e))
+        : [],
+      layouts: globalThis.Array.isArray(object?.layouts)
+        ? object.layouts.map((e: any) => TemplateLayout.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetTemplateLayoutsResponse): unknown {
+    const obj: any = {};
+    if (message.found !== false) {
+      obj.found = message.found;
+    }
+    if (message.creativeStyle?.length) {
+      obj.creativeStyle = message.creativeStyle;
+    }
+    if (message.templateType?.length) {
+      obj.templateType = message.templateType;
+    }
+    if (message.layouts?.length) {
+      obj.layouts = message.layouts.map((e) => TemplateLayout.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTemplateLayoutsResponse>, I>>(base?: I): GetTemplateLayoutsResponse {
+    return GetTemplateLayoutsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTemplateLayoutsResponse>, I>>(object: I): GetTemplateLayoutsResponse {
+    const message = createBaseGetTemplateLayoutsResponse();
+    message.found = object.found ?? false;
+    message.creativeStyle = object.creativeStyle?.map((e) => e) || [];
+    message.templateType = object.templateType?.map((e) => e) || [];
+    message.layouts = object.layouts?.map((e) => TemplateLayout.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * Retail templates: the seeded System catalog, accounts' Custom templates, bookmarks and search.
  * The caller's principal travels in call metadata (x-principal, x-principal-sig); the service
@@ -3008,6 +3240,21 @@ export const TemplatesServiceService = {
       Buffer.from(GetTemplateVisibilityResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetTemplateVisibilityResponse => GetTemplateVisibilityResponse.decode(value),
   },
+  /**
+   * Peer: a template's layouts and styles, for rendering its creatives (the export renderer). A
+   * template the account cannot see answers found = false. Checks the account scope only.
+   */
+  getTemplateLayouts: {
+    path: "/templates.v1.TemplatesService/GetTemplateLayouts" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTemplateLayoutsRequest): Buffer =>
+      Buffer.from(GetTemplateLayoutsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTemplateLayoutsRequest => GetTemplateLayoutsRequest.decode(value),
+    responseSerialize: (value: GetTemplateLayoutsResponse): Buffer =>
+      Buffer.from(GetTemplateLayoutsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetTemplateLayoutsResponse => GetTemplateLayoutsResponse.decode(value),
+  },
 } as const;
 
 export interface TemplatesServiceServer extends UntypedServiceImplementation {
@@ -3022,6 +3269,11 @@ export interface TemplatesServiceServer extends UntypedServiceImplementation {
    * account), for services that reference templates. Checks the account scope only.
    */
   getTemplateVisibility: handleUnaryCall<GetTemplateVisibilityRequest, GetTemplateVisibilityResponse>;
+  /**
+   * Peer: a template's layouts and styles, for rendering its creatives (the export renderer). A
+   * template the account cannot see answers found = false. Checks the account scope only.
+   */
+  getTemplateLayouts: handleUnaryCall<GetTemplateLayoutsRequest, GetTemplateLayoutsResponse>;
 }
 
 export interface TemplatesServiceClient extends Client {
@@ -3119,6 +3371,25 @@ export interface TemplatesServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetTemplateVisibilityResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Peer: a template's layouts and styles, for rendering its creatives (the export renderer). A
+   * template the account cannot see answers found = false. Checks the account scope only.
+   */
+  getTemplateLayouts(
+    request: GetTemplateLayoutsRequest,
+    callback: (error: ServiceError | null, response: GetTemplateLayoutsResponse) => void,
+  ): ClientUnaryCall;
+  getTemplateLayouts(
+    request: GetTemplateLayoutsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetTemplateLayoutsResponse) => void,
+  ): ClientUnaryCall;
+  getTemplateLayouts(
+    request: GetTemplateLayoutsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetTemplateLayoutsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,252 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import {
+  campaignNotActive,
+  EXPORT_ASSET_TYPES,
+  EXPORT_JOB_KIND,
+  EXPORT_LIMITS,
+  EXPORT_RESOLUTIONS,
+  exportResolutionRefusal,
+  exportZipName,
+  type AssetExportJob,
+  type ExportAssetType,
+  type ExportJobStatus,
+  type ExportStatus,
+} from '@contracts/domain';
+import { AppError, enforce, enforceAt, problem, validationFailed, type FieldError } from '@platform/errors';
+import { jobAcceptedEntries } from '@platform/jobs';
+import { isDuplicateKey, withTransaction } from '@platform/mysql';
+import type { EventOutbox } from '@platform/service';
+import type { ContentMapRepository } from '../content-maps/content-map.repository';
+import type { AssetSourcesPeer } from '../peers/asset-sources.peer';
+import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
+import type { ExportKind, ExportOutcome, ExportRecord, ExportWorkItem } from './export.model';
+import type { ExportRepository } from './export.repository';
+
+export interface StartedExport {
+  queueId: string;
+  status: ExportJobStatus;
+  message: string;
+}
+
+/** One resolution's line of the status read. */
+export interface ExportResolutionView {
+  status: ExportStatus;
+  /** Set only for COMPLETED and AVAILABLE. */
+  objectPath: string | null;
+  resolution: number;
+  statusMessage: string;
+  queueId: string;
+}
+
+export interface ExportStatusView {
+  assetExportType: string;
+  resolutions: ExportResolutionView[];
+}
+
+export interface ExportWork {
+  record: ExportRecord;
+  items: ExportWorkItem[];
+}
+
+const exportNotFound = (queueId: string) => problem('EXPORT_NOT_FOUND', `Export ${queueId} was not found.`);
+const FINISHED: readonly ExportJobStatus[] = ['COMPLETED', 'FAILED'];
+const RECORDABLE: readonly ExportJobStatus[] = ['PROCESSING', 'COMPLETED', 'FAILED'];
+/** Rows asked of asset-sources at once (its peer method's own bound). */
+const FIND_BATCH = 500;
+
+/**
+ * Creative exports of retail campaigns: accepting one (job row and request in one transaction), the
+ * status read, the manifest, and the two things the export renderer asks: what to render, and how it went.
+ */
+export class ExportService {
+  constructor(
+    private readonly knex: Knex,
+    private readonly events: EventOutbox,
+    private readonly exports: ExportRepository,
+    private readonly maps: ContentMapRepository,
+  ) {}
+
+  async start(
+    caller: { orgId: string },
+    request: { accountId: number; retailCampaignId: number; assetExportType: string; resolution: number },
+    channels: ChannelsPlansPeer,
+  ): Promise<StartedExport> {
+    const errors: FieldError[] = [];
+    if (!(EXPORT_ASSET_TYPES as readonly string[]).includes(request.assetExportType))
+      errors.push({ pointer: '/assetExportType', code: 'NOT_ALLOWED', detail: `assetExportType must be one of ${EXPORT_ASSET_TYPES.join(', ')}.` });
+    if (!(EXPORT_RESOLUTIONS as readonly number[]).includes(request.resolution))
+      errors.push({ pointer: '/resolution', code: 'NOT_ALLOWED', detail: 'resolution must be 1 or 2.' });
+    if (errors.length > 0) throw validationFailed(errors);
+    enforceAt('/resolution', exportResolutionRefusal(request.assetExportType, request.resolution));
+
+    const campaign = await channels.campaign(request.accountId, request.retailCampaignId);
+    enforce(campaignNotActive(campaign, 'Creatives can be exported'));
+
+    const kind: ExportKind = {
+      accountId: request.accountId,
+      retailCampaignId: request.retailCampaignId,
+      assetExportType: request.assetExportType as ExportAssetType,
+      resolution: request.resolution,
+      isPreview: false,
+    };
+    const queueId = randomUUID();
+    const objectPath = `exports/retail-campaign-${request.retailCampaignId}/${queueId}/${exportZipName(campaign.campaignName, kind.assetExportType, kind.resolution)}`;
+    const accept = () =>
+      withTransaction(this.knex, async (trx): Promise<StartedExport> => {
+        const running = await this.exports.runningForUpdate(trx, kind);
+        if (running)
+          return { queueId: running.queueId, status: running.status, message: `An export of this format and resolution is already ${running.status}.` };
+        await this.exports.insert(trx, {
+          queueId,
+          accountId: kind.accountId,
+          orgId: caller.orgId,
+          retailCampaignId: kind.retailCampaignId,
+          campaignName: campaign.campaignName,
+          templateIdx: campaign.templateIdx,
+          assetExportType: kind.assetExportType,
+          resolution: kind.resolution,
+          isPreview: false,
+          status: 'INITIATED',
+          statusMessage: '',
+          objectPath,
+        });
+        const payload: AssetExportJob = {
+          orgId: caller.orgId,
+          retailCampaignId: kind.retailCampaignId,
+          assetExportType: kind.assetExportType,
+          resolution: kind.resolution as AssetExportJob['resolution'],
+          objectPath,
+        };
+        const { entries } = jobAcceptedEntries({ queueId, accountId: kind.accountId, kind: EXPORT_JOB_KIND, payload }, Date.now());
+        for (const entry of entries) await this.events.record(trx, entry);
+        return { queueId, status: 'INITIATED', message: 'The export has started.' };
+      });
+    try {
+      return await accept();
+    } catch (error) {
+      // A start that raced another to the running slot answers the one that won.
+      if (isDuplicateKey(error, 'ux_exports_running')) return accept();
+      throw error;
+    }
+  }
+
+  /**
+   * The latest export per format and resolution. Besides the stored statuses: AVAILABLE for the
+   * newest earlier COMPLETED export while a newer one is running or failed (its zip is still served),
+   * and ARCHIVED for every export of an archived campaign (no url: the campaign is retired).
+   */
+  async status(
+    request: { accountId: number; retailCampaignId: number; assetExportType?: string; resolution?: number; isPreviewExport: boolean },
+    channels: ChannelsPlansPeer,
+  ): Promise<ExportStatusView[]> {
+    const campaign = await channels.campaign(request.accountId, request.retailCampaignId);
+    const records = await this.exports.ofCampaign(request.accountId, request.retailCampaignId, {
+      assetExportType: request.assetExportType,
+      resolution: request.resolution,
+      isPreview: request.isPreviewExport,
+    });
+    const archived = campaign.status === 'ARCHIVED';
+    const byType = new Map<string, Map<number, ExportRecord[]>>();
+    for (const record of records) {
+      const resolutions = byType.get(record.assetExportType) ?? new Map<number, ExportRecord[]>();
+      resolutions.set(record.resolution, [...(resolutions.get(record.resolution) ?? []), record]);
+      byType.set(record.assetExportType, resolutions);
+    }
+    const line = (record: ExportRecord, status: ExportStatus): ExportResolutionView => ({
+      status,
+      objectPath: status === 'COMPLETED' || status === 'AVAILABLE' ? record.objectPath : null,
+      resolution: record.resolution,
+      statusMessage: record.statusMessage,
+      queueId: record.queueId,
+    });
+    return EXPORT_ASSET_TYPES.filter((type) => byType.has(type)).map((type) => ({
+      assetExportType: type,
+      resolutions: [...(byType.get(type) as Map<number, ExportRecord[]>).entries()]
+        .sort(([a], [b]) => a - b)
+        .flatMap(([, newestFirst]) => {
+          const [latest] = newestFirst;
+          if (archived) return [line(latest, 'ARCHIVED')];
+          if (latest.status === 'COMPLETED') return [line(latest, 'COMPLETED')];
+          const earlier = newestFirst.find((r) => r.status === 'COMPLETED');
+          return earlier ? [line(latest, latest.status), line(earlier, 'AVAILABLE')] : [line(latest, latest.status)];
+        }),
+    }));
+  }
+
+  async manifest(accountId: number, retailCampaignId: number, queueId: string): Promise<ExportRecord> {
+    const record = await this.exports.find(accountId, queueId);
+    if (!record || record.retailCampaignId !== retailCampaignId) throw exportNotFound(queueId);
+    return record;
+  }
+
+  /** The newest completed png export's manifest, for previews of the content map read; undefined without one. */
+  async latestPngExport(accountId: number, retailCampaignId: number): Promise<ExportRecord | undefined> {
+    return this.exports.latestCompleted(accountId, retailCampaignId, 'png');
+  }
+
+  /**
+   * What one export renders: every content item on every placement of the campaign's content maps,
+   * with its row in the map's asset source and the placement's current name and dimension.
+   */
+  async work(accountId: number, queueId: string, channels: ChannelsPlansPeer, assets: AssetSourcesPeer): Promise<ExportWork> {
+    const record = await this.exports.find(accountId, queueId);
+    if (!record) throw exportNotFound(queueId);
+    if (FINISHED.includes(record.status)) return { record, items: [] };
+    const items: ExportWorkItem[] = [];
+    for (const map of await this.maps.ofCampaign(accountId, record.retailCampaignId)) {
+      const plan = await channels.plan(accountId, map.mediaPlanId).catch((error: unknown) => {
+        // A plan deleted since the map was saved has nothing left to render.
+        if (error instanceof AppError && error.status === 404) return undefined;
+        throw error;
+      });
+      if (!plan) continue;
+      const current = new Map(plan.placements.map((p) => [p.placementId, p]));
+      const rows = await this.rows(accountId, map, assets);
+      for (const placement of map.placements) {
+        const now = current.get(placement.placementId);
+        if (!now) continue;
+        for (const contentValue of placement.content) {
+          const row = rows.get(contentValue);
+          items.push({
+            mediaPlanId: map.mediaPlanId,
+            placementId: placement.placementId,
+            placementName: now.placementName,
+            dimension: now.dimension,
+            contentValue,
+            rowJson: row ? JSON.stringify(row) : null,
+          });
+          // One past the limit is enough for the renderer to refuse the export as too large.
+          if (items.length > EXPORT_LIMITS.maxAssets) return { record, items };
+        }
+      }
+    }
+    return { record, items };
+  }
+
+  /** The renderer's report: a finished export stays as it ended (a redelivered job re-reports nothing new). */
+  async record(accountId: number, queueId: string, outcome: ExportOutcome): Promise<void> {
+    if (!RECORDABLE.includes(outcome.status))
+      throw validationFailed([{ pointer: '/status', code: 'NOT_ALLOWED', detail: 'status must be PROCESSING, COMPLETED or FAILED.' }]);
+    await withTransaction(this.knex, async (trx) => {
+      const record = await this.exports.findForUpdate(trx, accountId, queueId);
+      if (!record) throw exportNotFound(queueId);
+      if (FINISHED.includes(record.status)) return;
+      await this.exports.record(trx, accountId, queueId, outcome);
+    });
+  }
+
+  private async rows(
+    accountId: number,
+    map: { dataServiceId: number | null; lookupColumn: string | null; placements: { content: string[] }[] },
+    assets: AssetSourcesPeer,
+  ): Promise<Map<string, Record<string, unknown>>> {
+    if (map.dataServiceId === null || map.lookupColumn === null) return new Map();
+    const values = [...new Set(map.placements.flatMap((p) => p.content))];
+    const found = new Map<string, Record<string, unknown>>();
+    for (let i = 0; i < values.length; i += FIND_BATCH) {
+      for (const [value, row] of await assets.findRows(accountId, map.dataServiceId, map.lookupColumn, values.slice(i, i + FIND_BATCH))) found.set(value, row);
+    }
+    return found;
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * Creative export of a retail campaign: the values the gateway, content-creative (which owns export
+ * jobs) and the export renderer share. Declared once so the edge schema, the service's re-check and
+ * the worker cannot disagree.
+ */
+import type { Refusal } from './problems';
+
+export const EXPORT_ASSET_TYPES = ['png', 'jpg', 'gif', 'tiff', 'mp4'] as const;
+export type ExportAssetType = (typeof EXPORT_ASSET_TYPES)[number];
+
+export const EXPORT_RESOLUTIONS = [1, 2] as const;
+export type ExportResolution = (typeof EXPORT_RESOLUTIONS)[number];
+
+/** Formats that may be exported at resolution 2; tiff and mp4 only at 1. */
+export const HIGH_RESOLUTION_EXPORT_TYPES: readonly ExportAssetType[] = ['png', 'jpg', 'gif'];
+
+/**
+ * An export's status. INITIATED when accepted, PROCESSING while the renderer works, then COMPLETED
+ * (url set) or FAILED (statusMessage says why). The status read adds two it derives: AVAILABLE for an
+ * earlier completed export of the same format and resolution whose zip is still served while a newer
+ * one is running or failed, and ARCHIVED for the exports of a campaign that was archived (no url).
+ * NOT_INITIATED and FAILED_TO_INITIATE are interface values this platform never answers: a start is
+ * accepted whole (job row and request in one transaction) or refused with a problem.
+ */
+export const EXPORT_STATUSES = ['INITIATED', 'PROCESSING', 'COMPLETED', 'FAILED', 'AVAILABLE', 'ARCHIVED', 'NOT_INITIATED', 'FAILED_TO_INITIATE'] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+
+/** The statuses a stored export job moves through; the others are derived on read. */
+export type ExportJobStatus = 'INITIATED' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
+export const RUNNING_EXPORT_STATUSES: readonly ExportJobStatus[] = ['INITIATED', 'PROCESSING'];
+
+/** The job kind of exports, on the request and progress subjects and in the queue view. */
+export const EXPORT_JOB_KIND = 'asset-export';
+
+/** What an export job request carries; the renderer asks content-creative for the rest. */
+export interface AssetExportJob {
+  orgId: string;
+  retailCampaignId: number;
+  assetExportType: ExportAssetType;
+  resolution: ExportResolution;
+  /** Where the zip goes, relative to the account's files (`accounts/<accountId>/<objectPath>`). */
+  objectPath: string;
+}
+
+/**
+ * Limits that keep one export bounded: the renderer refuses (per asset, or the job) past them rather
+ * than allocating without bound.
+ */
+export const EXPORT_LIMITS = {
+  /** Creatives one export renders (placements times their content items). */
+  maxAssets: 2_000,
+  /** Bytes of one product image fetched. */
+  maxImageBytes: 10 * 1024 * 1024,
+  /** Pixels sharp decodes from one product image (input limit). */
+  maxImagePixels: 40_000_000,
+  /** Time one product image fetch may take. */
+  imageFetchTimeoutMs: 10_000,
+  /** Time one creative may take to render, encoding included. */
+  renderTimeoutMs: 60_000,
+  /** Frames of an animated carousel (gif, mp4). */
+  maxFrames: 10,
+} as const;
+
+/** One asset of an export, as the manifest lists it. */
+export interface ExportManifestAsset {
+  mediaPlanId: number;
+  placementId: number;
+  placementName: string;
+  contentValue: string;
+  /** The placement's dimension, `<width>x<height>`; the file is that times the resolution. */
+  dimension: string;
+  resolution: number;
+  /** The file's name inside the zip; empty when the asset failed. */
+  fileName: string;
+  bytes: number;
+  /** png exports only: the file also stored on its own (relative to the account's files), which content map previews show. */
+  previewPath?: string;
+  status: 'COMPLETED' | 'FAILED';
+  /** Why the asset failed, or what it lacks (a placeholder drawn for a missing image). */
+  error?: string;
+  warnings?: string[];
+}
+
+/** manifest.json of an export: in its zip, and readable through the manifest extension. */
+export interface ExportManifest {
+  queueId: string;
+  retailCampaignId: number;
+  campaignName: string;
+  assetExportType: ExportAssetType;
+  resolution: number;
+  createdAt: string;
+  assets: ExportManifestAsset[];
+}
+
+/** Refuses a resolution the format does not support (`2` only for png, jpg and gif). */
+export function exportResolutionRefusal(assetExportType: string, resolution: number): Refusal | undefined {
+  if (resolution === 2 && !HIGH_RESOLUTION_EXPORT_TYPES.includes(assetExportType as ExportAssetType)) {
+    return {
+      code: 'EXPORT_RESOLUTION_NOT_SUPPORTED',
+      detail: `resolution 2 is supported only for ${HIGH_RESOLUTION_EXPORT_TYPES.join(', ')}; ${assetExportType} exports at 1.`,
+    };
+  }
+  return undefined;
+}
+
+/** A name safe in a file name and an object key: letters, digits, - and _, at most 60 characters. */
+export function exportFileStem(text: string): string {
+  const stem = text
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+  return stem || 'export';
+}
+
+/** The zip's name: by campaign, format and resolution. */
+export const exportZipName = (campaignName: string, assetExportType: string, resolution: number) =>
+  `${exportFileStem(campaignName)}_${assetExportType}_${resolution}x.zip`;
