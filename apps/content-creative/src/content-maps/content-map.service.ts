@@ -1,11 +1,4 @@
-import {
-  CONTENT_DISPLAY_COLUMNS,
-  CONTENT_IMAGE_COLUMNS,
-  type ContentType,
-  effectivePage,
-  type ExportManifest,
-  planOutsideCampaign,
-} from '@contracts/domain';
+import { CONTENT_DISPLAY_COLUMNS, CONTENT_IMAGE_COLUMNS, type ContentType, effectivePage, type ExportManifest, planOutsideCampaign } from '@contracts/domain';
 import type { Knex } from 'knex';
 import { AppError, enforce, type FieldError, problem, validationFailed } from '@platform/errors';
 import { withTransaction } from '@platform/mysql';

@@ -12,6 +12,7 @@ import { contentCreativeV1 as v1 } from '@contracts/proto';
 import { PageQuery } from '../http/pagination';
 import { AccountId, BoundedString, Int64, Message, Nullable, PageLinksSchema, PathParams, StringEnum } from './common.schemas';
 import { defineRoute } from './route.types';
+import { cdnUrl, publicBase } from './storage.routes';
 
 const TAG = 'content maps';
 
@@ -84,7 +85,11 @@ const ContentItem = Type.Object({
   contentValue: Nullable(Type.String()),
   displayValue: Nullable(Type.String({ description: 'From the asset source row (displayName, name, title or productName); null when not looked up.' })),
   productImageUrl: Nullable(Type.String({ description: 'From the asset source row (productImageUrl, imageUrl, image or image_url).' })),
-  previewUrls: Nullable(Type.Array(Type.Object({ adUnitId: Type.Integer(), url: Nullable(Type.String()) }))),
+  previewUrls: Nullable(
+    Type.Array(Type.Object({ adUnitId: Type.Integer(), url: Nullable(Type.String()) }), {
+      description: 'The creative rendered for the placement by the newest completed png export; the product image until one exists.',
+    }),
+  ),
 });
 const PlacementOut = Type.Object({
   placementId: Nullable(Type.String()),
@@ -111,7 +116,8 @@ const ContentMapOut = Type.Object({
   ...PageLinksSchema,
 });
 
-const presentPlacement = (p: v1.PlacementContentRead) => ({
+/** previewUrls: a rendered creative (objectPath) becomes its file URL; otherwise the url as the service gave it. */
+const presentPlacement = (filesAt: (objectPath: string) => string) => (p: v1.PlacementContentRead) => ({
   placementId: p.placementId,
   externalPlacementId: p.externalPlacementId ?? null,
   placementName: p.placementName ?? null,
@@ -120,7 +126,7 @@ const presentPlacement = (p: v1.PlacementContentRead) => ({
     contentValue: c.contentValue,
     displayValue: c.displayValue ?? null,
     productImageUrl: c.productImageUrl ?? null,
-    previewUrls: c.previewUrls.map((u) => ({ adUnitId: u.adUnitId, url: u.url ?? null })),
+    previewUrls: c.previewUrls.map((u) => ({ adUnitId: u.adUnitId, url: u.objectPath ? filesAt(u.objectPath) : (u.url ?? null) })),
   })),
 });
 
@@ -160,15 +166,17 @@ export const contentMapRoutes = [
         previous: null,
       },
     },
-    async handle({ params, query, backends, links }) {
+    async handle({ params, query, backends, links, req }) {
       const map = await backends.contentCreative.getContentMap({ ...params, page: query });
+      const base = publicBase(req, links);
+      const present = presentPlacement((objectPath) => cdnUrl(base, params.accountId, objectPath));
       return {
         body: {
           contentType: map.contentType ?? null,
           numOfCards: map.numOfCards ?? null,
-          placementContentMap: map.isAdGroupCampaign ? null : map.placementContentMap.map(presentPlacement),
+          placementContentMap: map.isAdGroupCampaign ? null : map.placementContentMap.map(present),
           adGroupPlacementCreativeMap: map.isAdGroupCampaign
-            ? map.adGroupPlacementCreativeMap.map((g) => ({ ...g, placementCreativeMap: g.placementCreativeMap.map(presentPlacement) }))
+            ? map.adGroupPlacementCreativeMap.map((g) => ({ ...g, placementCreativeMap: g.placementCreativeMap.map(present) }))
             : null,
           ...links({ ...query, total: map.total }),
         },

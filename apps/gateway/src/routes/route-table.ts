@@ -3,6 +3,7 @@ import { adminRoutes } from '../identity/admin.routes';
 import { assetSourceRoutes } from './asset-source.routes';
 import { campaignRoutes } from './campaign.routes';
 import { contentMapRoutes } from './content-map.routes';
+import { exportRoutes } from './export.routes';
 import { feedProcessRoutes } from './feed-process.routes';
 import { feedSourceRoutes } from './feed-source.routes';
 import { mediaChannelRoutes } from './media-channel.routes';
@@ -27,6 +28,7 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...trackerRoutes,
   ...campaignRoutes,
   ...contentMapRoutes,
+  ...exportRoutes,
   ...storageRoutes,
   ...assetSourceRoutes,
   ...feedProcessRoutes,

@@ -1002,6 +1002,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/accounts/{accountId}/retail-campaigns/{retailCampaignIdx}/exportAssets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start exporting the creatives of a retail campaign
+     * @description Renders every content item on every placement of the campaign content maps from the campaign retail template, at the placement dimension times resolution, and packs the files with a manifest.json into one zip. resolution 2 only for png, jpg, gif (400 EXPORT_RESOLUTION_NOT_SUPPORTED at /resolution). The campaign must be ACTIVE (409 naming its status). A start while an export of the same format and resolution is INITIATED or PROCESSING answers that export (its queueId and status) instead of starting another. Poll exportAssetStatus (or GET /v2/queues/:queueId for the item counts).
+     */
+    post: operations['startExport'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/retail-campaigns/{retailCampaignIdx}/exportAssetStatus': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the status of a retail campaign exports
+     * @description One entry per format exported, each with one line per resolution: the newest export of that format and resolution. INITIATED, PROCESSING, COMPLETED (url set) or FAILED (statusMessage says why; per-asset failures are in the manifest). AVAILABLE: an earlier completed export whose zip is still served while the newest one runs or failed (a second line, url set). ARCHIVED: every export of an archived campaign (no url). isPreviewExport=true lists preview exports, which no operation starts yet (an empty list).
+     */
+    get: operations['getExportStatus'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/accounts/{accountId}/retail-campaigns/{retailCampaignIdx}/exports/{queueId}/manifest': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the manifest of one export
+     * @description The manifest.json the zip carries: every asset (media plan, placement, content value, dimension, resolution, file name, bytes, status and the error of a failed asset, warnings such as a placeholder drawn for a missing image). manifest is null until the export has ended.
+     */
+    get: operations['getExportManifest'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/accounts/{accountId}/retail-campaigns/{retailCampaignIdx}/trackers': {
     parameters: {
       query?: never;
@@ -12404,6 +12464,451 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'RETAIL_CAMPAIGN_NOT_ACTIVE';
+          };
+        };
+      };
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
+        };
+      };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
+        };
+      };
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  startExport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        retailCampaignIdx: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description gif is an animated carousel; mp4 a short H.264 video of the same frames.
+           * @enum {string}
+           */
+          assetExportType: 'png' | 'jpg' | 'gif' | 'tiff' | 'mp4';
+          /**
+           * Format: int32
+           * @description 1 or 2: each file is its placement dimension times this.
+           */
+          resolution: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The export started (or the running one of the same kind) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+            queueId: string | null;
+            /** @enum {string} */
+            status: 'INITIATED' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'AVAILABLE' | 'ARCHIVED' | 'NOT_INITIATED' | 'FAILED_TO_INITIATE';
+          };
+        };
+      };
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid); MALFORMED_JSON (The request body is not valid JSON); MALFORMED_BODY (The request body could not be decoded); EXPORT_RESOLUTION_NOT_SUPPORTED (The export format does not support this resolution) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'MALFORMED_JSON' | 'MALFORMED_BODY' | 'EXPORT_RESOLUTION_NOT_SUPPORTED';
+          };
+        };
+      };
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
+        };
+      };
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
+        };
+      };
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); RETAIL_CAMPAIGN_NOT_FOUND (Retail campaign not found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'RETAIL_CAMPAIGN_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Conflict: RETAIL_CAMPAIGN_NOT_ACTIVE (The retail campaign is not ACTIVE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RETAIL_CAMPAIGN_NOT_ACTIVE';
+          };
+        };
+      };
+      /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE (The request body media type is not supported) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
+        };
+      };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
+        };
+      };
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  getExportStatus: {
+    parameters: {
+      query?: {
+        assetExportType?: 'png' | 'jpg' | 'gif' | 'tiff' | 'mp4';
+        isPreviewExport?: boolean;
+        /** @description Only this resolution. */
+        resolution?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        retailCampaignIdx: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One entry per format found */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assetExportType: string;
+            resolutionsResponse: {
+              queueId: string;
+              resolution: number;
+              /** @enum {string} */
+              status: 'INITIATED' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'AVAILABLE' | 'ARCHIVED' | 'NOT_INITIATED' | 'FAILED_TO_INITIATE';
+              statusMessage: string;
+              url: string | null;
+            }[];
+          }[];
+        };
+      };
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
+        };
+      };
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
+        };
+      };
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
+        };
+      };
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); RETAIL_CAMPAIGN_NOT_FOUND (Retail campaign not found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'RETAIL_CAMPAIGN_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
+        };
+      };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
+        };
+      };
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  getExportManifest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description The queueId the start answered */
+        queueId: string;
+        /** @description Integer index */
+        retailCampaignIdx: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The export and its manifest */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            manifest: {
+              [key: string]: unknown;
+            } | null;
+            queueId: string;
+            /** @enum {string} */
+            status: 'INITIATED' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'AVAILABLE' | 'ARCHIVED' | 'NOT_INITIATED' | 'FAILED_TO_INITIATE';
+            statusMessage: string;
+            url: string | null;
+          };
+        };
+      };
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
+        };
+      };
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
+        };
+      };
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
+        };
+      };
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); RETAIL_CAMPAIGN_NOT_FOUND (Retail campaign not found); EXPORT_NOT_FOUND (Export not found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'RETAIL_CAMPAIGN_NOT_FOUND' | 'EXPORT_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
           };
         };
       };

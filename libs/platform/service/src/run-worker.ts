@@ -6,6 +6,8 @@ import type { Lifecycle } from '@platform/lifecycle';
 import type { Logger } from '@platform/logging';
 import { answerMetrics } from '@platform/telemetry';
 import { closeNats, connectNats, ensureStream, naming, pingNats, type Naming, type RunningConsumer, type StreamSpec } from '@platform/nats';
+import type { Client } from '@grpc/grpc-js';
+import { connectPeer, type PeerClient, type ServiceEndpoint } from '@platform/grpc';
 import type { NatsConnection } from 'nats';
 import { openProcessShell, type ProcessOptions } from './process-shell';
 
@@ -27,6 +29,11 @@ export interface WorkerDeps<C extends WorkerConfig> {
   logger: Logger;
   nats: NatsConnection;
   names: Naming;
+  /**
+   * A client to a gRPC service the worker asks (at `<NAME>_ADDR` from its config, `peerAddressFields`),
+   * closed on shutdown. A worker has no caller: it calls with a principal it signs itself (workerPrincipal).
+   */
+  connectPeer<P extends Client>(endpoint: ServiceEndpoint<P>): PeerClient<P>;
 }
 
 /** What makes a worker itself; config, logging, NATS, health, consumers and shutdown order are runWorker's. */
@@ -62,12 +69,24 @@ export async function runWorker<C extends WorkerConfig>(spec: WorkerSpec<C>, opt
   let nats: NatsConnection | undefined;
   let health: Server | undefined;
   const consumers: RunningConsumer[] = [];
+  const peers: { close(): void }[] = [];
+  const peerAddresses = config as unknown as Record<string, string | undefined>;
   try {
     const names = naming(config.NATS_PREFIX);
     nats = await connectNats({ url: config.NATS_URL, name: spec.name, logger });
     const jsm = await nats.jetstreamManager();
     for (const stream of spec.streams) await ensureStream(jsm, names.streamSpec(stream));
-    const handlers = await spec.jobs({ config, logger, nats, names });
+    const handlers = await spec.jobs({
+      config,
+      logger,
+      nats,
+      names,
+      connectPeer: (endpoint) => {
+        const peer = connectPeer(endpoint, peerAddresses[endpoint.addressVariable] ?? endpoint.defaultAddress);
+        peers.push(peer);
+        return peer;
+      },
+    });
     for (const handler of handlers) {
       consumers.push(
         await runJobConsumer({
@@ -93,6 +112,7 @@ export async function runWorker<C extends WorkerConfig>(spec: WorkerSpec<C>, opt
     });
   } catch (error) {
     for (const consumer of consumers) await consumer.stop().catch(() => undefined);
+    for (const peer of peers) peer.close();
     if (nats) await closeNats(nats).catch(() => undefined);
     health?.close();
     shell.failStart(error);
@@ -105,6 +125,7 @@ export async function runWorker<C extends WorkerConfig>(spec: WorkerSpec<C>, opt
   });
   lifecycle.onClose('connections', async () => {
     healthServer.close();
+    for (const peer of peers) peer.close();
     await closeNats(connection);
   });
   lifecycle.markReady();

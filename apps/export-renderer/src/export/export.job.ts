@@ -1,0 +1,191 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EXPORT_JOB_KIND, EXPORT_LIMITS, type AssetExportJob, type ExportManifest, type ExportManifestAsset } from '@contracts/domain';
+import { principalMetadata, workerPrincipal, type Metadata } from '@platform/grpc';
+import { JobFailed, type JobHandler, type JobRequest } from '@platform/jobs';
+import type { Logger } from '@platform/logging';
+import type { ObjectStore } from '@platform/s3';
+import type { ContentCreativePeer } from '../peers/content-creative.peer';
+import type { TemplateRendering, TemplatesPeer } from '../peers/templates.peer';
+import type { ProductImageSource } from '../product-images/product-image.source';
+import { chooseLayout, creativeContentOf } from '../rendering/creative-layout';
+import { encodeGif, encodeStill, renderFrame, type Frame } from '../rendering/creative-renderer';
+import { encodeMp4 } from '../rendering/video-encoder';
+import { storeExportZip } from './export-archive';
+import { isCarousel, planAssets, type PlannedAsset } from './export-plan';
+
+export interface ExportJobDeps {
+  store: ObjectStore;
+  /** INTERNAL_AUTH_KEY: signs the principal the renderer acts with, for the export's account only. */
+  principalKey: Buffer;
+  contentCreative: (metadata: Metadata) => ContentCreativePeer;
+  templates: (metadata: Metadata) => TemplatesPeer;
+  images: ProductImageSource;
+  tmpDir?: string;
+  /** Creatives drawn at once. */
+  concurrency?: number;
+  logger: Logger;
+}
+
+/** How long a carousel frame shows in a gif. */
+const GIF_FRAME_MS = 2_000;
+
+const accountKey = (accountId: number, path: string) => `accounts/${accountId}/${path}`;
+const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/'));
+
+/**
+ * The export job: asks content-creative what to render, draws every creative from the campaign's
+ * template layout and each product's row, writes the files and a manifest into one zip in object
+ * storage, and tells content-creative how it went. A creative that fails is listed as failed in the
+ * manifest and the others go on; the export fails only when none could be drawn (or the job itself
+ * cannot run). Repeatable: every key is fixed by the job, the zip is put whole, and a job redelivered
+ * after content-creative recorded its end does nothing again.
+ */
+export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
+  const { store, images, logger } = deps;
+  const concurrency = deps.concurrency ?? 2;
+  const peersFor = (job: JobRequest<AssetExportJob>) => {
+    const principal = workerPrincipal('export-renderer', job.payload.orgId, job.accountId);
+    // Signed afresh when used (principalMetadata reuses a signature for a minute), so a long job never sends an expired one.
+    return {
+      contentCreative: () => deps.contentCreative(principalMetadata(principal, deps.principalKey)),
+      templates: () => deps.templates(principalMetadata(principal, deps.principalKey)),
+    };
+  };
+
+  async function drawAsset(
+    accountId: number,
+    asset: PlannedAsset,
+    job: AssetExportJob,
+    template: TemplateRendering | undefined,
+    dir: string,
+  ): Promise<{ entry: ExportManifestAsset; path?: string }> {
+    const base = {
+      mediaPlanId: asset.mediaPlanId,
+      placementId: asset.placementId,
+      placementName: asset.placementName,
+      contentValue: asset.items.map((item) => item.contentValue).join(', '),
+      dimension: asset.dimension,
+      resolution: job.resolution,
+    };
+    try {
+      const warnings: string[] = [];
+      const frames: Frame[] = [];
+      for (const item of asset.items) {
+        const chosen = chooseLayout(template?.layouts ?? [], asset.dimension, job.resolution);
+        if (chosen.source === 'scaled') warnings.push(`the template has no ${asset.dimension} layout; its nearest one was stretched`);
+        if (chosen.source === 'default' && template) warnings.push('the template has no layout; a default layout was drawn');
+        const content = creativeContentOf(item.row, item.contentValue);
+        const image = await images.load(accountId, content.imageUrl);
+        if ('missing' in image) warnings.push(`${item.contentValue}: ${image.missing}; a placeholder was drawn`);
+        const frame = await renderFrame(chosen.layout, content, 'bytes' in image ? image.bytes : null);
+        if (frame.imageError) warnings.push(`${item.contentValue}: ${frame.imageError}; a placeholder was drawn`);
+        frames.push(frame);
+      }
+      const bytes =
+        job.assetExportType === 'gif'
+          ? await encodeGif(frames, GIF_FRAME_MS)
+          : job.assetExportType === 'mp4'
+            ? await encodeMp4(frames, dir)
+            : await encodeStill(frames[0], job.assetExportType);
+      const path = join(dir, asset.fileName);
+      await writeFile(path, bytes);
+      let previewPath: string | undefined;
+      if (job.assetExportType === 'png') {
+        // png exports keep each creative on its own too: content map reads show it as the placement's preview.
+        previewPath = `${folderOf(job.objectPath)}/files/${asset.fileName}`;
+        await store.putObject(accountKey(accountId, previewPath), bytes, { size: bytes.length, contentType: 'image/png' });
+      }
+      const unique = [...new Set(warnings)];
+      return {
+        entry: {
+          ...base,
+          fileName: asset.fileName,
+          bytes: bytes.length,
+          status: 'COMPLETED',
+          ...(previewPath ? { previewPath } : {}),
+          ...(unique.length ? { warnings: unique } : {}),
+        },
+        path,
+      };
+    } catch (error) {
+      logger.warn({ err: error, placementId: asset.placementId }, 'export asset failed');
+      return { entry: { ...base, fileName: '', bytes: 0, status: 'FAILED', error: error instanceof Error ? error.message : String(error) } };
+    }
+  }
+
+  return {
+    kind: EXPORT_JOB_KIND,
+
+    async run(request, sink) {
+      const { accountId, queueId, payload } = request;
+      const peers = peersFor(request);
+      const work = await peers.contentCreative().work(accountId, queueId);
+      if (work.status === 'COMPLETED') return { totalItems: 0, totalProcessed: 0, message: 'The export had already completed.' };
+      if (work.status === 'FAILED') throw new JobFailed('The export had already failed.');
+      if (work.items.length > EXPORT_LIMITS.maxAssets)
+        throw new JobFailed(`The campaign maps more than ${EXPORT_LIMITS.maxAssets} creatives; export fewer placements or content items.`);
+      if (work.items.length === 0) throw new JobFailed('The campaign has no content mapped to placements of its media plans: nothing to export.');
+
+      const template = work.templateIdx === null ? undefined : await peers.templates().layouts(accountId, work.templateIdx);
+      const assets = planAssets(work.items, payload.assetExportType, payload.resolution, isCarousel(template), EXPORT_LIMITS.maxFrames);
+      await peers.contentCreative().record(accountId, queueId, { status: 'PROCESSING', statusMessage: '', totalItems: assets.length });
+      await sink.progress(0, assets.length, `Rendering ${assets.length} creatives`);
+
+      const dir = await mkdtemp(join(deps.tmpDir ?? tmpdir(), 'export-'));
+      try {
+        const results: { entry: ExportManifestAsset; path?: string }[] = new Array(assets.length);
+        let next = 0;
+        let done = 0;
+        const lane = async () => {
+          while (next < assets.length) {
+            const index = next++;
+            results[index] = await drawAsset(accountId, assets[index], payload, template, dir);
+            done++;
+            if (done < assets.length) await sink.progress(done, assets.length, `Rendered ${done} of ${assets.length} creatives`);
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(concurrency, assets.length) }, lane));
+
+        const manifest: ExportManifest = {
+          queueId,
+          retailCampaignId: work.retailCampaignId,
+          campaignName: work.campaignName,
+          assetExportType: payload.assetExportType,
+          resolution: payload.resolution,
+          createdAt: work.createdAt,
+          assets: results.map((r) => r.entry),
+        };
+        const manifestJson = JSON.stringify(manifest, null, 2);
+        const files = results.flatMap((r) => (r.path ? [{ path: r.path, name: r.entry.fileName }] : []));
+        await storeExportZip(store, accountKey(accountId, payload.objectPath), join(dir, 'export.zip'), files, manifestJson);
+
+        const failed = results.length - files.length;
+        const degraded = results.filter((r) => r.entry.warnings?.length).length;
+        const message = [
+          `Rendered ${files.length} of ${results.length} creatives`,
+          failed ? `${failed} failed (see the manifest)` : '',
+          degraded ? `${degraded} with warnings such as a placeholder for a missing image (see the manifest)` : '',
+        ]
+          .filter(Boolean)
+          .join('; ')
+          .concat('.');
+        if (files.length === 0) {
+          const first = results[0]?.entry.error ?? 'unknown error';
+          const reason = `No creative could be drawn: ${first}`;
+          await peers.contentCreative().record(accountId, queueId, { status: 'FAILED', statusMessage: reason, manifestJson, totalItems: results.length });
+          throw new JobFailed(reason);
+        }
+        await peers.contentCreative().record(accountId, queueId, { status: 'COMPLETED', statusMessage: message, manifestJson, totalItems: results.length });
+        return { totalItems: results.length, totalProcessed: files.length, message };
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+
+    async failed(request, message) {
+      await peersFor(request).contentCreative().record(request.accountId, request.queueId, { status: 'FAILED', statusMessage: message, totalItems: 0 });
+    },
+  };
+}
