@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXPORT_JOB_KIND, EXPORT_LIMITS, type AssetExportJob, type ExportManifest, type ExportManifestAsset } from '@contracts/domain';
+import { AppError } from '@platform/errors';
 import { principalMetadata, workerPrincipal, type Metadata } from '@platform/grpc';
 import { JobFailed, type JobHandler, type JobRequest } from '@platform/jobs';
 import type { Logger } from '@platform/logging';
@@ -121,7 +122,14 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
     async run(request, sink) {
       const { accountId, queueId, payload } = request;
       const peers = peersFor(request);
-      const work = await peers.contentCreative().work(accountId, queueId);
+      const work = await peers
+        .contentCreative()
+        .work(accountId, queueId)
+        .catch((error: unknown) => {
+          // An export content-creative does not know (or no longer has) cannot succeed on a retry.
+          if (error instanceof AppError && error.status === 404) throw new JobFailed(`Export ${queueId} is not known: ${error.message}`);
+          throw error;
+        });
       if (work.status === 'COMPLETED') return { totalItems: 0, totalProcessed: 0, message: 'The export had already completed.' };
       if (work.status === 'FAILED') throw new JobFailed('The export had already failed.');
       if (work.items.length > EXPORT_LIMITS.maxAssets)

@@ -35,6 +35,8 @@ export interface E2eSystem {
    * to `otherBackends`. For specs that kill a service and watch the gateway find it again.
    */
   restartService(label: string): Promise<RunningProcess>;
+  /** Starts a worker on the same schemas, NATS prefix, object store and backends (a replacement for one that died); it joins `otherBackends`. */
+  startWorker(name: string): Promise<RunningProcess>;
 }
 
 export interface E2eOptions {
@@ -104,6 +106,14 @@ export async function startE2eSystem(tag: string, options: E2eOptions = {}): Pro
       env: { ...common, GRPC_PORT: String(ports.get(label)), METRICS_PORT: String(metricsPorts.get(label) ?? 0), LOG_LEVEL: logLevel },
       ready: new RegExp(`${label} ready`),
     });
+  // A worker started later (a replacement) takes a free health port; the system's own take the ports listed in metricsUrls.
+  const startWorkerProcess = async (name: string, healthPort?: number) =>
+    startProcess({
+      name,
+      entry: `apps/${name}/src/main.ts`,
+      env: { ...common, HEALTH_PORT: String(healthPort ?? (await freePort())), LOG_LEVEL: logLevel },
+      ready: new RegExp(`${name} ready`),
+    });
   const stop = async () => {
     // Gateway first, as a rollout would: it drains before its backend goes away.
     const codes: (number | null)[] = [];
@@ -121,14 +131,7 @@ export async function startE2eSystem(tag: string, options: E2eOptions = {}): Pro
     // channels-plans is in `processes` (specs reason about its exit code and output); the rest start side by side.
     const started = await Promise.allSettled([
       ...services.map((backend) => startService(backend.label)),
-      ...(options.workers ?? []).map(async (name) =>
-        startProcess({
-          name,
-          entry: `apps/${name}/src/main.ts`,
-          env: { ...common, HEALTH_PORT: String(metricsPorts.get(name)), LOG_LEVEL: logLevel },
-          ready: new RegExp(`${name} ready`),
-        }),
-      ),
+      ...(options.workers ?? []).map((name) => startWorkerProcess(name, metricsPorts.get(name))),
     ]);
     started.forEach((outcome, index) => {
       if (outcome.status === 'fulfilled') (index === 0 ? processes : otherBackends).push(outcome.value);
@@ -162,6 +165,11 @@ export async function startE2eSystem(tag: string, options: E2eOptions = {}): Pro
     processes,
     otherBackends,
     stop,
+    startWorker: async (name) => {
+      const worker = await startWorkerProcess(name);
+      otherBackends.push(worker);
+      return worker;
+    },
     startGatewayReplica: async () => {
       const port = await freePort();
       processes.push(

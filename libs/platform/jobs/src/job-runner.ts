@@ -42,8 +42,8 @@ export interface JobHandler<P = unknown> {
   cleanup?(job: JobRequest<P>): Promise<void>;
   /**
    * Runs when the job ends Failed (a JobFailed at once, any other error after the last delivery),
-   * before the Failed state is reported: the place to tell the service that owns the job why. A
-   * failure here is retried like a failure of run (the message is not acked), so it must be repeatable.
+   * before the Failed state is reported: the place to tell the service that owns the job why. Its
+   * own failure is logged, not retried: a poison job must still end, not loop.
    */
   failed?(job: JobRequest<P>, message: string): Promise<void>;
 }
@@ -126,7 +126,11 @@ export async function runJobConsumer({
         }
         const message = error instanceof JobFailed ? error.message : `Failed after ${deliveryCount} attempts.`;
         log.warn({ err: error, queueId: job.queueId }, 'job failed');
-        await handler.failed?.(job, message);
+        try {
+          await handler.failed?.(job, message);
+        } catch (hookError) {
+          log.warn({ err: hookError, queueId: job.queueId }, 'job failure hook failed');
+        }
         await report(JobStatus.JOB_STATUS_FAILED, last.totalItems, last.totalProcessed, message);
         await cleanup(job);
         ran('failed');
