@@ -27,7 +27,8 @@ describe('export jobs (content-creative, on MariaDB)', () => {
   let bed: ContentCreativeTestBed;
   const caller = { orgId: 'org-1' };
   const request = (assetExportType: string, resolution: number) => ({ accountId: ACCOUNT, retailCampaignId: CAMPAIGN, assetExportType, resolution });
-  const outbox = async () => (await bed.db.knex('outbox').orderBy('id').select('subject', 'msg_id', 'payload')) as { subject: string; msg_id: string; payload: Buffer }[];
+  const outbox = async () =>
+    (await bed.db.knex('outbox').orderBy('id').select('subject', 'msg_id', 'payload')) as { subject: string; msg_id: string; payload: Buffer }[];
 
   beforeAll(async () => {
     bed = await openContentCreativeTestBed('exports');
@@ -102,11 +103,22 @@ describe('export jobs (content-creative, on MariaDB)', () => {
 
   it('keeps a finished export as it ended: a redelivered job reporting again changes nothing', async () => {
     const { queueId } = await bed.exports.start(caller, request('gif', 1), channels('ACTIVE'));
-    await bed.exports.record(ACCOUNT, queueId, { status: 'COMPLETED', statusMessage: 'Rendered 2 of 2 creatives.', manifestJson: '{"assets":[]}', totalItems: 2 });
+    await bed.exports.record(ACCOUNT, queueId, {
+      status: 'COMPLETED',
+      statusMessage: 'Rendered 2 of 2 creatives.',
+      manifestJson: '{"assets":[]}',
+      totalItems: 2,
+    });
     await bed.exports.record(ACCOUNT, queueId, { status: 'PROCESSING', statusMessage: '', manifestJson: null, totalItems: 0 });
     await bed.exports.record(ACCOUNT, queueId, { status: 'FAILED', statusMessage: 'late', manifestJson: null, totalItems: 0 });
-    expect(await bed.exports.manifest(ACCOUNT, CAMPAIGN, queueId)).toMatchObject({ status: 'COMPLETED', statusMessage: 'Rendered 2 of 2 creatives.', manifestJson: '{"assets":[]}' });
-    expect(await rejectionOf(bed.exports.record(ACCOUNT + 1, queueId, { status: 'FAILED', statusMessage: 'x', manifestJson: null, totalItems: 0 }))).toMatchObject({
+    expect(await bed.exports.manifest(ACCOUNT, CAMPAIGN, queueId)).toMatchObject({
+      status: 'COMPLETED',
+      statusMessage: 'Rendered 2 of 2 creatives.',
+      manifestJson: '{"assets":[]}',
+    });
+    expect(
+      await rejectionOf(bed.exports.record(ACCOUNT + 1, queueId, { status: 'FAILED', statusMessage: 'x', manifestJson: null, totalItems: 0 })),
+    ).toMatchObject({
       code: 'EXPORT_NOT_FOUND',
     });
   });

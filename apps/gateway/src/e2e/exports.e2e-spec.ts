@@ -52,7 +52,15 @@ function probe(mp4: Buffer): { codec: string; width: number; height: number; dur
   try {
     writeFileSync(join(dir, 'v.mp4'), mp4);
     const out = JSON.parse(
-      execFileSync(ffprobe.path, ['-v', 'error', '-show_entries', 'stream=codec_name,width,height:format=duration', '-of', 'json', join(dir, 'v.mp4')]).toString(),
+      execFileSync(ffprobe.path, [
+        '-v',
+        'error',
+        '-show_entries',
+        'stream=codec_name,width,height:format=duration',
+        '-of',
+        'json',
+        join(dir, 'v.mp4'),
+      ]).toString(),
     ) as { streams: { codec_name: string; width: number; height: number }[]; format: { duration: string } };
     return { codec: out.streams[0].codec_name, width: out.streams[0].width, height: out.streams[0].height, duration: Number(out.format.duration) };
   } finally {
@@ -176,7 +184,10 @@ describe('creative export over HTTP (gateway -> content-creative -> JetStream ->
       retailCampaignId: campaign,
       mediaChannelIdx: channel,
     }));
-    const read = await call<{ adServers: { placements: { placementId: string; dimension: string }[] }[] }>('GET', `/v2/accounts/${account}/media-plans/${plan}`);
+    const read = await call<{ adServers: { placements: { placementId: string; dimension: string }[] }[] }>(
+      'GET',
+      `/v2/accounts/${account}/media-plans/${plan}`,
+    );
     placements = read.adServers.flatMap((s) => s.placements);
     expect(placements.map((p) => p.dimension).sort()).toEqual(['300x250', '728x90']);
 
@@ -192,7 +203,9 @@ describe('creative export over HTTP (gateway -> content-creative -> JetStream ->
     await call('POST', `/v2/accounts/${account}/retail-campaigns/${campaign}/media-plans/${plan}/content-map`, {
       contentType: 'Product',
       dataServiceId: source,
-      adGroupPlacementCreativeMap: [{ adGroupId: '', placementCreativeMap: placements.map((p) => ({ placementId: p.placementId, content: ['SKU-1', 'SKU-2'] })) }],
+      adGroupPlacementCreativeMap: [
+        { adGroupId: '', placementCreativeMap: placements.map((p) => ({ placementId: p.placementId, content: ['SKU-1', 'SKU-2'] })) },
+      ],
     });
   });
 
@@ -238,7 +251,11 @@ describe('creative export over HTTP (gateway -> content-creative -> JetStream ->
 
     const queueId = first.body.queueId as string;
     const line = await ended(queueId, 'png');
-    expect(line).toMatchObject({ status: 'COMPLETED', resolution: 2, url: expect.stringMatching(/\/files\/accounts\/\d+\/exports\/.+Spring-sale_png_2x\.zip$/) });
+    expect(line).toMatchObject({
+      status: 'COMPLETED',
+      resolution: 2,
+      url: expect.stringMatching(/\/files\/accounts\/\d+\/exports\/.+Spring-sale_png_2x\.zip$/),
+    });
     expect(line.statusMessage).toMatch(/^Rendered 4 of 4 creatives; 3 with warnings/);
 
     const files = await download(line.url as string);
@@ -273,10 +290,9 @@ describe('creative export over HTTP (gateway -> content-creative -> JetStream ->
     expectProblem(await http('GET', exportsPath('exports/not-an-export/manifest'), { key: fullKey }), 404, 'EXPORT_NOT_FOUND');
 
     // The content map read now previews the rendered creatives.
-    const map = await call<{ placementContentMap: { placementId: string; dimension: string; content: { contentValue: string; previewUrls: { url: string }[] }[] }[] }>(
-      'GET',
-      `/v2/accounts/${account}/retail-campaigns/${campaign}/media-plans/${plan}/content-map`,
-    );
+    const map = await call<{
+      placementContentMap: { placementId: string; dimension: string; content: { contentValue: string; previewUrls: { url: string }[] }[] }[];
+    }>('GET', `/v2/accounts/${account}/retail-campaigns/${campaign}/media-plans/${plan}/content-map`);
     for (const placement of map.placementContentMap) {
       for (const item of placement.content) {
         const preview = await fetch(item.previewUrls[0].url);
@@ -305,7 +321,12 @@ describe('creative export over HTTP (gateway -> content-creative -> JetStream ->
     for (const asset of manifest.assets) {
       expect(asset.contentValue).toBe('SKU-1, SKU-2');
       const [width, height] = size(asset.dimension, 2);
-      expect(await sharp(files.get(asset.fileName) as Buffer, { animated: true }).metadata()).toMatchObject({ format: 'gif', width, pageHeight: height, pages: 2 });
+      expect(await sharp(files.get(asset.fileName) as Buffer, { animated: true }).metadata()).toMatchObject({
+        format: 'gif',
+        width,
+        pageHeight: height,
+        pages: 2,
+      });
     }
   });
 
