@@ -35,6 +35,16 @@ const LAYOUT: TemplateLayout = {
   callToAction: { box: { x: 160, y: 200, w: 120, h: 36 }, color: '#ffffff', backgroundColor: '#1a73e8', fontSize: 14, text: 'Shop now' },
 };
 
+const WIDE_LAYOUT: TemplateLayout = {
+  dimension: '728x90',
+  backgroundColor: '#f4f1ea',
+  logo: { x: 640, y: 8, w: 80, h: 20 },
+  productImage: { x: 8, y: 5, w: 80, h: 80 },
+  headline: { box: { x: 100, y: 15, w: 300, h: 30 }, color: '#111111', fontSize: 20, text: 'Headline' },
+  price: { box: { x: 100, y: 55, w: 200, h: 26 }, color: '#c8102e', fontSize: 18, text: '$9.99' },
+  callToAction: { box: { x: 590, y: 40, w: 120, h: 36 }, color: '#ffffff', backgroundColor: '#1a73e8', fontSize: 14, text: 'Shop now' },
+};
+
 const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
 async function main(): Promise<void> {
@@ -56,7 +66,7 @@ async function main(): Promise<void> {
       env: { S3_ENDPOINT: s3.endpoint, OUTBOUND_ALLOWLIST: imageHost },
     });
     const api = apiClient(platform.gatewayUrl);
-    const { apiKey: token, accountId, orgId } = await seedRetailerOrg(api, 'bench-exports');
+    const { apiKey: token, accountId, orgId } = await seedRetailerOrg(api, 'bench-exports', DIMENSIONS);
     const call = async <T>(method: 'GET' | 'POST' | 'PATCH', path: string, json?: unknown, status = 200) =>
       expectJson<T>(await api(method, path, { token, json }), status, `${method} ${path}`);
 
@@ -79,7 +89,7 @@ async function main(): Promise<void> {
         creativeStyle: ['Static Banner'],
         category: ['Grocery'],
         templateType: ['Standard'],
-        layouts: [LAYOUT],
+        layouts: [LAYOUT, WIDE_LAYOUT],
       },
       201,
     );
@@ -114,7 +124,10 @@ async function main(): Promise<void> {
       contentType: 'Product',
       dataServiceId: source,
       adGroupPlacementCreativeMap: [
-        { adGroupId: '', placementCreativeMap: plan.adServers.flatMap((s) => s.placements.map((p) => ({ placementId: p.placementId, content: rows.map((r) => r.sku) }))) },
+        {
+          adGroupId: '',
+          placementCreativeMap: plan.adServers.flatMap((s) => s.placements.map((p) => ({ placementId: p.placementId, content: rows.map((r) => r.sku) }))),
+        },
       ],
     });
     await call('PATCH', `/v2/accounts/${accountId}/retail-campaigns/${campaign}`, { status: 'ACTIVE' });
@@ -154,7 +167,7 @@ async function main(): Promise<void> {
       const lane = async () => {
         while (next < work.length) {
           const { dimension, row } = work[next++];
-          const frame = await renderFrame(chooseLayout([LAYOUT], dimension, 1).layout, creativeContentOf(row, row.sku), productPng);
+          const frame = await renderFrame(chooseLayout([LAYOUT, WIDE_LAYOUT], dimension, 1).layout, creativeContentOf(row, row.sku), productPng);
           await encodeStill(frame, 'png');
         }
       };
@@ -167,10 +180,16 @@ async function main(): Promise<void> {
     console.log('');
     console.log('|                                   | creatives/s (median) | best  | runs |');
     console.log('| --------------------------------- | -------------------- | ----- | ---- |');
-    console.log(`| end to end (request to COMPLETED)  | ${median(subject).toFixed(1).padStart(20)} | ${best(subject).toFixed(1).padStart(5)} | ${subject.map((v) => v.toFixed(1)).join(', ')} |`);
-    console.log(`| bare sharp compositing, in process | ${median(baseline).toFixed(1).padStart(20)} | ${best(baseline).toFixed(1).padStart(5)} | ${baseline.map((v) => v.toFixed(1)).join(', ')} |`);
+    console.log(
+      `| end to end (request to COMPLETED)  | ${median(subject).toFixed(1).padStart(20)} | ${best(subject).toFixed(1).padStart(5)} | ${subject.map((v) => v.toFixed(1)).join(', ')} |`,
+    );
+    console.log(
+      `| bare sharp compositing, in process | ${median(baseline).toFixed(1).padStart(20)} | ${best(baseline).toFixed(1).padStart(5)} | ${baseline.map((v) => v.toFixed(1)).join(', ')} |`,
+    );
     console.log(`ratio end to end / bare (medians): ${(median(subject) / median(baseline)).toFixed(2)} (goal at least 0.7)`);
-    console.log(`export-renderer peak RSS (VmHWM): ${peakRssMb(platform.pids['export-renderer']).toFixed(0)} MB; this process: ${peakRssMb(process.pid).toFixed(0)} MB`);
+    console.log(
+      `export-renderer peak RSS (VmHWM): ${peakRssMb(platform.pids['export-renderer']).toFixed(0)} MB; this process: ${peakRssMb(process.pid).toFixed(0)} MB`,
+    );
   });
 }
 

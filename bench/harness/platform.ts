@@ -73,23 +73,23 @@ export async function startPlatform(tag: string, defer: Defer, options: Platform
   const sizeOf = (file: string) => statSync(file).size;
   const common = { MYSQL_SCHEMA_PREFIX: prefix, NATS_PREFIX: prefix, LOG_LEVEL, ...options.env, ...profilingEnv() };
 
-  const channelsPlans = await startProcess({
-    name: 'channels-plans',
-    entry: 'apps/channels-plans/src/main.ts',
-    env: { ...common, GRPC_PORT: String(grpcPort) },
-    ready: /channels-plans ready/,
-    nodeArgs: benchNodeArgs(),
-    logFile: logFile('channels-plans'),
-  });
-  defer('stop channels-plans', () => channelsPlans.stop());
-
   // Started before the gateway, which otherwise would come up with no backend to call. Their ports are
-  // chosen first, so each service also knows where its peers are (channels-plans is already up).
+  // chosen first, so each service knows where its peers are.
   const extraNames = [...new Set([...(options.templates ? ['templates'] : []), ...(options.services ?? [])])];
   const extraPorts = new Map<string, number>();
   for (const name of extraNames) extraPorts.set(name, await freePort());
   const backendAddresses: Record<string, string> = { CHANNELS_PLANS_ADDR: `127.0.0.1:${grpcPort}` };
   for (const [name, port] of extraPorts) backendAddresses[addressVariable(name)] = `127.0.0.1:${port}`;
+  // channels-plans calls templates (a campaign's template), so it too is given every address.
+  const channelsPlans = await startProcess({
+    name: 'channels-plans',
+    entry: 'apps/channels-plans/src/main.ts',
+    env: { ...common, ...backendAddresses, GRPC_PORT: String(grpcPort) },
+    ready: /channels-plans ready/,
+    nodeArgs: benchNodeArgs(),
+    logFile: logFile('channels-plans'),
+  });
+  defer('stop channels-plans', () => channelsPlans.stop());
   const extras: RunningProcess[] = [];
   for (const [name, port] of extraPorts) {
     const started = await startProcess({

@@ -12,10 +12,13 @@ export interface SeededOrg {
 }
 
 /** A retailer org with one account and an all-permissions key, through the admin API. */
-export async function seedRetailerOrg(api: Api, orgId: string): Promise<SeededOrg> {
+export async function seedRetailerOrg(api: Api, orgId: string, dimensionWhitelist?: string[]): Promise<SeededOrg> {
   const admin = { token: DEV_ADMIN_TOKEN };
   expectJson<{ orgId: string }>(
-    await api('POST', '/admin/v1/orgs', { ...admin, json: { orgId, name: `Bench ${orgId}`, isRetailer: true } }),
+    await api('POST', '/admin/v1/orgs', {
+      ...admin,
+      json: { orgId, name: `Bench ${orgId}`, isRetailer: true, ...(dimensionWhitelist ? { dimensionWhitelist } : {}) },
+    }),
     201,
     'create org',
   );

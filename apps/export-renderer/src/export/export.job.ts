@@ -9,7 +9,7 @@ import type { Logger } from '@platform/logging';
 import type { ObjectStore } from '@platform/s3';
 import type { ContentCreativePeer } from '../peers/content-creative.peer';
 import type { TemplateRendering, TemplatesPeer } from '../peers/templates.peer';
-import type { ProductImageSource } from '../product-images/product-image.source';
+import type { ProductImage, ProductImageSource } from '../product-images/product-image.source';
 import { chooseLayout, creativeContentOf } from '../rendering/creative-layout';
 import { encodeGif, encodeStill, renderFrame, type Frame } from '../rendering/creative-renderer';
 import { encodeMp4 } from '../rendering/video-encoder';
@@ -31,6 +31,41 @@ export interface ExportJobDeps {
 
 /** How long a carousel frame shows in a gif. */
 const GIF_FRAME_MS = 2_000;
+/** Progress goes to the queue view at most this often (and at the end): a report per creative would cost a JetStream round trip each. */
+const PROGRESS_EVERY_MS = 500;
+/** Preview objects being put at once. */
+const PREVIEW_PUTS_IN_FLIGHT = 8;
+/** Product images an export holds at once (each at most EXPORT_LIMITS.maxImageBytes). */
+const IMAGE_CACHE_ENTRIES = 8;
+
+/** Runs added tasks at most `limit` at a time; `settled` resolves when all ran and rejects with the first failure. */
+function boundedQueue(limit: number): { add(task: () => Promise<void>): void; settled(): Promise<void> } {
+  const waiting: (() => Promise<void>)[] = [];
+  const running = new Set<Promise<void>>();
+  let failure: unknown;
+  const pump = () => {
+    while (running.size < limit && waiting.length > 0) {
+      const task = (waiting.shift() as () => Promise<void>)().catch((error: unknown) => {
+        failure ??= error;
+      });
+      running.add(task);
+      void task.finally(() => {
+        running.delete(task);
+        pump();
+      });
+    }
+  };
+  return {
+    add(task) {
+      waiting.push(task);
+      pump();
+    },
+    async settled() {
+      while (waiting.length > 0 || running.size > 0) await Promise.all([...running]);
+      if (failure !== undefined) throw failure;
+    },
+  };
+}
 
 const accountKey = (accountId: number, path: string) => `accounts/${accountId}/${path}`;
 const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/'));
@@ -61,6 +96,8 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
     job: AssetExportJob,
     template: TemplateRendering | undefined,
     dir: string,
+    loadImage: (url: string | null) => Promise<ProductImage>,
+    storePreview: (key: string, bytes: Buffer) => void,
   ): Promise<{ entry: ExportManifestAsset; path?: string }> {
     const base = {
       mediaPlanId: asset.mediaPlanId,
@@ -78,7 +115,7 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
         if (chosen.source === 'scaled') warnings.push(`the template has no ${asset.dimension} layout; its nearest one was stretched`);
         if (chosen.source === 'default' && template) warnings.push('the template has no layout; a default layout was drawn');
         const content = creativeContentOf(item.row, item.contentValue);
-        const image = await images.load(accountId, content.imageUrl);
+        const image = await loadImage(content.imageUrl);
         if ('missing' in image) warnings.push(`${item.contentValue}: ${image.missing}; a placeholder was drawn`);
         const frame = await renderFrame(chosen.layout, content, 'bytes' in image ? image.bytes : null);
         if (frame.imageError) warnings.push(`${item.contentValue}: ${frame.imageError}; a placeholder was drawn`);
@@ -96,7 +133,7 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
       if (job.assetExportType === 'png') {
         // png exports keep each creative on its own too: content map reads show it as the placement's preview.
         previewPath = `${folderOf(job.objectPath)}/files/${asset.fileName}`;
-        await store.putObject(accountKey(accountId, previewPath), bytes, { size: bytes.length, contentType: 'image/png' });
+        storePreview(accountKey(accountId, previewPath), bytes);
       }
       const unique = [...new Set(warnings)];
       return {
@@ -144,17 +181,44 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
       const dir = await mkdtemp(join(deps.tmpDir ?? tmpdir(), 'export-'));
       try {
         const results: { entry: ExportManifestAsset; path?: string }[] = new Array(assets.length);
+        // A product shown on several placements is fetched once: creatives are drawn product by product
+        // (the manifest keeps the plan's order), so a few recent images are all a cache needs to hold.
+        const fetched = new Map<string, Promise<ProductImage>>();
+        const loadImage = (url: string | null) => {
+          if (url === null) return images.load(accountId, null);
+          let image = fetched.get(url);
+          if (!image) {
+            if (fetched.size >= IMAGE_CACHE_ENTRIES) fetched.delete(fetched.keys().next().value as string);
+            fetched.set(url, (image = images.load(accountId, url)));
+          }
+          return image;
+        };
+        const productOf = (asset: PlannedAsset) => asset.items[0]?.contentValue ?? '';
+        const order = assets
+          .map((_, index) => index)
+          .sort((a, b) => (productOf(assets[a]) < productOf(assets[b]) ? -1 : productOf(assets[a]) > productOf(assets[b]) ? 1 : a - b));
+        // Previews go to the store beside the drawing rather than in its way: a few puts in flight, all settled before the export completes.
+        const previews = boundedQueue(PREVIEW_PUTS_IN_FLIGHT);
+        const storePreview = (key: string, bytes: Buffer) =>
+          previews.add(async () => {
+            await store.putObject(key, bytes, { size: bytes.length, contentType: 'image/png' });
+          });
         let next = 0;
         let done = 0;
+        let reportedAt = Date.now();
         const lane = async () => {
           while (next < assets.length) {
-            const index = next++;
-            results[index] = await drawAsset(accountId, assets[index], payload, template, dir);
+            const index = order[next++];
+            results[index] = await drawAsset(accountId, assets[index], payload, template, dir, loadImage, storePreview);
             done++;
-            if (done < assets.length) await sink.progress(done, assets.length, `Rendered ${done} of ${assets.length} creatives`);
+            if (done < assets.length && Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
+              reportedAt = Date.now();
+              await sink.progress(done, assets.length, `Rendered ${done} of ${assets.length} creatives`);
+            }
           }
         };
         await Promise.all(Array.from({ length: Math.min(concurrency, assets.length) }, lane));
+        await previews.settled();
 
         const manifest: ExportManifest = {
           queueId,
