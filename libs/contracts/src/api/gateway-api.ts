@@ -12686,7 +12686,8 @@ export interface operations {
     parameters: {
       query?: {
         assetExportType?: 'png' | 'jpg' | 'gif' | 'tiff' | 'mp4';
-        isPreviewExport?: boolean;
+        /** @description Default false. */
+        isPreviewExport?: 'true' | 'false';
         /** @description Only this resolution. */
         resolution?: number;
       };
