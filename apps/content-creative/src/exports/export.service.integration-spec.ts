@@ -67,10 +67,10 @@ describe('export jobs (content-creative, on MariaDB)', () => {
     expect(started).toMatchObject({ status: 'INITIATED', queueId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     const events = await outbox();
     expect(events.map((e) => [e.subject, e.msg_id])).toEqual([
+      [`${bed.prefix.toUpperCase()}jobs.progress.asset-export`, expect.stringMatching(new RegExp(`^${started.queueId}:\\d+$`))],
       [`${bed.prefix.toUpperCase()}jobs.requested.asset-export`, `job:${started.queueId}`],
-      [`${bed.prefix.toUpperCase()}jobs.progress.asset-export`, `${started.queueId}:1`],
     ]);
-    expect(JSON.parse(events[0].payload.toString())).toEqual({
+    expect(JSON.parse(events[1].payload.toString())).toEqual({
       queueId: started.queueId,
       accountId: ACCOUNT,
       kind: 'asset-export',
@@ -82,7 +82,7 @@ describe('export jobs (content-creative, on MariaDB)', () => {
         objectPath: `exports/retail-campaign-${CAMPAIGN}/${started.queueId}/Spring-sale-2026_png_2x.zip`,
       },
     });
-    expect(decodeJobProgress(events[1].payload)).toMatchObject({ queueId: started.queueId, status: JobStatus.JOB_STATUS_QUEUED, sequence: 1 });
+    expect(decodeJobProgress(events[0].payload)).toMatchObject({ queueId: started.queueId, status: JobStatus.JOB_STATUS_QUEUED });
   });
 
   it('answers the running export to a second start of the same kind, even when the starts race, and a new one once it ended', async () => {
