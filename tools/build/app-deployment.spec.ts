@@ -180,7 +180,9 @@ describe('every app under apps/ deploys', () => {
     });
 
     it('an app with no Deployment at all', () => {
-      expect(deploymentProblems({ name: 'an-app-not-deployed', kind: 'worker', peers: [], readsPublicAddresses: true }, dev(), 'dev')).toEqual(['no Deployment']);
+      expect(deploymentProblems({ name: 'an-app-not-deployed', kind: 'worker', peers: [], readsPublicAddresses: true }, dev(), 'dev')).toEqual([
+        'no Deployment',
+      ]);
     });
   });
 });
