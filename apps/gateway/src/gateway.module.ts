@@ -12,8 +12,14 @@ import { GatewayConfig, resolveAdminToken } from './gateway.config';
 import { createGatewayApp } from './http/app';
 import { liveness, readiness } from './http/health';
 import { createHttpMetrics } from './http/http-metrics';
-import { createRateLimit } from './http/rate-limit';
+import { createIdempotencyStore } from './idempotency/idempotency.store';
+import { createIdempotentRequests } from './idempotency/idempotency.migrations';
+import { idempotentWrites } from './idempotency/idempotent-writes';
 import { createIdentityTables } from './identity/identity.migrations';
+import { createRateLimit, currentRateLimitWindow } from './rate-limits/rate-limit';
+import { createRateLimitCounter } from './rate-limits/rate-limit-counter';
+import { createRateLimitWindows } from './rate-limits/rate-limit.migrations';
+import { startSharedStateSweep } from './shared-state-sweep';
 import { startIdentity } from './identity/identity.module';
 import { startCaches } from './cache/caches.module';
 import { buildOpenApi } from './openapi/openapi.builder';
@@ -24,7 +30,7 @@ import { filesRouter } from './uploads/files.router';
 import { createUploadStaging } from './uploads/upload-staging';
 
 /** The gateway's own schema (identity) and its migrations. */
-export const GATEWAY_SCHEMA = { base: 'gateway_identity', migrations: [createIdentityTables] };
+export const GATEWAY_SCHEMA = { base: 'gateway_identity', migrations: [createIdentityTables, createIdempotentRequests, createRateLimitWindows] };
 
 export interface GatewayModule {
   port: number;
@@ -55,7 +61,15 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const backendChecks = Object.fromEntries((Object.keys(BACKENDS) as BackendKey[]).map((key) => [BACKENDS[key].label, () => checkHealth(addressOf(key))]));
 
   const store = objectStoreFromConfig(config);
-  const rateLimit = createRateLimit(config.RATE_LIMIT_PER_MINUTE);
+  const rateLimitCounter = createRateLimitCounter(db);
+  const rateLimit = createRateLimit({
+    counter: rateLimitCounter,
+    perKeyPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    perAccountPerMinute: config.RATE_LIMIT_ACCOUNT_PER_MINUTE,
+    logger,
+  });
+  const idempotencyStore = createIdempotencyStore(db, { ttlMs: config.IDEMPOTENCY_TTL_MS, leaseMs: config.IDEMPOTENCY_LEASE_MS });
+  const sweep = startSharedStateSweep({ idempotency: idempotencyStore, rateLimits: rateLimitCounter, currentWindow: currentRateLimitWindow, logger });
   let accepting = true;
   const metrics = createHttpMetrics();
   const accessLogger = createAccessLogger({ service: 'gateway', level: config.LOG_LEVEL });
@@ -79,6 +93,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
         authenticate: identity.authenticate,
         authenticateAdmin: identity.authenticateAdmin,
         rateLimit,
+        idempotency: idempotentWrites(idempotencyStore, logger),
         bodyLimitBytes: config.BODY_LIMIT_BYTES,
         local: { identity: identity.identity, uploads: createUploadStaging(store, config.UPLOAD_MAX_BYTES) },
         backends,
@@ -118,6 +133,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
         server.closeIdleConnections();
       }),
     close: async () => {
+      await sweep.stop();
       backends.close();
       accessLogger.flush();
       await caches.close();

@@ -11,7 +11,9 @@ import { createLogger } from '@platform/logging';
 import type { BackendConnections } from '../backends/typed-client';
 import { createAdminAuthenticator } from '../http/authenticate';
 import { problemHandler } from '../http/problem.middleware';
-import { createRateLimit } from '../http/rate-limit';
+import type { IdempotentWrites } from '../idempotency/idempotent-writes';
+import { createRateLimit } from '../rate-limits/rate-limit';
+import type { RateLimitCounter } from '../rate-limits/rate-limit-counter';
 import { bindRoutes } from './route-binder';
 import { AccountId, PathParams } from './common.schemas';
 import { defineRoute, type LocalServices, type RouteSpec } from './route.types';
@@ -78,6 +80,19 @@ const ROUTES: RouteSpec[] = [
   }),
 ];
 
+/** The order of the checks is what this spec holds; the shared counter itself has its integration spec. */
+function countingInMemory(): RateLimitCounter {
+  const hits = new Map<string, number>();
+  return {
+    hit: async (subject, window) => {
+      const count = (hits.get(`${subject}@${window}`) ?? 0) + 1;
+      hits.set(`${subject}@${window}`, count);
+      return count;
+    },
+    deleteBefore: async () => 0,
+  };
+}
+
 describe(bindRoutes.name, () => {
   let server: Server;
   let base: string;
@@ -92,7 +107,17 @@ describe(bindRoutes.name, () => {
           return { ...principal, keyId: key };
         },
         authenticateAdmin: createAdminAuthenticator('admin-token-0123456789'),
-        rateLimit: createRateLimit(3),
+        rateLimit: createRateLimit({
+          counter: countingInMemory(),
+          perKeyPerMinute: 3,
+          perAccountPerMinute: 0,
+          // Mid-window, so the spec's requests never straddle a minute.
+          now: () => 30_000,
+          logger: createLogger({ service: 'route-binder-test', level: 'silent' }),
+        }),
+        idempotency: {
+          begin: () => Promise.reject(new Error('no request of this spec sends an Idempotency-Key')),
+        } as IdempotentWrites,
         bodyLimitBytes: 1024,
         local: {} as LocalServices,
         backends: { bind: () => ({}) } as unknown as BackendConnections,

@@ -9,10 +9,13 @@ import { multipartBodyRequired, PATH_DECODE_FAILED, pathEncodingProblem, require
 import { pageLinks } from '../http/pagination';
 import { inRequestScope } from '../http/request-scope';
 import type { AdminAuthenticator, Authenticator } from '../http/authenticate';
-import { RateLimit } from '../http/rate-limit';
+import type { RateLimit } from '../rate-limits/rate-limit';
 import type { CacheOutcome } from '../http/http-metrics';
 import type { FreshnessGate } from '../cache/invalidation-channel';
 import type { CachedResponse, ResponseCache } from '../cache/response-cache';
+import { IDEMPOTENT_REPLAY_HEADER, readIdempotencyKey, requestFingerprint } from '../idempotency/idempotency-key';
+import type { StoredAnswer } from '../idempotency/idempotency.store';
+import type { IdempotentWrite, IdempotentWrites } from '../idempotency/idempotent-writes';
 import { LocalServices, RouteContext, RouteResult, RouteScope, RouteSpec } from './route.types';
 
 export interface RouteBinderDeps {
@@ -21,6 +24,8 @@ export interface RouteBinderDeps {
   /** The operator's ADMIN_TOKEN: the routes declared `auth: 'admin'`. */
   authenticateAdmin: AdminAuthenticator;
   rateLimit: RateLimit;
+  /** Idempotency-Key on POST, PUT, PATCH and DELETE: the first answer per key, tenant and operation, replayed. */
+  idempotency: IdempotentWrites;
   /** The largest JSON body a route accepts (413 beyond); a multipart body is bounded by its own route. */
   bodyLimitBytes: number;
   local: LocalServices;
@@ -67,9 +72,10 @@ export function scopeCheck(scope: RouteScope<Record<string, unknown>>): ScopeChe
 /**
  * Mounts every route of the table, admin and upload routes included. Order of checks: a JSON body's
  * media type, syntax and size (415, 400, 413); the caller (401: an API key, or the admin token on
- * admin routes); the key's rate limit (429); path syntax (400); scope (404); permission (403); query
- * and JSON body (400), or that a multipart body is one (415); then the handler. A multipart body is
- * read by the handler, after every one of those checks.
+ * admin routes); the key's rate limit (429); path syntax (400); scope (404); permission (403); the
+ * account's rate limit (429); query and JSON body (400), or that a multipart body is one (415); the Idempotency-Key of a write (400, a
+ * replay, 409 or 422); then the handler. A multipart body is read by the handler, after every one of
+ * those checks.
  */
 export function bindRoutes(routes: RouteSpec[], deps: RouteBinderDeps): Router {
   const router = Router();
@@ -158,6 +164,7 @@ async function handle({ spec, scope, shadows, params, query, body }: CompiledRou
   if (principal) {
     scope(principal, pathValues);
     assertPermission(principal, spec.permission as string);
+    await consumeAccountBudget(spec, deps, res, pathValues);
   }
 
   const queryValues: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
@@ -167,6 +174,10 @@ async function handle({ spec, scope, shadows, params, query, body }: CompiledRou
   if (errors.length > 0) throw validationFailed(errors);
   // After scope and permission, as for any body: another tenant's key learns 404 here, not how to upload.
   if (spec.multipartBody && !req.is('multipart/form-data')) throw multipartBodyRequired();
+
+  const started = await idempotentStart(spec, deps, req, principal, { params: pathValues, query: queryValues, body: bodyValue });
+  if (started && 'replay' in started) return sendReplay(res, started.replay);
+  const write = started?.write;
 
   const cached = spec.cache && deps.responseCache ? cacheLookup(spec, deps, req, pathValues) : undefined;
   if (cached) {
@@ -184,18 +195,26 @@ async function handle({ spec, scope, shadows, params, query, body }: CompiledRou
     local: deps.local,
     links: (page) => pageLinks(req, deps.publicBaseUrl, page),
   };
-  const handled = spec.handle(ctx as never);
-  // An admin handler reads and writes the identity store itself, not through a backend call that
-  // carries the deadline: the same budget bounds it, so a hung database answers 504, not never.
-  const result = await (spec.auth === 'admin' ? withDeadline(handled, deps.deadlineMs, 'The identity store') : handled);
+  let result: RouteResult;
+  try {
+    const handled = spec.handle(ctx as never);
+    // An admin handler reads and writes the identity store itself, not through a backend call that
+    // carries the deadline: the same budget bounds it, so a hung database answers 504, not never.
+    result = await (spec.auth === 'admin' ? withDeadline(handled, deps.deadlineMs, 'The identity store') : handled);
+  } catch (error) {
+    await write?.failed(error, { instance: req.originalUrl, requestId: String(res.locals.requestId ?? '') });
+    throw error;
+  }
   const status = result.status ?? spec.success.status;
   if (result.stream || result.body === undefined) {
     if (result.headers) res.set(result.headers);
     res.statusCode = status;
     if (!result.stream) {
+      await write?.succeeded({ status, headers: { ...result.headers }, body: Buffer.alloc(0) });
       res.end();
       return;
     }
+    await write?.abandon();
     res.setHeader('Content-Type', spec.success.mediaType ?? 'application/octet-stream');
     try {
       await pipeline(result.stream, res);
@@ -206,7 +225,44 @@ async function handle({ spec, scope, shadows, params, query, body }: CompiledRou
   }
   const answer = jsonAnswer(status, result);
   cached?.fill(answer);
+  await write?.succeeded({ status, headers: { ...answer.headers, 'Content-Type': JSON_CONTENT_TYPE }, body: answer.body });
   sendJson(res, answer);
+}
+
+const MUTATING_METHODS: ReadonlySet<string> = new Set(['post', 'put', 'patch', 'delete']);
+
+/**
+ * A write sent with an Idempotency-Key, after every check (a refused request claims nothing): the
+ * stored first answer to replay, or the claim under which this one runs. The key is per tenant (the
+ * route's org or account; the API key on a route of no tenant) and operation.
+ */
+async function idempotentStart(
+  spec: RouteSpec,
+  deps: RouteBinderDeps,
+  req: Request,
+  principal: Principal | undefined,
+  request: { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown },
+): Promise<{ replay: StoredAnswer } | { write: IdempotentWrite } | undefined> {
+  if (!MUTATING_METHODS.has(spec.method)) return undefined;
+  const key = readIdempotencyKey(req);
+  if (key === undefined) return undefined;
+  const fingerprint = requestFingerprint({ operation: spec.operationId, ...request, body: spec.multipartBody ? null : request.body });
+  return deps.idempotency.begin({ tenant: idempotencyTenant(spec, principal, request.params), operation: spec.operationId, key }, fingerprint);
+}
+
+function idempotencyTenant(spec: RouteSpec, principal: Principal | undefined, params: Record<string, unknown>): string {
+  if (!principal) return 'admin';
+  const scope = spec.scope as RouteScope<Record<string, unknown>>;
+  if (scope === 'none') return `key:${principal.keyId}`;
+  return 'org' in scope ? `org:${String(params[scope.org])}` : `account:${String(params[scope.account])}`;
+}
+
+function sendReplay(res: Response, { status, headers, body }: StoredAnswer): void {
+  res.set(headers);
+  res.setHeader(IDEMPOTENT_REPLAY_HEADER, 'true');
+  res.statusCode = status;
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
 }
 
 /**
@@ -220,19 +276,34 @@ async function caller(spec: RouteSpec, deps: RouteBinderDeps, req: Request, res:
   }
   const principal = await deps.authenticate(req);
   res.locals.keyId = principal.keyId;
-  res.set(await deps.rateLimit.consume(principal.keyId));
+  res.set(await deps.rateLimit.consume({ keyId: principal.keyId }));
   return principal;
+}
+
+/**
+ * The account's own budget, over every key acting in it: counted only once scope has passed, so that
+ * no key can spend the budget of an account it may not act in. Its headers replace the key's when
+ * the account has less left.
+ */
+async function consumeAccountBudget(spec: RouteSpec, deps: RouteBinderDeps, res: Response, pathValues: Record<string, unknown>): Promise<void> {
+  const scope = spec.scope as RouteScope<Record<string, unknown>>;
+  if (scope === 'none' || !('account' in scope)) return;
+  const headers = await deps.rateLimit.consume({ accountId: pathValues[scope.account] as number });
+  const keyRemaining = Number(res.getHeader('RateLimit-Remaining') ?? Infinity);
+  if (headers['RateLimit-Remaining'] !== undefined && Number(headers['RateLimit-Remaining']) < keyRemaining) res.set(headers);
 }
 
 function jsonAnswer(status: number, result: RouteResult): CachedResponse {
   return { status, headers: result.headers, body: Buffer.from(JSON.stringify(result.body)) };
 }
 
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 /** What res.json would send, without its detours (callback names, ETag, freshness checks). */
 function sendJson(res: Response, { status, headers, body }: CachedResponse): void {
   if (headers) res.set(headers);
   res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Type', JSON_CONTENT_TYPE);
   res.setHeader('Content-Length', body.length);
   res.end(body);
 }

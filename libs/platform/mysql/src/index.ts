@@ -9,6 +9,7 @@ export {
   type OpenServiceDatabaseOptions,
   type ServiceDatabase,
   type SqlValue,
+  type WriteResult,
 } from './mysql.service-database';
 export { isRetryableTransactionError, withTransaction, type WithTransactionOptions } from './mysql.transaction';
 export { migrateOwnSchema, openOwnSchema, type MysqlEnv } from './mysql.own-schema';

@@ -1,5 +1,5 @@
 import knexFactory, { type Knex } from 'knex';
-import { createPool, type FieldPacket, type Pool, type PoolOptions, type RowDataPacket } from 'mysql2/promise';
+import { createPool, type FieldPacket, type Pool, type PoolOptions, type ResultSetHeader, type RowDataPacket } from 'mysql2/promise';
 import type { Logger } from '@platform/logging';
 import type { Connection } from 'mysql2';
 import { serviceConnectionConfig, setSessionTimeZoneToUtc, type ServiceConnectionConfig } from './mysql.connection';
@@ -26,6 +26,12 @@ export interface OpenServiceDatabaseOptions {
   executePool?: { max: number };
 }
 
+/** What a write through `write` reports. */
+export interface WriteResult {
+  affectedRows: number;
+  insertId: number;
+}
+
 /** What a bound parameter of `execute` may be. */
 export type SqlValue = string | number | boolean | Date | Buffer | null;
 
@@ -40,6 +46,11 @@ export interface ServiceDatabase {
    * Same connection settings as `knex` (UTC, booleans, jsonStrings, big numbers).
    */
   execute<Row>(sql: string, params?: readonly SqlValue[]): Promise<Row[]>;
+  /**
+   * `execute` for a write on a hot path (a counter, a claim): one prepared statement, answering
+   * how many rows it changed and the insert id (or the value a statement gave `LAST_INSERT_ID(expr)`).
+   */
+  write(sql: string, params?: readonly SqlValue[]): Promise<WriteResult>;
   /** Resolves when the database answers; for readiness checks. */
   ping(): Promise<void>;
   /** Ends both pools; waits for queries in flight. */
@@ -144,6 +155,10 @@ export async function openServiceDatabase(options: OpenServiceDatabaseOptions): 
       const [rows, fields] = await tracedStatement(schema, sql, () => statements.execute<RowDataPacket[]>(sql, params as SqlValue[]));
       castBooleanColumns(rows, fields);
       return rows as unknown as Row[];
+    },
+    write: async (sql: string, params: readonly SqlValue[] = []) => {
+      const [result] = await statements.execute<ResultSetHeader>(sql, params as SqlValue[]);
+      return { affectedRows: result.affectedRows, insertId: Number(result.insertId) };
     },
     ping: async () => {
       await knex.raw('SELECT 1');

@@ -21,9 +21,14 @@ export const PLATFORM_PROBLEMS = defineProblems({
   ACCOUNT_NOT_FOUND: { status: 404, title: 'Account not found' },
   ROUTE_NOT_FOUND: { status: 404, title: 'No operation at this path' },
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed on this path' },
+  // Idempotency-Key (docs/architecture.md, "Idempotent writes"): one key, one request.
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: { status: 409, title: 'A request with this idempotency key is still running' },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, title: 'The idempotency key was used for another request' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'The request body media type is not supported' },
   RATE_LIMITED: { status: 429, title: 'Too many requests' },
+  // The account already runs as many jobs of the kind as it may (JOB_CONCURRENCY_CAPS); one must end first.
+  JOB_LIMIT_REACHED: { status: 429, title: 'Too many jobs running for the account' },
   INTERNAL_ERROR: { status: 500, title: 'Internal error' },
   NOT_IMPLEMENTED: { status: 501, title: 'Not implemented' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'A service is unavailable' },

@@ -1,0 +1,83 @@
+import { openTestSchema, type TestSchema } from '@platform/testing';
+import { createIdentityTables } from '../identity/identity.migrations';
+import { createRateLimitWindows } from '../rate-limits/rate-limit.migrations';
+import { requestFingerprint } from './idempotency-key';
+import { createIdempotencyStore, type IdempotencyScope, type IdempotencyStore } from './idempotency.store';
+import { createIdempotentRequests } from './idempotency.migrations';
+
+const fingerprint = (body: unknown) => requestFingerprint({ operation: 'createThing', params: { accountId: 7 }, query: {}, body });
+const answer = { status: 201, headers: { Location: '/v2/things/1', 'Content-Type': 'application/json; charset=utf-8' }, body: Buffer.from('{"id":1}') };
+
+describe('idempotency keys in the gateway schema', () => {
+  let schema: TestSchema;
+  let store: IdempotencyStore;
+  let n = 0;
+  const scope = (): IdempotencyScope => ({ tenant: 'account:7', operation: 'createThing', key: `key-${++n}` });
+
+  beforeAll(async () => {
+    schema = await openTestSchema({ tag: 'idem', base: 'gateway_identity', migrations: [createIdentityTables, createIdempotentRequests, createRateLimitWindows] });
+    store = createIdempotencyStore(schema.db, { ttlMs: 60_000, leaseMs: 60_000 });
+  });
+  afterAll(() => schema.close());
+
+  it('claims a new key, then replays the stored answer to the same request', async () => {
+    const key = scope();
+    await expect(store.claim(key, fingerprint({ a: 1 }))).resolves.toEqual({ outcome: 'claimed' });
+    await store.complete(key, fingerprint({ a: 1 }), answer);
+    const again = await store.claim(key, fingerprint({ a: 1 }));
+    expect(again).toEqual({ outcome: 'replay', answer });
+  });
+
+  it('refuses the key for another request, whether the first still runs or has answered', async () => {
+    const key = scope();
+    await store.claim(key, fingerprint({ a: 1 }));
+    await expect(store.claim(key, fingerprint({ a: 2 }))).resolves.toEqual({ outcome: 'mismatch' });
+    await store.complete(key, fingerprint({ a: 1 }), answer);
+    await expect(store.claim(key, fingerprint({ a: 2 }))).resolves.toEqual({ outcome: 'mismatch' });
+  });
+
+  it('answers in-flight while the first request runs, and lets exactly one of many concurrent claims run', async () => {
+    const key = scope();
+    const outcomes = await Promise.all(Array.from({ length: 10 }, () => store.claim(key, fingerprint({ a: 1 }))));
+    expect(outcomes.filter((o) => o.outcome === 'claimed')).toHaveLength(1);
+    expect(outcomes.filter((o) => o.outcome === 'in-flight')).toHaveLength(9);
+  });
+
+  it('forgets a released claim, so that a retry runs again', async () => {
+    const key = scope();
+    await store.claim(key, fingerprint({ a: 1 }));
+    await store.release(key, fingerprint({ a: 1 }));
+    await expect(store.claim(key, fingerprint({ a: 1 }))).resolves.toEqual({ outcome: 'claimed' });
+  });
+
+  it('keeps keys apart per tenant and operation', async () => {
+    const key = scope();
+    await store.claim(key, fingerprint({ a: 1 }));
+    await expect(store.claim({ ...key, tenant: 'account:8' }, fingerprint({ a: 2 }))).resolves.toEqual({ outcome: 'claimed' });
+    await expect(store.claim({ ...key, operation: 'updateThing' }, fingerprint({ a: 2 }))).resolves.toEqual({ outcome: 'claimed' });
+  });
+
+  it('lets a retry take over a claim whose lease lapsed (its gateway died), and a new request reuse an expired key', async () => {
+    const key = scope();
+    await store.claim(key, fingerprint({ a: 1 }));
+    await schema.db.knex('idempotent_requests').where({ idempotency_key: key.key }).update({ lease_until: schema.db.knex.raw('NOW(3) - INTERVAL 1 SECOND') });
+    await expect(store.claim(key, fingerprint({ a: 1 }))).resolves.toEqual({ outcome: 'claimed' });
+    await store.complete(key, fingerprint({ a: 1 }), answer);
+    await schema.db.knex('idempotent_requests').where({ idempotency_key: key.key }).update({ expires_at: schema.db.knex.raw('NOW(3) - INTERVAL 1 SECOND') });
+    await expect(store.claim(key, fingerprint({ a: 2 }))).resolves.toEqual({ outcome: 'claimed' });
+  });
+
+  it('sweeps expired keys only', async () => {
+    const [expired, live] = [scope(), scope()];
+    await store.claim(expired, fingerprint({}));
+    await store.claim(live, fingerprint({}));
+    await schema.db.knex('idempotent_requests').where({ idempotency_key: expired.key }).update({ expires_at: schema.db.knex.raw('NOW(3) - INTERVAL 1 SECOND') });
+    expect(await store.deleteExpired(1000)).toBe(1);
+    await expect(store.claim(live, fingerprint({}))).resolves.toEqual({ outcome: 'in-flight' });
+  });
+
+  it('hashes the same request the same whatever the order of its members', () => {
+    expect(fingerprint({ a: 1, b: { c: [1, 2], d: 'x' } })).toEqual(fingerprint({ b: { d: 'x', c: [1, 2] }, a: 1 }));
+    expect(fingerprint({ a: 1 })).not.toEqual(fingerprint({ a: '1' }));
+  });
+});
