@@ -1,7 +1,11 @@
 import { Client } from 'minio';
 import { JobStatus, jobRequestSubject, type JobProgress } from '@platform/jobs';
+import { naming } from '@platform/nats';
+import { createEventOutbox } from '@platform/service';
 import { createObjectStore, type ObjectStore } from '@platform/s3';
 import { AssetLibraryService, FIND_FILES_CONCURRENCY, FIND_FILES_MAX_PATHS } from './asset-library/asset-library.service';
+import { QueueRepository } from './queues/queue.repository';
+import { QueueService } from './queues/queue.service';
 import { openStorageLibraryTestBed, rejectionOf, type StorageLibraryTestBed } from './storage-library.test-support';
 
 jest.setTimeout(60_000);
@@ -61,6 +65,31 @@ describe('storage-library services (real MariaDB and S3)', () => {
       await bed.queues.apply(progress(queueId, 6, { status: JobStatus.JOB_STATUS_COMPLETED, totalProcessed: 3, message: 'done' }));
       await bed.queues.apply(progress(queueId, 7, { status: JobStatus.JOB_STATUS_FAILED, message: 'replayed' }));
       expect(await bed.queues.get([1], queueId)).toMatchObject({ status: 'Completed', totalItems: 3, totalProcessed: 3, message: 'done' });
+    });
+
+    describe('per-account cap on concurrent jobs', () => {
+      const capped = () => new QueueService(bed.db.knex, createEventOutbox(naming('CAPTEST')), new QueueRepository(bed.db), undefined, { 'cloud-copy': 2 });
+      const finish = (queueId: string, accountId: number) =>
+        bed.queues.apply(progress(queueId, 1, { accountId, kind: 'cloud-copy', status: JobStatus.JOB_STATUS_COMPLETED, message: 'done' }));
+
+      it('refuses a job past the cap with 429, queuing nothing, and takes one again once a job has ended', async () => {
+        const queues = capped();
+        const [first] = [await queues.enqueue('cloud-copy', 31, {}), await queues.enqueue('cloud-copy', 31, {})];
+        expect(await rejectionOf(queues.enqueue('cloud-copy', 31, {}))).toMatchObject({ status: 429, code: 'JOB_LIMIT_REACHED' });
+        expect(await bed.db.knex('queues').where({ account_id: 31 }).count({ n: '*' })).toEqual([{ n: 2 }]);
+        // Another account, and another kind of the same account, have room of their own.
+        await queues.enqueue('cloud-copy', 32, {});
+        await queues.enqueue('asset-upload', 31, {});
+        await finish(first, 31);
+        await expect(queues.enqueue('cloud-copy', 31, {})).resolves.toEqual(expect.any(String));
+      });
+
+      it('admits no more than the cap when requests arrive at once', async () => {
+        const queues = capped();
+        const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => queues.enqueue('cloud-copy', 33, {})));
+        expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(2);
+        expect(outcomes.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason.code)).toEqual(Array(6).fill('JOB_LIMIT_REACHED'));
+      });
     });
 
     it("answers not found for another account's queue and for an unknown id", async () => {

@@ -28,6 +28,8 @@ export interface E2eSystem {
   stop(): Promise<(number | null)[]>;
   /** Runs SQL as root against a service's schema, for facts the API cannot set up yet. */
   sql(schema: string, statement: string, values?: unknown[]): Promise<void>;
+  /** Reads rows as root from a service's schema, for state the API does not show (a claim held mid-request). */
+  rows<Row = Record<string, unknown>>(schema: string, statement: string, values?: unknown[]): Promise<Row[]>;
   /** Starts another gateway on the same schemas and NATS prefix, as a second replica would run; resolves with its base URL. */
   startGatewayReplica(): Promise<string>;
   /**
@@ -188,14 +190,20 @@ export async function startE2eSystem(tag: string, options: E2eOptions = {}): Pro
       return restarted;
     },
     sql: async (schema, statement, values = []) => {
-      const connection = await createConnection({ uri: mysqlUrl, database: `${prefix}${schema}` });
-      try {
-        await connection.query(statement, values);
-      } finally {
-        await connection.end();
-      }
+      await rootQuery(mysqlUrl, `${prefix}${schema}`, statement, values);
     },
+    rows: async <Row>(schema: string, statement: string, values: unknown[] = []) => (await rootQuery(mysqlUrl, `${prefix}${schema}`, statement, values)) as Row[],
   };
+}
+
+async function rootQuery(uri: string, database: string, statement: string, values: unknown[]): Promise<unknown> {
+  const connection = await createConnection({ uri, database });
+  try {
+    const [result] = await connection.query(statement, values);
+    return result;
+  } finally {
+    await connection.end();
+  }
 }
 
 /** Members of a problem+json answer, readable on any result so tests can assert failures. */

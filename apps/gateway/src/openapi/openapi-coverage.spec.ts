@@ -113,6 +113,21 @@ describe('the coverage check fails on a gap', () => {
     ]);
   });
 
+  it("a write without its Idempotency-Key parameter, and a 429 or 503 without its headers", () => {
+    const document = documentOf();
+    const create = operationOf(document, '/v2/org/{orgId}/retail-media-channels', 'post');
+    create.parameters = (create.parameters as JsonObject[]).filter((parameter) => parameter.in !== 'header');
+    const responses = operationOf(document, '/v2/ad-servers', 'get').responses as Record<string, JsonObject>;
+    delete responses['429'].headers;
+    delete responses['503'].headers;
+    expect(coverageProblems(document, ROUTE_TABLE)).toEqual([
+      'POST /v2/org/{orgId}/retail-media-channels: a write, but the Idempotency-Key header is not documented',
+      'GET /v2/ad-servers: error status 429 does not document Retry-After',
+      'GET /v2/ad-servers: error status 429 does not document the RateLimit headers',
+      'GET /v2/ad-servers: error status 503 does not document Retry-After',
+    ]);
+  });
+
   it('an admin operation not secured by the admin token, and a permission outside the catalog', () => {
     const document = documentOf();
     operationOf(document, '/admin/v1/api-keys', 'post').security = [{ bearerApiKey: [] }];
@@ -136,8 +151,9 @@ describe('the coverage check fails on a gap', () => {
   it('a route-declared problem code the document does not list', () => {
     const routes = withRoute('updateRetailCampaign', (route) => ({ ...route, problems: [...(route.problems ?? []), 'RETAIL_CAMPAIGN_NOT_ACTIVE'] }));
     expect(coverageProblems(documentOf(), routes)).toEqual([
-      'PATCH /v2/accounts/{accountId}/retail-campaigns/{retailCampaignIdx}: error status 409 documents the codes ["RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED"], ' +
-        'the route answers ["RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED","RETAIL_CAMPAIGN_NOT_ACTIVE"]',
+      'PATCH /v2/accounts/{accountId}/retail-campaigns/{retailCampaignIdx}: error status 409 documents the codes ' +
+        '["IDEMPOTENCY_REQUEST_IN_PROGRESS","RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED"], ' +
+        'the route answers ["IDEMPOTENCY_REQUEST_IN_PROGRESS","RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED","RETAIL_CAMPAIGN_NOT_ACTIVE"]',
     ]);
   });
 });

@@ -2,7 +2,8 @@ import type { TObject, TSchema } from '@sinclair/typebox';
 import { compileValidator } from '../http/validation';
 import type { RouteSpec } from '../routes/route.types';
 import { PROBLEM_SCHEMA_REF } from './openapi.builder';
-import { operationProblems, problemsByStatus } from './operation-problems';
+import { IDEMPOTENCY_KEY_HEADER } from '../idempotency/idempotency-key';
+import { isWriteMethod, operationProblems, problemsByStatus } from './operation-problems';
 
 type JsonObject = Record<string, unknown>;
 
@@ -77,7 +78,12 @@ function checkOperation(gateway: GatewayOperation, operation: JsonObject, permis
     else if (typeof parameter.schema !== 'object' || parameter.schema === null) problems.push(`${location} parameter ${name} has no schema`);
     else if (location === 'path' && exampleValues(parameter).length === 0) problems.push(`path parameter ${name} has no example`);
   }
+  // Headers: a write takes an Idempotency-Key, and nothing else takes one.
+  const write = isWriteMethod(route.method);
+  const idempotencyKey = (p: JsonObject) => p.in === 'header' && p.name === IDEMPOTENCY_KEY_HEADER;
+  if (write && !parameters.some(idempotencyKey)) problems.push(`a write, but the ${IDEMPOTENCY_KEY_HEADER} header is not documented`);
   for (const parameter of parameters) {
+    if (write && idempotencyKey(parameter)) continue;
     if (!routed.some(([name, location]) => name === parameter.name && location === parameter.in))
       problems.push(`${String(parameter.in)} parameter ${String(parameter.name)} is documented but the route does not take it`);
     if (typeof parameter.schema !== 'object' || parameter.schema === null) continue;
@@ -128,6 +134,9 @@ function checkOperation(gateway: GatewayOperation, operation: JsonObject, permis
     else if (base?.$ref !== PROBLEM_SCHEMA_REF) problems.push(`error status ${status} does not use the Problem schema`);
     else if (JSON.stringify(documentedCodes) !== JSON.stringify(codes))
       problems.push(`error status ${status} documents the codes ${JSON.stringify(documentedCodes)}, the route answers ${JSON.stringify(codes)}`);
+    const headers = (responses[String(status)]?.headers ?? {}) as JsonObject;
+    if ((status === 429 || status === 503) && !headers['Retry-After']) problems.push(`error status ${status} does not document Retry-After`);
+    if (status === 429 && !headers['RateLimit-Remaining']) problems.push('error status 429 does not document the RateLimit headers');
   }
   if (exampleCount === 0) problems.push('has no example');
   return problems;

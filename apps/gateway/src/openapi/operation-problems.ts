@@ -2,6 +2,7 @@ import { PROBLEMS, type ProblemCode } from '@contracts/domain';
 
 /** What an operation is, as far as the problems every operation of its kind can answer go. */
 export interface ProblemSource {
+  method?: string;
   scope?: { org: string } | { account: string } | 'none';
   body?: unknown;
   multipartBody?: unknown;
@@ -28,16 +29,23 @@ const ADMIN_COMMON: readonly ProblemCode[] = ['VALIDATION_FAILED', 'ADMIN_TOKEN_
 /** An operation that reads a body can also be refused for the body itself, before any route sees it. */
 const BODY_COMMON: readonly ProblemCode[] = ['MALFORMED_JSON', 'MALFORMED_BODY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 
+/** A write (POST, PUT, PATCH, DELETE) takes an Idempotency-Key, which a retry can find running or used for another request. */
+const IDEMPOTENT_WRITE: readonly ProblemCode[] = ['IDEMPOTENCY_REQUEST_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'];
+
+export const isWriteMethod = (method: string | undefined) => method !== undefined && ['post', 'put', 'patch', 'delete'].includes(method.toLowerCase());
+
 /**
  * Every problem code an operation can answer: its kind's common ones, the tenant its scope names (a
- * tenant outside the key's scope answers as missing), the body's, and the ones the route declares.
+ * tenant outside the key's scope answers as missing), the body's, a write's idempotency key's, and the
+ * ones the route declares.
  * The OpenAPI document lists exactly these per status, and the end-to-end specs hold every answer to it.
  */
 export function operationProblems(source: ProblemSource, kind: 'v2' | 'admin'): ProblemCode[] {
   const scope = source.scope;
   const tenant: ProblemCode[] = scope === undefined || scope === 'none' ? [] : 'org' in scope ? ['ORG_NOT_FOUND'] : ['ACCOUNT_NOT_FOUND'];
   const readsBody = source.body !== undefined || source.multipartBody !== undefined;
-  return [...new Set([...(kind === 'v2' ? V2_COMMON : ADMIN_COMMON), ...tenant, ...(readsBody ? BODY_COMMON : []), ...(source.problems ?? [])])];
+  const write = isWriteMethod(source.method) ? IDEMPOTENT_WRITE : [];
+  return [...new Set([...(kind === 'v2' ? V2_COMMON : ADMIN_COMMON), ...tenant, ...(readsBody ? BODY_COMMON : []), ...write, ...(source.problems ?? [])])];
 }
 
 /** The codes grouped by the status the catalog gives them, statuses ascending and codes in catalog order. */

@@ -51,6 +51,15 @@ export class QueueRepository {
     await trx('queues').insert(toRow(view));
   }
 
+  /** The account's jobs of a kind not yet Completed or Failed, in the transaction that would queue one more. */
+  async countActive(trx: Knex.Transaction, accountId: number, kind: string): Promise<number> {
+    const [row] = (await trx('queues')
+      .where({ account_id: accountId, kind })
+      .whereIn('status', ['Queued', 'Processing'])
+      .count({ active: '*' })) as { active: number | string }[];
+    return Number(row.active);
+  }
+
   /** Reads the view for update, so two deliveries of events of one queue fold one after the other. */
   async findForUpdate(trx: Knex.Transaction, queueId: string): Promise<QueueView | undefined> {
     const row = (await trx('queues').where({ queue_id: queueId }).forUpdate().first()) as QueueRow | undefined;

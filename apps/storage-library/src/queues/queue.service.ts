@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { problem } from '@platform/errors';
-import { applyJobProgress, jobRequestSubject, type JobProgress, type JobRequest, type QueueView } from '@platform/jobs';
+import { JOB_CONCURRENCY_CAPS } from '@contracts/domain';
+import { admitJob, applyJobProgress, jobRequestSubject, type JobProgress, type JobRequest, type QueueView } from '@platform/jobs';
 import { withTransaction } from '@platform/mysql';
 import type { EventOutbox } from '@platform/service';
 import type { QueueRepository } from './queue.repository';
@@ -18,6 +19,8 @@ export class QueueService {
     private readonly events: EventOutbox,
     private readonly queues: QueueRepository,
     private readonly now: () => Date = () => new Date(),
+    /** Jobs per kind an account may have queued or running at once (JOB_CONCURRENCY_CAPS). */
+    private readonly caps: Readonly<Record<string, number>> = JOB_CONCURRENCY_CAPS,
   ) {}
 
   /** A queue the caller's accounts own; any other id is not found, whether it exists or not. */
@@ -29,12 +32,14 @@ export class QueueService {
 
   /**
    * Accepts a job: the Queued row and the request message commit together, so a worker never gets a
-   * job the queue view does not know, and a job is never shown that no worker will get.
+   * job the queue view does not know, and a job is never shown that no worker will get. An account
+   * already running its cap of jobs of the kind is refused (429 JOB_LIMIT_REACHED) and nothing is queued.
    */
   async enqueue(kind: string, accountId: number, payload: unknown): Promise<string> {
     const queueId = randomUUID();
     const request: JobRequest = { queueId, accountId, kind, payload };
     await withTransaction(this.knex, async (trx: Knex.Transaction) => {
+      await admitJob(trx, { accountId, kind, cap: this.caps[kind], countActive: (t) => this.queues.countActive(t, accountId, kind) });
       await this.queues.insert(trx, {
         queueId,
         accountId,

@@ -1376,7 +1376,18 @@ export interface components {
   responses: never;
   parameters: never;
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description "true" when this answer is the stored first answer to the same Idempotency-Key, replayed rather than run again */
+    'Idempotent-Replayed': 'true';
+    /** @description Requests allowed in the current minute for the API key or the account, whichever has less left */
+    'RateLimit-Limit': number;
+    /** @description Requests left in the current minute */
+    'RateLimit-Remaining': number;
+    /** @description Seconds until the current minute ends and the budget is renewed */
+    'RateLimit-Reset': number;
+    /** @description Seconds to wait before trying again */
+    'Retry-After': number;
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1396,6 +1407,9 @@ export interface operations {
       /** @description The services */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -1474,6 +1488,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -1486,6 +1504,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -1512,7 +1531,10 @@ export interface operations {
   createCloudService: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -1543,6 +1565,10 @@ export interface operations {
       /** @description Registered */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -1622,6 +1648,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -1646,6 +1685,18 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Failed Dependency: CLOUD_SOURCE_FAILED (The customer's storage failed); CLOUD_SOURCE_TIMEOUT (The customer's storage did not answer in time) */
       424: {
         headers: {
@@ -1661,6 +1712,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -1673,6 +1728,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -1716,6 +1772,9 @@ export interface operations {
       /** @description The folder */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -1809,6 +1868,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -1821,6 +1884,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -1847,7 +1911,10 @@ export interface operations {
   renameCloudService: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -1867,6 +1934,10 @@ export interface operations {
       /** @description Renamed */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -1931,6 +2002,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -1955,9 +2039,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -1970,6 +2070,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -1996,7 +2097,10 @@ export interface operations {
   copyFromCloud: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -2019,6 +2123,10 @@ export interface operations {
       /** @description Queued */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -2087,6 +2195,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -2111,9 +2232,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -2126,6 +2263,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -2152,7 +2290,10 @@ export interface operations {
   deleteCloudService: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -2166,6 +2307,10 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -2230,9 +2375,38 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -2245,6 +2419,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -2271,7 +2446,10 @@ export interface operations {
   adminCreateApiKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2289,6 +2467,7 @@ export interface operations {
       /** @description Created; apiKey is never shown again */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2334,6 +2513,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -2358,9 +2550,22 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -2387,7 +2592,10 @@ export interface operations {
   adminRevokeApiKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         keyId: string;
       };
@@ -2398,6 +2606,7 @@ export interface operations {
       /** @description Revoked */
       204: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content?: never;
@@ -2450,9 +2659,35 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable); REVOCATION_NOT_BROADCAST (The revocation could not reach every gateway) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -2479,7 +2714,10 @@ export interface operations {
   adminCreateOrg: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2498,6 +2736,7 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2542,15 +2781,16 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: ORG_EXISTS (The organization already exists) */
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); ORG_EXISTS (The organization already exists) */
       409: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'ORG_EXISTS';
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'ORG_EXISTS';
           };
         };
       };
@@ -2578,9 +2818,22 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -2607,7 +2860,10 @@ export interface operations {
   adminCreateAccount: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Organization id */
         orgId: string;
@@ -2625,6 +2881,7 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2681,6 +2938,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -2705,9 +2975,22 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -2753,6 +3036,9 @@ export interface operations {
       /** @description A page of the folder */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -2841,6 +3127,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -2853,6 +3143,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable); OBJECT_STORE_UNAVAILABLE (The object storage is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -2879,7 +3170,10 @@ export interface operations {
   uploadAsset: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -2903,6 +3197,10 @@ export interface operations {
       /** @description Queued */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -2971,6 +3269,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large); UPLOAD_TOO_LARGE (The upload is too large) */
       413: {
         headers: {
@@ -2995,9 +3306,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -3010,6 +3337,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable); OBJECT_STORE_UNAVAILABLE (The object storage is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -3042,7 +3370,10 @@ export interface operations {
         /** @description Folder: required for deleteFolder; for deleteFile the folder of the file. */
         path?: string;
       };
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -3054,6 +3385,10 @@ export interface operations {
       /** @description Deleted */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -3122,9 +3457,38 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -3137,6 +3501,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable); OBJECT_STORE_UNAVAILABLE (The object storage is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -3180,6 +3545,9 @@ export interface operations {
       /** @description A page of asset sources */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -3258,6 +3626,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -3270,6 +3642,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -3310,6 +3683,9 @@ export interface operations {
       /** @description The asset source */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -3455,6 +3831,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -3467,6 +3847,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -3512,6 +3893,9 @@ export interface operations {
       /** @description The asset source and a page of its rows */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -3674,6 +4058,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -3698,6 +4086,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -3724,7 +4113,10 @@ export interface operations {
   recordRecommendationEvent: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -3749,6 +4141,10 @@ export interface operations {
       /** @description Recorded */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -3817,15 +4213,16 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); RECOMMENDATION_TAKES_NO_EVENTS (A content recommendation source takes no events) */
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); RECOMMENDATION_TAKES_NO_EVENTS (A content recommendation source takes no events) */
       409: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'ASSET_SOURCE_KIND_MISMATCH' | 'RECOMMENDATION_TAKES_NO_EVENTS';
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'ASSET_SOURCE_KIND_MISMATCH' | 'RECOMMENDATION_TAKES_NO_EVENTS';
           };
         };
       };
@@ -3853,9 +4250,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -3868,6 +4281,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -3894,7 +4308,10 @@ export interface operations {
   fillMotionDesignAssetSource: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -3922,6 +4339,10 @@ export interface operations {
       /** @description Filled */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -3933,6 +4354,10 @@ export interface operations {
       /** @description Created (destAssetSourceId 0) */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4001,15 +4426,16 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind) */
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind) */
       409: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'ASSET_SOURCE_KIND_MISMATCH';
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'ASSET_SOURCE_KIND_MISMATCH';
           };
         };
       };
@@ -4037,9 +4463,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -4052,6 +4494,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -4097,6 +4540,9 @@ export interface operations {
       /** @description A page of labels */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4170,6 +4616,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -4182,6 +4632,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -4208,7 +4659,10 @@ export interface operations {
   addAssetSourceLabel: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -4229,6 +4683,10 @@ export interface operations {
       /** @description The source already had the label */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4240,6 +4698,10 @@ export interface operations {
       /** @description Label added */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4308,6 +4770,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -4332,9 +4807,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -4347,6 +4838,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -4373,7 +4865,10 @@ export interface operations {
   deleteAssetSourceLabel: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -4394,6 +4889,10 @@ export interface operations {
       /** @description Removed (no body) */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -4458,6 +4957,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -4482,9 +4994,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -4497,6 +5025,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -4523,7 +5052,10 @@ export interface operations {
   createRecommendationAssetSource: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -4575,6 +5107,10 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4645,15 +5181,16 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); ASSET_SOURCE_HAS_NO_KEY (The asset source has no asset key column); RECOMMENDATION_SOURCE_TOO_LARGE (The source is too large to recommend from) */
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); ASSET_SOURCE_HAS_NO_KEY (The asset source has no asset key column); RECOMMENDATION_SOURCE_TOO_LARGE (The source is too large to recommend from) */
       409: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'ASSET_SOURCE_KIND_MISMATCH' | 'ASSET_SOURCE_HAS_NO_KEY' | 'RECOMMENDATION_SOURCE_TOO_LARGE';
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'ASSET_SOURCE_KIND_MISMATCH' | 'ASSET_SOURCE_HAS_NO_KEY' | 'RECOMMENDATION_SOURCE_TOO_LARGE';
           };
         };
       };
@@ -4681,9 +5218,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -4696,6 +5249,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -4722,7 +5276,10 @@ export interface operations {
   replaceRecommendationAssetSource: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -4776,6 +5333,10 @@ export interface operations {
       /** @description Replaced */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4846,15 +5407,16 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); ASSET_SOURCE_HAS_NO_KEY (The asset source has no asset key column); RECOMMENDATION_SOURCE_TOO_LARGE (The source is too large to recommend from) */
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); ASSET_SOURCE_HAS_NO_KEY (The asset source has no asset key column); RECOMMENDATION_SOURCE_TOO_LARGE (The source is too large to recommend from) */
       409: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'ASSET_SOURCE_KIND_MISMATCH' | 'ASSET_SOURCE_HAS_NO_KEY' | 'RECOMMENDATION_SOURCE_TOO_LARGE';
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'ASSET_SOURCE_KIND_MISMATCH' | 'ASSET_SOURCE_HAS_NO_KEY' | 'RECOMMENDATION_SOURCE_TOO_LARGE';
           };
         };
       };
@@ -4882,9 +5444,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -4897,6 +5475,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6275,7 +6854,10 @@ export interface operations {
   createInlineAssetSource: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -6305,6 +6887,10 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6375,6 +6961,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -6399,9 +6998,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6414,6 +7029,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6440,7 +7056,10 @@ export interface operations {
   replaceInlineAssetSource: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -6472,6 +7091,10 @@ export interface operations {
       /** @description Replaced */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6542,15 +7165,16 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); ASSET_SOURCE_IN_USE (The asset source is used by recommendation sources) */
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); ASSET_SOURCE_IN_USE (The asset source is used by recommendation sources) */
       409: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'ASSET_SOURCE_KIND_MISMATCH' | 'ASSET_SOURCE_IN_USE';
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'ASSET_SOURCE_KIND_MISMATCH' | 'ASSET_SOURCE_IN_USE';
           };
         };
       };
@@ -6578,9 +7202,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6593,6 +7233,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6619,7 +7260,10 @@ export interface operations {
   patchInlineAssetSource: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -6651,6 +7295,10 @@ export interface operations {
       /** @description Changed */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6721,15 +7369,16 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); ASSET_SOURCE_IN_USE (The asset source is used by recommendation sources) */
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); ASSET_SOURCE_IN_USE (The asset source is used by recommendation sources) */
       409: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'ASSET_SOURCE_KIND_MISMATCH' | 'ASSET_SOURCE_IN_USE';
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'ASSET_SOURCE_KIND_MISMATCH' | 'ASSET_SOURCE_IN_USE';
           };
         };
       };
@@ -6757,9 +7406,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6772,6 +7437,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6798,7 +7464,10 @@ export interface operations {
   createRemoteAssetSource: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -6845,6 +7514,10 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6915,6 +7588,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -6939,9 +7625,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6954,6 +7656,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6980,7 +7683,10 @@ export interface operations {
   replaceRemoteAssetSource: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -7029,6 +7735,10 @@ export interface operations {
       /** @description Replaced */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7099,15 +7809,16 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); ASSET_SOURCE_IN_USE (The asset source is used by recommendation sources) */
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); ASSET_SOURCE_IN_USE (The asset source is used by recommendation sources) */
       409: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'ASSET_SOURCE_KIND_MISMATCH' | 'ASSET_SOURCE_IN_USE';
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'ASSET_SOURCE_KIND_MISMATCH' | 'ASSET_SOURCE_IN_USE';
           };
         };
       };
@@ -7135,9 +7846,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -7150,6 +7877,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -7190,6 +7918,9 @@ export interface operations {
       /** @description The entries */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7267,6 +7998,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -7279,6 +8014,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -7305,7 +8041,10 @@ export interface operations {
   updateTagVariableMap: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -7339,6 +8078,10 @@ export interface operations {
       /** @description Updated */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7408,15 +8151,16 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: TAG_VARIABLE_MAP_DUPLICATE (The campaign already maps this data signal) */
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); TAG_VARIABLE_MAP_DUPLICATE (The campaign already maps this data signal) */
       409: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'TAG_VARIABLE_MAP_DUPLICATE';
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'TAG_VARIABLE_MAP_DUPLICATE';
           };
         };
       };
@@ -7444,9 +8188,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -7459,6 +8219,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -7485,7 +8246,10 @@ export interface operations {
   createTagVariableMap: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -7514,6 +8278,10 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7583,15 +8351,16 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: TAG_VARIABLE_MAP_DUPLICATE (The campaign already maps this data signal); TAG_VARIABLE_MAPS_LIMIT (The campaign holds the most tag variable maps it may) */
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); TAG_VARIABLE_MAP_DUPLICATE (The campaign already maps this data signal); TAG_VARIABLE_MAPS_LIMIT (The campaign holds the most tag variable maps it may) */
       409: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'TAG_VARIABLE_MAP_DUPLICATE' | 'TAG_VARIABLE_MAPS_LIMIT';
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'TAG_VARIABLE_MAP_DUPLICATE' | 'TAG_VARIABLE_MAPS_LIMIT';
           };
         };
       };
@@ -7619,9 +8388,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -7634,6 +8419,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -7677,6 +8463,9 @@ export interface operations {
       /** @description A page of campaigns */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7758,6 +8547,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -7770,6 +8563,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -7796,7 +8590,10 @@ export interface operations {
   createDynamicCampaign: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -7884,6 +8681,10 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7953,6 +8754,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -7977,9 +8791,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -7992,6 +8822,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -8032,6 +8863,9 @@ export interface operations {
       /** @description The campaign */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8142,6 +8976,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -8154,6 +8992,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -8180,7 +9019,10 @@ export interface operations {
   deleteDynamicCampaign: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -8194,6 +9036,10 @@ export interface operations {
       /** @description Deleted; no body */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -8258,9 +9104,38 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -8273,6 +9148,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -8299,7 +9175,10 @@ export interface operations {
   explainDecision: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -8331,6 +9210,10 @@ export interface operations {
       /** @description The decision and its reasons */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8416,6 +9299,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -8440,9 +9336,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -8455,6 +9367,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -8498,6 +9411,9 @@ export interface operations {
       /** @description A page of data signals */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8581,6 +9497,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -8593,6 +9513,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -8635,6 +9556,9 @@ export interface operations {
       /** @description The plan and its placements by ad server */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8748,6 +9672,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -8760,6 +9688,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -8807,6 +9736,9 @@ export interface operations {
       /** @description The media plan */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8920,6 +9852,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -8932,6 +9868,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -8977,6 +9914,9 @@ export interface operations {
       /** @description The ad-unit groups of the placement */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9088,6 +10028,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -9100,6 +10044,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -9126,7 +10071,10 @@ export interface operations {
   createPlacement: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -9153,6 +10101,10 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9250,15 +10202,16 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: PLACEMENT_NAME_TAKEN (The placement name is taken on the site) */
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); PLACEMENT_NAME_TAKEN (The placement name is taken on the site) */
       409: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'PLACEMENT_NAME_TAKEN';
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'PLACEMENT_NAME_TAKEN';
           };
         };
       };
@@ -9286,9 +10239,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -9301,6 +10270,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -9327,7 +10297,10 @@ export interface operations {
   updatePlacement: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -9374,6 +10347,10 @@ export interface operations {
       /** @description The placement as it is now */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9471,15 +10448,16 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: PLACEMENT_NAME_TAKEN (The placement name is taken on the site) */
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); PLACEMENT_NAME_TAKEN (The placement name is taken on the site) */
       409: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'PLACEMENT_NAME_TAKEN';
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'PLACEMENT_NAME_TAKEN';
           };
         };
       };
@@ -9507,9 +10485,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -9522,6 +10516,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -9548,7 +10543,10 @@ export interface operations {
   generateNativeTag: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -9603,6 +10601,10 @@ export interface operations {
       /** @description The tag */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9676,6 +10678,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -9700,9 +10715,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -9715,6 +10746,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -9741,7 +10773,10 @@ export interface operations {
   generateRichMediaTag: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -9811,6 +10846,10 @@ export interface operations {
       /** @description The tag */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9884,6 +10923,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -9908,9 +10960,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -9923,6 +10991,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -9949,7 +11018,10 @@ export interface operations {
   generateVideoInBannerTag: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -10006,6 +11078,10 @@ export interface operations {
       /** @description The tag */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10079,6 +11155,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -10103,9 +11192,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -10118,6 +11223,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -10144,7 +11250,10 @@ export interface operations {
   generateVideoInStreamTag: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -10202,6 +11311,10 @@ export interface operations {
       /** @description The tag */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10275,6 +11388,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -10299,9 +11425,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -10314,6 +11456,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -10340,7 +11483,10 @@ export interface operations {
   generateVideoMobileInWebTag: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -10397,6 +11543,10 @@ export interface operations {
       /** @description The tag */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10470,6 +11620,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -10494,9 +11657,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -10509,6 +11688,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -10554,6 +11734,9 @@ export interface operations {
       /** @description Trackers per site and placement */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10656,6 +11839,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -10668,6 +11855,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -10694,7 +11882,10 @@ export interface operations {
   updatePlanTrackers: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -10770,6 +11961,10 @@ export interface operations {
       /** @description What was (or, with isValidate, would be) appended, and what was refused */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10847,6 +12042,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -10871,9 +12079,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -10886,6 +12110,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -10912,7 +12137,10 @@ export interface operations {
   createAutoMediaPlan: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -10934,6 +12162,10 @@ export interface operations {
       /** @description The campaign already has an auto plan on the channel for these dimensions: its id */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10946,6 +12178,10 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11015,6 +12251,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -11039,9 +12288,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -11054,6 +12319,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -11097,6 +12363,9 @@ export interface operations {
       /** @description A page of campaigns */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11182,6 +12451,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -11194,6 +12467,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -11220,7 +12494,10 @@ export interface operations {
   createRetailCampaign: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -11247,6 +12524,10 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11315,6 +12596,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -11339,9 +12633,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -11354,6 +12664,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -11401,6 +12712,9 @@ export interface operations {
       /** @description The content map */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11530,6 +12844,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -11554,6 +12872,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -11580,7 +12899,10 @@ export interface operations {
   saveContentMap: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -11628,6 +12950,10 @@ export interface operations {
       /** @description Saved */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11696,6 +13022,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -11720,6 +13059,18 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Failed Dependency: REMOTE_SOURCE_REFUSED (The remote source may not be fetched); REMOTE_SOURCE_MALFORMED (The remote source answered a malformed body) */
       424: {
         headers: {
@@ -11735,6 +13086,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -11759,6 +13114,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -11799,6 +13155,9 @@ export interface operations {
       /** @description The campaign */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11879,6 +13238,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -11891,6 +13254,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -11917,7 +13281,10 @@ export interface operations {
   updateRetailCampaign: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -11939,6 +13306,10 @@ export interface operations {
       /** @description Updated */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12007,15 +13378,16 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED (The retail campaign cannot make this status move) */
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED (The retail campaign cannot make this status move) */
       409: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED';
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'RETAIL_CAMPAIGN_STATUS_TRANSITION_NOT_ALLOWED';
           };
         };
       };
@@ -12043,9 +13415,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -12058,6 +13446,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -12098,6 +13487,9 @@ export interface operations {
       /** @description The ad groups */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12172,6 +13564,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -12184,6 +13580,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -12210,7 +13607,10 @@ export interface operations {
   createAdGroup: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -12230,6 +13630,10 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12298,15 +13702,16 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: RETAIL_CAMPAIGN_NOT_AD_GROUP_CAMPAIGN (The retail campaign has no ad groups); AD_GROUP_NAME_TAKEN (The ad group name is taken) */
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); RETAIL_CAMPAIGN_NOT_AD_GROUP_CAMPAIGN (The retail campaign has no ad groups); AD_GROUP_NAME_TAKEN (The ad group name is taken) */
       409: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'RETAIL_CAMPAIGN_NOT_AD_GROUP_CAMPAIGN' | 'AD_GROUP_NAME_TAKEN';
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'RETAIL_CAMPAIGN_NOT_AD_GROUP_CAMPAIGN' | 'AD_GROUP_NAME_TAKEN';
           };
         };
       };
@@ -12334,9 +13739,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -12349,6 +13770,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -12389,6 +13811,9 @@ export interface operations {
       /** @description The CSV file */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12470,6 +13895,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -12482,6 +13911,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -12968,6 +14398,9 @@ export interface operations {
       /** @description Tracker types */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13040,6 +14473,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -13052,6 +14489,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -13085,7 +14523,10 @@ export interface operations {
         /** @description Items to skip. */
         offset?: number;
       };
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -13124,6 +14565,10 @@ export interface operations {
       /** @description A page of matching templates */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13384,6 +14829,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -13408,9 +14866,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -13423,6 +14897,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -13449,7 +14924,10 @@ export interface operations {
   updateRetailTemplate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -13640,6 +15118,10 @@ export interface operations {
       /** @description Replaced */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13708,15 +15190,16 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: TEMPLATE_NOT_EDITABLE (A System template cannot be changed) */
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); TEMPLATE_NOT_EDITABLE (A System template cannot be changed) */
       409: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'TEMPLATE_NOT_EDITABLE';
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'TEMPLATE_NOT_EDITABLE';
           };
         };
       };
@@ -13744,9 +15227,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -13759,6 +15258,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable); OBJECT_STORE_UNAVAILABLE (The object storage is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -13785,7 +15285,10 @@ export interface operations {
   deleteRetailTemplate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -13799,6 +15302,10 @@ export interface operations {
       /** @description Deleted */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13867,21 +15374,38 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: TEMPLATE_NOT_DELETABLE (A System template cannot be deleted) */
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); TEMPLATE_NOT_DELETABLE (A System template cannot be deleted) */
       409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'TEMPLATE_NOT_DELETABLE';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'TEMPLATE_NOT_DELETABLE';
+            code?: 'IDEMPOTENCY_KEY_REUSED';
           };
         };
       };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -13894,6 +15418,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -13920,7 +15445,10 @@ export interface operations {
   bookmarkRetailTemplate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -13934,6 +15462,10 @@ export interface operations {
       /** @description Bookmarked */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -14002,9 +15534,38 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14017,6 +15578,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14043,7 +15605,10 @@ export interface operations {
   unbookmarkRetailTemplate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -14057,6 +15622,10 @@ export interface operations {
       /** @description Not bookmarked */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -14125,9 +15694,38 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14140,6 +15738,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14166,7 +15765,10 @@ export interface operations {
   createRetailTemplate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -14355,6 +15957,10 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -14423,6 +16029,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -14447,9 +16066,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14462,6 +16097,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable); OBJECT_STORE_UNAVAILABLE (The object storage is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14500,6 +16136,9 @@ export interface operations {
       /** @description The retail feed source */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -14571,6 +16210,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14583,6 +16226,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14609,7 +16253,10 @@ export interface operations {
   setRetailFeedSource: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -14631,6 +16278,10 @@ export interface operations {
       /** @description Designated */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -14699,6 +16350,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -14723,9 +16387,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14738,6 +16418,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14785,6 +16466,9 @@ export interface operations {
       /** @description A page of values */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -14870,6 +16554,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14894,6 +16582,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14939,6 +16628,9 @@ export interface operations {
       /** @description A page of channels */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -15028,6 +16720,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -15040,6 +16736,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -15075,6 +16772,9 @@ export interface operations {
       /** @description The catalog */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -15138,6 +16838,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -15150,6 +16854,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -15190,6 +16895,9 @@ export interface operations {
       /** @description Connection details, or {} */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -15262,6 +16970,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -15274,6 +16986,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -15317,6 +17030,9 @@ export interface operations {
       /** @description A page of channels */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -15404,6 +17120,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -15416,6 +17136,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -15442,7 +17163,10 @@ export interface operations {
   createMediaChannel: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Organization id */
         orgId: string;
@@ -15475,6 +17199,10 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -15544,15 +17272,16 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: MEDIA_CHANNEL_NAME_TAKEN (The media channel name is taken) */
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); MEDIA_CHANNEL_NAME_TAKEN (The media channel name is taken) */
       409: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'MEDIA_CHANNEL_NAME_TAKEN';
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'MEDIA_CHANNEL_NAME_TAKEN';
           };
         };
       };
@@ -15580,9 +17309,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -15595,6 +17340,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -15635,6 +17381,9 @@ export interface operations {
       /** @description The stored configuration */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -15723,6 +17472,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -15735,6 +17488,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -15761,7 +17515,10 @@ export interface operations {
   updateMediaChannel: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Integer index */
         mediaChannelIdx: number;
@@ -15790,6 +17547,10 @@ export interface operations {
       /** @description Updated */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -15858,15 +17619,16 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: MEDIA_CHANNEL_NAME_TAKEN (The media channel name is taken) */
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); MEDIA_CHANNEL_NAME_TAKEN (The media channel name is taken) */
       409: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'MEDIA_CHANNEL_NAME_TAKEN';
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'MEDIA_CHANNEL_NAME_TAKEN';
           };
         };
       };
@@ -15894,9 +17656,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -15909,6 +17687,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -15935,7 +17714,10 @@ export interface operations {
   deleteMediaChannel: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Integer index */
         mediaChannelIdx: number;
@@ -15949,6 +17731,10 @@ export interface operations {
       /** @description Deleted */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -16017,9 +17803,38 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -16032,6 +17847,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -16070,6 +17886,9 @@ export interface operations {
       /** @description The queue */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -16143,6 +17962,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -16155,6 +17978,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -16193,6 +18017,9 @@ export interface operations {
       /** @description The queue */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -16269,6 +18096,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -16281,6 +18112,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {

@@ -11,6 +11,7 @@ export * from './asset-sources';
 export * from './feeds';
 export * from './json-depth';
 export * from './storage';
+export * from './jobs';
 export * from './cached-views';
 export * from './problems';
 export * from './retail-campaign.rules';

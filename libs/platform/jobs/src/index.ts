@@ -18,3 +18,4 @@ export {
 export { openCustomerBucket, CustomerEndpointRefused, awsEndpoint, s3CodeOf, type CustomerBucketTarget } from './customer-bucket';
 export { runJobConsumer, JobFailed, type JobHandler, type JobProgressSink, type JobResult, type RunJobConsumerOptions } from './job-runner';
 export { jobAcceptedEntries, type JobOutboxEntry } from './job-accepted';
+export { admitJob, jobAdmissionMigration, type JobAdmission } from './job-admission';

@@ -2,6 +2,7 @@ import type { Client, ServiceDefinition, UntypedServiceImplementation } from '@g
 import type { NatsConnection } from 'nats';
 import { addService, connectPeer, createGrpcServer, type PeerClient, type ServiceEndpoint } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
+import { jobAdmissionMigration } from '@platform/jobs';
 import { openOwnSchema, type Migration, type ServiceDatabase } from '@platform/mysql';
 import { closeNats, connectNats, ensureStream, naming, OUTBOX_MIGRATIONS, pingNats, startOutboxRelay, type Naming, type StreamSpec } from '@platform/nats';
 import { resolveKey } from '@platform/secrets';
@@ -56,7 +57,7 @@ export interface GrpcServiceSpec<C extends GrpcServiceConfig, I extends UntypedS
   /** Process name: logger `service`, NATS connection name and the `<name> ready` log line. */
   name: string;
   configSchema: z.ZodType<C>;
-  /** The schema is `<MYSQL_SCHEMA_PREFIX><base>`; the outbox migration is added in front. */
+  /** The schema is `<MYSQL_SCHEMA_PREFIX><base>`; the outbox and job-admission (`admitJob`) migrations are added in front. */
   database: { base: string; migrations: readonly Migration[] };
   /** JetStream streams the service publishes to, declared without NATS_PREFIX. */
   streams?: readonly StreamSpec[];
@@ -81,7 +82,7 @@ export interface RunningGrpcService {
 }
 
 /** A service's migrations as they run: the outbox table first, then the service's own. */
-export const serviceMigrations = (spec: { database: { migrations: readonly Migration[] } }): Migration[] => [...OUTBOX_MIGRATIONS, ...spec.database.migrations];
+export const serviceMigrations = (spec: { database: { migrations: readonly Migration[] } }): Migration[] => [...OUTBOX_MIGRATIONS, jobAdmissionMigration, ...spec.database.migrations];
 
 /** `channelsplans.v1.ChannelsPlansService`, read from a method path `/pkg.Service/Method`. */
 export function grpcServiceName(definition: ServiceDefinition): string {

@@ -1,5 +1,6 @@
 import { createLogger } from '@platform/logging';
 import { openOwnSchema, type Migration, type ServiceDatabase } from '@platform/mysql';
+import { jobAdmissionMigration } from '@platform/jobs';
 import { OUTBOX_MIGRATIONS } from '@platform/nats';
 import { dropPrefixedSchemas } from './mysql-cleanup';
 import { uniquePrefix } from './processes';
@@ -13,14 +14,14 @@ export interface TestSchema {
 
 /**
  * A service's own schema under a prefix unique to one test run, migrated exactly as the service
- * migrates it on start (the outbox migration first): what a service's rule specs run against.
+ * migrates it on start (the outbox and job-admission migrations first): what a service's rule specs run against.
  */
 export async function openTestSchema(options: { tag: string; base: string; migrations: readonly Migration[] }): Promise<TestSchema> {
   const prefix = uniquePrefix(options.tag);
   const db = await openOwnSchema({
     env: { MYSQL_URL: process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306', MYSQL_SCHEMA_PREFIX: prefix, NODE_ENV: 'test' },
     base: options.base,
-    migrations: [...OUTBOX_MIGRATIONS, ...options.migrations],
+    migrations: [...OUTBOX_MIGRATIONS, jobAdmissionMigration, ...options.migrations],
     logger: createLogger({ service: `${options.base}-test`, level: 'silent' }),
   });
   return {
