@@ -214,7 +214,7 @@ export const storageRoutes = [
       },
     ),
     success: { status: 200, description: 'Queued', schema: QueueIdBody },
-    problems: ['UPLOAD_ABORTED', 'INVALID_STAGING_KEY', 'UPLOAD_NOT_STAGED', 'UPLOAD_TOO_LARGE', 'OBJECT_STORE_UNAVAILABLE'],
+    problems: ['UPLOAD_ABORTED', 'INVALID_STAGING_KEY', 'UPLOAD_NOT_STAGED', 'UPLOAD_TOO_LARGE', 'OBJECT_STORE_UNAVAILABLE', 'JOB_LIMIT_REACHED'],
     example: { params: { accountId: 1001 }, response: { queueId: EXAMPLE_QUEUE_ID } },
     async handle({ params, req, backends, local }) {
       const staged = await local.uploads.stage(req, params.accountId);
@@ -433,7 +433,7 @@ export const storageRoutes = [
       { additionalProperties: false },
     ),
     success: { status: 200, description: 'Queued', schema: QueueIdBody },
-    problems: ['CLOUD_SERVICE_NOT_FOUND'],
+    problems: ['CLOUD_SERVICE_NOT_FOUND', 'JOB_LIMIT_REACHED'],
     example: {
       params: { accountId: 1001, serviceId: 7 },
       request: { path: 'spring', files: ['hero.jpg'], folders: ['logos'] },
