@@ -18,9 +18,17 @@ export const gatewayConfigSchema = z.object({
   /** Requests per minute an account may take, over every key acting in it and every replica; 0 disables the limit. */
   RATE_LIMIT_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(0).default(12000),
   /** How long an Idempotency-Key and the first answer to it are kept (24 h). */
-  IDEMPOTENCY_TTL_MS: z.coerce.number().int().min(1000).default(24 * 3_600_000),
+  IDEMPOTENCY_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(24 * 3_600_000),
   /** How long a request running under an Idempotency-Key holds it before a retry may take it over (its gateway died). */
-  IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(1000).default(5 * 60_000),
+  IDEMPOTENCY_LEASE_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(5 * 60_000),
   /** Port of the Prometheus /metrics listener, kept off the public port; unset disables it. */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** `host:port` of each gRPC backend (CHANNELS_PLANS_ADDR, ...), one per entry of the backend registry. */

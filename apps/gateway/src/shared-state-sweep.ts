@@ -11,12 +11,7 @@ const SWEEP_BATCH = 1_000;
  * Removes what the replicas share and no longer need: expired idempotency keys and past rate-limit
  * windows. Every replica sweeps; the deletes are idempotent, so running twice only costs a statement.
  */
-export function startSharedStateSweep(deps: {
-  idempotency: IdempotencyStore;
-  rateLimits: RateLimitCounter;
-  currentWindow: () => number;
-  logger: Logger;
-}) {
+export function startSharedStateSweep(deps: { idempotency: IdempotencyStore; rateLimits: RateLimitCounter; currentWindow: () => number; logger: Logger }) {
   const drain = async (deleteBatch: () => Promise<number>) => {
     while ((await deleteBatch()) === SWEEP_BATCH);
   };

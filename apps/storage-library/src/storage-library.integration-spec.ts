@@ -88,7 +88,9 @@ describe('storage-library services (real MariaDB and S3)', () => {
         const queues = capped();
         const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => queues.enqueue('cloud-copy', 33, {})));
         expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(2);
-        expect(outcomes.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason.code)).toEqual(Array(6).fill('JOB_LIMIT_REACHED'));
+        expect(outcomes.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason.code)).toEqual(
+          Array(6).fill('JOB_LIMIT_REACHED'),
+        );
       });
     });
 

@@ -78,7 +78,11 @@ describe('idempotent writes and rate limits across gateway replicas', () => {
     it('replays a client error as it was answered', async () => {
       const [apiKey, account] = [await newKey(), await newAccount('Errors')];
       const patch = () =>
-        gatewayB('PATCH', `/v2/accounts/${account}/retail-campaigns/999999`, { key: apiKey, json: { campaignName: 'x' }, headers: { 'idempotency-key': 'missing-1' } });
+        gatewayB('PATCH', `/v2/accounts/${account}/retail-campaigns/999999`, {
+          key: apiKey,
+          json: { campaignName: 'x' },
+          headers: { 'idempotency-key': 'missing-1' },
+        });
       const first = await patch();
       expectProblem(first, 404, 'RETAIL_CAMPAIGN_NOT_FOUND');
       const retry = await patch();
@@ -101,7 +105,9 @@ describe('idempotent writes and rate limits across gateway replicas', () => {
       const [apiKey, account] = [await newKey(), await newAccount('Concurrent')];
       const upload = slowUpload(system.baseUrl, `/v2/accounts/${account}/asset-library`, apiKey, 'upload-1');
       // The first request holds the key once its claim is in the shared table (its body is still arriving).
-      await waitFor(async () => (await system.rows('gateway_identity', 'SELECT 1 FROM idempotent_requests WHERE idempotency_key = ?', ['upload-1'])).length === 1);
+      await waitFor(
+        async () => (await system.rows('gateway_identity', 'SELECT 1 FROM idempotent_requests WHERE idempotency_key = ?', ['upload-1'])).length === 1,
+      );
       const retryWhileRunning = await uploadOnce(gatewayB, account, apiKey, 'upload-1');
       expectProblem(retryWhileRunning, 409, 'IDEMPOTENCY_REQUEST_IN_PROGRESS');
       expect(retryWhileRunning.headers.get('retry-after')).toBe('1');

@@ -18,7 +18,11 @@ describe('idempotency keys in the gateway schema', () => {
   const scope = (): IdempotencyScope => ({ tenant: 'account:7', operation: 'createThing', key: `key-${++n}` });
 
   beforeAll(async () => {
-    schema = await openTestSchema({ tag: 'idem', base: 'gateway_identity', migrations: [createIdentityTables, createIdempotentRequests, createRateLimitWindows] });
+    schema = await openTestSchema({
+      tag: 'idem',
+      base: 'gateway_identity',
+      migrations: [createIdentityTables, createIdempotentRequests, createRateLimitWindows],
+    });
     store = createIdempotencyStore(schema.db, { ttlMs: 60_000, leaseMs: 60_000 });
   });
   afterAll(() => schema.close());
@@ -63,10 +67,16 @@ describe('idempotency keys in the gateway schema', () => {
   it('lets a retry take over a claim whose lease lapsed (its gateway died), and a new request reuse an expired key', async () => {
     const key = scope();
     await store.claim(key, fingerprint({ a: 1 }));
-    await schema.db.knex('idempotent_requests').where({ idempotency_key: key.key }).update({ lease_until: schema.db.knex.raw('NOW(3) - INTERVAL 1 SECOND') });
+    await schema.db
+      .knex('idempotent_requests')
+      .where({ idempotency_key: key.key })
+      .update({ lease_until: schema.db.knex.raw('NOW(3) - INTERVAL 1 SECOND') });
     await expect(store.claim(key, fingerprint({ a: 1 }))).resolves.toEqual({ outcome: 'claimed' });
     await store.complete(key, fingerprint({ a: 1 }), answer);
-    await schema.db.knex('idempotent_requests').where({ idempotency_key: key.key }).update({ expires_at: schema.db.knex.raw('NOW(3) - INTERVAL 1 SECOND') });
+    await schema.db
+      .knex('idempotent_requests')
+      .where({ idempotency_key: key.key })
+      .update({ expires_at: schema.db.knex.raw('NOW(3) - INTERVAL 1 SECOND') });
     await expect(store.claim(key, fingerprint({ a: 2 }))).resolves.toEqual({ outcome: 'claimed' });
   });
 
@@ -74,7 +84,10 @@ describe('idempotency keys in the gateway schema', () => {
     const [expired, live] = [scope(), scope()];
     await store.claim(expired, fingerprint({}));
     await store.claim(live, fingerprint({}));
-    await schema.db.knex('idempotent_requests').where({ idempotency_key: expired.key }).update({ expires_at: schema.db.knex.raw('NOW(3) - INTERVAL 1 SECOND') });
+    await schema.db
+      .knex('idempotent_requests')
+      .where({ idempotency_key: expired.key })
+      .update({ expires_at: schema.db.knex.raw('NOW(3) - INTERVAL 1 SECOND') });
     expect(await store.deleteExpired(1000)).toBe(1);
     await expect(store.claim(live, fingerprint({}))).resolves.toEqual({ outcome: 'in-flight' });
   });
@@ -116,7 +129,11 @@ describe('idempotency keys in the gateway schema', () => {
     it('answers 409 while the first runs and 422 for another request, as problems', async () => {
       const key = scope();
       await start(key);
-      expect(await rejectionOf(writes().begin(key, fingerprint({})))).toMatchObject({ status: 409, code: 'IDEMPOTENCY_REQUEST_IN_PROGRESS', headers: { 'Retry-After': '1' } });
+      expect(await rejectionOf(writes().begin(key, fingerprint({})))).toMatchObject({
+        status: 409,
+        code: 'IDEMPOTENCY_REQUEST_IN_PROGRESS',
+        headers: { 'Retry-After': '1' },
+      });
       expect(await rejectionOf(writes().begin(key, fingerprint({ other: true })))).toMatchObject({ status: 422, code: 'IDEMPOTENCY_KEY_REUSED' });
     });
   });

@@ -80,7 +80,10 @@ export function createIdempotencyStore(db: ServiceDatabase, times: IdempotencyTi
         const expired = Number(row.expired) === 1;
         if (!expired && !row.request_sha256.equals(fingerprint)) return { outcome: 'mismatch' };
         if (!expired && row.status !== null) {
-          return { outcome: 'replay', answer: { status: row.status, headers: JSON.parse(row.headers ?? '{}') as Record<string, string>, body: row.body ?? Buffer.alloc(0) } };
+          return {
+            outcome: 'replay',
+            answer: { status: row.status, headers: JSON.parse(row.headers ?? '{}') as Record<string, string>, body: row.body ?? Buffer.alloc(0) },
+          };
         }
         if (!expired && Number(row.lapsed) !== 1) return { outcome: 'in-flight' };
         const taken = await db.write(TAKE_OVER, [fingerprint, lease, ttl, ...where(scope)]);

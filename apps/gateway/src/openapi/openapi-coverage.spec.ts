@@ -113,7 +113,7 @@ describe('the coverage check fails on a gap', () => {
     ]);
   });
 
-  it("a write without its Idempotency-Key parameter, and a 429 or 503 without its headers", () => {
+  it('a write without its Idempotency-Key parameter, and a 429 or 503 without its headers', () => {
     const document = documentOf();
     const create = operationOf(document, '/v2/org/{orgId}/retail-media-channels', 'post');
     create.parameters = (create.parameters as JsonObject[]).filter((parameter) => parameter.in !== 'header');

@@ -33,7 +33,11 @@ function parameters(schema: TObject | undefined, location: 'path' | 'query', exa
 export const PROBLEM_SCHEMA_REF = '#/components/schemas/Problem';
 
 const header = (name: string): JsonObject => ({ $ref: `#/components/headers/${name}` });
-const RATE_LIMIT_HEADERS = { 'RateLimit-Limit': header('RateLimit-Limit'), 'RateLimit-Remaining': header('RateLimit-Remaining'), 'RateLimit-Reset': header('RateLimit-Reset') };
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': header('RateLimit-Limit'),
+  'RateLimit-Remaining': header('RateLimit-Remaining'),
+  'RateLimit-Reset': header('RateLimit-Reset'),
+};
 
 /** Response headers the document names once and every operation refers to. */
 const HEADERS: Record<string, JsonObject> = {

@@ -18,7 +18,11 @@ describe('rate limits counted in the gateway schema', () => {
     createRateLimit({ counter, perKeyPerMinute: 3, perAccountPerMinute: 0, logger, now: () => MID_WINDOW, ...options });
 
   beforeAll(async () => {
-    schema = await openTestSchema({ tag: 'ratelimit', base: 'gateway_identity', migrations: [createIdentityTables, createIdempotentRequests, createRateLimitWindows] });
+    schema = await openTestSchema({
+      tag: 'ratelimit',
+      base: 'gateway_identity',
+      migrations: [createIdentityTables, createIdempotentRequests, createRateLimitWindows],
+    });
     counter = createRateLimitCounter(schema.db);
   });
   afterAll(() => schema.close());

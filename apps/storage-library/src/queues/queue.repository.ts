@@ -53,10 +53,9 @@ export class QueueRepository {
 
   /** The account's jobs of a kind not yet Completed or Failed, in the transaction that would queue one more. */
   async countActive(trx: Knex.Transaction, accountId: number, kind: string): Promise<number> {
-    const [row] = (await trx('queues')
-      .where({ account_id: accountId, kind })
-      .whereIn('status', ['Queued', 'Processing'])
-      .count({ active: '*' })) as { active: number | string }[];
+    const [row] = (await trx('queues').where({ account_id: accountId, kind }).whereIn('status', ['Queued', 'Processing']).count({ active: '*' })) as {
+      active: number | string;
+    }[];
     return Number(row.active);
   }
 

@@ -18,3 +18,4 @@ export { duplicateKeyName, isDuplicateKey, rethrowDuplicateKey } from './mysql.d
 export { readJsonColumn, writeJsonColumn } from './mysql.json-column';
 export { fieldColumns, type FieldColumns } from './mysql.field-table';
 export { withNamedLock } from './mysql.named-lock';
+export { admitJob, jobAdmissionMigration, type JobAdmission } from './mysql.job-admission';

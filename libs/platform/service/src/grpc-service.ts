@@ -2,8 +2,7 @@ import type { Client, ServiceDefinition, UntypedServiceImplementation } from '@g
 import type { NatsConnection } from 'nats';
 import { addService, connectPeer, createGrpcServer, type PeerClient, type ServiceEndpoint } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
-import { jobAdmissionMigration } from '@platform/jobs';
-import { openOwnSchema, type Migration, type ServiceDatabase } from '@platform/mysql';
+import { jobAdmissionMigration, openOwnSchema, type Migration, type ServiceDatabase } from '@platform/mysql';
 import { closeNats, connectNats, ensureStream, naming, OUTBOX_MIGRATIONS, pingNats, startOutboxRelay, type Naming, type StreamSpec } from '@platform/nats';
 import { resolveKey } from '@platform/secrets';
 import type { z } from '@platform/config';

@@ -1,6 +1,5 @@
 import { createLogger } from '@platform/logging';
-import { openOwnSchema, type Migration, type ServiceDatabase } from '@platform/mysql';
-import { jobAdmissionMigration } from '@platform/jobs';
+import { jobAdmissionMigration, openOwnSchema, type Migration, type ServiceDatabase } from '@platform/mysql';
 import { OUTBOX_MIGRATIONS } from '@platform/nats';
 import { dropPrefixedSchemas } from './mysql-cleanup';
 import { uniquePrefix } from './processes';

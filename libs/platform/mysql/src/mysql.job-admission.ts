@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { problem } from '@platform/errors';
-import type { Migration } from '@platform/mysql';
+import type { Migration } from './mysql.migration-source';
 
 /**
  * The table admitJob locks on, one row per account and job kind. runGrpcService applies it to every
