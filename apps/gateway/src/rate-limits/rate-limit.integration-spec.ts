@@ -56,10 +56,38 @@ describe('rate limits counted in the gateway schema', () => {
     await expect(nextMinute.consume({ keyId: 'a' })).resolves.toMatchObject({ 'RateLimit-Remaining': '0' });
   });
 
-  it('counts every concurrent request once', async () => {
-    const many = limit({ perKeyPerMinute: 1000 });
-    await Promise.all(Array.from({ length: 50 }, () => many.consume({ keyId: 'burst' })));
-    expect(await counter.hit('key:burst', Math.floor(MID_WINDOW / 60_000))).toBe(51);
+  it('lets exactly the budget through when requests arrive at once on several replicas', async () => {
+    const replicas = [limit({ perKeyPerMinute: 7 }), limit({ perKeyPerMinute: 7 }), limit({ perKeyPerMinute: 7 })];
+    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => replicas[i % 3].consume({ keyId: 'burst' })));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(7);
+  });
+
+  it('reserves a busy key in leases (one statement per lease), and never lets more than the budget through', async () => {
+    const window = Math.floor(MID_WINDOW / 60_000);
+    const statements: number[] = [];
+    const counting: RateLimitCounter = {
+      hit: (subject, at, hits) => {
+        statements.push(hits ?? 1);
+        return counter.hit(subject, at, hits);
+      },
+      deleteBefore: counter.deleteBefore,
+    };
+    const [busyA, busyB] = [limit({ counter: counting, perKeyPerMinute: 1000 }), limit({ counter: counting, perKeyPerMinute: 1000 })];
+    let admitted = 0;
+    for (let i = 0; i < 1200; i++) {
+      const outcome = await (i % 2 === 0 ? busyA : busyB).consume({ keyId: 'busy' }).then(
+        () => true,
+        () => false,
+      );
+      if (outcome) admitted++;
+    }
+    // Leases of 1, 2, 4, 8, then 10 (1% of 1000): far fewer statements than requests.
+    expect(statements.slice(0, 5)).toEqual([1, 1, 2, 2, 4]);
+    expect(statements.length).toBeLessThan(250);
+    // Early by at most one lease per replica, never late.
+    expect(admitted).toBeLessThanOrEqual(1000);
+    expect(admitted).toBeGreaterThanOrEqual(1000 - 2 * 10);
+    expect(await counter.hit('key:busy', window, 0)).toBeGreaterThanOrEqual(1000);
   });
 
   it('removes past windows', async () => {
