@@ -2244,7 +2244,7 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests); JOB_LIMIT_REACHED (Too many jobs running for the account) */
       429: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -2256,7 +2256,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'RATE_LIMITED';
+            code?: 'RATE_LIMITED' | 'JOB_LIMIT_REACHED';
           };
         };
       };
@@ -3318,7 +3318,7 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests); JOB_LIMIT_REACHED (Too many jobs running for the account) */
       429: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -3330,7 +3330,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'RATE_LIMITED';
+            code?: 'RATE_LIMITED' | 'JOB_LIMIT_REACHED';
           };
         };
       };
