@@ -122,8 +122,8 @@ export async function startPlatform(tag: string, defer: Defer, options: Platform
   const gateway = await startProcess({
     name: 'gateway',
     entry: 'apps/gateway/src/main.ts',
-    // The limiter stays in the measured path, with a budget one benchmark key cannot exhaust.
-    env: { ...common, PORT: String(httpPort), ...backendAddresses, RATE_LIMIT_PER_MINUTE: '100000000' },
+    // The limiters stay in the measured path (counted in MySQL, in leases), with budgets one benchmark key and account cannot exhaust.
+    env: { ...common, PORT: String(httpPort), ...backendAddresses, RATE_LIMIT_PER_MINUTE: '100000000', RATE_LIMIT_ACCOUNT_PER_MINUTE: '100000000' },
     ready: /gateway listening/,
     nodeArgs: benchNodeArgs(),
     logFile: logFile('gateway'),
