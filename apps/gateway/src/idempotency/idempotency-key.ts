@@ -9,6 +9,13 @@ export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /** Visible ASCII, no spaces: a UUID, a ULID or any token a client mints fits; a header sent twice (joined by ", ") does not. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]+$/;
 
+/**
+ * Whether an operation takes an Idempotency-Key: a POST, PUT, PATCH or DELETE, except a route that
+ * declares `cache`, which is a read by contract (a search sent as POST) and changes nothing to repeat.
+ */
+export const takesIdempotencyKey = (route: { method?: string; cache?: unknown }) =>
+  route.cache === undefined && route.method !== undefined && ['post', 'put', 'patch', 'delete'].includes(route.method.toLowerCase());
+
 /** The request's Idempotency-Key, checked; undefined when it sends none. */
 export function readIdempotencyKey(req: Request): string | undefined {
   const key = req.headers['idempotency-key'];

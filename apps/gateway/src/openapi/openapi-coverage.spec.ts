@@ -128,6 +128,15 @@ describe('the coverage check fails on a gap', () => {
     ]);
   });
 
+  it('gives every write the Idempotency-Key parameter, and none to a cached read sent as POST', () => {
+    const document = documentOf();
+    const headerNames = (path: string, method: string) =>
+      ((operationOf(document, path, method).parameters ?? []) as JsonObject[]).filter((p) => p.in === 'header').map((p) => p.name);
+    expect(headerNames('/v2/org/{orgId}/retail-media-channels', 'post')).toEqual(['Idempotency-Key']);
+    expect(headerNames('/v2/org/{orgId}/retail-media-channels', 'get')).toEqual([]);
+    expect(headerNames('/v2/accounts/{accountId}/retail-campaigns/retail-templates', 'post')).toEqual([]);
+  });
+
   it('an admin operation not secured by the admin token, and a permission outside the catalog', () => {
     const document = documentOf();
     operationOf(document, '/admin/v1/api-keys', 'post').security = [{ bearerApiKey: [] }];

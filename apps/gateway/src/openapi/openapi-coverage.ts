@@ -3,7 +3,7 @@ import { compileValidator } from '../http/validation';
 import type { RouteSpec } from '../routes/route.types';
 import { PROBLEM_SCHEMA_REF } from './openapi.builder';
 import { IDEMPOTENCY_KEY_HEADER } from '../idempotency/idempotency-key';
-import { isWriteMethod, operationProblems, problemsByStatus } from './operation-problems';
+import { takesIdempotencyKey, operationProblems, problemsByStatus } from './operation-problems';
 
 type JsonObject = Record<string, unknown>;
 
@@ -78,8 +78,8 @@ function checkOperation(gateway: GatewayOperation, operation: JsonObject, permis
     else if (typeof parameter.schema !== 'object' || parameter.schema === null) problems.push(`${location} parameter ${name} has no schema`);
     else if (location === 'path' && exampleValues(parameter).length === 0) problems.push(`path parameter ${name} has no example`);
   }
-  // Headers: a write takes an Idempotency-Key, and nothing else takes one.
-  const write = isWriteMethod(route.method);
+  // Headers: a write takes an Idempotency-Key (a cached read sent as POST does not), and nothing else takes one.
+  const write = takesIdempotencyKey(route);
   const idempotencyKey = (p: JsonObject) => p.in === 'header' && p.name === IDEMPOTENCY_KEY_HEADER;
   if (write && !parameters.some(idempotencyKey)) problems.push(`a write, but the ${IDEMPOTENCY_KEY_HEADER} header is not documented`);
   for (const parameter of parameters) {

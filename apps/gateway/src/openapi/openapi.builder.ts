@@ -4,7 +4,7 @@ import { FIELD_RULES, PROBLEMS, type ProblemCode } from '@contracts/domain';
 import { MAX_PAGE_LIMIT } from '../http/pagination';
 import { RouteExample, RouteSpec } from '../routes/route.types';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENT_REPLAY_HEADER } from '../idempotency/idempotency-key';
-import { isWriteMethod, operationProblems, problemsByStatus, type ProblemSource } from './operation-problems';
+import { takesIdempotencyKey, operationProblems, problemsByStatus, type ProblemSource } from './operation-problems';
 
 type JsonObject = Record<string, unknown>;
 
@@ -99,6 +99,7 @@ function problemResponses(codes: ProblemCode[], headersOf: (status: number, atSt
 interface OperationSource {
   operationId: string;
   method: string;
+  cache?: unknown;
   path: string;
   summary: string;
   description?: string;
@@ -116,7 +117,7 @@ const withHeaders = (headers: JsonObject): JsonObject => (Object.keys(headers).l
 
 function operation(source: OperationSource, extra: JsonObject, kind: 'v2' | 'admin'): JsonObject {
   const example = source.example ?? {};
-  const write = isWriteMethod(source.method);
+  const write = takesIdempotencyKey(source);
   const success: JsonObject = { description: source.success.description, ...withHeaders(responseHeaders(source.success.status, kind, write)) };
   if (source.success.schema)
     success.content = { 'application/json': { schema: plain(source.success.schema), ...examples(example.response, source.success.description) } };

@@ -1,8 +1,12 @@
 import { PROBLEMS, type ProblemCode } from '@contracts/domain';
+import { takesIdempotencyKey } from '../idempotency/idempotency-key';
+
+export { takesIdempotencyKey };
 
 /** What an operation is, as far as the problems every operation of its kind can answer go. */
 export interface ProblemSource {
   method?: string;
+  cache?: unknown;
   scope?: { org: string } | { account: string } | 'none';
   body?: unknown;
   multipartBody?: unknown;
@@ -29,10 +33,8 @@ const ADMIN_COMMON: readonly ProblemCode[] = ['VALIDATION_FAILED', 'ADMIN_TOKEN_
 /** An operation that reads a body can also be refused for the body itself, before any route sees it. */
 const BODY_COMMON: readonly ProblemCode[] = ['MALFORMED_JSON', 'MALFORMED_BODY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 
-/** A write (POST, PUT, PATCH, DELETE) takes an Idempotency-Key, which a retry can find running or used for another request. */
+/** A write takes an Idempotency-Key, which a retry can find running or used for another request. */
 const IDEMPOTENT_WRITE: readonly ProblemCode[] = ['IDEMPOTENCY_REQUEST_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'];
-
-export const isWriteMethod = (method: string | undefined) => method !== undefined && ['post', 'put', 'patch', 'delete'].includes(method.toLowerCase());
 
 /**
  * Every problem code an operation can answer: its kind's common ones, the tenant its scope names (a
@@ -44,7 +46,7 @@ export function operationProblems(source: ProblemSource, kind: 'v2' | 'admin'): 
   const scope = source.scope;
   const tenant: ProblemCode[] = scope === undefined || scope === 'none' ? [] : 'org' in scope ? ['ORG_NOT_FOUND'] : ['ACCOUNT_NOT_FOUND'];
   const readsBody = source.body !== undefined || source.multipartBody !== undefined;
-  const write = isWriteMethod(source.method) ? IDEMPOTENT_WRITE : [];
+  const write = takesIdempotencyKey(source) ? IDEMPOTENT_WRITE : [];
   return [...new Set([...(kind === 'v2' ? V2_COMMON : ADMIN_COMMON), ...tenant, ...(readsBody ? BODY_COMMON : []), ...write, ...(source.problems ?? [])])];
 }
 

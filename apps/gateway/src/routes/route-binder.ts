@@ -13,7 +13,7 @@ import type { RateLimit } from '../rate-limits/rate-limit';
 import type { CacheOutcome } from '../http/http-metrics';
 import type { FreshnessGate } from '../cache/invalidation-channel';
 import type { CachedResponse, ResponseCache } from '../cache/response-cache';
-import { IDEMPOTENT_REPLAY_HEADER, readIdempotencyKey, requestFingerprint } from '../idempotency/idempotency-key';
+import { IDEMPOTENT_REPLAY_HEADER, readIdempotencyKey, requestFingerprint, takesIdempotencyKey } from '../idempotency/idempotency-key';
 import type { StoredAnswer } from '../idempotency/idempotency.store';
 import type { IdempotentWrite, IdempotentWrites } from '../idempotency/idempotent-writes';
 import { LocalServices, RouteContext, RouteResult, RouteScope, RouteSpec } from './route.types';
@@ -229,8 +229,6 @@ async function handle({ spec, scope, shadows, params, query, body }: CompiledRou
   sendJson(res, answer);
 }
 
-const MUTATING_METHODS: ReadonlySet<string> = new Set(['post', 'put', 'patch', 'delete']);
-
 /**
  * A write sent with an Idempotency-Key, after every check (a refused request claims nothing): the
  * stored first answer to replay, or the claim under which this one runs. The key is per tenant (the
@@ -243,7 +241,7 @@ async function idempotentStart(
   principal: Principal | undefined,
   request: { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown },
 ): Promise<{ replay: StoredAnswer } | { write: IdempotentWrite } | undefined> {
-  if (!MUTATING_METHODS.has(spec.method)) return undefined;
+  if (!takesIdempotencyKey(spec)) return undefined;
   const key = readIdempotencyKey(req);
   if (key === undefined) return undefined;
   const fingerprint = requestFingerprint({ operation: spec.operationId, ...request, body: spec.multipartBody ? null : request.body });

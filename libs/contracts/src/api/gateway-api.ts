@@ -14523,10 +14523,7 @@ export interface operations {
         /** @description Items to skip. */
         offset?: number;
       };
-      header?: {
-        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         /** @description Account id */
         accountId: number;
@@ -14565,7 +14562,6 @@ export interface operations {
       /** @description A page of matching templates */
       200: {
         headers: {
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -14829,19 +14825,6 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
-      409: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {unknown} */
-            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
-          };
-        };
-      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -14863,18 +14846,6 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'UNSUPPORTED_MEDIA_TYPE';
-          };
-        };
-      };
-      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {unknown} */
-            code?: 'IDEMPOTENCY_KEY_REUSED';
           };
         };
       };
