@@ -55,7 +55,8 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
     const appError = error instanceof AppError ? error : (fromBodyParser(error as { type?: string }) ?? toAppError(error, 'A dependency of the gateway'));
     if (appError.status >= 500) logger.error({ err: error, requestId: res.locals.requestId, path: req.path }, 'request failed');
     const problem = toProblem(appError, { instance: req.originalUrl, requestId: String(res.locals.requestId ?? '') });
-    if (appError.status === 429 && !appError.headers?.['Retry-After']) res.set('Retry-After', '1');
+    // Every 429 and 503 tells the client when to try again (the OpenAPI document says so on each operation).
+    if ((appError.status === 429 || appError.status === 503) && !appError.headers?.['Retry-After']) res.set('Retry-After', '1');
     res
       .status(appError.status)
       .set(appError.headers ?? {})
