@@ -93,7 +93,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
         authenticate: identity.authenticate,
         authenticateAdmin: identity.authenticateAdmin,
         rateLimit,
-        idempotency: idempotentWrites(idempotencyStore, logger),
+        idempotency: idempotentWrites(idempotencyStore, logger, config.GRPC_DEADLINE_MS),
         bodyLimitBytes: config.BODY_LIMIT_BYTES,
         local: { identity: identity.identity, uploads: createUploadStaging(store, config.UPLOAD_MAX_BYTES) },
         backends,

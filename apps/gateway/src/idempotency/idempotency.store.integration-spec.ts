@@ -93,7 +93,7 @@ describe('idempotency keys in the gateway schema', () => {
   });
 
   describe('what the binder keeps of an answer', () => {
-    const writes = () => idempotentWrites(store, createLogger({ service: 'idem-test', level: 'silent' }));
+    const writes = () => idempotentWrites(store, createLogger({ service: 'idem-test', level: 'silent' }), 5_000);
     const where = { instance: '/v2/accounts/7/things', requestId: 'req-12345678' };
     const start = async (key: IdempotencyScope) => {
       const started = await writes().begin(key, fingerprint({}));

@@ -1,4 +1,4 @@
-import { AppError, problem, PROBLEM_CONTENT_TYPE, toProblem } from '@platform/errors';
+import { AppError, problem, PROBLEM_CONTENT_TYPE, toProblem, withDeadline } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import type { IdempotencyScope, IdempotencyStore, StoredAnswer } from './idempotency.store';
 
@@ -28,12 +28,16 @@ const isFinal = (status: number) => status < 500 && status !== 429;
  * Keeping or letting go never fails the request: the answer is already decided, and a key left
  * claimed is freed when its lease lapses.
  */
-export function idempotentWrites(store: IdempotencyStore, logger: Logger): IdempotentWrites {
+export function idempotentWrites(store: IdempotencyStore, logger: Logger, deadlineMs: number): IdempotentWrites {
+  // Bounded like every call on the request's path: a hung database answers 504 to the claim, and a
+  // kept answer that cannot be written in time is logged while the answer goes out.
   const settle = (what: string, run: () => Promise<void>) =>
-    run().catch((error: unknown) => logger.warn({ err: error }, `could not ${what} an idempotency key; it frees when its lease lapses`));
+    withDeadline(run(), deadlineMs, 'The idempotency store').catch((error: unknown) =>
+      logger.warn({ err: error }, `could not ${what} an idempotency key; it frees when its lease lapses`),
+    );
   return {
     async begin(scope, fingerprint) {
-      const claim = await store.claim(scope, fingerprint);
+      const claim = await withDeadline(store.claim(scope, fingerprint), deadlineMs, 'The idempotency store');
       switch (claim.outcome) {
         case 'replay':
           return { replay: claim.answer };

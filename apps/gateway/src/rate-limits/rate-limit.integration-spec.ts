@@ -102,6 +102,13 @@ describe('rate limits counted in the gateway schema', () => {
     await expect(unreachable.consume({ keyId: 'k' })).resolves.toEqual({});
   });
 
+  it('lets a request through after a short wait when the counter hangs', async () => {
+    const hung = limit({ counter: { hit: () => new Promise<number>(() => undefined), deleteBefore: async () => 0 } });
+    const started = Date.now();
+    await expect(hung.consume({ keyId: 'k' })).resolves.toEqual({});
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
   it('is off at 0', async () => {
     const off = limit({ perKeyPerMinute: 0 });
     for (let i = 0; i < 10; i++) await expect(off.consume({ keyId: 'k' })).resolves.toEqual({});
