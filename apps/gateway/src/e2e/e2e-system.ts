@@ -192,7 +192,8 @@ export async function startE2eSystem(tag: string, options: E2eOptions = {}): Pro
     sql: async (schema, statement, values = []) => {
       await rootQuery(mysqlUrl, `${prefix}${schema}`, statement, values);
     },
-    rows: async <Row>(schema: string, statement: string, values: unknown[] = []) => (await rootQuery(mysqlUrl, `${prefix}${schema}`, statement, values)) as Row[],
+    rows: async <Row>(schema: string, statement: string, values: unknown[] = []) =>
+      (await rootQuery(mysqlUrl, `${prefix}${schema}`, statement, values)) as Row[],
   };
 }
 

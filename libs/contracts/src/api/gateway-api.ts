@@ -5502,7 +5502,10 @@ export interface operations {
   createFeedAssetSourceFromProcess: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -5593,6 +5596,10 @@ export interface operations {
       /** @description Created; the first ingestion is queued */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5665,6 +5672,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -5689,9 +5709,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -5704,6 +5740,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -5730,7 +5767,10 @@ export interface operations {
   updateFeedAssetSource: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -5823,6 +5863,10 @@ export interface operations {
       /** @description Updated; an ingestion is queued */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5895,15 +5939,16 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); ASSET_SOURCE_IN_USE (The asset source is used by recommendation sources) */
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); ASSET_SOURCE_IN_USE (The asset source is used by recommendation sources) */
       409: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'ASSET_SOURCE_KIND_MISMATCH' | 'ASSET_SOURCE_IN_USE';
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'ASSET_SOURCE_KIND_MISMATCH' | 'ASSET_SOURCE_IN_USE';
           };
         };
       };
@@ -5931,9 +5976,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -5946,6 +6007,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -5972,7 +6034,10 @@ export interface operations {
   confirmFeedVersion: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -5986,6 +6051,10 @@ export interface operations {
       /** @description The held version serves */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6057,21 +6126,38 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); FEED_NOTHING_HELD (The feed source holds no version awaiting confirmation) */
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind); FEED_NOTHING_HELD (The feed source holds no version awaiting confirmation) */
       409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'ASSET_SOURCE_KIND_MISMATCH' | 'FEED_NOTHING_HELD';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'ASSET_SOURCE_KIND_MISMATCH' | 'FEED_NOTHING_HELD';
+            code?: 'IDEMPOTENCY_KEY_REUSED';
           };
         };
       };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6084,6 +6170,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6110,7 +6197,10 @@ export interface operations {
   createFeedAssetSource: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -6197,6 +6287,10 @@ export interface operations {
       /** @description Created; the first ingestion is queued */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6269,6 +6363,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -6293,9 +6400,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6308,6 +6431,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6334,7 +6458,10 @@ export interface operations {
   processFeedAssetSource: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -6398,6 +6525,10 @@ export interface operations {
       /** @description The head of the feed, read */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6500,6 +6631,19 @@ export interface operations {
           };
         };
       };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS';
+          };
+        };
+      };
       /** @description Payload Too Large: PAYLOAD_TOO_LARGE (The request body is too large) */
       413: {
         headers: {
@@ -6524,6 +6668,18 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Failed Dependency: FEED_REFUSED (The feed may not be fetched); FEED_AUTH_FAILED (The feed's host refused the credentials); FEED_NOT_FOUND (The feed was not found at its host); FEED_TOO_LARGE (The feed is larger than the size cap); FEED_NOT_A_FEED (The body is not a feed of its content type) */
       424: {
         headers: {
@@ -6539,6 +6695,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6563,6 +6723,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6603,6 +6764,9 @@ export interface operations {
       /** @description The run */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6695,6 +6859,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6707,6 +6875,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6747,6 +6916,9 @@ export interface operations {
       /** @description The report */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6816,6 +6988,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6828,6 +7004,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
