@@ -81,7 +81,11 @@ export interface RunningGrpcService {
 }
 
 /** A service's migrations as they run: the outbox table first, then the service's own. */
-export const serviceMigrations = (spec: { database: { migrations: readonly Migration[] } }): Migration[] => [...OUTBOX_MIGRATIONS, jobAdmissionMigration, ...spec.database.migrations];
+export const serviceMigrations = (spec: { database: { migrations: readonly Migration[] } }): Migration[] => [
+  ...OUTBOX_MIGRATIONS,
+  jobAdmissionMigration,
+  ...spec.database.migrations,
+];
 
 /** `channelsplans.v1.ChannelsPlansService`, read from a method path `/pkg.Service/Method`. */
 export function grpcServiceName(definition: ServiceDefinition): string {
