@@ -14115,7 +14115,10 @@ export interface operations {
   startExport: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Account id */
         accountId: number;
@@ -14144,6 +14147,10 @@ export interface operations {
       /** @description The export started (or the running one of the same kind) */
       200: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -14215,15 +14222,16 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: RETAIL_CAMPAIGN_NOT_ACTIVE (The retail campaign is not ACTIVE) */
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); RETAIL_CAMPAIGN_NOT_ACTIVE (The retail campaign is not ACTIVE) */
       409: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'RETAIL_CAMPAIGN_NOT_ACTIVE';
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'RETAIL_CAMPAIGN_NOT_ACTIVE';
           };
         };
       };
@@ -14251,9 +14259,25 @@ export interface operations {
           };
         };
       };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14266,6 +14290,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14312,6 +14337,9 @@ export interface operations {
       /** @description One entry per format found */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -14391,6 +14419,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14403,6 +14435,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14445,6 +14478,9 @@ export interface operations {
       /** @description The export and its manifest */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -14523,6 +14559,10 @@ export interface operations {
       /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14535,6 +14575,7 @@ export interface operations {
       /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
       503: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
