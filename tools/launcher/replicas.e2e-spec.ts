@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { JOB_CONCURRENCY_CAPS } from '@contracts/domain';
 import { deletePrefixedStreams, dropPrefixedSchemas, freePortBlock, uniquePrefix } from '@platform/testing';
 import { APPS } from './apps.registry';
 
@@ -123,7 +124,14 @@ describe('npm start -- --replicas', () => {
 
   it('shares a burst of upload jobs from both gateways across the workers and the storage-library replicas, each job run once', async () => {
     const orgId = (await call(gateways[0], 'POST', '/admin/v1/orgs', { token: ADMIN_TOKEN, json: { name: 'Replica Co', isRetailer: true } })).body.orgId;
-    const accountId = (await call(gateways[0], 'POST', `/admin/v1/orgs/${orgId}/accounts`, { token: ADMIN_TOKEN, json: { name: 'Burst' } })).body.accountId;
+    // An account may hold only JOB_CONCURRENCY_CAPS['asset-upload'] unfinished uploads at once (429 beyond):
+    // the burst is spread over enough accounts to stay below that cap.
+    const accountCount = Math.ceil(UPLOADS / (JOB_CONCURRENCY_CAPS['asset-upload'] - 2));
+    const accountIds: number[] = [];
+    for (let a = 0; a < accountCount; a += 1)
+      accountIds.push(
+        (await call(gateways[0], 'POST', `/admin/v1/orgs/${orgId}/accounts`, { token: ADMIN_TOKEN, json: { name: `Burst ${a}` } })).body.accountId as number,
+      );
     const apiKey = (await call(gateways[1], 'POST', '/admin/v1/api-keys', { token: ADMIN_TOKEN, json: { orgId, permissions: ['*'] } })).body.apiKey as string;
     expect(apiKey).toEqual(expect.any(String));
 
@@ -132,7 +140,7 @@ describe('npm start -- --replicas', () => {
         const form = new FormData();
         form.append('path', 'burst');
         form.append('file', new Blob([Buffer.from(`file ${i}`)]), `file-${i}.txt`);
-        const answer = await call(gateways[i % 2], 'POST', `/v2/accounts/${accountId}/asset-library`, { token: apiKey, body: form });
+        const answer = await call(gateways[i % 2], 'POST', `/v2/accounts/${accountIds[i % accountCount]}/asset-library`, { token: apiKey, body: form });
         expect(answer.status).toBe(200);
         return answer.body.queueId as string;
       }),

