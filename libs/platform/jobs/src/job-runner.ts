@@ -137,10 +137,9 @@ export async function runJobConsumer({
         return;
       }
       await report(JobStatus.JOB_STATUS_COMPLETED, result.totalItems, result.totalProcessed, result.message);
-      log.info({ queueId: job.queueId, deliveryCount }, 'job completed');
       await cleanup(job);
       ran('completed');
-      log.info({ queueId: job.queueId, totalItems: result.totalItems, durationMs: Date.now() - started }, 'job completed');
+      log.info({ queueId: job.queueId, deliveryCount, totalItems: result.totalItems, durationMs: Date.now() - started }, 'job completed');
     },
   });
   const stopReporting = reportPendingJobs(handler.kind, async () => (await jsm.consumers.info(spec.stream, spec.durable)).num_pending);

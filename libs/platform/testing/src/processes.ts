@@ -25,6 +25,9 @@ export function freePort(): Promise<number> {
   return freePortBlock(1);
 }
 
+/** Ports already handed out by this process: each stays free until its process binds it, so it is never handed out twice. */
+const handedOut = new Set<number>();
+
 const canListen = (port: number) =>
   new Promise<boolean>((done) => {
     const server = createServer();
@@ -38,11 +41,15 @@ const canListen = (port: number) =>
  * the OS's port-0 answers live: outgoing connections of other tests take ports from that range at any
  * moment, so a port inside it could be taken between this check and the bind.
  */
-export async function freePortBlock(count: number, low = 20_000, high = 32_000): Promise<number> {
+export async function freePortBlock(count: number, low = 10_000, high = 32_000): Promise<number> {
   for (let attempt = 0; high - low >= count && attempt < 100; attempt++) {
     const base = low + Math.floor(Math.random() * (high - low - count + 1));
     const ports = Array.from({ length: count }, (_, i) => base + i);
-    if ((await Promise.all(ports.map(canListen))).every(Boolean)) return base;
+    if (ports.some((port) => handedOut.has(port))) continue;
+    if ((await Promise.all(ports.map(canListen))).every(Boolean)) {
+      for (const port of ports) handedOut.add(port);
+      return base;
+    }
   }
   throw new Error(`no ${count} consecutive free ports between ${low} and ${high}`);
 }
