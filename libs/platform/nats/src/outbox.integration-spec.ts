@@ -186,6 +186,36 @@ describe(startOutboxRelay.name, () => {
     for (const event of [events[0], events[59]]) expect(await storedOn(event.subject)).toBe(1);
   });
 
+  it("never holds back a writer's commit while a publish hangs (NATS down): the relay locks its rows, not the gap after them", async () => {
+    const pending = nextEvent();
+    await knex.transaction((trx) => enqueueOutbox(trx, pending));
+    let releasePublish: () => void = () => undefined;
+    const publishStarted = new Promise<void>((started) => {
+      const hanging = new Proxy(env.js, {
+        get(target, property, receiver) {
+          if (property !== 'publish') return Reflect.get(target, property, receiver);
+          return async () => {
+            started();
+            await new Promise<void>((release) => (releasePublish = release));
+            throw new Error('publish timed out');
+          };
+        },
+      });
+      void relay({ js: hanging }).flush();
+    });
+    await publishStarted;
+    // Like the client's publish timeout: the hang ends by itself, so a blocked writer shows as a slow write.
+    const timeout = setTimeout(() => releasePublish(), 2_500);
+
+    const writeStartedAt = Date.now();
+    await knex.transaction((trx) => enqueueOutbox(trx, nextEvent()));
+    const writeMs = Date.now() - writeStartedAt;
+    clearTimeout(timeout);
+    releasePublish();
+
+    expect(writeMs).toBeLessThan(1_000);
+  });
+
   it('relays on its own while running, without flush()', async () => {
     relay({ pollMs: 50 });
     const event = nextEvent();

@@ -71,52 +71,58 @@ export function startOutboxRelay({
     return run;
   };
 
+  // READ COMMITTED: a locking read there locks the rows it returns and no gap. Under REPEATABLE READ it
+  // would also lock the gap after the last pending row, so every writer's outbox insert would wait for
+  // this transaction, which lasts as long as a publish does (the client's timeout while NATS is down).
   const relayBatch = (upToId: number) =>
-    knex.transaction(async (trx) => {
-      const rows: OutboxRow[] = await trx(OUTBOX_TABLE)
-        .select('id', 'subject', 'msg_id', 'payload', 'attempts', 'headers')
-        .whereNull('published_at')
-        .where('id', '<=', upToId)
-        .where((due) => due.whereNull('next_attempt_at').orWhere('next_attempt_at', '<=', trx.fn.now(3)))
-        .orderBy('id')
-        .limit(batchSize)
-        .forUpdate()
-        .skipLocked();
+    knex.transaction(
+      async (trx) => {
+        const rows: OutboxRow[] = await trx(OUTBOX_TABLE)
+          .select('id', 'subject', 'msg_id', 'payload', 'attempts', 'headers')
+          .whereNull('published_at')
+          .where('id', '<=', upToId)
+          .where((due) => due.whereNull('next_attempt_at').orWhere('next_attempt_at', '<=', trx.fn.now(3)))
+          .orderBy('id')
+          .limit(batchSize)
+          .forUpdate()
+          .skipLocked();
 
-      const publishedIds: number[] = [];
-      let failure: { row: OutboxRow; error: unknown } | undefined;
-      for (const row of rows) {
-        try {
-          await publish(js, row.subject, row.payload, { msgId: row.msg_id, headers: storedHeaders(row) });
-          publishedIds.push(row.id);
-        } catch (error) {
-          // The rest of the batch would most likely fail the same way (NATS down); stop here.
-          failure = { row, error };
-          break;
+        const publishedIds: number[] = [];
+        let failure: { row: OutboxRow; error: unknown } | undefined;
+        for (const row of rows) {
+          try {
+            await publish(js, row.subject, row.payload, { msgId: row.msg_id, headers: storedHeaders(row) });
+            publishedIds.push(row.id);
+          } catch (error) {
+            // The rest of the batch would most likely fail the same way (NATS down); stop here.
+            failure = { row, error };
+            break;
+          }
         }
-      }
 
-      if (publishedIds.length > 0) {
-        await trx(OUTBOX_TABLE)
-          .whereIn('id', publishedIds)
-          .update({ published_at: trx.fn.now(3) });
-        outboxPublished().inc(publishedIds.length);
-      }
-      if (failure) {
-        const { row, error } = failure;
-        outboxPublishFailures().inc();
-        const delayMs = backoffDelay(retryBackoff, row.attempts + 1);
-        await trx(OUTBOX_TABLE)
-          .where('id', row.id)
-          .update({
-            attempts: trx.raw('attempts + 1'),
-            next_attempt_at: trx.raw('NOW(3) + INTERVAL ? MICROSECOND', [delayMs * 1_000]),
-            last_error: errorMessage(error).slice(0, MAX_ERROR_LENGTH),
-          });
-        log.warn({ err: error, outboxId: row.id, msgId: row.msg_id, attempts: row.attempts + 1, delayMs }, 'outbox publish failed');
-      }
-      return { selected: rows.length, published: publishedIds.length, failed: failure !== undefined };
-    });
+        if (publishedIds.length > 0) {
+          await trx(OUTBOX_TABLE)
+            .whereIn('id', publishedIds)
+            .update({ published_at: trx.fn.now(3) });
+          outboxPublished().inc(publishedIds.length);
+        }
+        if (failure) {
+          const { row, error } = failure;
+          outboxPublishFailures().inc();
+          const delayMs = backoffDelay(retryBackoff, row.attempts + 1);
+          await trx(OUTBOX_TABLE)
+            .where('id', row.id)
+            .update({
+              attempts: trx.raw('attempts + 1'),
+              next_attempt_at: trx.raw('NOW(3) + INTERVAL ? MICROSECOND', [delayMs * 1_000]),
+              last_error: errorMessage(error).slice(0, MAX_ERROR_LENGTH),
+            });
+          log.warn({ err: error, outboxId: row.id, msgId: row.msg_id, attempts: row.attempts + 1, delayMs }, 'outbox publish failed');
+        }
+        return { selected: rows.length, published: publishedIds.length, failed: failure !== undefined };
+      },
+      { isolationLevel: 'read committed' },
+    );
 
   const drain = async (signal?: AbortSignal): Promise<DrainOutcome> => {
     // Bounding by the newest id now keeps a busy writer from making one drain endless.
