@@ -126,7 +126,7 @@ describe.each(OVERLAYS)('NetworkPolicies of overlays/%s', (overlay) => {
 describe('the reach model', () => {
   it('derives the peers from the peers/ folders and the public readers from the code', () => {
     const facts = Object.fromEntries(APPS.map((app) => [app.name, { peers: app.peers, readsPublicAddresses: app.readsPublicAddresses }]));
-    expect(facts['content-creative']).toEqual({ peers: ['asset-sources', 'channels-plans'], readsPublicAddresses: false });
+    expect(facts['content-creative']).toEqual({ peers: ['asset-sources', 'channels-plans', 'storage-library'], readsPublicAddresses: false });
     expect(facts['asset-sources']).toEqual({ peers: ['content-creative', 'storage-library'], readsPublicAddresses: true });
     expect(facts['storage-worker']).toEqual({ peers: [], readsPublicAddresses: true });
     expect(facts['storage-library']).toEqual({ peers: [], readsPublicAddresses: true });

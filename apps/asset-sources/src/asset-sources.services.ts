@@ -43,6 +43,8 @@ export interface AssetSourcesDeps {
   /** Seals feed credentials at rest (SECRETS_ENCRYPTION_KEY). */
   box: SecretBox;
   now?: () => Date;
+  /** Feed runs one account may have queued or running at once; JOB_CONCURRENCY_CAPS when not set. */
+  feedRunCap?: number;
 }
 
 /** Repositories and services over one database; the gRPC server and the specs build them the same way. */
@@ -63,6 +65,7 @@ export function createAssetSourcesServices(deps: AssetSourcesDeps): AssetSources
     box: deps.box,
     logger: deps.logger,
     now: deps.now,
+    runCap: deps.feedRunCap,
   });
   return {
     assetSources,

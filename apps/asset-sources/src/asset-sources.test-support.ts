@@ -18,7 +18,10 @@ export interface AssetSourcesTestBed extends AssetSourcesServices {
  * or NATS: specs of the rules call the services directly. `allowlist` lets remote sources reach a
  * local test server; `now` moves the clock the cache and the schedule read.
  */
-export async function openAssetSourcesTestBed(tag: string, options: { allowlist?: string; now?: () => Date } = {}): Promise<AssetSourcesTestBed> {
+export async function openAssetSourcesTestBed(
+  tag: string,
+  options: { allowlist?: string; now?: () => Date; feedRunCap?: number } = {},
+): Promise<AssetSourcesTestBed> {
   const { prefix, db, close } = await openTestSchema({ tag, base: 'asset_sources', migrations: ASSET_SOURCES_MIGRATIONS });
   const services = createAssetSourcesServices({
     db,
@@ -28,6 +31,7 @@ export async function openAssetSourcesTestBed(tag: string, options: { allowlist?
     events: createEventOutbox(naming(prefix)),
     box: createSecretBox(developmentKey('asset-sources-test')),
     now: options.now,
+    feedRunCap: options.feedRunCap,
   });
   return { ...services, prefix, db, close };
 }

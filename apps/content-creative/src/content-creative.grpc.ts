@@ -10,10 +10,12 @@ import { decisionGrpc } from './decisions/decision.grpc';
 import { exportGrpc } from './exports/export.grpc';
 import type { AssetSourcesPeer } from './peers/asset-sources.peer';
 import type { ChannelsPlansPeer } from './peers/channels-plans.peer';
+import type { StorageLibraryPeer } from './peers/storage-library.peer';
 
 export interface ContentCreativePeers {
   assetSources: PeerOf<AssetSourcesPeer>;
   channelsPlans: PeerOf<ChannelsPlansPeer>;
+  storageLibrary: PeerOf<StorageLibraryPeer>;
 }
 
 /** The whole ContentCreativeService: each feature brings the handlers of its operations. */

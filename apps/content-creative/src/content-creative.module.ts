@@ -11,6 +11,7 @@ import { DataSignalService } from './data-signals/data-signal.service';
 import { CONTENT_CREATIVE_MIGRATIONS } from './migrations';
 import { assetSourcesPeer } from './peers/asset-sources.peer';
 import { channelsPlansPeer } from './peers/channels-plans.peer';
+import { storageLibraryPeer } from './peers/storage-library.peer';
 
 /** What is particular to content-creative; @platform/service runs it like every other service. */
 export const contentCreativeService: GrpcServiceSpec<ContentCreativeConfig, v1.ContentCreativeServiceServer> = {
@@ -26,8 +27,9 @@ export const contentCreativeService: GrpcServiceSpec<ContentCreativeConfig, v1.C
     contentCreativeGrpc({
       logger,
       guard,
-      ...createContentCreativeServices({ db, events }),
+      ...createContentCreativeServices({ db, events, logger }),
       assetSources: adaptPeer(connectPeer(SERVICE_ENDPOINTS.assetSources), assetSourcesPeer),
       channelsPlans: adaptPeer(connectPeer(SERVICE_ENDPOINTS.channelsPlans), channelsPlansPeer),
+      storageLibrary: adaptPeer(connectPeer(SERVICE_ENDPOINTS.storageLibrary), storageLibraryPeer),
     }),
 };

@@ -1,3 +1,4 @@
+import type { Logger } from '@platform/logging';
 import type { ServiceDatabase } from '@platform/mysql';
 import type { EventOutbox } from '@platform/service';
 import { CampaignRepository } from './campaigns/campaign.repository';
@@ -19,11 +20,11 @@ export interface ContentCreativeServices {
 }
 
 /** Repositories and services over one database; the gRPC server and the specs build them the same way. */
-export function createContentCreativeServices(deps: { db: ServiceDatabase; events: EventOutbox }): ContentCreativeServices {
+export function createContentCreativeServices(deps: { db: ServiceDatabase; events: EventOutbox; logger: Logger }): ContentCreativeServices {
   const dataSignals = new DataSignalService(deps.db.knex, new DataSignalRepository(deps.db));
   const campaigns = new CampaignService(new CampaignRepository(deps.db), dataSignals);
   const mapRepository = new ContentMapRepository(deps.db);
-  const exports = new ExportService(deps.db.knex, deps.events, new ExportRepository(deps.db), mapRepository);
+  const exports = new ExportService(deps.db.knex, deps.events, new ExportRepository(deps.db), mapRepository, deps.logger);
   return {
     dataSignals,
     campaigns,

@@ -1,3 +1,4 @@
+import { createLogger } from '@platform/logging';
 import type { ServiceDatabase } from '@platform/mysql';
 import { naming } from '@platform/nats';
 import { createEventOutbox } from '@platform/service';
@@ -17,7 +18,11 @@ export interface ContentCreativeTestBed extends ContentCreativeServices {
  */
 export async function openContentCreativeTestBed(tag: string): Promise<ContentCreativeTestBed> {
   const { prefix, db, close } = await openTestSchema({ tag, base: 'content_creative', migrations: CONTENT_CREATIVE_MIGRATIONS });
-  const services = createContentCreativeServices({ db, events: createEventOutbox(naming(prefix.toUpperCase())) });
+  const services = createContentCreativeServices({
+    db,
+    events: createEventOutbox(naming(prefix.toUpperCase())),
+    logger: createLogger({ service: 'content-creative-test', level: 'silent' }),
+  });
   await services.dataSignals.seedCatalog();
   return { ...services, prefix, db, close };
 }

@@ -55,7 +55,8 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
       }
       res.end(feed.body);
     });
-    bed = await openAssetSourcesTestBed('feedingest', { now: () => clock });
+    // Most specs here leave runs queued that no worker takes: the account's cap on feed runs has a spec of its own.
+    bed = await openAssetSourcesTestBed('feedingest', { now: () => clock, feedRunCap: 1_000 });
   });
 
   afterAll(async () => {
@@ -309,6 +310,45 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     expect(refused).toHaveLength(1);
     expect(String(refused[0].reason.message)).toMatch(/being ingested by another run/);
     expect((await bed.assetSources.get(ACCOUNT, assetSourceId)).rowCount).toBe(3000);
+  });
+
+  it("refuses a run past the account's cap on queued and running feed runs with 429, writing nothing, and starts a due one once a run ended", async () => {
+    const account = ACCOUNT + 1;
+    const capped = createAssetSourcesServices({
+      db: bed.db,
+      logger,
+      remote: { allowlist: '', timeoutMs: 2_000, maxBytes: 1024 },
+      events: createEventOutbox(naming(bed.prefix)),
+      box: createSecretBox(developmentKey('asset-sources-test')),
+      now: () => clock,
+      feedRunCap: 2,
+    });
+    const runOf = (started: { queueId: string; assetSourceId: number }) =>
+      job().run({ ...request(started.queueId, started.assetSourceId), accountId: account }, sink);
+    feeds.set('/capped.csv', { body: csv(products(5)) });
+    const schedule = { isScheduled: true, frequency: 'DAILY' as const, startTime: '06:00', endDate: null };
+    const scheduled = await capped.feedSources.create(account, input('/capped.csv', { schedule }, server));
+    await runOf(scheduled);
+    const first = await capped.feedSources.create(account, input('/capped.csv', {}, server));
+    await capped.feedSources.create(account, input('/capped.csv', {}, server));
+    const sourcesBefore = await bed.db.knex('asset_sources').where({ account_id: account }).count({ n: '*' });
+    const runsBefore = await bed.db.knex('feed_runs').where({ account_id: account }).count({ n: '*' });
+
+    expect(await rejectionOf(capped.feedSources.create(account, input('/capped.csv', {}, server)))).toMatchObject({ code: 'JOB_LIMIT_REACHED', status: 429 });
+    expect(await rejectionOf(capped.feedSources.replace(account, scheduled.assetSourceId, input('/capped.csv', { schedule }, server)))).toMatchObject({
+      code: 'JOB_LIMIT_REACHED',
+    });
+    // Nothing half-written: no new source, no new run.
+    expect(await bed.db.knex('asset_sources').where({ account_id: account }).count({ n: '*' })).toEqual(sourcesBefore);
+    expect(await bed.db.knex('feed_runs').where({ account_id: account }).count({ n: '*' })).toEqual(runsBefore);
+
+    // A scheduled source that falls due while the account is full stays due, and starts once a run has ended.
+    const due = new Date(clock.getTime() - 1_000);
+    await bed.db.knex('feed_sources').where({ asset_source_id: scheduled.assetSourceId }).update({ next_run_at: due });
+    expect(await capped.feedSources.startDueRuns()).toBe(0);
+    expect((await capped.feedSources.settings(scheduled.assetSourceId))?.nextRunAt?.getTime()).toBe(due.getTime());
+    await runOf(first);
+    expect(await capped.feedSources.startDueRuns()).toBe(1);
   });
 
   it('starts a due scheduled run once whichever replicas sweep, and skips a feed that did not change', async () => {

@@ -224,6 +224,12 @@ export class FeedSourceRepository {
     return row && toRun(row);
   }
 
+  /** The account's runs, of every source, queued or running: what its feed-ingest job cap counts. */
+  async countActiveRuns(trx: Knex.Transaction, accountId: number): Promise<number> {
+    const [{ active }] = await trx('feed_runs').where({ account_id: accountId }).whereIn('status', ACTIVE_STATUSES).count({ active: '*' });
+    return Number(active);
+  }
+
   async hasActiveRun(trx: Knex.Transaction, assetSourceId: number): Promise<boolean> {
     const row = await trx('feed_runs').where({ asset_source_id: assetSourceId }).whereIn('status', ACTIVE_STATUSES).first('queue_id');
     return row !== undefined;

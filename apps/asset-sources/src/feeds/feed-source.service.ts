@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { FEED_SECRET_FIELDS, FEED_SHRINK_GUARD_DEFAULT_PERCENT, type FeedSecretField } from '@contracts/domain';
-import { problem, validationFailed } from '@platform/errors';
-import { jobAcceptedEntries, type JobProgress, type JobRequest } from '@platform/jobs';
+import { FEED_SECRET_FIELDS, FEED_SHRINK_GUARD_DEFAULT_PERCENT, JOB_CONCURRENCY_CAPS, type FeedSecretField } from '@contracts/domain';
+import { AppError, problem, validationFailed } from '@platform/errors';
+import { admitJob, jobAcceptedEntries, type JobProgress, type JobRequest } from '@platform/jobs';
 import type { Logger } from '@platform/logging';
 import { withTransaction } from '@platform/mysql';
 import type { SecretBox } from '@platform/secrets';
@@ -57,6 +57,8 @@ export class FeedSourceService {
       box: SecretBox;
       logger: Logger;
       now?: () => Date;
+      /** Runs one account may have queued or running at once (JOB_CONCURRENCY_CAPS). */
+      runCap?: number;
     },
   ) {}
 
@@ -200,6 +202,11 @@ export class FeedSourceService {
         if (await this.deps.feeds.hasActiveRun(trx, due.assetSourceId)) return false;
         await this.enqueue(trx, due.accountId, due.assetSourceId, 'schedule', now);
         return true;
+      }).catch((error: unknown) => {
+        // The account runs as many feeds as it may: the claim rolled back with the refusal, so the
+        // source stays due and a later sweep starts it once a run has ended.
+        if (error instanceof AppError && error.code === 'JOB_LIMIT_REACHED') return false;
+        throw error;
       });
       if (queued) started++;
     }
@@ -208,6 +215,12 @@ export class FeedSourceService {
 
   /** The run's row, its Queued progress event and its request, in the caller's transaction; answers the Queued event. */
   private async enqueue(trx: Knex.Transaction, accountId: number, assetSourceId: number, trigger: FeedRunTrigger, now: Date): Promise<JobProgress> {
+    await admitJob(trx, {
+      accountId,
+      kind: FEED_INGEST_KIND,
+      cap: this.deps.runCap ?? JOB_CONCURRENCY_CAPS[FEED_INGEST_KIND],
+      countActive: (t) => this.deps.feeds.countActiveRuns(t, accountId),
+    });
     const queueId = randomUUID();
     await this.deps.feeds.insertRun(trx, { queueId, assetSourceId, accountId, trigger });
     const request: JobRequest<FeedIngestPayload> = { queueId, accountId, kind: FEED_INGEST_KIND, payload: { assetSourceId } };

@@ -5,6 +5,7 @@ import type { Logger } from '@platform/logging';
 import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { AssetSourcesPeer } from '../peers/asset-sources.peer';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
+import type { StorageLibraryPeer } from '../peers/storage-library.peer';
 import type { ExportService } from './export.service';
 
 export function exportGrpc({
@@ -13,17 +14,19 @@ export function exportGrpc({
   exports,
   assetSources,
   channelsPlans,
+  storageLibrary,
 }: {
   logger: Logger;
   guard: CallGuard;
   exports: ExportService;
   assetSources: PeerOf<AssetSourcesPeer>;
   channelsPlans: PeerOf<ChannelsPlansPeer>;
+  storageLibrary: PeerOf<StorageLibraryPeer>;
 }): Pick<v1.ContentCreativeServiceServer, 'startExport' | 'getExportStatus' | 'getExportManifest' | 'getExportWork' | 'recordExportOutcome'> {
   return unaryHandlers(v1.ContentCreativeServiceService, CONTENT_CREATIVE_ACCESS, logger, {
     startExport: async (request, call) => {
       const principal = guard.account(call, request.accountId);
-      return exports.start({ orgId: principal.orgId }, request, channelsPlans(call));
+      return exports.start({ orgId: principal.orgId }, request, channelsPlans(call), storageLibrary(call));
     },
 
     getExportStatus: async (request, call) => {

@@ -62,6 +62,12 @@ export class ExportRepository {
     return row && toRecord(row);
   }
 
+  /** The account's exports still INITIATED or PROCESSING, of every campaign: what its asset-export job cap counts. */
+  async countRunning(trx: Knex.Transaction, accountId: number): Promise<number> {
+    const [{ running }] = await trx('exports').where({ account_id: accountId, running: 1 }).count({ running: '*' });
+    return Number(running);
+  }
+
   /** A new export, running; the unique key on (kind, running) refuses a second running one. */
   async insert(trx: Knex.Transaction, record: Omit<ExportRecord, 'createdAt' | 'manifestJson' | 'totalItems'>): Promise<void> {
     await trx('exports').insert({

@@ -101,6 +101,52 @@ describe('export jobs (content-creative, on MariaDB)', () => {
     expect(next.queueId).not.toBe(first.queueId);
   });
 
+  it("caps the account's running exports at JOB_CONCURRENCY_CAPS with 429 and queues nothing, while a start of a running one still answers it", async () => {
+    const kinds: [string, number][] = [
+      ['png', 1],
+      ['png', 2],
+      ['jpg', 1],
+      ['jpg', 2],
+      ['gif', 1],
+    ];
+    const running = [];
+    for (const [type, resolution] of kinds) running.push(await bed.exports.start(caller, request(type, resolution), channels('ACTIVE')));
+    const eventsBefore = (await outbox()).length;
+
+    const refused = await rejectionOf(bed.exports.start(caller, request('gif', 2), channels('ACTIVE')));
+    expect(refused).toMatchObject({ code: 'JOB_LIMIT_REACHED', status: 429 });
+    expect(await bed.db.knex('exports').count({ n: '*' })).toEqual([{ n: kinds.length }]);
+    expect(await outbox()).toHaveLength(eventsBefore);
+    // The same kind again is the running export, not a new job: no refusal.
+    expect(await bed.exports.start(caller, request('png', 1), channels('ACTIVE'))).toMatchObject({ queueId: running[0].queueId });
+    // Another account has room of its own.
+    expect(await bed.exports.start(caller, { ...request('gif', 2), accountId: ACCOUNT + 7 }, channels('ACTIVE'))).toMatchObject({ status: 'INITIATED' });
+
+    await bed.exports.record(ACCOUNT, running[0].queueId, { status: 'FAILED', statusMessage: 'x', manifestJson: null, totalItems: 0 });
+    expect(await bed.exports.start(caller, request('gif', 2), channels('ACTIVE'))).toMatchObject({ status: 'INITIATED' });
+  });
+
+  it('hands a new export to the queue view at once, and still answers when the queue view is down', async () => {
+    const announced: { queueId: string; kind: string; status: number }[] = [];
+    const started = await bed.exports.start(caller, request('tiff', 1), channels('ACTIVE'), {
+      recordQueued: async (event) => void announced.push({ queueId: event.queueId, kind: event.kind, status: event.status }),
+    });
+    expect(announced).toEqual([{ queueId: started.queueId, kind: 'asset-export', status: JobStatus.JOB_STATUS_QUEUED }]);
+    // A repeated start answers the running export and announces nothing new.
+    await bed.exports.start(caller, request('tiff', 1), channels('ACTIVE'), {
+      recordQueued: async (event) => void announced.push({ queueId: event.queueId, kind: event.kind, status: event.status }),
+    });
+    expect(announced).toHaveLength(1);
+
+    const down = await bed.exports.start(caller, request('jpg', 1), channels('ACTIVE'), {
+      recordQueued: async () => {
+        throw new Error('14 UNAVAILABLE: storage-library restarting');
+      },
+    });
+    expect(down).toMatchObject({ status: 'INITIATED' });
+    expect(down).not.toHaveProperty('queued');
+  });
+
   it('keeps a finished export as it ended: a redelivered job reporting again changes nothing', async () => {
     const { queueId } = await bed.exports.start(caller, request('gif', 1), channels('ACTIVE'));
     await bed.exports.record(ACCOUNT, queueId, {

@@ -4,6 +4,7 @@ import {
   campaignNotActive,
   EXPORT_ASSET_TYPES,
   EXPORT_JOB_KIND,
+  JOB_CONCURRENCY_CAPS,
   EXPORT_LIMITS,
   EXPORT_RESOLUTIONS,
   exportResolutionRefusal,
@@ -14,12 +15,14 @@ import {
   type ExportStatus,
 } from '@contracts/domain';
 import { AppError, enforce, enforceAt, problem, validationFailed, type FieldError } from '@platform/errors';
-import { jobAcceptedEntries } from '@platform/jobs';
+import { admitJob, jobAcceptedEntries, type JobProgress } from '@platform/jobs';
+import type { Logger } from '@platform/logging';
 import { isDuplicateKey, withTransaction } from '@platform/mysql';
 import type { EventOutbox } from '@platform/service';
 import type { ContentMapRepository } from '../content-maps/content-map.repository';
 import type { AssetSourcesPeer } from '../peers/asset-sources.peer';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
+import type { StorageLibraryPeer } from '../peers/storage-library.peer';
 import type { ExportKind, ExportOutcome, ExportRecord, ExportWorkItem } from './export.model';
 import type { ExportRepository } from './export.repository';
 
@@ -65,12 +68,16 @@ export class ExportService {
     private readonly events: EventOutbox,
     private readonly exports: ExportRepository,
     private readonly maps: ContentMapRepository,
+    private readonly logger: Logger,
+    /** Exports one account may have running at once (JOB_CONCURRENCY_CAPS). */
+    private readonly runningCap: number | undefined = JOB_CONCURRENCY_CAPS[EXPORT_JOB_KIND],
   ) {}
 
   async start(
     caller: { orgId: string },
     request: { accountId: number; retailCampaignId: number; assetExportType: string; resolution: number },
     channels: ChannelsPlansPeer,
+    queueView?: Pick<StorageLibraryPeer, 'recordQueued'>,
   ): Promise<StartedExport> {
     const errors: FieldError[] = [];
     if (!(EXPORT_ASSET_TYPES as readonly string[]).includes(request.assetExportType))
@@ -93,10 +100,17 @@ export class ExportService {
     const queueId = randomUUID();
     const objectPath = `exports/retail-campaign-${request.retailCampaignId}/${queueId}/${exportZipName(campaign.campaignName, kind.assetExportType, kind.resolution)}`;
     const accept = () =>
-      withTransaction(this.knex, async (trx): Promise<StartedExport> => {
+      withTransaction(this.knex, async (trx): Promise<StartedExport & { queued?: JobProgress }> => {
         const running = await this.exports.runningForUpdate(trx, kind);
         if (running)
           return { queueId: running.queueId, status: running.status, message: `An export of this format and resolution is already ${running.status}.` };
+        // Past the running check: a second start of a running export answers that export, never 429.
+        await admitJob(trx, {
+          accountId: kind.accountId,
+          kind: EXPORT_JOB_KIND,
+          cap: this.runningCap,
+          countActive: (t) => this.exports.countRunning(t, kind.accountId),
+        });
         await this.exports.insert(trx, {
           queueId,
           accountId: kind.accountId,
@@ -118,16 +132,33 @@ export class ExportService {
           resolution: kind.resolution as AssetExportJob['resolution'],
           objectPath,
         };
-        const { entries } = jobAcceptedEntries({ queueId, accountId: kind.accountId, kind: EXPORT_JOB_KIND, payload }, Date.now());
+        const { entries, queued } = jobAcceptedEntries({ queueId, accountId: kind.accountId, kind: EXPORT_JOB_KIND, payload }, Date.now());
         for (const entry of entries) await this.events.record(trx, entry);
-        return { queueId, status: 'INITIATED', message: 'The export has started.' };
+        return { queueId, status: 'INITIATED', message: 'The export has started.', queued };
       });
+    let started: StartedExport & { queued?: JobProgress };
     try {
-      return await accept();
+      started = await accept();
     } catch (error) {
       // A start that raced another to the running slot answers the one that won.
-      if (isDuplicateKey(error, 'ux_exports_running')) return accept();
-      throw error;
+      if (!isDuplicateKey(error, 'ux_exports_running')) throw error;
+      started = await accept();
+    }
+    const { queued, ...answer } = started;
+    if (queued) await this.announce(queueView, queued);
+    return answer;
+  }
+
+  /**
+   * Hands the committed export's Queued state to the queue view at once, so the queueId answered can be
+   * polled straight away. Its outbox event carries the same state, so when this fails (storage-library
+   * restarting) the queue still appears a moment later: the failure is logged, not answered.
+   */
+  private async announce(queueView: Pick<StorageLibraryPeer, 'recordQueued'> | undefined, queued: JobProgress): Promise<void> {
+    try {
+      await queueView?.recordQueued(queued);
+    } catch (error) {
+      this.logger.warn({ err: error, queueId: queued.queueId }, 'the queue view will show the export once its Queued event is relayed');
     }
   }
 

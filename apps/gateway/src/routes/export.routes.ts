@@ -1,5 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import { CONTENT_CREATIVE_ACCESS, EXPORT_ASSET_TYPES, EXPORT_STATUSES, HIGH_RESOLUTION_EXPORT_TYPES, type ProblemCode } from '@contracts/domain';
+import {
+  CONTENT_CREATIVE_ACCESS,
+  EXPORT_ASSET_TYPES,
+  EXPORT_JOB_KIND,
+  EXPORT_STATUSES,
+  HIGH_RESOLUTION_EXPORT_TYPES,
+  JOB_CONCURRENCY_CAPS,
+  type ProblemCode,
+} from '@contracts/domain';
 import { AccountId, BoundedString, Idx, Int32, Nullable, PathParams, StringEnum } from './common.schemas';
 import { defineRoute } from './route.types';
 import { cdnUrl, publicBase } from './storage.routes';
@@ -36,7 +44,8 @@ export const exportRoutes = [
       'Renders every content item on every placement of the campaign content maps from the campaign retail template, at the placement dimension ' +
       `times resolution, and packs the files with a manifest.json into one zip. resolution 2 only for ${HIGH_RESOLUTION_EXPORT_TYPES.join(', ')} ` +
       '(400 EXPORT_RESOLUTION_NOT_SUPPORTED at /resolution). The campaign must be ACTIVE (409 naming its status). A start while an export of ' +
-      'the same format and resolution is INITIATED or PROCESSING answers that export (its queueId and status) instead of starting another. ' +
+      'the same format and resolution is INITIATED or PROCESSING answers that export (its queueId and status) instead of starting another; ' +
+      `past ${JOB_CONCURRENCY_CAPS[EXPORT_JOB_KIND]} running exports of the account, a new one is refused with 429 JOB_LIMIT_REACHED. ` +
       'Poll exportAssetStatus (or GET /v2/queues/:queueId for the item counts).',
     permission: CONTENT_CREATIVE_ACCESS.startExport,
     scope: { account: 'accountId' },
@@ -57,7 +66,7 @@ export const exportRoutes = [
         message: Type.String(),
       }),
     },
-    problems: [...CAMPAIGN_PROBLEMS, 'RETAIL_CAMPAIGN_NOT_ACTIVE', 'EXPORT_RESOLUTION_NOT_SUPPORTED'],
+    problems: [...CAMPAIGN_PROBLEMS, 'RETAIL_CAMPAIGN_NOT_ACTIVE', 'EXPORT_RESOLUTION_NOT_SUPPORTED', 'JOB_LIMIT_REACHED'],
     example: {
       params: { accountId: 1001, retailCampaignIdx: 7 },
       request: { assetExportType: 'png', resolution: 2 },

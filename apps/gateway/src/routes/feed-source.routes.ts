@@ -235,6 +235,8 @@ const FEED_RULES =
   'a feed that cannot be read or breaks part-way leaves the old rows serving, and the queue says why. A special column the feed never carries fails the run.';
 
 const FEED_CREATE_PROBLEMS = ['ASSET_SOURCE_IN_USE'] as const;
+/** Every operation that queues an ingestion: the account's cap on feed runs queued or running at once. */
+const FEED_RUN_PROBLEMS = ['JOB_LIMIT_REACHED'] as const;
 
 /** Feed sources: create from process output (37), create directly (38), update (39), and the run, report and confirm extensions. */
 export const feedSourceRoutes = [
@@ -250,6 +252,7 @@ export const feedSourceRoutes = [
     params: AccountPath,
     body: FromProcessBody,
     success: { status: 201, description: 'Created; the first ingestion is queued', schema: Queued },
+    problems: [...FEED_RUN_PROBLEMS],
     example: {
       params: { accountId: 1001 },
       request: { ...EXAMPLE_FEED, feedConfig: EXAMPLE_CONFIG },
@@ -273,6 +276,7 @@ export const feedSourceRoutes = [
     params: AccountPath,
     body: DirectBody,
     success: { status: 201, description: 'Created; the first ingestion is queued', schema: Queued },
+    problems: [...FEED_RUN_PROBLEMS],
     example: {
       params: { accountId: 1001 },
       request: EXAMPLE_FEED,
@@ -298,7 +302,7 @@ export const feedSourceRoutes = [
     params: FeedPath,
     body: UpdateBody,
     success: { status: 200, description: 'Updated; an ingestion is queued', schema: Queued },
-    problems: ['ASSET_SOURCE_NOT_FOUND', 'ASSET_SOURCE_KIND_MISMATCH', ...FEED_CREATE_PROBLEMS],
+    problems: ['ASSET_SOURCE_NOT_FOUND', 'ASSET_SOURCE_KIND_MISMATCH', ...FEED_CREATE_PROBLEMS, ...FEED_RUN_PROBLEMS],
     example: {
       params: { accountId: 1001, assetSourceId: 46 },
       request: EXAMPLE_FEED,

@@ -1013,7 +1013,7 @@ export interface paths {
     put?: never;
     /**
      * Start exporting the creatives of a retail campaign
-     * @description Renders every content item on every placement of the campaign content maps from the campaign retail template, at the placement dimension times resolution, and packs the files with a manifest.json into one zip. resolution 2 only for png, jpg, gif (400 EXPORT_RESOLUTION_NOT_SUPPORTED at /resolution). The campaign must be ACTIVE (409 naming its status). A start while an export of the same format and resolution is INITIATED or PROCESSING answers that export (its queueId and status) instead of starting another. Poll exportAssetStatus (or GET /v2/queues/:queueId for the item counts).
+     * @description Renders every content item on every placement of the campaign content maps from the campaign retail template, at the placement dimension times resolution, and packs the files with a manifest.json into one zip. resolution 2 only for png, jpg, gif (400 EXPORT_RESOLUTION_NOT_SUPPORTED at /resolution). The campaign must be ACTIVE (409 naming its status). A start while an export of the same format and resolution is INITIATED or PROCESSING answers that export (its queueId and status) instead of starting another; past 5 running exports of the account, a new one is refused with 429 JOB_LIMIT_REACHED. Poll exportAssetStatus (or GET /v2/queues/:queueId for the item counts).
      */
     post: operations['startExport'];
     delete?: never;
@@ -5721,7 +5721,7 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests); JOB_LIMIT_REACHED (Too many jobs running for the account) */
       429: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -5733,7 +5733,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'RATE_LIMITED';
+            code?: 'RATE_LIMITED' | 'JOB_LIMIT_REACHED';
           };
         };
       };
@@ -5988,7 +5988,7 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests); JOB_LIMIT_REACHED (Too many jobs running for the account) */
       429: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -6000,7 +6000,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'RATE_LIMITED';
+            code?: 'RATE_LIMITED' | 'JOB_LIMIT_REACHED';
           };
         };
       };
@@ -6412,7 +6412,7 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests); JOB_LIMIT_REACHED (Too many jobs running for the account) */
       429: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -6424,7 +6424,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'RATE_LIMITED';
+            code?: 'RATE_LIMITED' | 'JOB_LIMIT_REACHED';
           };
         };
       };
@@ -14271,7 +14271,7 @@ export interface operations {
           };
         };
       };
-      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests); JOB_LIMIT_REACHED (Too many jobs running for the account) */
       429: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -14283,7 +14283,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
-            code?: 'RATE_LIMITED';
+            code?: 'RATE_LIMITED' | 'JOB_LIMIT_REACHED';
           };
         };
       };
