@@ -1,5 +1,5 @@
 import { assetSourcesV1 as v1, SERVICE_ENDPOINTS } from '@contracts/proto';
-import { adaptPeer } from '@platform/grpc';
+import { adaptPeer, principalMetadata, workerPrincipal } from '@platform/grpc';
 import { JOB_PROGRESS_STREAM, JOB_REQUEST_STREAM, runJobConsumer } from '@platform/jobs';
 import { DEAD_LETTER_STREAM } from '@platform/nats';
 import { parseAllowlist } from '@platform/outbound-fetch';
@@ -9,7 +9,7 @@ import { assetSourcesConfigSchema, type AssetSourcesConfig } from './asset-sourc
 import { assetSourcesGrpc } from './asset-sources.grpc';
 import { createAssetSourcesServices } from './asset-sources.services';
 import { feedIngestJob } from './feeds/feed-ingest.job';
-import { feedReaderFor } from './feeds/reading';
+import { feedReaderFor, libraryTransport } from './feeds/reading';
 import { ASSET_SOURCES_MIGRATIONS } from './migrations';
 import { contentCreativePeer } from './peers/content-creative.peer';
 import { storageLibraryPeer } from './peers/storage-library.peer';
@@ -22,7 +22,18 @@ export const assetSourcesService: GrpcServiceSpec<AssetSourcesConfig, v1.AssetSo
   // Feed runs are requested (and their Queued state published) through the outbox; the runs report progress.
   streams: [JOB_REQUEST_STREAM, JOB_PROGRESS_STREAM, DEAD_LETTER_STREAM],
   definition: v1.AssetSourcesServiceService,
-  implementation: ({ config, logger, guard, db, events, nats, names, connectPeer, runInBackground }) => {
+  implementation: ({ config, logger, guard, principalKey, db, events, nats, names, connectPeer, runInBackground }) => {
+    const storageLibrary = adaptPeer(connectPeer(SERVICE_ENDPOINTS.storageLibrary), storageLibraryPeer);
+    // Feeds named by fileId are read from storage-library as this service, scoped to the feed's account:
+    // an ingestion runs on no caller's behalf, and process has already checked its caller's scope.
+    const library = libraryTransport((accountId, path, offset, length) =>
+      storageLibrary({ metadata: principalMetadata(workerPrincipal('asset-sources', '', accountId), principalKey) }).readLibraryFile(
+        accountId,
+        path,
+        offset,
+        length,
+      ),
+    );
     const services = createAssetSourcesServices({
       db,
       logger,
@@ -31,6 +42,7 @@ export const assetSourcesService: GrpcServiceSpec<AssetSourcesConfig, v1.AssetSo
       feedProcess: { maxBytes: config.FEED_INGEST_MAX_BYTES, timeoutMs: config.FEED_PROCESS_TIMEOUT_MS },
       events,
       box: secretBoxFromConfig(config, (m) => logger.warn(m)),
+      library,
     });
     if (config.RECOMMENDATION_SWEEP_MS > 0) {
       // Recommendation sources fall due by the clock (updateFrequency), not by a request, so a sweep looks for them.
@@ -46,6 +58,7 @@ export const assetSourcesService: GrpcServiceSpec<AssetSourcesConfig, v1.AssetSo
     const reader = feedReaderFor({
       allowlist: parseAllowlist(config.OUTBOUND_ALLOWLIST),
       limits: { maxBytes: config.FEED_INGEST_MAX_BYTES, timeoutMs: config.FEED_INGEST_TIMEOUT_MS },
+      library,
     });
     runInBackground('feed ingest', () =>
       runJobConsumer({
@@ -73,7 +86,7 @@ export const assetSourcesService: GrpcServiceSpec<AssetSourcesConfig, v1.AssetSo
       guard,
       ...services,
       contentCreative: adaptPeer(connectPeer(SERVICE_ENDPOINTS.contentCreative), contentCreativePeer),
-      storageLibrary: adaptPeer(connectPeer(SERVICE_ENDPOINTS.storageLibrary), storageLibraryPeer),
+      storageLibrary,
     });
   },
 };

@@ -5,7 +5,7 @@ import type { SecretBox } from '@platform/secrets';
 import type { EventOutbox } from '@platform/service';
 import { FeedProcessService } from './feeds/feed-process.service';
 import { FeedRowsRepository } from './feeds/feed-rows.repository';
-import { feedReaderFor, type FeedReadLimits } from './feeds/reading';
+import { feedReaderFor, type FeedReadLimits, type FeedTransport } from './feeds/reading';
 import { FeedSourceRepository } from './feeds/feed-source.repository';
 import { FeedSourceService } from './feeds/feed-source.service';
 import { LabelRepository } from './labels/label.repository';
@@ -38,6 +38,8 @@ export interface AssetSourcesDeps {
   remote: { allowlist: string; timeoutMs: number; maxBytes: number; outbound?: OutboundFetch };
   /** Caps of process (36), which reads a feed's head through every transport (the remote allowlist admits test and on-premise hosts). */
   feedProcess?: FeedReadLimits;
+  /** Reads feeds named by fileId (asset-library files); without it such feeds are refused. */
+  library?: FeedTransport;
   /** Records a feed run's request and Queued event with the change that starts it. */
   events: EventOutbox;
   /** Seals feed credentials at rest (SECRETS_ENCRYPTION_KEY). */
@@ -79,6 +81,7 @@ export function createAssetSourcesServices(deps: AssetSourcesDeps): AssetSources
       feedReaderFor({
         allowlist: parseAllowlist(deps.remote.allowlist),
         limits: deps.feedProcess ?? { maxBytes: deps.remote.maxBytes, timeoutMs: deps.remote.timeoutMs },
+        library: deps.library,
       }),
     ),
   };

@@ -17,6 +17,8 @@ export const gatewayConfigSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(6000),
   /** Requests per minute an account may take, over every key acting in it and every replica; 0 disables the limit. */
   RATE_LIMIT_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(0).default(12000),
+  /** Longest a request waits for the shared rate-limit counter before going through uncounted (fail open). */
+  RATE_LIMIT_COUNTER_WAIT_MS: z.coerce.number().int().min(1).max(10_000).default(100),
   /** How long an Idempotency-Key and the first answer to it are kept (24 h). */
   IDEMPOTENCY_TTL_MS: z.coerce
     .number()

@@ -66,6 +66,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     counter: rateLimitCounter,
     perKeyPerMinute: config.RATE_LIMIT_PER_MINUTE,
     perAccountPerMinute: config.RATE_LIMIT_ACCOUNT_PER_MINUTE,
+    counterWaitMs: config.RATE_LIMIT_COUNTER_WAIT_MS,
     logger,
   });
   const idempotencyStore = createIdempotencyStore(db, { ttlMs: config.IDEMPOTENCY_TTL_MS, leaseMs: config.IDEMPOTENCY_LEASE_MS });

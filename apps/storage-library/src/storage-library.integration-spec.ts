@@ -3,7 +3,7 @@ import { JobStatus, jobRequestSubject, type JobProgress } from '@platform/jobs';
 import { naming } from '@platform/nats';
 import { createEventOutbox } from '@platform/service';
 import { createObjectStore, type ObjectStore } from '@platform/s3';
-import { AssetLibraryService, FIND_FILES_CONCURRENCY, FIND_FILES_MAX_PATHS } from './asset-library/asset-library.service';
+import { AssetLibraryService, FIND_FILES_CONCURRENCY, FIND_FILES_MAX_PATHS, READ_FILE_MAX_CHUNK } from './asset-library/asset-library.service';
 import { QueueRepository } from './queues/queue.repository';
 import { QueueService } from './queues/queue.service';
 import { openStorageLibraryTestBed, rejectionOf, type StorageLibraryTestBed } from './storage-library.test-support';
@@ -154,6 +154,44 @@ describe('storage-library services (real MariaDB and S3)', () => {
       const second = await bed.assets.list(20, { prefix: 'f', limit: 2, nextKey: first.nextKey });
       expect(second.files.map((f) => f.name)).toEqual(['two.png']);
       expect(second.nextKey).toBe('');
+    });
+
+    describe('reading a file in chunks (peer ReadLibraryFile)', () => {
+      const body = Buffer.from(Array.from({ length: 2_500 }, (_, i) => i % 251));
+      beforeAll(async () => {
+        await bed.store.putObject('accounts/40/feeds/products.csv', body);
+        await bed.store.putObject('accounts/40/feeds/empty.csv', Buffer.alloc(0));
+      });
+
+      it('answers the bytes from the offset, with the size and ETag on every chunk, and nothing past the end', async () => {
+        const first = await bed.assets.readFile(40, 'feeds/products.csv', 0, 1_000);
+        expect(first).toMatchObject({ found: true, sizeBytes: 2_500, etag: expect.any(String) });
+        expect(first.data.equals(body.subarray(0, 1_000))).toBe(true);
+        const last = await bed.assets.readFile(40, 'feeds/products.csv', 2_000, 1_000);
+        expect(last.data.equals(body.subarray(2_000))).toBe(true);
+        expect(last.etag).toBe(first.etag);
+        expect((await bed.assets.readFile(40, 'feeds/products.csv', 2_500, 1_000)).data).toHaveLength(0);
+        expect(await bed.assets.readFile(40, 'feeds/empty.csv', 0, 1_000)).toMatchObject({ found: true, sizeBytes: 0, data: Buffer.alloc(0) });
+      });
+
+      it("answers found: false for a missing file and for another account's", async () => {
+        expect(await bed.assets.readFile(40, 'feeds/missing.csv', 0, 10)).toMatchObject({ found: false, sizeBytes: 0 });
+        expect(await bed.assets.readFile(41, 'feeds/products.csv', 0, 10)).toMatchObject({ found: false });
+      });
+
+      it('refuses a path breaking the library rules and a chunk out of bounds, naming each', async () => {
+        expect(await rejectionOf(bed.assets.readFile(40, '../41/feeds/products.csv', 0, 10))).toMatchObject({
+          status: 400,
+          errors: [expect.objectContaining({ pointer: '/path', code: 'PATH_TRAVERSAL' })],
+        });
+        expect(await rejectionOf(bed.assets.readFile(40, 'feeds/products.csv', -1, READ_FILE_MAX_CHUNK + 1))).toMatchObject({
+          status: 400,
+          errors: [
+            expect.objectContaining({ pointer: '/offset', code: 'OUT_OF_RANGE' }),
+            expect.objectContaining({ pointer: '/length', code: 'OUT_OF_RANGE' }),
+          ],
+        });
+      });
     });
 
     describe('finding files (peer FindLibraryFiles)', () => {

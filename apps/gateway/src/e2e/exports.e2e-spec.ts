@@ -244,6 +244,10 @@ describe('creative export over HTTP (gateway -> content-creative -> JetStream ->
     const first = await start({ assetExportType: 'png', resolution: 2 });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ status: 'INITIATED', queueId: expect.any(String) });
+    // The queue answers for it at once: the start hands its Queued state to the queue view before answering.
+    const queued = await http<{ status: string }>('GET', `/v2/queues/${first.body.queueId}/status`, { key: fullKey });
+    expect(queued.status).toBe(200);
+    expect(['Queued', 'Processing', 'Completed']).toContain(queued.body.status);
     // A second start while it runs answers the running export, not a new one.
     const again = await start({ assetExportType: 'png', resolution: 2 });
     expect(again.body.queueId).toBe(first.body.queueId);

@@ -86,7 +86,11 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
 
   beforeAll(async () => {
     host = await startFeedHost();
-    system = await startE2eSystem('feeds', { env: { OUTBOUND_ALLOWLIST: `127.0.0.1:${host.port}`, FEED_SCHEDULE_SWEEP_MS: '0' } });
+    system = await startE2eSystem('feeds', {
+      // The storage worker places the files a fileId feed is read from.
+      workers: ['storage-worker'],
+      env: { OUTBOUND_ALLOWLIST: `127.0.0.1:${host.port}`, FEED_SCHEDULE_SWEEP_MS: '0' },
+    });
     http = httpClient(system.baseUrl);
     const a = admin(http);
     const orgId = await a.createOrg({ name: 'Feed Retail', isRetailer: true });
@@ -154,6 +158,46 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     expect(categories.body.values).toEqual(['hats', 'shoes']);
     const skus = await call<{ values: string[] }>('GET', `/v2/accounts/${account}/retail-feed-settings/list?fields=product&query=P02`);
     expect(skus.body.values).toEqual(expect.arrayContaining(['P020', 'P029']));
+  });
+
+  it("reads a feed from a file of the account's asset library (fileId): process, create, ingest", async () => {
+    // The retailer uploads its product file into the library.
+    const form = new FormData();
+    form.append('path', 'feeds');
+    form.append('file', new Blob([csv(products(40))]), 'library-products.csv');
+    const upload = await fetch(`${system.baseUrl}/v2/accounts/${account}/asset-library`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fullKey}` },
+      body: form,
+    });
+    expect(upload.status).toBe(200);
+    expect(await ended(((await upload.json()) as { queueId: string }).queueId)).toMatchObject({ status: 'Completed' });
+    const fromLibrary = { url: '', fileId: 'feeds/library-products.csv' };
+    // Process takes where and how the feed is read, not what the source makes of it.
+    const READ_MEMBERS = ['url', 'fileId', 'urlType', 'urlConfig', 'contentType', 'csvSeparator', 'firstRowIsHeader', 'characterEncoding', 'cdp'];
+    const processBody = (location: Json) => Object.fromEntries(Object.entries(feedBody('', location)).filter(([member]) => READ_MEMBERS.includes(member)));
+
+    const processed = await call<{ config: Json; sample: Record<string, string[]> }>('POST', `${base()}/feed/process`, processBody(fromLibrary));
+    expect(processed.status).toBe(200);
+    expect(processed.body.config).toMatchObject({ fileId: 'feeds/library-products.csv', csvColumns: { sku: 0, name: 1, category: 2, price: 3 } });
+    expect(processed.body.sample.sku.slice(0, 2)).toEqual(['P000', 'P001']);
+
+    const created = await call<{ id: number; queueId: string }>('POST', `${base()}/feed/create`, feedBody('', fromLibrary));
+    expect(created.status).toBe(201);
+    expect(await ended(created.body.queueId)).toMatchObject({ status: 'Completed', totalItems: 40, totalProcessed: 40 });
+    expect((await data(created.body.id)).rowCount).toBe(40);
+
+    // A file the library does not hold: process says so; an ingestion fails on the queue with the reason, keeping nothing half-written.
+    const missing = { url: '', fileId: 'feeds/not-uploaded.csv' };
+    const refused = await call('POST', `${base()}/feed/process`, processBody(missing));
+    expectProblem(refused, 424, 'FEED_NOT_FOUND');
+    const failing = await call<{ id: number; queueId: string }>('POST', `${base()}/feed/create`, feedBody('', missing));
+    expect(failing.status).toBe(201);
+    expect(await ended(failing.body.queueId)).toMatchObject({ status: 'Failed', message: expect.stringContaining('feeds/not-uploaded.csv') });
+    expect((await data(failing.body.id)).rowCount).toBe(0);
+    // Another account's file is not this account's to read.
+    const foreign = await call('POST', `${base(sameOrgAccount)}/feed/process`, processBody(fromLibrary));
+    expectProblem(foreign, 424, 'FEED_NOT_FOUND');
   });
 
   it('creates from the output of process, refusing columns the feed config does not name', async () => {

@@ -14,8 +14,10 @@ const MID_WINDOW = 1_000 * 60_000 + 45_000;
 describe('rate limits counted in the gateway schema', () => {
   let schema: TestSchema;
   let counter: RateLimitCounter;
+  // The counter is given seconds, not the default 100 ms, so a loaded machine never turns a counting spec
+  // into a fail-open one; the hung-counter spec sets the wait it measures.
   const limit = (options: Partial<RateLimitOptions>) =>
-    createRateLimit({ counter, perKeyPerMinute: 3, perAccountPerMinute: 0, logger, now: () => MID_WINDOW, ...options });
+    createRateLimit({ counter, perKeyPerMinute: 3, perAccountPerMinute: 0, counterWaitMs: 5_000, logger, now: () => MID_WINDOW, ...options });
 
   beforeAll(async () => {
     schema = await openTestSchema({
@@ -103,7 +105,7 @@ describe('rate limits counted in the gateway schema', () => {
   });
 
   it('lets a request through after a short wait when the counter hangs', async () => {
-    const hung = limit({ counter: { hit: () => new Promise<number>(() => undefined), deleteBefore: async () => 0 } });
+    const hung = limit({ counter: { hit: () => new Promise<number>(() => undefined), deleteBefore: async () => 0 }, counterWaitMs: 100 });
     const started = Date.now();
     await expect(hung.consume({ keyId: 'k' })).resolves.toEqual({});
     expect(Date.now() - started).toBeLessThan(1_000);

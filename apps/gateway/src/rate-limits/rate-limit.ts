@@ -19,6 +19,11 @@ export interface RateLimitOptions {
   perKeyPerMinute: number;
   /** Requests per minute per account, over every key and replica; 0: no limit. */
   perAccountPerMinute: number;
+  /**
+   * Longest a request waits for the counter: past it the request goes through as if the counter were
+   * down, so a database that hangs costs each request this much at most, never its whole budget.
+   */
+  counterWaitMs?: number;
   logger: Logger;
   now?: () => number;
 }
@@ -26,11 +31,6 @@ export interface RateLimitOptions {
 const WINDOW_MS = 60_000;
 /** One warning per this long while the counter cannot be reached, not one per request. */
 const WARNING_INTERVAL_MS = 10_000;
-/**
- * Longest a request waits for the counter: past it the request goes through as if the counter were
- * down, so a database that hangs costs each request this much at most, never its whole budget.
- */
-const COUNTER_WAIT_MS = 100;
 /** Largest lease, and the share of a budget one lease may hold: 1% keeps the early refusals a replica can cause small. */
 const MAX_LEASE = 100;
 const LEASE_SHARE = 0.01;
@@ -63,7 +63,7 @@ interface Lease {
  * protects against.
  */
 export function createRateLimit(options: RateLimitOptions): RateLimit {
-  const { counter, perKeyPerMinute, perAccountPerMinute, logger, now = Date.now } = options;
+  const { counter, perKeyPerMinute, perAccountPerMinute, counterWaitMs = 100, logger, now = Date.now } = options;
   const leases = new Map<string, Lease>();
   let lastWarning = 0;
 
@@ -117,7 +117,7 @@ export function createRateLimit(options: RateLimitOptions): RateLimit {
       while (lease.left === 0) {
         if (lease.spent) throw refuse(limit, who, resetSeconds);
         try {
-          await withDeadline(lease.reserving ?? reserve(name, limit, lease), COUNTER_WAIT_MS, 'The rate-limit counter');
+          await withDeadline(lease.reserving ?? reserve(name, limit, lease), counterWaitMs, 'The rate-limit counter');
         } catch (error) {
           if (at - lastWarning >= WARNING_INTERVAL_MS) {
             lastWarning = at;

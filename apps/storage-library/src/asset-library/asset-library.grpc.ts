@@ -12,7 +12,7 @@ export function assetLibraryGrpc({
   logger: Logger;
   guard: CallGuard;
   assets: AssetLibraryService;
-}): Pick<v1.StorageLibraryServiceServer, 'listAssets' | 'startUpload' | 'deleteAssets' | 'findLibraryFiles'> {
+}): Pick<v1.StorageLibraryServiceServer, 'listAssets' | 'startUpload' | 'deleteAssets' | 'findLibraryFiles' | 'readLibraryFile'> {
   return unaryHandlers(v1.StorageLibraryServiceService, STORAGE_LIBRARY_ACCESS, logger, {
     listAssets: async (request, call) => {
       guard.account(call, request.accountId);
@@ -39,6 +39,11 @@ export function assetLibraryGrpc({
     findLibraryFiles: async (request, call) => {
       guard.peer(call, request.accountId);
       return { files: await assets.findFiles(request.accountId, request.paths) };
+    },
+
+    readLibraryFile: async (request, call) => {
+      guard.peer(call, request.accountId);
+      return assets.readFile(request.accountId, request.path, request.offset, request.length);
     },
   });
 }

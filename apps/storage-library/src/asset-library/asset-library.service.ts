@@ -50,6 +50,16 @@ export interface FoundLibraryFile {
   sizeBytes: number;
 }
 
+/** Most bytes one ReadLibraryFile call answers: well inside gRPC's 4 MiB message limit. */
+export const READ_FILE_MAX_CHUNK = 1024 * 1024;
+
+export interface LibraryFileChunk {
+  found: boolean;
+  sizeBytes: number;
+  etag: string;
+  data: Buffer;
+}
+
 /** Runs `work` on every item, at most `lanes` at a time; results in the items' order. */
 async function inLanes<T, R>(items: readonly T[], lanes: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
@@ -151,6 +161,24 @@ export class AssetLibraryService {
       const stat = stats[i];
       return stat ? [{ path, sizeBytes: stat.size }] : [];
     });
+  }
+
+  /**
+   * One chunk of a library file for a peer that streams it (a feed read from the library). The size and
+   * ETag come with every chunk, so a reader sees when the file changed under it.
+   */
+  async readFile(accountId: number, path: string, offset: number, length: number): Promise<LibraryFileChunk> {
+    const errors = fileNameErrors({ pointer: '/path' }, path);
+    if (!Number.isSafeInteger(offset) || offset < 0) errors.push({ pointer: '/offset', code: 'OUT_OF_RANGE', detail: 'offset must be 0 or more.' });
+    if (!Number.isInteger(length) || length < 1 || length > READ_FILE_MAX_CHUNK)
+      errors.push({ pointer: '/length', code: 'OUT_OF_RANGE', detail: `length must be from 1 to ${READ_FILE_MAX_CHUNK}.` });
+    assertNoErrors(errors);
+    const key = `${libraryRoot(accountId)}${path}`;
+    const stat = await onStore(() => this.store.statObject(key));
+    if (!stat) return { found: false, sizeBytes: 0, etag: '', data: Buffer.alloc(0) };
+    // S3 refuses a range that starts at or past the end (416); past the end there is simply nothing.
+    const data = offset < stat.size ? await onStore(() => this.store.getObjectRange(key, offset, Math.min(length, stat.size - offset))) : Buffer.alloc(0);
+    return { found: true, sizeBytes: stat.size, etag: stat.etag, data };
   }
 
   /** Queues the placement of bytes the edge staged; the worker extracts a zip, places anything else. */

@@ -67,6 +67,8 @@ export interface ObjectStore {
   /** Rejects with ObjectNotFoundError for a missing key. */
   getObject(key: string): Promise<Readable>;
   getObjectBuffer(key: string): Promise<Buffer>;
+  /** Up to `length` bytes from `offset` (fewer at the end of the object). */
+  getObjectRange(key: string, offset: number, length: number): Promise<Buffer>;
   /** null when the key does not exist. */
   statObject(key: string): Promise<ObjectStat | null>;
   listPage(request: ListPageRequest): Promise<ListPage>;
@@ -132,6 +134,16 @@ class MinioObjectStore implements ObjectStore {
 
   async getObjectBuffer(key: string): Promise<Buffer> {
     return readWhole(await this.getObject(key));
+  }
+
+  async getObjectRange(key: string, offset: number, length: number): Promise<Buffer> {
+    validateObjectKey(key);
+    try {
+      return await readWhole(await this.client.getPartialObject(this.bucket, key, offset, length));
+    } catch (error) {
+      if (isNotFound(error)) throw new ObjectNotFoundError(key);
+      throw error;
+    }
   }
 
   async statObject(key: string): Promise<ObjectStat | null> {

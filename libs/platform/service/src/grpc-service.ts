@@ -23,6 +23,11 @@ export interface SeedDeps<C extends GrpcServiceConfig> {
 export interface GrpcServiceDeps<C extends GrpcServiceConfig> extends SeedDeps<C> {
   /** Verifies the principal, permission and scope of a call (INTERNAL_AUTH_KEY already resolved). */
   guard: CallGuard;
+  /**
+   * INTERNAL_AUTH_KEY: signs the principal of work the service does on no caller's behalf (a job it
+   * runs itself calling a peer: `principalMetadata(workerPrincipal(...), principalKey)`).
+   */
+  principalKey: Buffer;
   /** Records domain events in a transaction; the outbox relay publishes them. */
   events: EventOutbox;
   /** Drops the gateways' cached pages of a view for a tenant; await it after a commit that changes the view. */
@@ -147,6 +152,7 @@ export async function startGrpcService<C extends GrpcServiceConfig, I extends Un
       logger,
       db,
       guard: createCallGuard(principalKey),
+      principalKey,
       events: createEventOutbox(names),
       announceViewChange: createViewChangeAnnouncer({ nats, names, logger }),
       nats,

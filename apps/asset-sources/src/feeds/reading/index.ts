@@ -10,6 +10,7 @@ import { sftpTransport } from './sftp-transport';
 export { createFeedReader, emptyFeedConfig, type FeedReaderDeps } from './feed-reader';
 export type { FeedBytes, FeedReadLimits, FeedTransport } from './feed-transport';
 export { httpTransport, feedHttpRequest } from './http-transport';
+export { libraryTransport, LIBRARY_CHUNK_BYTES, type LibraryChunkReader } from './library-transport';
 
 /**
  * The feed reader of every transport, each through the outbound guard: `allowlist` (parsed

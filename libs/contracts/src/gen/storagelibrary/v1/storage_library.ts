@@ -194,6 +194,22 @@ export interface RecordQueuedJobRequest {
 export interface RecordQueuedJobResponse {
 }
 
+export interface ReadLibraryFileRequest {
+  accountId: number;
+  /** A path inside the account's library (no leading slash). */
+  path: string;
+  offset: number;
+  /** At most 1 MiB; the answer holds fewer bytes at the end of the file. */
+  length: number;
+}
+
+export interface ReadLibraryFileResponse {
+  found: boolean;
+  sizeBytes: number;
+  etag: string;
+  data: Buffer;
+}
+
 function createBaseRenameCloudServiceResponse(): RenameCloudServiceResponse {
   return {};
 }
@@ -3040,6 +3056,248 @@ export const RecordQueuedJobResponse: MessageFns<RecordQueuedJobResponse> = {
   },
 };
 
+function createBaseReadLibraryFileRequest(): ReadLibraryFileRequest {
+  return { accountId: 0, path: "", offset: 0, length: 0 };
+}
+
+export const ReadLibraryFileRequest: MessageFns<ReadLibraryFileRequest> = {
+  encode(message: ReadLibraryFileRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.path !== "") {
+      writer.uint32(18).string(message.path);
+    }
+    if (message.offset !== 0) {
+      writer.uint32(24).int64(message.offset);
+    }
+    if (message.length !== 0) {
+      writer.uint32(32).int32(message.length);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReadLibraryFileRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReadLibraryFileRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.offset = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.length = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReadLibraryFileRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
+      offset: isSet(object.offset) ? globalThis.Number(object.offset) : 0,
+      length: isSet(object.length) ? globalThis.Number(object.length) : 0,
+    };
+  },
+
+  toJSON(message: ReadLibraryFileRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.path !== "") {
+      obj.path = message.path;
+    }
+    if (message.offset !== 0) {
+      obj.offset = Math.round(message.offset);
+    }
+    if (message.length !== 0) {
+      obj.length = Math.round(message.length);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReadLibraryFileRequest>, I>>(base?: I): ReadLibraryFileRequest {
+    return ReadLibraryFileRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReadLibraryFileRequest>, I>>(object: I): ReadLibraryFileRequest {
+    const message = createBaseReadLibraryFileRequest();
+    message.accountId = object.accountId ?? 0;
+    message.path = object.path ?? "";
+    message.offset = object.offset ?? 0;
+    message.length = object.length ?? 0;
+    return message;
+  },
+};
+
+function createBaseReadLibraryFileResponse(): ReadLibraryFileResponse {
+  return { found: false, sizeBytes: 0, etag: "", data: Buffer.alloc(0) };
+}
+
+export const ReadLibraryFileResponse: MessageFns<ReadLibraryFileResponse> = {
+  encode(message: ReadLibraryFileResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.found !== false) {
+      writer.uint32(8).bool(message.found);
+    }
+    if (message.sizeBytes !== 0) {
+      writer.uint32(16).int64(message.sizeBytes);
+    }
+    if (message.etag !== "") {
+      writer.uint32(26).string(message.etag);
+    }
+    if (message.data.length !== 0) {
+      writer.uint32(34).bytes(message.data);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReadLibraryFileResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReadLibraryFileResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.found = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.sizeBytes = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.etag = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.data = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReadLibraryFileResponse {
+    return {
+      found: isSet(object.found) ? globalThis.Boolean(object.found) : false,
+      sizeBytes: isSet(object.sizeBytes)
+        ? globalThis.Number(object.sizeBytes)
+        : isSet(object.size_bytes)
+        ? globalThis.Number(object.size_bytes)
+        : 0,
+      etag: isSet(object.etag) ? globalThis.String(object.etag) : "",
+      data: isSet(object.data) ? Buffer.from(bytesFromBase64(object.data)) : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: ReadLibraryFileResponse): unknown {
+    const obj: any = {};
+    if (message.found !== false) {
+      obj.found = message.found;
+    }
+    if (message.sizeBytes !== 0) {
+      obj.sizeBytes = Math.round(message.sizeBytes);
+    }
+    if (message.etag !== "") {
+      obj.etag = message.etag;
+    }
+    if (message.data.length !== 0) {
+      obj.data = base64FromBytes(message.data);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReadLibraryFileResponse>, I>>(base?: I): ReadLibraryFileResponse {
+    return ReadLibraryFileResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReadLibraryFileResponse>, I>>(object: I): ReadLibraryFileResponse {
+    const message = createBaseReadLibraryFileResponse();
+    message.found = object.found ?? false;
+    message.sizeBytes = object.sizeBytes ?? 0;
+    message.etag = object.etag ?? "";
+    message.data = object.data ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
 /**
  * Cloud storage services, the asset library and the queue view of every asynchronous job. The
  * caller's principal travels in call metadata (x-principal, x-principal-sig); the service re-checks
@@ -3186,6 +3444,22 @@ export const StorageLibraryServiceService = {
       Buffer.from(RecordQueuedJobResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RecordQueuedJobResponse => RecordQueuedJobResponse.decode(value),
   },
+  /**
+   * Peer: up to `length` bytes of a file of the account's asset library from `offset`, with the file's
+   * size and ETag (a feed read from the library pulls its bytes in these chunks). found is false for a
+   * path that is not a file; the path rules apply as in FindLibraryFiles.
+   */
+  readLibraryFile: {
+    path: "/storagelibrary.v1.StorageLibraryService/ReadLibraryFile" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReadLibraryFileRequest): Buffer =>
+      Buffer.from(ReadLibraryFileRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReadLibraryFileRequest => ReadLibraryFileRequest.decode(value),
+    responseSerialize: (value: ReadLibraryFileResponse): Buffer =>
+      Buffer.from(ReadLibraryFileResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReadLibraryFileResponse => ReadLibraryFileResponse.decode(value),
+  },
 } as const;
 
 export interface StorageLibraryServiceServer extends UntypedServiceImplementation {
@@ -3216,6 +3490,12 @@ export interface StorageLibraryServiceServer extends UntypedServiceImplementatio
    * straight away. Folded like any progress event: a repeat or a later event's arrival changes nothing.
    */
   recordQueuedJob: handleUnaryCall<RecordQueuedJobRequest, RecordQueuedJobResponse>;
+  /**
+   * Peer: up to `length` bytes of a file of the account's asset library from `offset`, with the file's
+   * size and ETag (a feed read from the library pulls its bytes in these chunks). found is false for a
+   * path that is not a file; the path rules apply as in FindLibraryFiles.
+   */
+  readLibraryFile: handleUnaryCall<ReadLibraryFileRequest, ReadLibraryFileResponse>;
 }
 
 export interface StorageLibraryServiceClient extends Client {
@@ -3414,6 +3694,26 @@ export interface StorageLibraryServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RecordQueuedJobResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * Peer: up to `length` bytes of a file of the account's asset library from `offset`, with the file's
+   * size and ETag (a feed read from the library pulls its bytes in these chunks). found is false for a
+   * path that is not a file; the path rules apply as in FindLibraryFiles.
+   */
+  readLibraryFile(
+    request: ReadLibraryFileRequest,
+    callback: (error: ServiceError | null, response: ReadLibraryFileResponse) => void,
+  ): ClientUnaryCall;
+  readLibraryFile(
+    request: ReadLibraryFileRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReadLibraryFileResponse) => void,
+  ): ClientUnaryCall;
+  readLibraryFile(
+    request: ReadLibraryFileRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReadLibraryFileResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const StorageLibraryServiceClient = makeGenericClientConstructor(
@@ -3424,6 +3724,14 @@ export const StorageLibraryServiceClient = makeGenericClientConstructor(
   service: typeof StorageLibraryServiceService;
   serviceName: string;
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString("base64");
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
