@@ -89,7 +89,8 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     system = await startE2eSystem('feeds', {
       // The storage worker places the files a fileId feed is read from.
       workers: ['storage-worker'],
-      env: { OUTBOUND_ALLOWLIST: `127.0.0.1:${host.port}`, FEED_SCHEDULE_SWEEP_MS: '0' },
+      // The schedule sweep runs every half second inside asset-sources; no other spec here schedules a feed.
+      env: { OUTBOUND_ALLOWLIST: `127.0.0.1:${host.port}`, FEED_SCHEDULE_SWEEP_MS: '500' },
     });
     http = httpClient(system.baseUrl);
     const a = admin(http);
@@ -198,6 +199,52 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     // Another account's file is not this account's to read.
     const foreign = await call('POST', `${base(sameOrgAccount)}/feed/process`, processBody(fromLibrary));
     expectProblem(foreign, 424, 'FEED_NOT_FOUND');
+  });
+
+  it('refreshes a scheduled feed when it falls due, by the sweep inside asset-sources, and skips an unchanged one', async () => {
+    feeds.set('/scheduled.csv', csv(products(5)));
+    const schedule = { isScheduled: true, frequency: 'HOURLY', startTime: '00:15' };
+    const created = await call<{ id: number; queueId: string }>('POST', `${base()}/feed/create`, feedBody('/scheduled.csv', schedule));
+    expect(created.status).toBe(201);
+    expect(await ended(created.body.queueId)).toMatchObject({ status: 'Completed', totalItems: 5 });
+    const nextRun = async () =>
+      (await system.rows<{ next_run_at: Date }>('asset_sources', 'SELECT next_run_at FROM feed_sources WHERE asset_source_id = ?', [created.body.id]))[0]
+        .next_run_at;
+    expect((await nextRun()).getTime()).toBeGreaterThan(Date.now());
+    const scheduledRuns = () =>
+      system.rows<{ queue_id: string }>(
+        'asset_sources',
+        "SELECT queue_id FROM feed_runs WHERE asset_source_id = ? AND run_trigger = 'schedule' ORDER BY created_at",
+        [created.body.id],
+      );
+
+    /** Moves the next run into the past (the clock cannot be), then waits for the sweep to start it and for it to end. */
+    const fallDue = async (runsBefore: number) => {
+      await system.sql('asset_sources', 'UPDATE feed_sources SET next_run_at = NOW(3) - INTERVAL 1 SECOND WHERE asset_source_id = ?', [created.body.id]);
+      const deadline = Date.now() + 20_000;
+      while ((await scheduledRuns()).length === runsBefore) {
+        if (Date.now() > deadline) throw new Error('the sweep started no run');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const runs = await scheduledRuns();
+      expect(runs).toHaveLength(runsBefore + 1);
+      // A run the sweep starts reaches the queue view through the outbox (no caller is waiting on its id): a moment later.
+      const queueId = runs[runsBefore].queue_id;
+      while ((await call('GET', `/v2/queues/${queueId}/status`)).status === 404) {
+        if (Date.now() > deadline) throw new Error(`the queue view never showed scheduled run ${queueId}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return ended(queueId);
+    };
+
+    feeds.set('/scheduled.csv', csv(products(8)));
+    expect(await fallDue(0)).toMatchObject({ status: 'Completed', totalItems: 8 });
+    expect((await data(created.body.id)).rowCount).toBe(8);
+    // Claimed by moving the next run on: the next hour's slot, not the past one again.
+    expect((await nextRun()).getTime()).toBeGreaterThan(Date.now());
+
+    expect(await fallDue(1)).toMatchObject({ status: 'Completed', message: expect.stringMatching(/^Skipped: the feed is unchanged/) });
+    expect((await data(created.body.id)).rowCount).toBe(8);
   });
 
   it('creates from the output of process, refusing columns the feed config does not name', async () => {
