@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { admin, apiClient, E2eSystem, exchange, expectProblem, Http, httpClient, JsonBody, startE2eSystem } from './e2e-system';
 
 jest.setTimeout(120_000);
@@ -121,8 +123,15 @@ describe('content maps over HTTP (gateway -> content-creative -> channels-plans 
       })
     ).id;
 
+  let displayChannel: number;
+  /** The retailer's product feed on loopback, for a content map over a feed source. */
+  let feedHost: Server;
+  const FEED_CSV = `sku,name,imageUrl,category\n${PRODUCTS.map((p) => [p.sku, `Feed ${p.name}`, p.imageUrl, p.category].join(',')).join('\n')}\n`;
+
   beforeAll(async () => {
-    system = await startE2eSystem('cm');
+    feedHost = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/csv' }).end(FEED_CSV));
+    await new Promise<void>((resolve) => feedHost.listen(0, '127.0.0.1', resolve));
+    system = await startE2eSystem('cm', { env: { OUTBOUND_ALLOWLIST: `127.0.0.1:${(feedHost.address() as AddressInfo).port}` } });
     http = httpClient(system.baseUrl);
     const a = admin(http);
     orgId = await a.createOrg({ name: 'Content Retail', isRetailer: true, dimensionWhitelist: ['300x250', '728x90'] });
@@ -136,6 +145,7 @@ describe('content maps over HTTP (gateway -> content-creative -> channels-plans 
     otherKey = (await a.createKey({ orgId, permissions: ['MediaPlan_View', 'Campaigns_List', 'RetailCampaigns_Edit'] })).apiKey;
 
     const [display, meta] = [await channel('gam'), await channel('meta')];
+    displayChannel = display;
     const plainCampaign = await campaign({});
     plain = { campaign: plainCampaign, ...(await plan(plainCampaign, display)) };
     social = await plan(plainCampaign, meta);
@@ -156,6 +166,8 @@ describe('content maps over HTTP (gateway -> content-creative -> channels-plans 
 
   afterAll(async () => {
     expect(await system?.stop()).toEqual([0, 0]);
+    feedHost?.closeAllConnections();
+    await new Promise((resolve) => feedHost?.close(resolve));
   });
 
   it('reads a map never saved as empty, with the map of the campaign kind', async () => {
@@ -209,6 +221,43 @@ describe('content maps over HTTP (gateway -> content-creative -> channels-plans 
         dimension: '728x90',
         content: [expect.objectContaining({ contentValue: 'SKU-3', displayValue: 'Butter' })],
       }),
+    ]);
+  });
+
+  it('maps products of a feed source as of an inline one: checked against and enriched from its ingested rows', async () => {
+    const { port } = feedHost.address() as AddressInfo;
+    const feed = await call<{ id: number; queueId: string }>('POST', `/v2/accounts/${accountA}/asset-sources/feed/create`, {
+      assetSourceName: 'Feed products',
+      url: `http://127.0.0.1:${port}/products.csv`,
+      urlType: 'http',
+      urlConfig: { httpMethod: 'GET' },
+      contentType: 'csv',
+      csvSeparator: 'comma',
+      firstRowIsHeader: true,
+      characterEncoding: 'UTF_8',
+      cdp: false,
+      columnNames: ['sku', 'name', 'imageUrl', 'category'],
+      assetKeyColumn: 'sku',
+    });
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const queue = await http<{ status: string; message: string }>('GET', `/v2/queues/${feed.queueId}/status`, { key: fullKey });
+      if (queue.body.status === 'Completed') break;
+      if (queue.body.status === 'Failed' || Date.now() > deadline) throw new Error(`feed ingestion did not complete: ${queue.text}`);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    const fresh = await campaign({});
+    const { plan: feedPlan, placements } = await plan(fresh, displayChannel);
+
+    const refused = await save(fresh, feedPlan, single([{ placementId: placements[0], content: ['SKU-1', 'SKU-9'] }], 'Product', feed.id));
+    expectProblem(refused, 400, 'VALIDATION_FAILED');
+    expect(errorsOf(refused)).toEqual(['/adGroupPlacementCreativeMap/0/placementCreativeMap/0/content/1 NOT_IN_ASSET_SOURCE']);
+
+    expect((await save(fresh, feedPlan, single([{ placementId: placements[0], content: ['SKU-1', 'SKU-3'] }], 'Product', feed.id))).status).toBe(200);
+    const result = await read(fresh, feedPlan);
+    expect(result.body.placementContentMap?.[0].content).toEqual([
+      expect.objectContaining({ contentValue: 'SKU-1', displayValue: 'Feed Oat milk 1 l', productImageUrl: 'https://cdn.example.com/p/1.jpg' }),
+      expect.objectContaining({ contentValue: 'SKU-3', displayValue: 'Feed Butter' }),
     ]);
   });
 
