@@ -4,7 +4,7 @@ export const createWebhooks: Migration = {
   name: '20261128120000_create_webhooks',
   async up(knex) {
     await knex.schema.createTable('webhooks', (t) => {
-      t.comment('Job-notification webhooks of an account; the signing secret sealed with SECRETS_ENCRYPTION_KEY');
+      t.comment('Job-notification webhooks of an account, the signing secret sealed with SECRETS_ENCRYPTION_KEY');
       t.bigIncrements('id').primary();
       t.bigInteger('account_id').notNullable();
       t.string('url', 2048).notNullable().comment('http(s) URL the events are POSTed to, through the outbound fetch guard');
@@ -17,7 +17,7 @@ export const createWebhooks: Migration = {
       t.index(['account_id', 'id'], 'ix_webhooks_account');
     });
     await knex.schema.createTable('webhook_deliveries', (t) => {
-      t.comment("One event to POST to one webhook, written in the transaction of the job's status change; retried with backoff");
+      t.comment('One event to POST to one webhook, written in the transaction of the status change of its job; retried with backoff');
       t.bigIncrements('id').primary();
       t.bigInteger('webhook_id').notNullable();
       t.bigInteger('account_id').notNullable();
