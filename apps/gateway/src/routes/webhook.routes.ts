@@ -14,7 +14,7 @@ const ABOUT =
   '`{id, type: "job.status_changed", occurredAt, data: {queueId, kind, status, totalItems, totalProcessed, message}}`, signed: ' +
   '`Webhook-Signature: v1=<hex HMAC-SHA256 of "<Webhook-Timestamp>.<body>" keyed with the secret>`; a receiver recomputes it over the raw body, ' +
   'compares in constant time and refuses a Webhook-Timestamp (Unix seconds) more than 5 minutes from its clock. `Webhook-Id` is the event id, ' +
-  'the same on every retry and replay. A 2xx answer is a success; anything else is retried after 10 s, doubling to 1 h, 8 attempts in all, then the delivery fails.';
+  'the same on every retry and replay. A 2xx answer is a success; anything else is retried after 10 s, doubling to 1 h, 8 attempts in all by default, then the delivery fails.';
 
 const EVENT_NAMES = [...WEBHOOK_JOB_KINDS, WEBHOOK_ALL_EVENTS] as const;
 
