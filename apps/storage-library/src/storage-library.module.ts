@@ -38,6 +38,7 @@ export const storageLibraryService: GrpcServiceSpec<StorageLibraryConfig, v1.Sto
     if (config.WEBHOOK_POLL_INTERVAL_MS > 0) {
       // Deliveries are rows written with the status changes; every replica sends what is due, each row claimed by one.
       const dispatcher = new WebhookDispatcher(
+        db.knex,
         services.webhookRepository,
         box,
         createOutboundFetch({ allowlist }),

@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks';
+import type { Knex } from 'knex';
 import { WEBHOOK_EVENT_TYPE, WEBHOOK_HEADERS } from '@contracts/domain';
 import type { Logger } from '@platform/logging';
+import { withTransaction } from '@platform/mysql';
 import { backoffDelay } from '@platform/nats';
 import { isOutboundFetchError, type OutboundFetch } from '@platform/outbound-fetch';
 import type { SecretBox } from '@platform/secrets';
@@ -47,6 +49,7 @@ export class WebhookDispatcher {
   private stopping = false;
 
   constructor(
+    private readonly knex: Knex,
     private readonly repository: WebhookRepository,
     private readonly box: SecretBox,
     private readonly outbound: OutboundFetch,
@@ -64,12 +67,25 @@ export class WebhookDispatcher {
   async runOnce(): Promise<number> {
     let attempted = 0;
     while (!this.stopping && attempted < this.policy.perRun) {
-      const delivery = await this.repository.claimDue(this.leaseMs);
+      const delivery = await this.claim();
       if (!delivery) break;
       attempted++;
       await this.deliver(delivery);
     }
     return attempted;
+  }
+
+  /**
+   * The claim commits before the POST, so no transaction stays open across it. READ COMMITTED: a
+   * locking read there locks the row it returns and no gap (see the repository). A claim that
+   * deadlocks fails this run only; the next run claims again.
+   */
+  private claim(): Promise<WebhookDeliveryRecord | undefined> {
+    return this.knex.transaction((trx) => this.repository.claimDue(trx, this.leaseMs), { isolationLevel: 'read committed' });
+  }
+
+  private record(delivery: WebhookDeliveryRecord, outcome: AttemptOutcome, next: { status: 'succeeded' | 'retrying' | 'failed'; retryInMs: number | null }) {
+    return withTransaction(this.knex, (trx) => this.repository.recordAttempt(trx, delivery, outcome, next));
   }
 
   /** Ends the run in progress after its current delivery. */
@@ -81,14 +97,27 @@ export class WebhookDispatcher {
     const webhook = await this.repository.findForDelivery(delivery.webhookId);
     if (!webhook?.enabled) {
       // Deleted or disabled since the delivery was recorded: nothing is sent.
-      await this.repository.recordAttempt(
+      await this.record(
         delivery,
-        { httpStatus: null, error: 'The webhook is disabled or deleted.', durationMs: 0 },
+        { httpStatus: null, error: 'The webhook is disabled or deleted.', code: 'WEBHOOK_DISABLED', durationMs: 0 },
         { status: 'failed', retryInMs: null },
       );
       return;
     }
-    const outcome = await this.post(webhook.url, this.box.open(webhook.sealedSecret), delivery);
+    let secret: string;
+    try {
+      secret = this.box.open(webhook.sealedSecret);
+    } catch {
+      // A secret sealed under another key cannot sign; retrying will not open it, so the delivery ends.
+      await this.record(
+        delivery,
+        { httpStatus: null, error: 'The signing secret could not be opened.', code: 'SECRET_UNREADABLE', durationMs: 0 },
+        { status: 'failed', retryInMs: null },
+      );
+      this.logger.error({ webhookId: webhook.id, deliveryId: delivery.id }, 'webhook signing secret could not be opened');
+      return;
+    }
+    const outcome = await this.post(webhook.url, secret, delivery);
     const succeeded = outcome.error === null;
     const last = delivery.attempts >= this.policy.maxAttempts;
     const next = succeeded
@@ -96,11 +125,11 @@ export class WebhookDispatcher {
       : last
         ? { status: 'failed' as const, retryInMs: null }
         : { status: 'retrying' as const, retryInMs: backoffDelay({ initialMs: this.policy.retryInitialMs, maxMs: this.policy.retryMaxMs }, delivery.attempts) };
-    const recorded = await this.repository.recordAttempt(delivery, outcome, next);
+    const recorded = await this.record(delivery, outcome, next);
     // Ids and statuses only: never the URL's query, the body or anything of the secret.
     const fields = { webhookId: webhook.id, deliveryId: delivery.id, attempt: delivery.attempts, httpStatus: outcome.httpStatus, next: next.status, recorded };
     if (succeeded) this.logger.debug(fields, 'webhook delivered');
-    else this.logger.warn({ ...fields, error: outcome.error }, 'webhook delivery attempt failed');
+    else this.logger.warn({ ...fields, code: outcome.code }, 'webhook delivery attempt failed');
   }
 
   private async post(url: string, secret: string, delivery: WebhookDeliveryRecord): Promise<AttemptOutcome> {
@@ -125,10 +154,18 @@ export class WebhookDispatcher {
       // Only the status matters; the receiver's body is not read.
       response.body.destroy();
       const ok = response.status >= 200 && response.status < 300;
-      return { httpStatus: response.status, error: ok ? null : `The receiver answered HTTP ${response.status}.`, durationMs: performance.now() - started };
+      return ok
+        ? { httpStatus: response.status, error: null, code: null, durationMs: performance.now() - started }
+        : {
+            httpStatus: response.status,
+            error: `The receiver answered HTTP ${response.status}.`,
+            code: 'HTTP_STATUS',
+            durationMs: performance.now() - started,
+          };
     } catch (error) {
+      const code = isOutboundFetchError(error) ? error.code : 'REQUEST_FAILED';
       const reason = isOutboundFetchError(error) ? `${error.code}: ${error.message}` : 'The request failed.';
-      return { httpStatus: null, error: reason, durationMs: performance.now() - started };
+      return { httpStatus: null, error: reason, code, durationMs: performance.now() - started };
     }
   }
 }

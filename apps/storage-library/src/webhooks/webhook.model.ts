@@ -58,7 +58,9 @@ export const eventIdOf = (change: Pick<JobStatusChange, 'queueId' | 'status'>) =
 export interface AttemptOutcome {
   /** The HTTP status, when an answer came. */
   httpStatus: number | null;
-  /** Why it is not a success; null for a 2xx. */
+  /** Why it is not a success; null for a 2xx. Shown to the account in the deliveries list. */
   error: string | null;
+  /** A stable word for the logs (the error text may quote the URL, query included): HTTP_STATUS, an OUTBOUND_* code, ... */
+  code: string | null;
   durationMs: number;
 }

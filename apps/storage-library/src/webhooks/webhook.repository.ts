@@ -195,36 +195,31 @@ export class WebhookRepository {
   // The delivery loop's statements.
 
   /**
-   * Claims the oldest due delivery, if any: a short transaction at READ COMMITTED (a locking read
-   * there locks the row it returns and no gap, so the inserts of status changes never wait on it),
-   * with SKIP LOCKED so replicas claim different rows. The claim counts the attempt and pushes the
-   * due time past it by `leaseMs`: the row is nobody else's until then, and is taken again after it
-   * if this replica dies mid-attempt. The HTTP call happens after the commit, never inside it.
+   * Claims the oldest due delivery, if any, in `trx`: the caller's short transaction at READ COMMITTED
+   * (a locking read there locks the row it returns and no gap, so the inserts of status changes never
+   * wait on it), with SKIP LOCKED so replicas claim different rows. The claim counts the attempt and
+   * pushes the due time past it by `leaseMs`: the row is nobody else's until then, and is taken again
+   * after it if this replica dies mid-attempt.
    */
-  async claimDue(leaseMs: number): Promise<WebhookDeliveryRecord | undefined> {
-    return this.db.knex.transaction(
-      async (trx) => {
-        const row = (await trx('webhook_deliveries')
-          .select('*')
-          .whereIn('status', ['pending', 'retrying'])
-          .where('next_attempt_at', '<=', trx.fn.now(3))
-          .orderBy([{ column: 'next_attempt_at' }, { column: 'id' }])
-          .limit(1)
-          .forUpdate()
-          .skipLocked()
-          .first()) as DeliveryRow | undefined;
-        if (!row) return undefined;
-        await trx('webhook_deliveries')
-          .where({ id: row.id })
-          .update({
-            attempts: trx.raw('attempts + 1'),
-            next_attempt_at: trx.raw('NOW(3) + INTERVAL ? MICROSECOND', [leaseMs * 1_000]),
-            updated_at: trx.fn.now(3),
-          });
-        return toDelivery({ ...row, attempts: Number(row.attempts) + 1 });
-      },
-      { isolationLevel: 'read committed' },
-    );
+  async claimDue(trx: Knex.Transaction, leaseMs: number): Promise<WebhookDeliveryRecord | undefined> {
+    const row = (await trx('webhook_deliveries')
+      .select('*')
+      .whereIn('status', ['pending', 'retrying'])
+      .where('next_attempt_at', '<=', trx.fn.now(3))
+      .orderBy([{ column: 'next_attempt_at' }, { column: 'id' }])
+      .limit(1)
+      .forUpdate()
+      .skipLocked()
+      .first()) as DeliveryRow | undefined;
+    if (!row) return undefined;
+    await trx('webhook_deliveries')
+      .where({ id: row.id })
+      .update({
+        attempts: trx.raw('attempts + 1'),
+        next_attempt_at: trx.raw('NOW(3) + INTERVAL ? MICROSECOND', [leaseMs * 1_000]),
+        updated_at: trx.fn.now(3),
+      });
+    return toDelivery({ ...row, attempts: Number(row.attempts) + 1 });
   }
 
   /** The webhook a claimed delivery goes to, whatever its account (the loop serves every account). */
@@ -239,31 +234,30 @@ export class WebhookRepository {
    * changes nothing. `retryInMs` null ends the delivery with `status`.
    */
   async recordAttempt(
+    trx: Knex.Transaction,
     delivery: Pick<WebhookDeliveryRecord, 'id' | 'attempts'>,
     outcome: AttemptOutcome,
     next: { status: WebhookDeliveryStatus; retryInMs: number | null },
   ): Promise<boolean> {
-    return this.db.knex.transaction(async (trx) => {
-      const updated = await trx('webhook_deliveries')
-        .where({ id: delivery.id, attempts: delivery.attempts })
-        .whereIn('status', ['pending', 'retrying'])
-        .update({
-          status: next.status,
-          last_http_status: outcome.httpStatus,
-          last_error: outcome.error?.slice(0, ERROR_MAX) ?? null,
-          next_attempt_at: next.retryInMs === null ? null : trx.raw('NOW(3) + INTERVAL ? MICROSECOND', [next.retryInMs * 1_000]),
-          updated_at: trx.fn.now(3),
-        });
-      if (updated === 0) return false;
-      await trx('webhook_delivery_attempts').insert({
-        delivery_id: delivery.id,
-        attempt: delivery.attempts,
-        http_status: outcome.httpStatus,
-        error: outcome.error?.slice(0, ERROR_MAX) ?? null,
-        duration_ms: Math.round(outcome.durationMs),
+    const updated = await trx('webhook_deliveries')
+      .where({ id: delivery.id, attempts: delivery.attempts })
+      .whereIn('status', ['pending', 'retrying'])
+      .update({
+        status: next.status,
+        last_http_status: outcome.httpStatus,
+        last_error: outcome.error?.slice(0, ERROR_MAX) ?? null,
+        next_attempt_at: next.retryInMs === null ? null : trx.raw('NOW(3) + INTERVAL ? MICROSECOND', [next.retryInMs * 1_000]),
+        updated_at: trx.fn.now(3),
       });
-      return true;
+    if (updated === 0) return false;
+    await trx('webhook_delivery_attempts').insert({
+      delivery_id: delivery.id,
+      attempt: delivery.attempts,
+      http_status: outcome.httpStatus,
+      error: outcome.error?.slice(0, ERROR_MAX) ?? null,
+      duration_ms: Math.round(outcome.durationMs),
     });
+    return true;
   }
 
   /** The delivery log of one delivery, oldest attempt first. */

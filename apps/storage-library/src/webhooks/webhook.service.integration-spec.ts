@@ -52,6 +52,7 @@ describe('job-notification webhooks (real MariaDB)', () => {
 
   const dispatcher = (policy: Partial<WebhookDeliveryPolicy> = {}, allowlist = [receiver.host]) =>
     new WebhookDispatcher(
+      bed.db.knex,
       bed.webhookRepository,
       box,
       createOutboundFetch({ allowlist }),
@@ -304,6 +305,31 @@ describe('job-notification webhooks (real MariaDB)', () => {
       const [delivery] = (await bed.webhooks.listDeliveries(126, webhook.id, {})).items;
       expect(delivery).toMatchObject({ status: 'failed', attempts: 0, lastError: expect.stringMatching(/disabled/) });
       expect(receiver.received).toHaveLength(0);
+    });
+
+    it('takes a delivery again once the lease of a replica that died mid-attempt runs out, and ignores that replica if it comes back', async () => {
+      const { webhook } = await bed.webhooks.create(128, { url: receiver.url, events: [], description: '' });
+      await bed.queues.enqueue('cloud-copy', 128, {});
+      // A replica claims it with a short lease and never records an outcome.
+      const abandoned = await bed.db.knex.transaction((trx) => bed.webhookRepository.claimDue(trx, 300), { isolationLevel: 'read committed' });
+      expect(abandoned).toMatchObject({ webhookId: webhook.id, attempts: 1 });
+      if (!abandoned) throw new Error('nothing was claimed');
+      expect(await dispatcher().runOnce()).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await drain(dispatcher(), webhook.id, 128);
+      const [delivery] = (await bed.webhooks.listDeliveries(128, webhook.id, {})).items;
+      expect(delivery).toMatchObject({ status: 'succeeded', attempts: 2 });
+      expect(receiver.received).toHaveLength(1);
+      const late = await bed.db.knex.transaction((trx) =>
+        bed.webhookRepository.recordAttempt(
+          trx,
+          abandoned!,
+          { httpStatus: 500, error: 'late', code: 'HTTP_STATUS', durationMs: 1 },
+          { status: 'retrying', retryInMs: 0 },
+        ),
+      );
+      expect(late).toBe(false);
+      expect(await bed.webhooks.listDeliveries(128, webhook.id, {})).toMatchObject({ items: [expect.objectContaining({ status: 'succeeded', attempts: 2 })] });
     });
 
     it('sends each delivery once when replicas run their loops at once', async () => {
