@@ -323,7 +323,7 @@ describe('job-notification webhooks (real MariaDB)', () => {
       const late = await bed.db.knex.transaction((trx) =>
         bed.webhookRepository.recordAttempt(
           trx,
-          abandoned!,
+          abandoned,
           { httpStatus: 500, error: 'late', code: 'HTTP_STATUS', durationMs: 1 },
           { status: 'retrying', retryInMs: 0 },
         ),
