@@ -146,7 +146,7 @@ export const webhookRoutes = [
     },
     example: {
       params: { accountId: 1001 },
-      request: { url: EXAMPLE_WEBHOOK.url, events: EXAMPLE_WEBHOOK.events, description: EXAMPLE_WEBHOOK.description },
+      request: { url: EXAMPLE_WEBHOOK.url, events: ['asset-upload', 'cloud-copy'], description: EXAMPLE_WEBHOOK.description },
       response: { webhook: EXAMPLE_WEBHOOK, secret: 'whsec_3q2-7wEXAMPLEdGhpcyBpcyBub3QgYSByZWFsIHNlY3JldA' },
     },
     async handle({ params, body, backends }) {
