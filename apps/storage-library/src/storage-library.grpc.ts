@@ -5,8 +5,9 @@ import { assetLibraryGrpc } from './asset-library/asset-library.grpc';
 import { cloudServiceGrpc } from './cloud-services/cloud-service.grpc';
 import { queueGrpc } from './queues/queue.grpc';
 import type { StorageLibraryServices } from './storage-library.services';
+import { webhookGrpc } from './webhooks/webhook.grpc';
 
 /** The whole StorageLibraryService: each feature brings the handlers of its operations. */
 export function storageLibraryGrpc(deps: StorageLibraryServices & { logger: Logger; guard: CallGuard }): v1.StorageLibraryServiceServer {
-  return { ...queueGrpc(deps), ...assetLibraryGrpc(deps), ...cloudServiceGrpc(deps) };
+  return { ...queueGrpc(deps), ...assetLibraryGrpc(deps), ...cloudServiceGrpc(deps), ...webhookGrpc(deps) };
 }

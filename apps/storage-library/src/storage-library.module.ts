@@ -1,15 +1,16 @@
 import { storageLibraryV1 as v1 } from '@contracts/proto';
 import { JOB_PROGRESS_STREAM, JOB_REQUEST_STREAM } from '@platform/jobs';
 import { DEAD_LETTER_STREAM } from '@platform/nats';
-import { parseAllowlist } from '@platform/outbound-fetch';
+import { createOutboundFetch, parseAllowlist } from '@platform/outbound-fetch';
 import { objectStoreFromConfig } from '@platform/s3';
 import { secretBoxFromConfig } from '@platform/secrets';
-import type { GrpcServiceSpec } from '@platform/service';
+import { startPeriodicTask, type GrpcServiceSpec } from '@platform/service';
 import { STORAGE_LIBRARY_MIGRATIONS } from './migrations';
 import { startQueueViewConsumer } from './queues/queue-view.consumer';
 import { storageLibraryConfigSchema, type StorageLibraryConfig } from './storage-library.config';
 import { storageLibraryGrpc } from './storage-library.grpc';
 import { createStorageLibraryServices } from './storage-library.services';
+import { WebhookDispatcher } from './webhooks/webhook-delivery';
 
 /** What is particular to storage-library; @platform/service runs it like every other service. */
 export const storageLibraryService: GrpcServiceSpec<StorageLibraryConfig, v1.StorageLibraryServiceServer> = {
@@ -29,15 +30,41 @@ export const storageLibraryService: GrpcServiceSpec<StorageLibraryConfig, v1.Sto
   },
   definition: v1.StorageLibraryServiceService,
   implementation: ({ config, logger, guard, db, events, nats, names, runInBackground }) => {
-    const services = createStorageLibraryServices({
-      db,
-      events,
-      store: objectStoreFromConfig(config),
-      box: secretBoxFromConfig(config, (m) => logger.warn(m)),
-      allowlist: parseAllowlist(config.OUTBOUND_ALLOWLIST),
-    });
+    const box = secretBoxFromConfig(config, (m) => logger.warn(m));
+    const allowlist = parseAllowlist(config.OUTBOUND_ALLOWLIST);
+    const services = createStorageLibraryServices({ db, events, store: objectStoreFromConfig(config), box, allowlist });
     // Queues would silently stop moving without it, so a consumer that cannot start fails the start-up.
     runInBackground('queue view', () => startQueueViewConsumer({ nats, names, logger, queues: services.queues }));
+    if (config.WEBHOOK_POLL_INTERVAL_MS > 0) {
+      // Deliveries are rows written with the status changes; every replica sends what is due, each row claimed by one.
+      const dispatcher = new WebhookDispatcher(
+        db.knex,
+        services.webhookRepository,
+        box,
+        createOutboundFetch({ allowlist }),
+        {
+          timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+          retryInitialMs: config.WEBHOOK_RETRY_INITIAL_MS,
+          retryMaxMs: config.WEBHOOK_RETRY_MAX_MS,
+          maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+          perRun: 50,
+        },
+        logger.child({ component: 'webhook-delivery' }),
+      );
+      runInBackground('webhook deliveries', async () => {
+        const task = startPeriodicTask({
+          intervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+          run: () => dispatcher.runOnce(),
+          onError: (error) => logger.warn({ err: error }, 'webhook delivery run failed'),
+        });
+        return {
+          stop: async () => {
+            dispatcher.stop();
+            await task.stop();
+          },
+        };
+      });
+    }
     return storageLibraryGrpc({ logger, guard, ...services });
   },
 };

@@ -7,11 +7,16 @@ import { CloudServiceRepository } from './cloud-services/cloud-service.repositor
 import { CloudServiceService } from './cloud-services/cloud-service.service';
 import { QueueRepository } from './queues/queue.repository';
 import { QueueService } from './queues/queue.service';
+import { WebhookRepository } from './webhooks/webhook.repository';
+import { WebhookService } from './webhooks/webhook.service';
 
 export interface StorageLibraryServices {
   queues: QueueService;
   assets: AssetLibraryService;
   cloud: CloudServiceService;
+  webhooks: WebhookService;
+  /** The webhook delivery loop's statements, for the loop the module starts (and the specs run). */
+  webhookRepository: WebhookRepository;
 }
 
 export interface StorageLibraryServiceDeps {
@@ -25,9 +30,16 @@ export interface StorageLibraryServiceDeps {
 
 /** Repositories and services over one database and bucket; the gRPC server and the specs build them the same way. */
 export function createStorageLibraryServices(deps: StorageLibraryServiceDeps): StorageLibraryServices {
-  const queues = new QueueService(deps.db.knex, deps.events, new QueueRepository(deps.db));
+  const webhookRepository = new WebhookRepository(deps.db);
+  const webhooks = new WebhookService(deps.db.knex, webhookRepository, deps.box);
+  // Every status a job reaches becomes the deliveries of the account's webhooks, in the same transaction.
+  const queues = new QueueService(deps.db.knex, deps.events, new QueueRepository(deps.db), undefined, undefined, (trx, view) =>
+    webhooks.statusChanged(trx, view),
+  );
   return {
     queues,
+    webhooks,
+    webhookRepository,
     assets: new AssetLibraryService(deps.store, queues),
     cloud: new CloudServiceService(new CloudServiceRepository(deps.db), deps.box, queues, deps.allowlist),
   };

@@ -16,6 +16,7 @@ import { storageRoutes } from './storage.routes';
 import { taggingRoutes } from './tagging.routes';
 import { trackerRoutes } from './tracker.routes';
 import { templateRoutes } from './template.routes';
+import { webhookRoutes } from './webhook.routes';
 
 /** The one route table: every operation (the /v2 API and the admin API), who may call it, its tenant scope, its schemas and its handler. */
 export const ROUTE_TABLE: RouteSpec[] = [
@@ -30,6 +31,7 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...contentMapRoutes,
   ...exportRoutes,
   ...storageRoutes,
+  ...webhookRoutes,
   ...assetSourceRoutes,
   ...feedProcessRoutes,
   ...feedSourceRoutes,

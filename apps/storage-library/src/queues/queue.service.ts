@@ -7,6 +7,12 @@ import { withTransaction } from '@platform/mysql';
 import type { EventOutbox } from '@platform/service';
 import type { QueueRepository } from './queue.repository';
 
+/**
+ * Told of each status a job reaches, in the transaction that records it, so what it writes (webhook
+ * deliveries) commits with the change or not at all.
+ */
+export type JobStatusListener = (trx: Knex.Transaction, view: QueueView) => Promise<void>;
+
 const queueNotFound = (queueId: string) => problem('QUEUE_NOT_FOUND', `Queue ${queueId} was not found.`);
 
 /**
@@ -21,6 +27,7 @@ export class QueueService {
     private readonly now: () => Date = () => new Date(),
     /** Jobs per kind an account may have queued or running at once (JOB_CONCURRENCY_CAPS). */
     private readonly caps: Readonly<Record<string, number>> = JOB_CONCURRENCY_CAPS,
+    private readonly statusChanged: JobStatusListener = async () => undefined,
   ) {}
 
   /** A queue the caller's accounts own; any other id is not found, whether it exists or not. */
@@ -40,7 +47,7 @@ export class QueueService {
     const request: JobRequest = { queueId, accountId, kind, payload };
     await withTransaction(this.knex, async (trx: Knex.Transaction) => {
       await admitJob(trx, { accountId, kind, cap: this.caps[kind], countActive: (t) => this.queues.countActive(t, accountId, kind) });
-      await this.queues.insert(trx, {
+      const view: QueueView = {
         queueId,
         accountId,
         kind,
@@ -50,18 +57,26 @@ export class QueueService {
         message: 'Queued',
         sequence: 0,
         updatedAt: this.now().toISOString(),
-      });
+      };
+      await this.queues.insert(trx, view);
+      await this.statusChanged(trx, view);
       await this.events.record(trx, { subject: jobRequestSubject(kind), msgId: `job:${queueId}`, payload: request });
     });
     return queueId;
   }
 
-  /** Folds one progress event; duplicates, stale events and events after the end change nothing. */
+  /**
+   * Folds one progress event; duplicates, stale events and events after the end change nothing. A
+   * new status (a first event counts) is told to the listener in the same transaction; progress
+   * within a status (totalProcessed moving) is not.
+   */
   async apply(event: JobProgress): Promise<void> {
     await withTransaction(this.knex, async (trx: Knex.Transaction) => {
       const current = await this.queues.findForUpdate(trx, event.queueId);
       const next = applyJobProgress(current, event);
-      if (next !== current) await this.queues.save(trx, next);
+      if (next === current) return;
+      await this.queues.save(trx, next);
+      if (next.status !== current?.status) await this.statusChanged(trx, next);
     });
   }
 }

@@ -12,6 +12,7 @@ export * from './feeds';
 export * from './json-depth';
 export * from './storage';
 export * from './jobs';
+export * from './webhooks';
 export * from './cached-views';
 export * from './problems';
 export * from './retail-campaign.rules';

@@ -108,6 +108,14 @@ export const STORAGE_LIBRARY_ACCESS = {
   getQueue: PERMISSIONS.queuesView,
   recordQueuedJob: 'peer',
   readLibraryFile: 'peer',
+  // Webhooks notify about the account's jobs of every kind: managed like the account's cloud storage settings.
+  createWebhook: PERMISSIONS.cloudStorageEdit,
+  listWebhooks: PERMISSIONS.cloudStorageView,
+  getWebhook: PERMISSIONS.cloudStorageView,
+  updateWebhook: PERMISSIONS.cloudStorageEdit,
+  deleteWebhook: PERMISSIONS.cloudStorageEdit,
+  listWebhookDeliveries: PERMISSIONS.cloudStorageView,
+  replayWebhookDelivery: PERMISSIONS.cloudStorageEdit,
 } as const satisfies ServiceAccess<StorageLibraryServiceService>;
 
 /** tagging-trackers: every method of the service, by its key in the generated definition. */

@@ -16,4 +16,7 @@ export const STORAGE_PROBLEMS = defineProblems({
   CLOUD_CREDENTIALS_REJECTED: { status: 400, title: 'The bucket refused the credentials' },
   CLOUD_SOURCE_FAILED: { status: 424, title: "The customer's storage failed" },
   CLOUD_SOURCE_TIMEOUT: { status: 424, title: "The customer's storage did not answer in time" },
+  // Job-notification webhooks (an extension).
+  WEBHOOK_NOT_FOUND: { status: 404, title: 'Webhook not found' },
+  WEBHOOK_DELIVERY_NOT_FOUND: { status: 404, title: 'Webhook delivery not found' },
 });

@@ -19,6 +19,119 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 
+export interface PageRequest {
+  offset: number;
+  limit: number;
+}
+
+export interface Webhook {
+  id: number;
+  url: string;
+  /** Job kinds, or the single entry "*" for every kind. */
+  events: string[];
+  description: string;
+  enabled: boolean;
+  /** RFC 3339 UTC. */
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CreateWebhookRequest {
+  accountId: number;
+  url: string;
+  /** Empty means every kind. */
+  events: string[];
+  description: string;
+}
+
+export interface CreateWebhookResponse {
+  webhook:
+    | Webhook
+    | undefined;
+  /** The signing secret: answered here only. */
+  secret: string;
+}
+
+export interface ListWebhooksRequest {
+  accountId: number;
+  page: PageRequest | undefined;
+}
+
+export interface ListWebhooksResponse {
+  webhooks: Webhook[];
+  total: number;
+}
+
+export interface GetWebhookRequest {
+  accountId: number;
+  webhookId: number;
+}
+
+export interface GetWebhookResponse {
+  webhook: Webhook | undefined;
+}
+
+export interface UpdateWebhookRequest {
+  accountId: number;
+  webhookId: number;
+  enabled: boolean;
+}
+
+export interface UpdateWebhookResponse {
+  webhook: Webhook | undefined;
+}
+
+export interface DeleteWebhookRequest {
+  accountId: number;
+  webhookId: number;
+}
+
+export interface DeleteWebhookResponse {
+}
+
+export interface WebhookDelivery {
+  id: number;
+  /** The event's id (the queue id and the status it reached); the Webhook-Id header and the body's id. */
+  eventId: string;
+  queueId: string;
+  kind: string;
+  /** The job's status the event announces: Queued, Processing, Completed or Failed. */
+  jobStatus: string;
+  /** pending, retrying, succeeded or failed. */
+  status: string;
+  attempts: number;
+  /** 0 until an attempt got an HTTP answer. */
+  lastHttpStatus: number;
+  lastError: string;
+  /** RFC 3339 UTC; empty once the delivery ended. */
+  nextAttemptAt: string;
+  /** The delivery this one replays; 0 for an original. */
+  replayOf: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ListWebhookDeliveriesRequest {
+  accountId: number;
+  webhookId: number;
+  page: PageRequest | undefined;
+}
+
+export interface ListWebhookDeliveriesResponse {
+  deliveries: WebhookDelivery[];
+  total: number;
+}
+
+export interface ReplayWebhookDeliveryRequest {
+  accountId: number;
+  webhookId: number;
+  deliveryId: number;
+}
+
+export interface ReplayWebhookDeliveryResponse {
+  delivery: WebhookDelivery | undefined;
+}
+
 export interface RenameCloudServiceResponse {
 }
 
@@ -209,6 +322,1828 @@ export interface ReadLibraryFileResponse {
   etag: string;
   data: Buffer;
 }
+
+function createBasePageRequest(): PageRequest {
+  return { offset: 0, limit: 0 };
+}
+
+export const PageRequest: MessageFns<PageRequest> = {
+  encode(message: PageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.offset !== 0) {
+      writer.uint32(8).int32(message.offset);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PageRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePageRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.offset = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PageRequest {
+    return {
+      offset: isSet(object.offset) ? globalThis.Number(object.offset) : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: PageRequest): unknown {
+    const obj: any = {};
+    if (message.offset !== 0) {
+      obj.offset = Math.round(message.offset);
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PageRequest>, I>>(base?: I): PageRequest {
+    return PageRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PageRequest>, I>>(object: I): PageRequest {
+    const message = createBasePageRequest();
+    message.offset = object.offset ?? 0;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseWebhook(): Webhook {
+  return { id: 0, url: "", events: [], description: "", enabled: false, createdAt: "", updatedAt: "" };
+}
+
+export const Webhook: MessageFns<Webhook> = {
+  encode(message: Webhook, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.url !== "") {
+      writer.uint32(18).string(message.url);
+    }
+    for (const v of message.events) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.description !== "") {
+      writer.uint32(34).string(message.description);
+    }
+    if (message.enabled !== false) {
+      writer.uint32(40).bool(message.enabled);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(50).string(message.createdAt);
+    }
+    if (message.updatedAt !== "") {
+      writer.uint32(58).string(message.updatedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Webhook {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWebhook();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.events.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.enabled = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.updatedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Webhook {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => globalThis.String(e)) : [],
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
+    };
+  },
+
+  toJSON(message: Webhook): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.events?.length) {
+      obj.events = message.events;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.enabled !== false) {
+      obj.enabled = message.enabled;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Webhook>, I>>(base?: I): Webhook {
+    return Webhook.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Webhook>, I>>(object: I): Webhook {
+    const message = createBaseWebhook();
+    message.id = object.id ?? 0;
+    message.url = object.url ?? "";
+    message.events = object.events?.map((e) => e) || [];
+    message.description = object.description ?? "";
+    message.enabled = object.enabled ?? false;
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateWebhookRequest(): CreateWebhookRequest {
+  return { accountId: 0, url: "", events: [], description: "" };
+}
+
+export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
+  encode(message: CreateWebhookRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.url !== "") {
+      writer.uint32(18).string(message.url);
+    }
+    for (const v of message.events) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.description !== "") {
+      writer.uint32(34).string(message.description);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateWebhookRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateWebhookRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.events.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateWebhookRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => globalThis.String(e)) : [],
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+    };
+  },
+
+  toJSON(message: CreateWebhookRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.events?.length) {
+      obj.events = message.events;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateWebhookRequest>, I>>(base?: I): CreateWebhookRequest {
+    return CreateWebhookRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateWebhookRequest>, I>>(object: I): CreateWebhookRequest {
+    const message = createBaseCreateWebhookRequest();
+    message.accountId = object.accountId ?? 0;
+    message.url = object.url ?? "";
+    message.events = object.events?.map((e) => e) || [];
+    message.description = object.description ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateWebhookResponse(): CreateWebhookResponse {
+  return { webhook: undefined, secret: "" };
+}
+
+export const CreateWebhookResponse: MessageFns<CreateWebhookResponse> = {
+  encode(message: CreateWebhookResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.webhook !== undefined) {
+      Webhook.encode(message.webhook, writer.uint32(10).fork()).join();
+    }
+    if (message.secret !== "") {
+      writer.uint32(18).string(message.secret);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateWebhookResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateWebhookResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.webhook = Webhook.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateWebhookResponse {
+    return {
+      webhook: isSet(object.webhook) ? Webhook.fromJSON(object.webhook) : undefined,
+      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+    };
+  },
+
+  toJSON(message: CreateWebhookResponse): unknown {
+    const obj: any = {};
+    if (message.webhook !== undefined) {
+      obj.webhook = Webhook.toJSON(message.webhook);
+    }
+    if (message.secret !== "") {
+      obj.secret = message.secret;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateWebhookResponse>, I>>(base?: I): CreateWebhookResponse {
+    return CreateWebhookResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateWebhookResponse>, I>>(object: I): CreateWebhookResponse {
+    const message = createBaseCreateWebhookResponse();
+    message.webhook = (object.webhook !== undefined && object.webhook !== null)
+      ? Webhook.fromPartial(object.webhook)
+      : undefined;
+    message.secret = object.secret ?? "";
+    return message;
+  },
+};
+
+function createBaseListWebhooksRequest(): ListWebhooksRequest {
+  return { accountId: 0, page: undefined };
+}
+
+export const ListWebhooksRequest: MessageFns<ListWebhooksRequest> = {
+  encode(message: ListWebhooksRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWebhooksRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWebhooksRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWebhooksRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListWebhooksRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListWebhooksRequest>, I>>(base?: I): ListWebhooksRequest {
+    return ListWebhooksRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListWebhooksRequest>, I>>(object: I): ListWebhooksRequest {
+    const message = createBaseListWebhooksRequest();
+    message.accountId = object.accountId ?? 0;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListWebhooksResponse(): ListWebhooksResponse {
+  return { webhooks: [], total: 0 };
+}
+
+export const ListWebhooksResponse: MessageFns<ListWebhooksResponse> = {
+  encode(message: ListWebhooksResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.webhooks) {
+      Webhook.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int32(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWebhooksResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWebhooksResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.webhooks.push(Webhook.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWebhooksResponse {
+    return {
+      webhooks: globalThis.Array.isArray(object?.webhooks) ? object.webhooks.map((e: any) => Webhook.fromJSON(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: ListWebhooksResponse): unknown {
+    const obj: any = {};
+    if (message.webhooks?.length) {
+      obj.webhooks = message.webhooks.map((e) => Webhook.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListWebhooksResponse>, I>>(base?: I): ListWebhooksResponse {
+    return ListWebhooksResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListWebhooksResponse>, I>>(object: I): ListWebhooksResponse {
+    const message = createBaseListWebhooksResponse();
+    message.webhooks = object.webhooks?.map((e) => Webhook.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetWebhookRequest(): GetWebhookRequest {
+  return { accountId: 0, webhookId: 0 };
+}
+
+export const GetWebhookRequest: MessageFns<GetWebhookRequest> = {
+  encode(message: GetWebhookRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.webhookId !== 0) {
+      writer.uint32(16).int64(message.webhookId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetWebhookRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetWebhookRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.webhookId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetWebhookRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      webhookId: isSet(object.webhookId)
+        ? globalThis.Number(object.webhookId)
+        : isSet(object.webhook_id)
+        ? globalThis.Number(object.webhook_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetWebhookRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.webhookId !== 0) {
+      obj.webhookId = Math.round(message.webhookId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetWebhookRequest>, I>>(base?: I): GetWebhookRequest {
+    return GetWebhookRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetWebhookRequest>, I>>(object: I): GetWebhookRequest {
+    const message = createBaseGetWebhookRequest();
+    message.accountId = object.accountId ?? 0;
+    message.webhookId = object.webhookId ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetWebhookResponse(): GetWebhookResponse {
+  return { webhook: undefined };
+}
+
+export const GetWebhookResponse: MessageFns<GetWebhookResponse> = {
+  encode(message: GetWebhookResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.webhook !== undefined) {
+      Webhook.encode(message.webhook, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetWebhookResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetWebhookResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.webhook = Webhook.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetWebhookResponse {
+    return { webhook: isSet(object.webhook) ? Webhook.fromJSON(object.webhook) : undefined };
+  },
+
+  toJSON(message: GetWebhookResponse): unknown {
+    const obj: any = {};
+    if (message.webhook !== undefined) {
+      obj.webhook = Webhook.toJSON(message.webhook);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetWebhookResponse>, I>>(base?: I): GetWebhookResponse {
+    return GetWebhookResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetWebhookResponse>, I>>(object: I): GetWebhookResponse {
+    const message = createBaseGetWebhookResponse();
+    message.webhook = (object.webhook !== undefined && object.webhook !== null)
+      ? Webhook.fromPartial(object.webhook)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateWebhookRequest(): UpdateWebhookRequest {
+  return { accountId: 0, webhookId: 0, enabled: false };
+}
+
+export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
+  encode(message: UpdateWebhookRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.webhookId !== 0) {
+      writer.uint32(16).int64(message.webhookId);
+    }
+    if (message.enabled !== false) {
+      writer.uint32(24).bool(message.enabled);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateWebhookRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateWebhookRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.webhookId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.enabled = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateWebhookRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      webhookId: isSet(object.webhookId)
+        ? globalThis.Number(object.webhookId)
+        : isSet(object.webhook_id)
+        ? globalThis.Number(object.webhook_id)
+        : 0,
+      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
+    };
+  },
+
+  toJSON(message: UpdateWebhookRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.webhookId !== 0) {
+      obj.webhookId = Math.round(message.webhookId);
+    }
+    if (message.enabled !== false) {
+      obj.enabled = message.enabled;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateWebhookRequest>, I>>(base?: I): UpdateWebhookRequest {
+    return UpdateWebhookRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateWebhookRequest>, I>>(object: I): UpdateWebhookRequest {
+    const message = createBaseUpdateWebhookRequest();
+    message.accountId = object.accountId ?? 0;
+    message.webhookId = object.webhookId ?? 0;
+    message.enabled = object.enabled ?? false;
+    return message;
+  },
+};
+
+function createBaseUpdateWebhookResponse(): UpdateWebhookResponse {
+  return { webhook: undefined };
+}
+
+export const UpdateWebhookResponse: MessageFns<UpdateWebhookResponse> = {
+  encode(message: UpdateWebhookResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.webhook !== undefined) {
+      Webhook.encode(message.webhook, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateWebhookResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateWebhookResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.webhook = Webhook.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateWebhookResponse {
+    return { webhook: isSet(object.webhook) ? Webhook.fromJSON(object.webhook) : undefined };
+  },
+
+  toJSON(message: UpdateWebhookResponse): unknown {
+    const obj: any = {};
+    if (message.webhook !== undefined) {
+      obj.webhook = Webhook.toJSON(message.webhook);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateWebhookResponse>, I>>(base?: I): UpdateWebhookResponse {
+    return UpdateWebhookResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateWebhookResponse>, I>>(object: I): UpdateWebhookResponse {
+    const message = createBaseUpdateWebhookResponse();
+    message.webhook = (object.webhook !== undefined && object.webhook !== null)
+      ? Webhook.fromPartial(object.webhook)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteWebhookRequest(): DeleteWebhookRequest {
+  return { accountId: 0, webhookId: 0 };
+}
+
+export const DeleteWebhookRequest: MessageFns<DeleteWebhookRequest> = {
+  encode(message: DeleteWebhookRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.webhookId !== 0) {
+      writer.uint32(16).int64(message.webhookId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteWebhookRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteWebhookRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.webhookId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteWebhookRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      webhookId: isSet(object.webhookId)
+        ? globalThis.Number(object.webhookId)
+        : isSet(object.webhook_id)
+        ? globalThis.Number(object.webhook_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: DeleteWebhookRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.webhookId !== 0) {
+      obj.webhookId = Math.round(message.webhookId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteWebhookRequest>, I>>(base?: I): DeleteWebhookRequest {
+    return DeleteWebhookRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteWebhookRequest>, I>>(object: I): DeleteWebhookRequest {
+    const message = createBaseDeleteWebhookRequest();
+    message.accountId = object.accountId ?? 0;
+    message.webhookId = object.webhookId ?? 0;
+    return message;
+  },
+};
+
+function createBaseDeleteWebhookResponse(): DeleteWebhookResponse {
+  return {};
+}
+
+export const DeleteWebhookResponse: MessageFns<DeleteWebhookResponse> = {
+  encode(_: DeleteWebhookResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteWebhookResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteWebhookResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteWebhookResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteWebhookResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteWebhookResponse>, I>>(base?: I): DeleteWebhookResponse {
+    return DeleteWebhookResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteWebhookResponse>, I>>(_: I): DeleteWebhookResponse {
+    const message = createBaseDeleteWebhookResponse();
+    return message;
+  },
+};
+
+function createBaseWebhookDelivery(): WebhookDelivery {
+  return {
+    id: 0,
+    eventId: "",
+    queueId: "",
+    kind: "",
+    jobStatus: "",
+    status: "",
+    attempts: 0,
+    lastHttpStatus: 0,
+    lastError: "",
+    nextAttemptAt: "",
+    replayOf: 0,
+    createdAt: "",
+    updatedAt: "",
+  };
+}
+
+export const WebhookDelivery: MessageFns<WebhookDelivery> = {
+  encode(message: WebhookDelivery, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.eventId !== "") {
+      writer.uint32(18).string(message.eventId);
+    }
+    if (message.queueId !== "") {
+      writer.uint32(26).string(message.queueId);
+    }
+    if (message.kind !== "") {
+      writer.uint32(34).string(message.kind);
+    }
+    if (message.jobStatus !== "") {
+      writer.uint32(42).string(message.jobStatus);
+    }
+    if (message.status !== "") {
+      writer.uint32(50).string(message.status);
+    }
+    if (message.attempts !== 0) {
+      writer.uint32(56).int32(message.attempts);
+    }
+    if (message.lastHttpStatus !== 0) {
+      writer.uint32(64).int32(message.lastHttpStatus);
+    }
+    if (message.lastError !== "") {
+      writer.uint32(74).string(message.lastError);
+    }
+    if (message.nextAttemptAt !== "") {
+      writer.uint32(82).string(message.nextAttemptAt);
+    }
+    if (message.replayOf !== 0) {
+      writer.uint32(88).int64(message.replayOf);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(98).string(message.createdAt);
+    }
+    if (message.updatedAt !== "") {
+      writer.uint32(106).string(message.updatedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WebhookDelivery {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWebhookDelivery();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.queueId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.jobStatus = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.attempts = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.lastHttpStatus = reader.int32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.lastError = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.nextAttemptAt = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.replayOf = longToNumber(reader.int64());
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.updatedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WebhookDelivery {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      eventId: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      queueId: isSet(object.queueId)
+        ? globalThis.String(object.queueId)
+        : isSet(object.queue_id)
+        ? globalThis.String(object.queue_id)
+        : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      jobStatus: isSet(object.jobStatus)
+        ? globalThis.String(object.jobStatus)
+        : isSet(object.job_status)
+        ? globalThis.String(object.job_status)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      attempts: isSet(object.attempts) ? globalThis.Number(object.attempts) : 0,
+      lastHttpStatus: isSet(object.lastHttpStatus)
+        ? globalThis.Number(object.lastHttpStatus)
+        : isSet(object.last_http_status)
+        ? globalThis.Number(object.last_http_status)
+        : 0,
+      lastError: isSet(object.lastError)
+        ? globalThis.String(object.lastError)
+        : isSet(object.last_error)
+        ? globalThis.String(object.last_error)
+        : "",
+      nextAttemptAt: isSet(object.nextAttemptAt)
+        ? globalThis.String(object.nextAttemptAt)
+        : isSet(object.next_attempt_at)
+        ? globalThis.String(object.next_attempt_at)
+        : "",
+      replayOf: isSet(object.replayOf)
+        ? globalThis.Number(object.replayOf)
+        : isSet(object.replay_of)
+        ? globalThis.Number(object.replay_of)
+        : 0,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
+    };
+  },
+
+  toJSON(message: WebhookDelivery): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.eventId !== "") {
+      obj.eventId = message.eventId;
+    }
+    if (message.queueId !== "") {
+      obj.queueId = message.queueId;
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.jobStatus !== "") {
+      obj.jobStatus = message.jobStatus;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.attempts !== 0) {
+      obj.attempts = Math.round(message.attempts);
+    }
+    if (message.lastHttpStatus !== 0) {
+      obj.lastHttpStatus = Math.round(message.lastHttpStatus);
+    }
+    if (message.lastError !== "") {
+      obj.lastError = message.lastError;
+    }
+    if (message.nextAttemptAt !== "") {
+      obj.nextAttemptAt = message.nextAttemptAt;
+    }
+    if (message.replayOf !== 0) {
+      obj.replayOf = Math.round(message.replayOf);
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WebhookDelivery>, I>>(base?: I): WebhookDelivery {
+    return WebhookDelivery.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WebhookDelivery>, I>>(object: I): WebhookDelivery {
+    const message = createBaseWebhookDelivery();
+    message.id = object.id ?? 0;
+    message.eventId = object.eventId ?? "";
+    message.queueId = object.queueId ?? "";
+    message.kind = object.kind ?? "";
+    message.jobStatus = object.jobStatus ?? "";
+    message.status = object.status ?? "";
+    message.attempts = object.attempts ?? 0;
+    message.lastHttpStatus = object.lastHttpStatus ?? 0;
+    message.lastError = object.lastError ?? "";
+    message.nextAttemptAt = object.nextAttemptAt ?? "";
+    message.replayOf = object.replayOf ?? 0;
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseListWebhookDeliveriesRequest(): ListWebhookDeliveriesRequest {
+  return { accountId: 0, webhookId: 0, page: undefined };
+}
+
+export const ListWebhookDeliveriesRequest: MessageFns<ListWebhookDeliveriesRequest> = {
+  encode(message: ListWebhookDeliveriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.webhookId !== 0) {
+      writer.uint32(16).int64(message.webhookId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWebhookDeliveriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWebhookDeliveriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.webhookId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWebhookDeliveriesRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      webhookId: isSet(object.webhookId)
+        ? globalThis.Number(object.webhookId)
+        : isSet(object.webhook_id)
+        ? globalThis.Number(object.webhook_id)
+        : 0,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListWebhookDeliveriesRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.webhookId !== 0) {
+      obj.webhookId = Math.round(message.webhookId);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListWebhookDeliveriesRequest>, I>>(base?: I): ListWebhookDeliveriesRequest {
+    return ListWebhookDeliveriesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListWebhookDeliveriesRequest>, I>>(object: I): ListWebhookDeliveriesRequest {
+    const message = createBaseListWebhookDeliveriesRequest();
+    message.accountId = object.accountId ?? 0;
+    message.webhookId = object.webhookId ?? 0;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListWebhookDeliveriesResponse(): ListWebhookDeliveriesResponse {
+  return { deliveries: [], total: 0 };
+}
+
+export const ListWebhookDeliveriesResponse: MessageFns<ListWebhookDeliveriesResponse> = {
+  encode(message: ListWebhookDeliveriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.deliveries) {
+      WebhookDelivery.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int32(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWebhookDeliveriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWebhookDeliveriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.deliveries.push(WebhookDelivery.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWebhookDeliveriesResponse {
+    return {
+      deliveries: globalThis.Array.isArray(object?.deliveries)
+        ? object.deliveries.map((e: any) => WebhookDelivery.fromJSON(e))
+        : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: ListWebhookDeliveriesResponse): unknown {
+    const obj: any = {};
+    if (message.deliveries?.length) {
+      obj.deliveries = message.deliveries.map((e) => WebhookDelivery.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListWebhookDeliveriesResponse>, I>>(base?: I): ListWebhookDeliveriesResponse {
+    return ListWebhookDeliveriesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListWebhookDeliveriesResponse>, I>>(
+    object: I,
+  ): ListWebhookDeliveriesResponse {
+    const message = createBaseListWebhookDeliveriesResponse();
+    message.deliveries = object.deliveries?.map((e) => WebhookDelivery.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
+function createBaseReplayWebhookDeliveryRequest(): ReplayWebhookDeliveryRequest {
+  return { accountId: 0, webhookId: 0, deliveryId: 0 };
+}
+
+export const ReplayWebhookDeliveryRequest: MessageFns<ReplayWebhookDeliveryRequest> = {
+  encode(message: ReplayWebhookDeliveryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.webhookId !== 0) {
+      writer.uint32(16).int64(message.webhookId);
+    }
+    if (message.deliveryId !== 0) {
+      writer.uint32(24).int64(message.deliveryId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReplayWebhookDeliveryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReplayWebhookDeliveryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.webhookId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.deliveryId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReplayWebhookDeliveryRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      webhookId: isSet(object.webhookId)
+        ? globalThis.Number(object.webhookId)
+        : isSet(object.webhook_id)
+        ? globalThis.Number(object.webhook_id)
+        : 0,
+      deliveryId: isSet(object.deliveryId)
+        ? globalThis.Number(object.deliveryId)
+        : isSet(object.delivery_id)
+        ? globalThis.Number(object.delivery_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ReplayWebhookDeliveryRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.webhookId !== 0) {
+      obj.webhookId = Math.round(message.webhookId);
+    }
+    if (message.deliveryId !== 0) {
+      obj.deliveryId = Math.round(message.deliveryId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReplayWebhookDeliveryRequest>, I>>(base?: I): ReplayWebhookDeliveryRequest {
+    return ReplayWebhookDeliveryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReplayWebhookDeliveryRequest>, I>>(object: I): ReplayWebhookDeliveryRequest {
+    const message = createBaseReplayWebhookDeliveryRequest();
+    message.accountId = object.accountId ?? 0;
+    message.webhookId = object.webhookId ?? 0;
+    message.deliveryId = object.deliveryId ?? 0;
+    return message;
+  },
+};
+
+function createBaseReplayWebhookDeliveryResponse(): ReplayWebhookDeliveryResponse {
+  return { delivery: undefined };
+}
+
+export const ReplayWebhookDeliveryResponse: MessageFns<ReplayWebhookDeliveryResponse> = {
+  encode(message: ReplayWebhookDeliveryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.delivery !== undefined) {
+      WebhookDelivery.encode(message.delivery, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReplayWebhookDeliveryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReplayWebhookDeliveryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.delivery = WebhookDelivery.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReplayWebhookDeliveryResponse {
+    return { delivery: isSet(object.delivery) ? WebhookDelivery.fromJSON(object.delivery) : undefined };
+  },
+
+  toJSON(message: ReplayWebhookDeliveryResponse): unknown {
+    const obj: any = {};
+    if (message.delivery !== undefined) {
+      obj.delivery = WebhookDelivery.toJSON(message.delivery);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReplayWebhookDeliveryResponse>, I>>(base?: I): ReplayWebhookDeliveryResponse {
+    return ReplayWebhookDeliveryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReplayWebhookDeliveryResponse>, I>>(
+    object: I,
+  ): ReplayWebhookDeliveryResponse {
+    const message = createBaseReplayWebhookDeliveryResponse();
+    message.delivery = (object.delivery !== undefined && object.delivery !== null)
+      ? WebhookDelivery.fromPartial(object.delivery)
+      : undefined;
+    return message;
+  },
+};
 
 function createBaseRenameCloudServiceResponse(): RenameCloudServiceResponse {
   return {};
@@ -3460,6 +5395,86 @@ export const StorageLibraryServiceService = {
       Buffer.from(ReadLibraryFileResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ReadLibraryFileResponse => ReadLibraryFileResponse.decode(value),
   },
+  /**
+   * Job-notification webhooks of an account (an extension). Each status change of a job of a kind a
+   * webhook subscribes to is one delivery, recorded with the change and POSTed, signed, by the service.
+   * Create answers the signing secret, once: it is sealed at rest and never answered again.
+   */
+  createWebhook: {
+    path: "/storagelibrary.v1.StorageLibraryService/CreateWebhook" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateWebhookRequest): Buffer => Buffer.from(CreateWebhookRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateWebhookRequest => CreateWebhookRequest.decode(value),
+    responseSerialize: (value: CreateWebhookResponse): Buffer =>
+      Buffer.from(CreateWebhookResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateWebhookResponse => CreateWebhookResponse.decode(value),
+  },
+  listWebhooks: {
+    path: "/storagelibrary.v1.StorageLibraryService/ListWebhooks" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListWebhooksRequest): Buffer => Buffer.from(ListWebhooksRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListWebhooksRequest => ListWebhooksRequest.decode(value),
+    responseSerialize: (value: ListWebhooksResponse): Buffer =>
+      Buffer.from(ListWebhooksResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListWebhooksResponse => ListWebhooksResponse.decode(value),
+  },
+  getWebhook: {
+    path: "/storagelibrary.v1.StorageLibraryService/GetWebhook" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetWebhookRequest): Buffer => Buffer.from(GetWebhookRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetWebhookRequest => GetWebhookRequest.decode(value),
+    responseSerialize: (value: GetWebhookResponse): Buffer => Buffer.from(GetWebhookResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetWebhookResponse => GetWebhookResponse.decode(value),
+  },
+  /** Enables or disables a webhook; a disabled one gets no new deliveries and its pending ones fail. */
+  updateWebhook: {
+    path: "/storagelibrary.v1.StorageLibraryService/UpdateWebhook" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateWebhookRequest): Buffer => Buffer.from(UpdateWebhookRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateWebhookRequest => UpdateWebhookRequest.decode(value),
+    responseSerialize: (value: UpdateWebhookResponse): Buffer =>
+      Buffer.from(UpdateWebhookResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateWebhookResponse => UpdateWebhookResponse.decode(value),
+  },
+  /** Deletes the webhook and its deliveries. */
+  deleteWebhook: {
+    path: "/storagelibrary.v1.StorageLibraryService/DeleteWebhook" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteWebhookRequest): Buffer => Buffer.from(DeleteWebhookRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteWebhookRequest => DeleteWebhookRequest.decode(value),
+    responseSerialize: (value: DeleteWebhookResponse): Buffer =>
+      Buffer.from(DeleteWebhookResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteWebhookResponse => DeleteWebhookResponse.decode(value),
+  },
+  /** Newest first. */
+  listWebhookDeliveries: {
+    path: "/storagelibrary.v1.StorageLibraryService/ListWebhookDeliveries" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListWebhookDeliveriesRequest): Buffer =>
+      Buffer.from(ListWebhookDeliveriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListWebhookDeliveriesRequest => ListWebhookDeliveriesRequest.decode(value),
+    responseSerialize: (value: ListWebhookDeliveriesResponse): Buffer =>
+      Buffer.from(ListWebhookDeliveriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListWebhookDeliveriesResponse => ListWebhookDeliveriesResponse.decode(value),
+  },
+  /** Sends a delivery's event again: a new delivery referencing the original. */
+  replayWebhookDelivery: {
+    path: "/storagelibrary.v1.StorageLibraryService/ReplayWebhookDelivery" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReplayWebhookDeliveryRequest): Buffer =>
+      Buffer.from(ReplayWebhookDeliveryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReplayWebhookDeliveryRequest => ReplayWebhookDeliveryRequest.decode(value),
+    responseSerialize: (value: ReplayWebhookDeliveryResponse): Buffer =>
+      Buffer.from(ReplayWebhookDeliveryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReplayWebhookDeliveryResponse => ReplayWebhookDeliveryResponse.decode(value),
+  },
 } as const;
 
 export interface StorageLibraryServiceServer extends UntypedServiceImplementation {
@@ -3496,6 +5511,22 @@ export interface StorageLibraryServiceServer extends UntypedServiceImplementatio
    * path that is not a file; the path rules apply as in FindLibraryFiles.
    */
   readLibraryFile: handleUnaryCall<ReadLibraryFileRequest, ReadLibraryFileResponse>;
+  /**
+   * Job-notification webhooks of an account (an extension). Each status change of a job of a kind a
+   * webhook subscribes to is one delivery, recorded with the change and POSTed, signed, by the service.
+   * Create answers the signing secret, once: it is sealed at rest and never answered again.
+   */
+  createWebhook: handleUnaryCall<CreateWebhookRequest, CreateWebhookResponse>;
+  listWebhooks: handleUnaryCall<ListWebhooksRequest, ListWebhooksResponse>;
+  getWebhook: handleUnaryCall<GetWebhookRequest, GetWebhookResponse>;
+  /** Enables or disables a webhook; a disabled one gets no new deliveries and its pending ones fail. */
+  updateWebhook: handleUnaryCall<UpdateWebhookRequest, UpdateWebhookResponse>;
+  /** Deletes the webhook and its deliveries. */
+  deleteWebhook: handleUnaryCall<DeleteWebhookRequest, DeleteWebhookResponse>;
+  /** Newest first. */
+  listWebhookDeliveries: handleUnaryCall<ListWebhookDeliveriesRequest, ListWebhookDeliveriesResponse>;
+  /** Sends a delivery's event again: a new delivery referencing the original. */
+  replayWebhookDelivery: handleUnaryCall<ReplayWebhookDeliveryRequest, ReplayWebhookDeliveryResponse>;
 }
 
 export interface StorageLibraryServiceClient extends Client {
@@ -3713,6 +5744,120 @@ export interface StorageLibraryServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReadLibraryFileResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Job-notification webhooks of an account (an extension). Each status change of a job of a kind a
+   * webhook subscribes to is one delivery, recorded with the change and POSTed, signed, by the service.
+   * Create answers the signing secret, once: it is sealed at rest and never answered again.
+   */
+  createWebhook(
+    request: CreateWebhookRequest,
+    callback: (error: ServiceError | null, response: CreateWebhookResponse) => void,
+  ): ClientUnaryCall;
+  createWebhook(
+    request: CreateWebhookRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateWebhookResponse) => void,
+  ): ClientUnaryCall;
+  createWebhook(
+    request: CreateWebhookRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateWebhookResponse) => void,
+  ): ClientUnaryCall;
+  listWebhooks(
+    request: ListWebhooksRequest,
+    callback: (error: ServiceError | null, response: ListWebhooksResponse) => void,
+  ): ClientUnaryCall;
+  listWebhooks(
+    request: ListWebhooksRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListWebhooksResponse) => void,
+  ): ClientUnaryCall;
+  listWebhooks(
+    request: ListWebhooksRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListWebhooksResponse) => void,
+  ): ClientUnaryCall;
+  getWebhook(
+    request: GetWebhookRequest,
+    callback: (error: ServiceError | null, response: GetWebhookResponse) => void,
+  ): ClientUnaryCall;
+  getWebhook(
+    request: GetWebhookRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetWebhookResponse) => void,
+  ): ClientUnaryCall;
+  getWebhook(
+    request: GetWebhookRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetWebhookResponse) => void,
+  ): ClientUnaryCall;
+  /** Enables or disables a webhook; a disabled one gets no new deliveries and its pending ones fail. */
+  updateWebhook(
+    request: UpdateWebhookRequest,
+    callback: (error: ServiceError | null, response: UpdateWebhookResponse) => void,
+  ): ClientUnaryCall;
+  updateWebhook(
+    request: UpdateWebhookRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateWebhookResponse) => void,
+  ): ClientUnaryCall;
+  updateWebhook(
+    request: UpdateWebhookRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateWebhookResponse) => void,
+  ): ClientUnaryCall;
+  /** Deletes the webhook and its deliveries. */
+  deleteWebhook(
+    request: DeleteWebhookRequest,
+    callback: (error: ServiceError | null, response: DeleteWebhookResponse) => void,
+  ): ClientUnaryCall;
+  deleteWebhook(
+    request: DeleteWebhookRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteWebhookResponse) => void,
+  ): ClientUnaryCall;
+  deleteWebhook(
+    request: DeleteWebhookRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteWebhookResponse) => void,
+  ): ClientUnaryCall;
+  /** Newest first. */
+  listWebhookDeliveries(
+    request: ListWebhookDeliveriesRequest,
+    callback: (error: ServiceError | null, response: ListWebhookDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  listWebhookDeliveries(
+    request: ListWebhookDeliveriesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListWebhookDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  listWebhookDeliveries(
+    request: ListWebhookDeliveriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListWebhookDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  /** Sends a delivery's event again: a new delivery referencing the original. */
+  replayWebhookDelivery(
+    request: ReplayWebhookDeliveryRequest,
+    callback: (error: ServiceError | null, response: ReplayWebhookDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  replayWebhookDelivery(
+    request: ReplayWebhookDeliveryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReplayWebhookDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  replayWebhookDelivery(
+    request: ReplayWebhookDeliveryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReplayWebhookDeliveryResponse) => void,
   ): ClientUnaryCall;
 }
 
