@@ -24,16 +24,12 @@ export const assetSourcesService: GrpcServiceSpec<AssetSourcesConfig, v1.AssetSo
   definition: v1.AssetSourcesServiceService,
   implementation: ({ config, logger, guard, principalKey, db, events, nats, names, connectPeer, runInBackground }) => {
     const storageLibrary = adaptPeer(connectPeer(SERVICE_ENDPOINTS.storageLibrary), storageLibraryPeer);
-    // Feeds named by fileId are read from storage-library as this service, scoped to the feed's account:
-    // an ingestion runs on no caller's behalf, and process has already checked its caller's scope.
-    const library = libraryTransport((accountId, path, offset, length) =>
-      storageLibrary({ metadata: principalMetadata(workerPrincipal('asset-sources', '', accountId), principalKey) }).readLibraryFile(
-        accountId,
-        path,
-        offset,
-        length,
-      ),
-    );
+    // Work this service does on no caller's behalf (an ingestion, a scheduled start) calls storage-library
+    // as itself, scoped to the one account the work is for; process has already checked its caller's scope.
+    const storageLibraryFor = (accountId: number) =>
+      storageLibrary({ metadata: principalMetadata(workerPrincipal('asset-sources', '', accountId), principalKey) });
+    // Feeds named by fileId are read from the asset library, which storage-library owns.
+    const library = libraryTransport((accountId, path, offset, length) => storageLibraryFor(accountId).readLibraryFile(accountId, path, offset, length));
     const services = createAssetSourcesServices({
       db,
       logger,
@@ -76,7 +72,7 @@ export const assetSourcesService: GrpcServiceSpec<AssetSourcesConfig, v1.AssetSo
       runInBackground('feed schedule sweep', async () =>
         startPeriodicTask({
           intervalMs: config.FEED_SCHEDULE_SWEEP_MS,
-          run: () => services.feedSources.startDueRuns().then(() => undefined),
+          run: () => services.feedSources.startDueRuns(storageLibraryFor).then(() => undefined),
           onError: (error) => logger.warn({ err: error }, 'feed schedule sweep failed'),
         }),
       );

@@ -189,7 +189,7 @@ export class FeedSourceService {
    * transaction that only one replica's update can win; a source with a run still queued or running
    * gets no second one (its next run is moved on all the same).
    */
-  async startDueRuns(): Promise<number> {
+  async startDueRuns(queueViewFor?: (accountId: number) => QueueViewAnnouncer): Promise<number> {
     const now = this.now();
     let started = 0;
     for (const due of await this.deps.feeds.due(now, SWEEP_BATCH)) {
@@ -198,17 +198,18 @@ export class FeedSourceService {
       if (!feed || !schedule) continue;
       const next = nextFeedRun(schedule, due.nextRunAt, now);
       const queued = await withTransaction(this.deps.knex, async (trx) => {
-        if (!(await this.deps.feeds.claimDue(trx, due.assetSourceId, due.nextRunAt, next))) return false;
-        if (await this.deps.feeds.hasActiveRun(trx, due.assetSourceId)) return false;
-        await this.enqueue(trx, due.accountId, due.assetSourceId, 'schedule', now);
-        return true;
+        if (!(await this.deps.feeds.claimDue(trx, due.assetSourceId, due.nextRunAt, next))) return undefined;
+        if (await this.deps.feeds.hasActiveRun(trx, due.assetSourceId)) return undefined;
+        return this.enqueue(trx, due.accountId, due.assetSourceId, 'schedule', now);
       }).catch((error: unknown) => {
         // The account runs as many feeds as it may: the claim rolled back with the refusal, so the
         // source stays due and a later sweep starts it once a run has ended.
-        if (error instanceof AppError && error.code === 'JOB_LIMIT_REACHED') return false;
+        if (error instanceof AppError && error.code === 'JOB_LIMIT_REACHED') return undefined;
         throw error;
       });
-      if (queued) started++;
+      if (!queued) continue;
+      started++;
+      await this.announce(queueViewFor?.(due.accountId), queued);
     }
     return started;
   }
