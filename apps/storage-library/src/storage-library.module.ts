@@ -6,6 +6,7 @@ import { objectStoreFromConfig } from '@platform/s3';
 import { secretBoxFromConfig } from '@platform/secrets';
 import type { GrpcServiceSpec } from '@platform/service';
 import { STORAGE_LIBRARY_MIGRATIONS } from './migrations';
+import { startAuditLogConsumer } from './audit/audit-log.consumer';
 import { startQueueViewConsumer } from './queues/queue-view.consumer';
 import { storageLibraryConfigSchema, type StorageLibraryConfig } from './storage-library.config';
 import { storageLibraryGrpc } from './storage-library.grpc';
@@ -38,6 +39,8 @@ export const storageLibraryService: GrpcServiceSpec<StorageLibraryConfig, v1.Sto
     });
     // Queues would silently stop moving without it, so a consumer that cannot start fails the start-up.
     runInBackground('queue view', () => startQueueViewConsumer({ nats, names, logger, queues: services.queues }));
+    // The trail of every service's changes; an entry is readable once this has folded its event.
+    runInBackground('audit log', () => startAuditLogConsumer({ nats, names, logger, auditLog: services.auditLog }));
     return storageLibraryGrpc({ logger, guard, ...services });
   },
 };

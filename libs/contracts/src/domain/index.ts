@@ -13,6 +13,7 @@ export * from './json-depth';
 export * from './storage';
 export * from './jobs';
 export * from './cached-views';
+export * from './audit';
 export * from './problems';
 export * from './retail-campaign.rules';
 export * from './method-access';

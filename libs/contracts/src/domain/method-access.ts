@@ -107,6 +107,8 @@ export const STORAGE_LIBRARY_ACCESS = {
   copyFromCloud: PERMISSIONS.cloudStorageEdit,
   getQueue: PERMISSIONS.queuesView,
   recordQueuedJob: 'peer',
+  listAccountAuditLog: PERMISSIONS.auditLogView,
+  listOrgAuditLog: PERMISSIONS.auditLogView,
 } as const satisfies ServiceAccess<StorageLibraryServiceService>;
 
 /** tagging-trackers: every method of the service, by its key in the generated definition. */
