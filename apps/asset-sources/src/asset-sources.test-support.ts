@@ -2,8 +2,8 @@ import { createLogger } from '@platform/logging';
 import type { ServiceDatabase } from '@platform/mysql';
 import { naming } from '@platform/nats';
 import { createSecretBox, developmentKey } from '@platform/secrets';
-import { createEventOutbox } from '@platform/service';
-import { openTestSchema, rejectionOf } from '@platform/testing';
+import { actingAs, createEventOutbox } from '@platform/service';
+import { openTestSchema, rejectionOf, TEST_PRINCIPAL } from '@platform/testing';
 import { createAssetSourcesServices, type AssetSourcesServices } from './asset-sources.services';
 import { ASSET_SOURCES_MIGRATIONS } from './migrations';
 
@@ -20,15 +20,19 @@ export interface AssetSourcesTestBed extends AssetSourcesServices {
  */
 export async function openAssetSourcesTestBed(tag: string, options: { allowlist?: string; now?: () => Date } = {}): Promise<AssetSourcesTestBed> {
   const { prefix, db, close } = await openTestSchema({ tag, base: 'asset_sources', migrations: ASSET_SOURCES_MIGRATIONS });
-  const services = createAssetSourcesServices({
-    db,
-    logger: createLogger({ service: 'asset-sources-test', level: 'silent' }),
-    remote: { allowlist: options.allowlist ?? '', timeoutMs: 2_000, maxBytes: 1024 * 1024 },
-    // Events go to the schema's outbox table, as in the service; nothing relays them here.
-    events: createEventOutbox(naming(prefix)),
-    box: createSecretBox(developmentKey('asset-sources-test')),
-    now: options.now,
-  });
+  // Called as a key of the test org would call them, so their writes enter the audit trail.
+  const services = actingAs(
+    createAssetSourcesServices({
+      db,
+      logger: createLogger({ service: 'asset-sources-test', level: 'silent' }),
+      remote: { allowlist: options.allowlist ?? '', timeoutMs: 2_000, maxBytes: 1024 * 1024 },
+      // Events go to the schema's outbox table, as in the service; nothing relays them here.
+      events: createEventOutbox(naming(prefix)),
+      box: createSecretBox(developmentKey('asset-sources-test')),
+      now: options.now,
+    }),
+    TEST_PRINCIPAL,
+  );
   return { ...services, prefix, db, close };
 }
 

@@ -1,7 +1,7 @@
 import type { ServiceDatabase } from '@platform/mysql';
 import { naming } from '@platform/nats';
-import { createEventOutbox } from '@platform/service';
-import { openTestSchema, rejectionOf } from '@platform/testing';
+import { actingAs, createEventOutbox } from '@platform/service';
+import { openTestSchema, rejectionOf, TEST_PRINCIPAL } from '@platform/testing';
 import { createContentCreativeServices, type ContentCreativeServices } from './content-creative.services';
 import { CONTENT_CREATIVE_MIGRATIONS } from './migrations';
 
@@ -17,7 +17,8 @@ export interface ContentCreativeTestBed extends ContentCreativeServices {
  */
 export async function openContentCreativeTestBed(tag: string): Promise<ContentCreativeTestBed> {
   const { prefix, db, close } = await openTestSchema({ tag, base: 'content_creative', migrations: CONTENT_CREATIVE_MIGRATIONS });
-  const services = createContentCreativeServices({ db, events: createEventOutbox(naming(prefix.toUpperCase())) });
+  // Called as a key of the test org would call them, so their writes enter the audit trail.
+  const services = actingAs(createContentCreativeServices({ db, events: createEventOutbox(naming(prefix.toUpperCase())) }), TEST_PRINCIPAL);
   await services.dataSignals.seedCatalog();
   return { ...services, prefix, db, close };
 }

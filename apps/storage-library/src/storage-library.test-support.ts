@@ -6,12 +6,9 @@ import { createObjectStore, startEmbeddedS3, type EmbeddedS3, type ObjectStore }
 import { createSecretBox, developmentKey } from '@platform/secrets';
 import { actingAs, createEventOutbox } from '@platform/service';
 import { naming } from '@platform/nats';
-import { openTestSchema, rejectionOf } from '@platform/testing';
+import { openTestSchema, rejectionOf, TEST_PRINCIPAL } from '@platform/testing';
 import { createStorageLibraryServices, type StorageLibraryServices } from './storage-library.services';
 import { STORAGE_LIBRARY_MIGRATIONS } from './migrations';
-
-/** The caller the test bed's services act for. */
-export const TEST_PRINCIPAL = { keyId: 'test-key', orgId: 'test-org', accountIds: [], permissions: ['*'], org: { isRetailer: false, dimensionWhitelist: [] } };
 
 export interface StorageLibraryTestBed extends StorageLibraryServices {
   prefix: string;

@@ -16,7 +16,7 @@ import {
 import { AppError, enforce, enforceAt, problem, validationFailed, type FieldError } from '@platform/errors';
 import { jobAcceptedEntries } from '@platform/jobs';
 import { isDuplicateKey, withTransaction } from '@platform/mysql';
-import type { EventOutbox } from '@platform/service';
+import { recordChange, type EventOutbox } from '@platform/service';
 import type { ContentMapRepository } from '../content-maps/content-map.repository';
 import type { AssetSourcesPeer } from '../peers/asset-sources.peer';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
@@ -97,7 +97,7 @@ export class ExportService {
         const running = await this.exports.runningForUpdate(trx, kind);
         if (running)
           return { queueId: running.queueId, status: running.status, message: `An export of this format and resolution is already ${running.status}.` };
-        await this.exports.insert(trx, {
+        const record = {
           queueId,
           accountId: kind.accountId,
           orgId: caller.orgId,
@@ -107,10 +107,12 @@ export class ExportService {
           assetExportType: kind.assetExportType,
           resolution: kind.resolution,
           isPreview: false,
-          status: 'INITIATED',
+          status: 'INITIATED' as const,
           statusMessage: '',
           objectPath,
-        });
+        };
+        await this.exports.insert(trx, record);
+        await recordChange(trx, this.events, { resourceType: 'export', resourceId: queueId, action: 'create', accountId: kind.accountId, after: record });
         const payload: AssetExportJob = {
           orgId: caller.orgId,
           retailCampaignId: kind.retailCampaignId,

@@ -1,3 +1,5 @@
+import { FEED_SECRET_FIELDS } from './feeds';
+
 /**
  * The audit trail: every create, update and delete a service commits is recorded as one `audit.change`
  * event in the transaction of the change (`recordChange`, @platform/service), captured by the AUDIT
@@ -64,6 +66,7 @@ export interface AuditChangeEvent {
  * case, `-` or `_`. The value becomes AUDIT_REDACTED; a change to it is still listed in changedFields.
  */
 export const AUDIT_SECRET_FIELDS = [
+  ...FEED_SECRET_FIELDS,
   'secretKey',
   'secreteKey',
   'accessKey',

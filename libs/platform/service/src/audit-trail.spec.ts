@@ -38,6 +38,23 @@ describe('redactRecord', () => {
     expect(redacted).toEqual({ configurationJson: JSON.stringify({ url: 'https://x', headers: AUDIT_REDACTED }), note: '{not json' });
   });
 
+  it('hides the password and secret query values of a URL, and keeps other URLs as they are', () => {
+    const redacted = redactRecord({ url: 'https://feed:hunter2@feeds.example.com/p.csv?token=abc&page=2', plain: 'https://example.com/a?b=1' }) as Record<
+      string,
+      string
+    >;
+    expect(redacted.url).not.toMatch(/hunter2|abc/);
+    expect(redacted.url).toContain('page=2');
+    expect(redacted.plain).toBe('https://example.com/a?b=1');
+  });
+
+  it('hides secret values of form-encoded parameters', () => {
+    expect(redactRecord({ additionalParams: 'region=eu&apiKey=k-123' })).toEqual({
+      additionalParams: `region=eu&apiKey=${encodeURIComponent(AUDIT_REDACTED)}`,
+    });
+    expect(redactRecord({ additionalParams: 'region=eu' })).toEqual({ additionalParams: 'region=eu' });
+  });
+
   it('answers null for no record', () => {
     expect(redactRecord(null)).toBeNull();
     expect(redactRecord(undefined)).toBeNull();

@@ -68,10 +68,17 @@ function redactValue(value: unknown, depth: number): unknown {
   return value;
 }
 
-/** A string holding a JSON object or array is redacted as JSON and kept as text of the redacted value. */
+/**
+ * A string holding a JSON object or array is redacted as JSON and kept as text of the redacted value;
+ * a URL loses the password of its user part and the values of query parameters named as secrets
+ * (`?token=...`), which is where credentials in a customer's URL sit.
+ */
 function redactJsonText(text: string, depth: number): string {
   const first = text.trimStart()[0];
-  if (first !== '{' && first !== '[') return text;
+  if (first !== '{' && first !== '[') {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return redactUrl(text);
+    return FORM_ENCODED.test(text) ? (redactParams(new URLSearchParams(text)) ?? text) : text;
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -79,6 +86,41 @@ function redactJsonText(text: string, depth: number): string {
     return text;
   }
   return JSON.stringify(redactValue(parsed, depth + 1));
+}
+
+/** `a=1&token=x`: parameters a remote source sends, where a credential may sit as well. */
+const FORM_ENCODED = /^[\w.~-]+=[^&]*(&[\w.~-]+=[^&]*)*$/;
+
+/** The parameters with the values of those named as secrets replaced; undefined when none is. */
+function redactParams(params: URLSearchParams): string | undefined {
+  let changed = false;
+  for (const name of [...new Set(params.keys())]) {
+    if (isSecretField(name)) {
+      params.set(name, AUDIT_REDACTED);
+      changed = true;
+    }
+  }
+  return changed ? params.toString() : undefined;
+}
+
+function redactUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return text;
+  }
+  let changed = false;
+  if (url.password) {
+    url.password = AUDIT_REDACTED;
+    changed = true;
+  }
+  const query = redactParams(url.searchParams);
+  if (query !== undefined) {
+    url.search = query;
+    changed = true;
+  }
+  return changed ? url.toString() : text;
 }
 
 /**
