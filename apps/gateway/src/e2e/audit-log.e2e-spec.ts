@@ -223,7 +223,7 @@ describe('audit trail over HTTP (services -> outbox -> JetStream -> storage-libr
       );
       expect(created.status).toBe(201);
       idx = (created.body as { idx: number }).idx;
-      expect((await write('PUT', `${channels}/${idx}`, { status: 'Paused' }, 'req-audit-channel-update')).status).toBe(200);
+      expect((await write('PUT', `${channels}/${idx}`, { status: 'Inactive' }, 'req-audit-channel-update')).status).toBe(200);
       expect((await write('DELETE', `${channels}/${idx}`, undefined, 'req-audit-channel-delete')).status).toBe(200);
       entries = await eventually(() => orgLog({ resourceType: 'media-channel' }), 3);
     });
@@ -239,7 +239,7 @@ describe('audit trail over HTTP (services -> outbox -> JetStream -> storage-libr
 
     it('keeps the status before and after, and hides a secret inside the free-form configuration', () => {
       const update = entries[1];
-      expect(update).toMatchObject({ before: { status: 'Active' }, after: { status: 'Paused' } });
+      expect(update).toMatchObject({ before: { status: 'Active' }, after: { status: 'Inactive' } });
       expect(update?.changedFields).toContain('status');
       expect(JSON.stringify(entries)).not.toContain('channel-secret-1');
     });
