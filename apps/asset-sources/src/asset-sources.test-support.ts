@@ -2,8 +2,8 @@ import { createLogger } from '@platform/logging';
 import type { ServiceDatabase } from '@platform/mysql';
 import { naming } from '@platform/nats';
 import { createSecretBox, developmentKey } from '@platform/secrets';
-import { actingAs, createEventOutbox } from '@platform/service';
-import { openTestSchema, rejectionOf, TEST_PRINCIPAL } from '@platform/testing';
+import { actingAs, createEventOutbox, TEST_PRINCIPAL } from '@platform/service';
+import { openTestSchema, rejectionOf } from '@platform/testing';
 import { createAssetSourcesServices, type AssetSourcesServices } from './asset-sources.services';
 import { ASSET_SOURCES_MIGRATIONS } from './migrations';
 

@@ -3,8 +3,8 @@ import type { ServiceDatabase } from '@platform/mysql';
 import { naming, OUTBOX_TABLE } from '@platform/nats';
 import { createSecretBox, type SecretBox } from '@platform/secrets';
 import { AUDIT_CHANGE_SUBJECT, type AuditChangeEvent, type CachedViewChange } from '@contracts/domain';
-import { actingAs, createEventOutbox } from '@platform/service';
-import { openTestSchema, rejectionOf, TEST_PRINCIPAL } from '@platform/testing';
+import { actingAs, createEventOutbox, TEST_PRINCIPAL } from '@platform/service';
+import { openTestSchema, rejectionOf } from '@platform/testing';
 import { createChannelsPlansServices, type ChannelsPlansServices } from './channels-plans.services';
 import { CHANNELS_PLANS_MIGRATIONS } from './migrations';
 

@@ -1,7 +1,7 @@
 import type { ServiceDatabase } from '@platform/mysql';
 import { naming } from '@platform/nats';
-import { actingAs, createEventOutbox } from '@platform/service';
-import { openTestSchema, rejectionOf, TEST_PRINCIPAL } from '@platform/testing';
+import { actingAs, createEventOutbox, TEST_PRINCIPAL } from '@platform/service';
+import { openTestSchema, rejectionOf } from '@platform/testing';
 import { createContentCreativeServices, type ContentCreativeServices } from './content-creative.services';
 import { CONTENT_CREATIVE_MIGRATIONS } from './migrations';
 

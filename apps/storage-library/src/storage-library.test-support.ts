@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import type { ServiceDatabase } from '@platform/mysql';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3, type ObjectStore } from '@platform/s3';
 import { createSecretBox, developmentKey } from '@platform/secrets';
-import { actingAs, createEventOutbox } from '@platform/service';
+import { actingAs, createEventOutbox, TEST_PRINCIPAL } from '@platform/service';
 import { naming } from '@platform/nats';
-import { openTestSchema, rejectionOf, TEST_PRINCIPAL } from '@platform/testing';
+import { openTestSchema, rejectionOf } from '@platform/testing';
 import { createStorageLibraryServices, type StorageLibraryServices } from './storage-library.services';
 import { STORAGE_LIBRARY_MIGRATIONS } from './migrations';
 

@@ -1,8 +1,8 @@
 import { problem } from '@platform/errors';
 import type { ServiceDatabase } from '@platform/mysql';
 import { naming } from '@platform/nats';
-import { actingAs, createEventOutbox } from '@platform/service';
-import { openTestSchema, rejectionOf, TEST_PRINCIPAL } from '@platform/testing';
+import { actingAs, createEventOutbox, TEST_PRINCIPAL } from '@platform/service';
+import { openTestSchema, rejectionOf } from '@platform/testing';
 import type { CampaignFacts, ChannelsPlansPeer, PlanFacts } from './peers/channels-plans.peer';
 import { createTaggingTrackersServices, type TaggingTrackersServices } from './tagging-trackers.services';
 import { TAGGING_TRACKERS_MIGRATIONS } from './migrations';

@@ -5,8 +5,8 @@ import type { CachedViewChange } from '@contracts/domain';
 import type { ServiceDatabase } from '@platform/mysql';
 import { createObjectStore, startEmbeddedS3, type ObjectStore } from '@platform/s3';
 import { naming } from '@platform/nats';
-import { actingAs, createEventOutbox } from '@platform/service';
-import { openTestSchema, rejectionOf, TEST_PRINCIPAL } from '@platform/testing';
+import { actingAs, createEventOutbox, TEST_PRINCIPAL } from '@platform/service';
+import { openTestSchema, rejectionOf } from '@platform/testing';
 import { createTemplatesServices, type TemplatesServices } from './templates.services';
 import { TEMPLATES_MIGRATIONS } from './migrations';
 

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'minio';
 import { startEmbeddedS3, type EmbeddedS3 } from '@platform/s3';
+import { ROUTE_TABLE } from '../routes/route-table';
+import type { RouteSpec } from '../routes/route.types';
 import { admin, E2eSystem, expectProblem, Http, httpClient, startE2eSystem } from './e2e-system';
 
 jest.setTimeout(180_000);
@@ -86,7 +88,7 @@ describe('audit trail over HTTP (services -> outbox -> JetStream -> storage-libr
     });
     await customer.makeBucket(CUSTOMER_BUCKET, 'us-east-1');
     system = await startE2eSystem('au', {
-      services: ['channels-plans', 'storage-library', 'asset-sources', 'content-creative'],
+      services: ['channels-plans', 'storage-library', 'asset-sources', 'content-creative', 'tagging-trackers', 'templates'],
       env: { S3_ENDPOINT: s3.endpoint, S3_BUCKET: 'audit-library', OUTBOUND_ALLOWLIST: `${hostname}:${port}` },
     });
     http = httpClient(system.baseUrl);
@@ -242,6 +244,46 @@ describe('audit trail over HTTP (services -> outbox -> JetStream -> storage-libr
       expect(update).toMatchObject({ before: { status: 'Active' }, after: { status: 'Inactive' } });
       expect(update?.changedFields).toContain('status');
       expect(JSON.stringify(entries)).not.toContain('channel-secret-1');
+    });
+  });
+
+  describe('one write of each other service: a retail campaign, a tag variable map, a Custom template', () => {
+    /** The documented request of an operation: what its route's example sends. */
+    const exampleOf = (operationId: string) => (ROUTE_TABLE.find((route) => route.operationId === operationId) as RouteSpec).example?.request;
+    let campaignId: number;
+    let mapIdx: number;
+    let templateIdx: number;
+
+    beforeAll(async () => {
+      const campaign = await write('POST', `/v2/accounts/${accountA}/retail-campaigns`, { campaignName: 'Audited campaign' }, 'req-audit-campaign');
+      expect(campaign.status).toBe(201);
+      campaignId = (campaign.body as { retailCampaignId: number }).retailCampaignId;
+      const map = await write(
+        'POST',
+        `/v2/accounts/${accountA}/campaign/${campaignId}/tagVariablesMap`,
+        exampleOf('createTagVariableMap'),
+        'req-audit-tag-variable-map',
+      );
+      expect(map.status).toBe(201);
+      mapIdx = (map.body as { idx: number }).idx;
+      const template = await write(
+        'POST',
+        `/v2/accounts/${accountA}/retail-campaigns/retail-templates/custom`,
+        exampleOf('createRetailTemplate'),
+        'req-audit-template',
+      );
+      expect(template.status).toBe(201);
+      templateIdx = (template.body as { templateIdx: number }).templateIdx;
+    });
+
+    it.each([
+      ['req-audit-campaign', 'retail-campaign', 'CreateRetailCampaign', () => campaignId],
+      ['req-audit-tag-variable-map', 'tag-variable-map', 'CreateTagVariableMap', () => mapIdx],
+      ['req-audit-template', 'custom-template', 'CreateTemplate', () => templateIdx],
+    ])('records the write of %s as a %s created by %s', async (requestId, resourceType, operation, id) => {
+      const [entry] = await eventually(() => accountLog({ requestId }), 1);
+      expect(entry).toMatchObject({ action: 'create', resourceType, resourceId: String(id()), operation, actor: { keyId: fullKeyId }, before: null });
+      expect(entry?.after).toEqual(expect.any(Object));
     });
   });
 

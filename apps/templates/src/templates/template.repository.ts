@@ -153,8 +153,9 @@ export class TemplateRepository {
       [templateIdx, accountId],
     )) as [TemplateRow[]];
     if (!rows[0]) return undefined;
-    const { isBookmarked: _view, ...record } = toRecord(rows[0]);
-    return record;
+    const record: Partial<TemplateRecord> = toRecord(rows[0]);
+    delete record.isBookmarked;
+    return record as Omit<TemplateRecord, 'isBookmarked'>;
   }
 
   /** Who owns a template: undefined when missing, null account for System. */

@@ -8,8 +8,7 @@ import {
   TEMPLATE_TYPES,
 } from '@contracts/domain';
 import { naming } from '@platform/nats';
-import { actingAs, createEventOutbox } from '@platform/service';
-import { TEST_PRINCIPAL } from '@platform/testing';
+import { actingAs, createEventOutbox, TEST_PRINCIPAL } from '@platform/service';
 import { createTemplatesServices } from '../templates.services';
 import { openTemplatesTestBed, rejectionOf, type TemplatesTestBed } from '../templates.test-support';
 import { layoutFor, TEMPLATE_CATALOG } from './template.catalog';

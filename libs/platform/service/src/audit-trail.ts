@@ -11,8 +11,7 @@ import {
 } from '@contracts/domain';
 import { currentRequestId } from '@platform/logging';
 import type { EventOutbox } from './event-outbox';
-import type { Principal } from '@platform/grpc';
-import { currentCall, declareCall, inCall } from './unary-handlers';
+import { currentCall } from './unary-handlers';
 
 /** One change as a service states it: the record before and after, as the service holds it (unredacted). */
 export interface AuditedChange {
@@ -182,32 +181,4 @@ export function auditEvent(change: AuditedChange, caller = currentActor(), now =
 export async function recordChange(trx: Knex.Transaction, outbox: EventOutbox, change: AuditedChange): Promise<void> {
   const event = auditEvent(change);
   await outbox.record(trx, { subject: AUDIT_CHANGE_SUBJECT, msgId: `audit:${event.id}`, payload: event });
-}
-
-/**
- * For specs that call services without gRPC: each method of each service runs as a guarded call of
- * `principal` (the method's name as the operation), so its changes enter the trail as they would
- * behind a handler.
- */
-export function actingAs<T extends object>(services: T, principal: Principal): T {
-  const wrapped = {} as Record<string, unknown>;
-  for (const [name, service] of Object.entries(services)) {
-    wrapped[name] = typeof service === 'object' && service !== null ? callingAs(service, principal) : service;
-  }
-  return wrapped as T;
-}
-
-function callingAs<S extends object>(service: S, principal: Principal): S {
-  return new Proxy(service, {
-    get(target, property, receiver) {
-      const member: unknown = Reflect.get(target, property, receiver);
-      if (typeof member !== 'function' || typeof property !== 'string') return member;
-      return (...args: unknown[]) => {
-        const declaration = declareCall({}, property, '*');
-        declaration.checked = true;
-        declaration.principal = principal;
-        return inCall(declaration, () => (member as (...a: unknown[]) => unknown).apply(target, args));
-      };
-    },
-  });
 }

@@ -7,4 +7,3 @@ export * from './daemon-process';
 export * from './private-mariadb';
 export * from './private-nats';
 export * from './otlp-receiver';
-export * from './test-principal';
