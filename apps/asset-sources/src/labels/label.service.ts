@@ -43,7 +43,7 @@ export class LabelService {
   }
 
   private resource(accountId: number, assetSourceId: number, label: string) {
-    return { resourceType: 'asset-source-label' as const, resourceId: `${assetSourceId}:${label}`.slice(0, 64), accountId };
+    return { resourceType: 'asset-source-label' as const, resourceId: `${assetSourceId}:${label}`, accountId };
   }
 
   /** Labels are stored trimmed, so " sale" and "sale" are one label. */

@@ -8,11 +8,11 @@ export const createAuditLog: Migration = {
       t.string('id', 36).primary().comment('The event id (a UUID); a redelivered event is inserted once');
       t.datetime('occurred_at', { precision: 3 }).notNullable().comment('When the change was recorded, UTC');
       t.string('actor_type', 16).notNullable().comment('api-key or worker');
-      t.string('actor_key_id', 64).notNullable();
+      t.string('actor_key_id', 128).notNullable();
       t.string('actor_user_id', 64).nullable();
       t.string('action', 8).notNullable().comment('create, update or delete');
       t.string('resource_type', 32).notNullable();
-      t.string('resource_id', 64).notNullable();
+      t.string('resource_id', 1024).notNullable().comment('An asset-library path can be long; ids of records are numbers');
       t.string('org_id', 64).notNullable();
       t.bigInteger('account_id').nullable().comment('Null for resources of the org (media channels)');
       t.string('request_id', 128).nullable().comment('X-Request-Id of the write');

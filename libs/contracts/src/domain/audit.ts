@@ -83,4 +83,4 @@ export const AUDIT_SECRET_FIELDS = [
 export const AUDIT_REDACTED = '[REDACTED]';
 
 /** Bounds of the audit-log read. */
-export const AUDIT_LIMITS = { resourceIdMax: 64, requestIdMax: 128, keyIdMax: 64 } as const;
+export const AUDIT_LIMITS = { resourceIdMax: 1024, requestIdMax: 128, keyIdMax: 128 } as const;

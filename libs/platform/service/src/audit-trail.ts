@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import {
   AUDIT_CHANGE_SUBJECT,
+  AUDIT_LIMITS,
   AUDIT_REDACTED,
   AUDIT_SECRET_FIELDS,
   type AuditAction,
@@ -162,7 +163,7 @@ export function auditEvent(change: AuditedChange, caller = currentActor(), now =
     actor: caller.actor,
     action: change.action,
     resourceType: change.resourceType,
-    resourceId: String(change.resourceId),
+    resourceId: String(change.resourceId).slice(0, AUDIT_LIMITS.resourceIdMax),
     orgId: change.orgId ?? caller.orgId,
     ...(change.accountId !== undefined ? { accountId: change.accountId } : {}),
     ...(requestId ? { requestId } : {}),
