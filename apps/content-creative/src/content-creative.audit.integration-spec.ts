@@ -47,7 +47,11 @@ describe('content-creative audit trail (real MariaDB)', () => {
       ['dynamic-campaign', 'create', String(campaignId), 810],
       ['dynamic-campaign', 'delete', String(campaignId), 810],
     ]);
-    expect(events[0]).toMatchObject({ actor: { keyId: 'test-key' }, before: null, after: { campaignName: 'Audited', defaultURL: 'https://shop.example.com/a' } });
+    expect(events[0]).toMatchObject({
+      actor: { keyId: 'test-key' },
+      before: null,
+      after: { campaignName: 'Audited', defaultURL: 'https://shop.example.com/a' },
+    });
     expect(events[1]).toMatchObject({ before: { campaignName: 'Audited' }, after: null });
   });
 });
