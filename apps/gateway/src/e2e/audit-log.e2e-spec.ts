@@ -247,12 +247,13 @@ describe('audit trail over HTTP (services -> outbox -> JetStream -> storage-libr
     });
   });
 
-  describe('one write of each other service: a retail campaign, a tag variable map, a Custom template', () => {
+  describe('one write of each other service: a retail campaign, a tag variable map, a Custom template, a dynamic campaign', () => {
     /** The documented request of an operation: what its route's example sends. */
     const exampleOf = (operationId: string) => (ROUTE_TABLE.find((route) => route.operationId === operationId) as RouteSpec).example?.request;
     let campaignId: number;
     let mapIdx: number;
     let templateIdx: number;
+    let dynamicCampaignId: number;
 
     beforeAll(async () => {
       const campaign = await write('POST', `/v2/accounts/${accountA}/retail-campaigns`, { campaignName: 'Audited campaign' }, 'req-audit-campaign');
@@ -274,12 +275,22 @@ describe('audit trail over HTTP (services -> outbox -> JetStream -> storage-libr
       );
       expect(template.status).toBe(201);
       templateIdx = (template.body as { templateIdx: number }).templateIdx;
+      // The documented campaign without its asset-source references (the account has no such sources).
+      const dynamic = await write(
+        'POST',
+        `/v2/accounts/${accountA}/campaigns`,
+        { ...(exampleOf('createDynamicCampaign') as object), assetMap: [], decisionMap: [] },
+        'req-audit-dynamic-campaign',
+      );
+      expect(dynamic.status).toBe(201);
+      dynamicCampaignId = Number((dynamic.body as { campaignId: string }).campaignId);
     });
 
     it.each([
       ['req-audit-campaign', 'retail-campaign', 'CreateRetailCampaign', () => campaignId],
       ['req-audit-tag-variable-map', 'tag-variable-map', 'CreateTagVariableMap', () => mapIdx],
       ['req-audit-template', 'custom-template', 'CreateTemplate', () => templateIdx],
+      ['req-audit-dynamic-campaign', 'dynamic-campaign', 'CreateDynamicCampaign', () => dynamicCampaignId],
     ])('records the write of %s as a %s created by %s', async (requestId, resourceType, operation, id) => {
       const [entry] = await eventually(() => accountLog({ requestId }), 1);
       expect(entry).toMatchObject({ action: 'create', resourceType, resourceId: String(id()), operation, actor: { keyId: fullKeyId }, before: null });
