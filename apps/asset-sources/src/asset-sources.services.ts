@@ -54,7 +54,7 @@ export function createAssetSourcesServices(deps: AssetSourcesDeps): AssetSources
   const repository = new AssetSourceRepository(deps.db);
   const outbound = deps.remote.outbound ?? createOutboundFetch({ allowlist: parseAllowlist(deps.remote.allowlist) });
   const remoteRows = new RemoteRows(deps.db.knex, repository, outbound, { timeoutMs: deps.remote.timeoutMs, maxBytes: deps.remote.maxBytes }, deps.now);
-  const assetSources = new AssetSourceService(deps.db.knex, repository, remoteRows);
+  const assetSources = new AssetSourceService(deps.db.knex, repository, remoteRows, deps.events);
   const recommendations = new RecommendationService(deps.db.knex, repository, assetSources, new RecommendationEventRepository(deps.db), deps.logger, deps.now);
   assetSources.setDependents(recommendations);
   const feedStore = { feeds: new FeedSourceRepository(deps.db), rows: new FeedRowsRepository(deps.db) };
@@ -71,7 +71,7 @@ export function createAssetSourcesServices(deps: AssetSourcesDeps): AssetSources
   });
   return {
     assetSources,
-    labels: new LabelService(new LabelRepository(deps.db), assetSources),
+    labels: new LabelService(deps.db.knex, new LabelRepository(deps.db), assetSources, deps.events),
     recommendations,
     motionDesign: new MotionDesignService(deps.db.knex, repository, assetSources),
     retailFeed: new RetailFeedService(new RetailFeedRepository(deps.db), assetSources),

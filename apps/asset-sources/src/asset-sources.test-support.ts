@@ -2,7 +2,7 @@ import { createLogger } from '@platform/logging';
 import type { ServiceDatabase } from '@platform/mysql';
 import { naming } from '@platform/nats';
 import { createSecretBox, developmentKey } from '@platform/secrets';
-import { createEventOutbox } from '@platform/service';
+import { actingAs, createEventOutbox, TEST_PRINCIPAL } from '@platform/service';
 import { openTestSchema, rejectionOf } from '@platform/testing';
 import { createAssetSourcesServices, type AssetSourcesServices } from './asset-sources.services';
 import { ASSET_SOURCES_MIGRATIONS } from './migrations';
@@ -23,16 +23,20 @@ export async function openAssetSourcesTestBed(
   options: { allowlist?: string; now?: () => Date; feedRunCap?: number } = {},
 ): Promise<AssetSourcesTestBed> {
   const { prefix, db, close } = await openTestSchema({ tag, base: 'asset_sources', migrations: ASSET_SOURCES_MIGRATIONS });
-  const services = createAssetSourcesServices({
-    db,
-    logger: createLogger({ service: 'asset-sources-test', level: 'silent' }),
-    remote: { allowlist: options.allowlist ?? '', timeoutMs: 2_000, maxBytes: 1024 * 1024 },
-    // Events go to the schema's outbox table, as in the service; nothing relays them here.
-    events: createEventOutbox(naming(prefix)),
-    box: createSecretBox(developmentKey('asset-sources-test')),
-    now: options.now,
-    feedRunCap: options.feedRunCap,
-  });
+  // Called as a key of the test org would call them, so their writes enter the audit trail.
+  const services = actingAs(
+    createAssetSourcesServices({
+      db,
+      logger: createLogger({ service: 'asset-sources-test', level: 'silent' }),
+      remote: { allowlist: options.allowlist ?? '', timeoutMs: 2_000, maxBytes: 1024 * 1024 },
+      // Events go to the schema's outbox table, as in the service; nothing relays them here.
+      events: createEventOutbox(naming(prefix)),
+      box: createSecretBox(developmentKey('asset-sources-test')),
+      now: options.now,
+      feedRunCap: options.feedRunCap,
+    }),
+    TEST_PRINCIPAL,
+  );
   return { ...services, prefix, db, close };
 }
 

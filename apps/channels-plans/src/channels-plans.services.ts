@@ -37,7 +37,12 @@ export function createChannelsPlansServices(deps: {
   const { db, events, announceViewChange, secrets, onsiteApiBaseUrl } = deps;
   const adServers = new AdServerService(new AdServerRepository(db.knex));
   const adGroupRepository = new AdGroupRepository(db);
-  const retailCampaigns = new RetailCampaignService({ knex: db.knex, campaigns: new RetailCampaignRepository(db), adGroups: adGroupRepository });
+  const retailCampaigns = new RetailCampaignService({
+    knex: db.knex,
+    campaigns: new RetailCampaignRepository(db),
+    adGroups: adGroupRepository,
+    events,
+  });
   const mediaChannels = new MediaChannelService({
     knex: db.knex,
     channels: new MediaChannelRepository(db),
@@ -48,7 +53,7 @@ export function createChannelsPlansServices(deps: {
     announceViewChange,
     onsiteApiBaseUrl,
   });
-  const adGroups = new AdGroupService({ adGroups: adGroupRepository, campaigns: retailCampaigns });
+  const adGroups = new AdGroupService({ knex: db.knex, events, adGroups: adGroupRepository, campaigns: retailCampaigns });
   const placementRepository = new PlacementRepository(db);
   const mediaPlans = new MediaPlanService({
     knex: db.knex,
@@ -56,8 +61,9 @@ export function createChannelsPlansServices(deps: {
     placements: placementRepository,
     campaigns: retailCampaigns,
     mediaChannels,
+    events,
   });
   const adUnits = new AdUnitService(db.knex, new AdUnitRepository(db));
-  const placements = new PlacementService({ knex: db.knex, placements: placementRepository, adServers, adUnits, campaigns: retailCampaigns });
+  const placements = new PlacementService({ knex: db.knex, events, placements: placementRepository, adServers, adUnits, campaigns: retailCampaigns });
   return { adServers, adUnits, mediaChannels, retailCampaigns, adGroups, mediaPlans, placements };
 }

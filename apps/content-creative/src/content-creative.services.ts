@@ -22,14 +22,14 @@ export interface ContentCreativeServices {
 /** Repositories and services over one database; the gRPC server and the specs build them the same way. */
 export function createContentCreativeServices(deps: { db: ServiceDatabase; events: EventOutbox; logger: Logger }): ContentCreativeServices {
   const dataSignals = new DataSignalService(deps.db.knex, new DataSignalRepository(deps.db));
-  const campaigns = new CampaignService(new CampaignRepository(deps.db), dataSignals);
+  const campaigns = new CampaignService(deps.db.knex, deps.events, new CampaignRepository(deps.db), dataSignals);
   const mapRepository = new ContentMapRepository(deps.db);
   const exports = new ExportService(deps.db.knex, deps.events, new ExportRepository(deps.db), mapRepository, deps.logger);
   return {
     dataSignals,
     campaigns,
     decisions: new DecisionService(campaigns),
-    contentMaps: new ContentMapService(deps.db.knex, mapRepository, exports),
+    contentMaps: new ContentMapService(deps.db.knex, deps.events, mapRepository, exports),
     exports,
   };
 }

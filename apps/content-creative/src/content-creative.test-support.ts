@@ -1,7 +1,7 @@
 import { createLogger } from '@platform/logging';
 import type { ServiceDatabase } from '@platform/mysql';
 import { naming } from '@platform/nats';
-import { createEventOutbox } from '@platform/service';
+import { actingAs, createEventOutbox, TEST_PRINCIPAL } from '@platform/service';
 import { openTestSchema, rejectionOf } from '@platform/testing';
 import { createContentCreativeServices, type ContentCreativeServices } from './content-creative.services';
 import { CONTENT_CREATIVE_MIGRATIONS } from './migrations';
@@ -18,11 +18,15 @@ export interface ContentCreativeTestBed extends ContentCreativeServices {
  */
 export async function openContentCreativeTestBed(tag: string): Promise<ContentCreativeTestBed> {
   const { prefix, db, close } = await openTestSchema({ tag, base: 'content_creative', migrations: CONTENT_CREATIVE_MIGRATIONS });
-  const services = createContentCreativeServices({
-    db,
-    events: createEventOutbox(naming(prefix.toUpperCase())),
-    logger: createLogger({ service: 'content-creative-test', level: 'silent' }),
-  });
+  // Called as a key of the test org would call them, so their writes enter the audit trail.
+  const services = actingAs(
+    createContentCreativeServices({
+      db,
+      events: createEventOutbox(naming(prefix.toUpperCase())),
+      logger: createLogger({ service: 'content-creative-test', level: 'silent' }),
+    }),
+    TEST_PRINCIPAL,
+  );
   await services.dataSignals.seedCatalog();
   return { ...services, prefix, db, close };
 }

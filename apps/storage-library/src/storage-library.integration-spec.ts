@@ -246,7 +246,7 @@ describe('storage-library services (real MariaDB and S3)', () => {
             }
           },
         });
-        const assets = new AssetLibraryService(counting, bed.queues);
+        const assets = new AssetLibraryService(counting, bed.queues, bed.db.knex, createEventOutbox(naming('')));
         const paths = [...Array.from({ length: 200 }, (_, i) => `none/${i}.png`), 'logo.png'];
         expect(await assets.findFiles(30, paths)).toEqual([{ path: 'logo.png', sizeBytes: 2 }]);
         expect(most).toBe(FIND_FILES_CONCURRENCY);
@@ -254,7 +254,9 @@ describe('storage-library services (real MariaDB and S3)', () => {
 
       it('answers 503 when the object store is down', async () => {
         const down = createObjectStore({ endpoint: 'http://127.0.0.1:1', accessKey: 'S3RVER', secretKey: 'S3RVER', bucket: 'library', region: 'us-east-1' });
-        expect(await rejectionOf(new AssetLibraryService(down, bed.queues).findFiles(30, ['logo.png']))).toMatchObject({
+        expect(
+          await rejectionOf(new AssetLibraryService(down, bed.queues, bed.db.knex, createEventOutbox(naming(''))).findFiles(30, ['logo.png'])),
+        ).toMatchObject({
           status: 503,
           code: 'OBJECT_STORE_UNAVAILABLE',
         });

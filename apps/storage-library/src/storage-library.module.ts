@@ -6,6 +6,7 @@ import { objectStoreFromConfig } from '@platform/s3';
 import { secretBoxFromConfig } from '@platform/secrets';
 import { startPeriodicTask, type GrpcServiceSpec } from '@platform/service';
 import { STORAGE_LIBRARY_MIGRATIONS } from './migrations';
+import { startAuditLogConsumer } from './audit/audit-log.consumer';
 import { startQueueViewConsumer } from './queues/queue-view.consumer';
 import { storageLibraryConfigSchema, type StorageLibraryConfig } from './storage-library.config';
 import { storageLibraryGrpc } from './storage-library.grpc';
@@ -35,6 +36,8 @@ export const storageLibraryService: GrpcServiceSpec<StorageLibraryConfig, v1.Sto
     const services = createStorageLibraryServices({ db, events, store: objectStoreFromConfig(config), box, allowlist });
     // Queues would silently stop moving without it, so a consumer that cannot start fails the start-up.
     runInBackground('queue view', () => startQueueViewConsumer({ nats, names, logger, queues: services.queues }));
+    // The trail of every service's changes; an entry is readable once this has folded its event.
+    runInBackground('audit log', () => startAuditLogConsumer({ nats, names, logger, auditLog: services.auditLog }));
     if (config.WEBHOOK_POLL_INTERVAL_MS > 0) {
       // Deliveries are rows written with the status changes; every replica sends what is due, each row claimed by one.
       const dispatcher = new WebhookDispatcher(

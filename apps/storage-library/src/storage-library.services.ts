@@ -3,6 +3,8 @@ import type { ObjectStore } from '@platform/s3';
 import type { SecretBox } from '@platform/secrets';
 import type { EventOutbox } from '@platform/service';
 import { AssetLibraryService } from './asset-library/asset-library.service';
+import { AuditLogRepository } from './audit/audit-log.repository';
+import { AuditLogService } from './audit/audit-log.service';
 import { CloudServiceRepository } from './cloud-services/cloud-service.repository';
 import { CloudServiceService } from './cloud-services/cloud-service.service';
 import { QueueRepository } from './queues/queue.repository';
@@ -17,6 +19,7 @@ export interface StorageLibraryServices {
   webhooks: WebhookService;
   /** The webhook delivery loop's statements, for the loop the module starts (and the specs run). */
   webhookRepository: WebhookRepository;
+  auditLog: AuditLogService;
 }
 
 export interface StorageLibraryServiceDeps {
@@ -40,7 +43,8 @@ export function createStorageLibraryServices(deps: StorageLibraryServiceDeps): S
     queues,
     webhooks,
     webhookRepository,
-    assets: new AssetLibraryService(deps.store, queues),
-    cloud: new CloudServiceService(new CloudServiceRepository(deps.db), deps.box, queues, deps.allowlist),
+    assets: new AssetLibraryService(deps.store, queues, deps.db.knex, deps.events),
+    cloud: new CloudServiceService(deps.db.knex, deps.events, new CloudServiceRepository(deps.db), deps.box, queues, deps.allowlist),
+    auditLog: new AuditLogService(new AuditLogRepository(deps.db)),
   };
 }

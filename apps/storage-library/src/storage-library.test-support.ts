@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ServiceDatabase } from '@platform/mysql';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3, type ObjectStore } from '@platform/s3';
 import { createSecretBox, developmentKey } from '@platform/secrets';
-import { createEventOutbox } from '@platform/service';
+import { actingAs, createEventOutbox, TEST_PRINCIPAL } from '@platform/service';
 import { naming } from '@platform/nats';
 import { openTestSchema, rejectionOf } from '@platform/testing';
 import { createStorageLibraryServices, type StorageLibraryServices } from './storage-library.services';
@@ -30,13 +30,17 @@ export async function openStorageLibraryTestBed(tag: string): Promise<StorageLib
   const store = createObjectStore({ endpoint: s3.endpoint, accessKey: 'S3RVER', secretKey: 'S3RVER', bucket: 'library', region: 'us-east-1' });
   await store.ensureBucket();
   const { host } = new URL(s3.endpoint);
-  const services = createStorageLibraryServices({
-    db,
-    events: createEventOutbox(naming(prefix.toUpperCase())),
-    store,
-    box: createSecretBox(developmentKey('storage-library-test')),
-    allowlist: [host],
-  });
+  // Called as a key of the test org would call them, so their writes enter the audit trail.
+  const services = actingAs(
+    createStorageLibraryServices({
+      db,
+      events: createEventOutbox(naming(prefix.toUpperCase())),
+      store,
+      box: createSecretBox(developmentKey('storage-library-test')),
+      allowlist: [host],
+    }),
+    TEST_PRINCIPAL,
+  );
   return {
     ...services,
     prefix,

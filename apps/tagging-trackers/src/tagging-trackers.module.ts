@@ -13,11 +13,11 @@ export const taggingTrackersService: GrpcServiceSpec<TaggingTrackersConfig, v1.T
   configSchema: taggingTrackersConfigSchema,
   database: { base: 'tagging_trackers', migrations: TAGGING_TRACKERS_MIGRATIONS },
   definition: v1.TaggingTrackersServiceService,
-  implementation: ({ config, logger, guard, db, connectPeer }) =>
+  implementation: ({ config, logger, guard, db, events, connectPeer }) =>
     taggingTrackersGrpc({
       logger,
       guard,
       channelsPlans: adaptPeer(connectPeer(SERVICE_ENDPOINTS.channelsPlans), channelsPlansPeer),
-      ...createTaggingTrackersServices({ db, publicBaseUrl: config.PUBLIC_BASE_URL }),
+      ...createTaggingTrackersServices({ db, publicBaseUrl: config.PUBLIC_BASE_URL, events }),
     }),
 };

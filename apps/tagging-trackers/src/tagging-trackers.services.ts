@@ -1,4 +1,5 @@
 import type { ServiceDatabase } from '@platform/mysql';
+import type { EventOutbox } from '@platform/service';
 import { TagVariableMapRepository } from './tag-variable-maps/tag-variable-map.repository';
 import { TagVariableMapService } from './tag-variable-maps/tag-variable-map.service';
 import { TagRepository } from './tags/tag.repository';
@@ -13,11 +14,11 @@ export interface TaggingTrackersServices {
 }
 
 /** Repositories and services over one database; the gRPC server and the specs build them the same way. */
-export function createTaggingTrackersServices(deps: { db: ServiceDatabase; publicBaseUrl: string }): TaggingTrackersServices {
-  const tagVariableMaps = new TagVariableMapService(new TagVariableMapRepository(deps.db));
+export function createTaggingTrackersServices(deps: { db: ServiceDatabase; publicBaseUrl: string; events: EventOutbox }): TaggingTrackersServices {
+  const tagVariableMaps = new TagVariableMapService(deps.db.knex, deps.events, new TagVariableMapRepository(deps.db));
   return {
     tagVariableMaps,
     tags: new TagService(deps.db.knex, new TagRepository(deps.db), tagVariableMaps, deps.publicBaseUrl),
-    trackers: new TrackerService(new TrackerRepository(deps.db)),
+    trackers: new TrackerService(deps.db.knex, deps.events, new TrackerRepository(deps.db)),
   };
 }

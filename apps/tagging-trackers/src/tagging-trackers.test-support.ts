@@ -1,5 +1,7 @@
 import { problem } from '@platform/errors';
 import type { ServiceDatabase } from '@platform/mysql';
+import { naming } from '@platform/nats';
+import { actingAs, createEventOutbox, TEST_PRINCIPAL } from '@platform/service';
 import { openTestSchema, rejectionOf } from '@platform/testing';
 import type { CampaignFacts, ChannelsPlansPeer, PlanFacts } from './peers/channels-plans.peer';
 import { createTaggingTrackersServices, type TaggingTrackersServices } from './tagging-trackers.services';
@@ -19,7 +21,12 @@ export const TEST_PUBLIC_BASE_URL = 'http://ads.example.test';
  */
 export async function openTaggingTrackersTestBed(tag: string): Promise<TaggingTrackersTestBed> {
   const { prefix, db, close } = await openTestSchema({ tag, base: 'tagging_trackers', migrations: TAGGING_TRACKERS_MIGRATIONS });
-  return { ...createTaggingTrackersServices({ db, publicBaseUrl: TEST_PUBLIC_BASE_URL }), prefix, db, close };
+  // Called as a key of the test org would call them, so their writes enter the audit trail (the schema's outbox).
+  const services = actingAs(
+    createTaggingTrackersServices({ db, publicBaseUrl: TEST_PUBLIC_BASE_URL, events: createEventOutbox(naming(prefix)) }),
+    TEST_PRINCIPAL,
+  );
+  return { ...services, prefix, db, close };
 }
 
 /**

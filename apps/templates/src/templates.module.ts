@@ -1,7 +1,8 @@
 import { CACHED_VIEWS, EVERY_TENANT } from '@contracts/domain';
 import { templatesV1 as v1 } from '@contracts/proto';
 import { objectStoreFromConfig } from '@platform/s3';
-import type { GrpcServiceSpec } from '@platform/service';
+import { naming } from '@platform/nats';
+import { createEventOutbox, type GrpcServiceSpec } from '@platform/service';
 import { templatesConfigSchema, type TemplatesConfig } from './templates.config';
 import { templatesGrpc } from './templates.grpc';
 import { createTemplatesServices } from './templates.services';
@@ -17,7 +18,13 @@ export const templatesService: GrpcServiceSpec<TemplatesConfig, v1.TemplatesServ
   // answers, and the missing thumbnails are drawn at the next start.
   seed: async ({ config, db, logger }) => {
     // The seed writes no account's pages: the start announces the whole view once NATS is up (below).
-    const { templates } = createTemplatesServices({ db, store: objectStoreFromConfig(config), announceViewChange: async () => true });
+    // The seed changes no account's templates, so it records nothing in the audit trail either.
+    const { templates } = createTemplatesServices({
+      db,
+      store: objectStoreFromConfig(config),
+      announceViewChange: async () => true,
+      events: createEventOutbox(naming(config.NATS_PREFIX)),
+    });
     await templates.seedCatalog();
     const keyed = await templates.assignThumbnailKeys();
     try {
@@ -28,13 +35,13 @@ export const templatesService: GrpcServiceSpec<TemplatesConfig, v1.TemplatesServ
     }
   },
   definition: v1.TemplatesServiceService,
-  implementation: ({ config, logger, guard, db, announceViewChange, runInBackground }) => {
+  implementation: ({ config, logger, guard, db, events, announceViewChange, runInBackground }) => {
     // The seed may have brought a new System catalog, which every account's search shows: the gateways
     // drop every cached search page before this start takes calls.
     runInBackground('retail-templates cache notice', async () => {
       await announceViewChange({ view: CACHED_VIEWS.retailTemplates, tenant: EVERY_TENANT });
       return { stop: async () => undefined };
     });
-    return templatesGrpc({ logger, guard, ...createTemplatesServices({ db, store: objectStoreFromConfig(config), announceViewChange }) });
+    return templatesGrpc({ logger, guard, ...createTemplatesServices({ db, store: objectStoreFromConfig(config), announceViewChange, events }) });
   },
 };

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { CachedViewChange } from '@contracts/domain';
 import type { ServiceDatabase } from '@platform/mysql';
 import { createObjectStore, startEmbeddedS3, type ObjectStore } from '@platform/s3';
+import { naming } from '@platform/nats';
+import { actingAs, createEventOutbox, TEST_PRINCIPAL } from '@platform/service';
 import { openTestSchema, rejectionOf } from '@platform/testing';
 import { createTemplatesServices, type TemplatesServices } from './templates.services';
 import { TEMPLATES_MIGRATIONS } from './migrations';
@@ -29,14 +31,19 @@ export async function openTemplatesTestBed(tag: string): Promise<TemplatesTestBe
   const s3 = await startEmbeddedS3({ port: 0, directory: dir });
   const store = createObjectStore({ endpoint: s3.endpoint, accessKey: 'S3RVER', secretKey: 'S3RVER', bucket: 'templates-test', region: 'us-east-1' });
   const viewChanges: CachedViewChange[] = [];
-  const services = createTemplatesServices({
-    db,
-    store,
-    announceViewChange: async (change) => {
-      viewChanges.push(change);
-      return true;
-    },
-  });
+  // Called as a key of the test org would call them, so their writes enter the audit trail.
+  const services = actingAs(
+    createTemplatesServices({
+      db,
+      store,
+      announceViewChange: async (change) => {
+        viewChanges.push(change);
+        return true;
+      },
+      events: createEventOutbox(naming(prefix)),
+    }),
+    TEST_PRINCIPAL,
+  );
   await services.templates.seedCatalog();
   await services.templates.assignThumbnailKeys();
   await services.templates.drawMissingThumbnails();

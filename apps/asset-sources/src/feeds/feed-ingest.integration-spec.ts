@@ -2,7 +2,7 @@ import { createLogger } from '@platform/logging';
 import type { JobProgressSink, JobRequest } from '@platform/jobs';
 import { naming } from '@platform/nats';
 import { createSecretBox, developmentKey } from '@platform/secrets';
-import { createEventOutbox } from '@platform/service';
+import { actingAs, createEventOutbox, TEST_PRINCIPAL } from '@platform/service';
 import { createAssetSourcesServices } from '../asset-sources.services';
 import { openAssetSourcesTestBed, rejectionOf, type AssetSourcesTestBed } from '../asset-sources.test-support';
 import { feedIngestJob } from './feed-ingest.job';
@@ -314,15 +314,19 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
 
   it("refuses a run past the account's cap on queued and running feed runs with 429, writing nothing, and starts a due one once a run ended", async () => {
     const account = ACCOUNT + 1;
-    const capped = createAssetSourcesServices({
-      db: bed.db,
-      logger,
-      remote: { allowlist: '', timeoutMs: 2_000, maxBytes: 1024 },
-      events: createEventOutbox(naming(bed.prefix)),
-      box: createSecretBox(developmentKey('asset-sources-test')),
-      now: () => clock,
-      feedRunCap: 2,
-    });
+    // Called as a key would call them: the sources it creates enter the audit trail.
+    const capped = actingAs(
+      createAssetSourcesServices({
+        db: bed.db,
+        logger,
+        remote: { allowlist: '', timeoutMs: 2_000, maxBytes: 1024 },
+        events: createEventOutbox(naming(bed.prefix)),
+        box: createSecretBox(developmentKey('asset-sources-test')),
+        now: () => clock,
+        feedRunCap: 2,
+      }),
+      TEST_PRINCIPAL,
+    );
     const runOf = (started: { queueId: string; assetSourceId: number }) =>
       job().run({ ...request(started.queueId, started.assetSourceId), accountId: account }, sink);
     feeds.set('/capped.csv', { body: csv(products(5)) });

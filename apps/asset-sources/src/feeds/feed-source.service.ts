@@ -90,6 +90,9 @@ export class FeedSourceService {
         schedule && firstFeedRun(schedule, now),
       );
       const queued = await this.enqueue(trx, accountId, assetSourceId, 'create', now);
+      await this.deps.assetSources.recordSourceChange(trx, { accountId, assetSourceId, action: 'create', resourceType: 'feed-source' }, () =>
+        this.feedForChange(trx, assetSourceId),
+      );
       return { assetSourceId, queued };
     });
     await this.announce(queueView, created.queued);
@@ -121,6 +124,8 @@ export class FeedSourceService {
     const now = this.now();
     const schedule = scheduleOf(settings);
     const queued = await withTransaction(this.deps.knex, async (trx) => {
+      const beforeSource = await this.deps.assetSources.beforeChange(trx, accountId, assetSourceId);
+      const before = beforeSource && { ...beforeSource, ...(await this.feedForChange(trx, assetSourceId)) };
       await this.deps.sources.update(trx, assetSourceId, { ...next, assetSourceType: 'feed' }, undefined, {
         keyColumnChanged: next.columns.assetKeyColumn !== current.columns.assetKeyColumn,
       });
@@ -132,10 +137,20 @@ export class FeedSourceService {
         Object.keys(secrets) as FeedSecretField[],
         schedule && firstFeedRun(schedule, now),
       );
-      return this.enqueue(trx, accountId, assetSourceId, 'update', now);
+      const run = await this.enqueue(trx, accountId, assetSourceId, 'update', now);
+      await this.deps.assetSources.recordSourceChange(trx, { accountId, assetSourceId, action: 'update', before, resourceType: 'feed-source' }, () =>
+        this.feedForChange(trx, assetSourceId),
+      );
+      return run;
     });
     await this.announce(queueView, queued);
     return { assetSourceId, queueId: queued.queueId };
+  }
+
+  /** A feed's settings beside its source in the audit trail; the sealed credentials are redacted there like every secret. */
+  private async feedForChange(trx: Knex.Transaction, assetSourceId: number): Promise<{ feed: FeedSourceRecord } | undefined> {
+    const feed = await this.deps.feeds.get(assetSourceId, trx);
+    return feed && { feed };
   }
 
   /** The feed settings of a source of the account (for its detail), or undefined when it is not a feed. */

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { listWithTotalColumn, TOTAL_COLUMN, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
 
 const PAGE_SQL =
@@ -9,8 +10,8 @@ export class LabelRepository {
   constructor(private readonly db: ServiceDatabase) {}
 
   /** False when the source already had the label. */
-  async add(assetSourceId: number, label: string): Promise<boolean> {
-    const [result] = (await this.db.knex.raw('INSERT IGNORE INTO asset_source_labels (asset_source_id, label) VALUES (?, ?)', [assetSourceId, label])) as [
+  async add(trx: Knex.Transaction, assetSourceId: number, label: string): Promise<boolean> {
+    const [result] = (await trx.raw('INSERT IGNORE INTO asset_source_labels (asset_source_id, label) VALUES (?, ?)', [assetSourceId, label])) as [
       { affectedRows: number },
     ];
     return result.affectedRows > 0;
@@ -28,7 +29,7 @@ export class LabelRepository {
   }
 
   /** False when the source had no such label. */
-  async delete(assetSourceId: number, label: string): Promise<boolean> {
-    return (await this.db.knex('asset_source_labels').where({ asset_source_id: assetSourceId, label }).delete()) > 0;
+  async delete(trx: Knex.Transaction, assetSourceId: number, label: string): Promise<boolean> {
+    return (await trx('asset_source_labels').where({ asset_source_id: assetSourceId, label }).delete()) > 0;
   }
 }

@@ -80,8 +80,17 @@ export class MotionDesignService {
       columns: NO_SPECIAL_COLUMNS,
       contentType: null,
     };
-    if (!current) return withTransaction(this.knex, (trx) => this.sources.insert(trx, accountId, source, [row]));
-    await withTransaction(this.knex, (trx) => this.sources.update(trx, current.assetSourceId, source, [row]));
+    if (!current)
+      return withTransaction(this.knex, async (trx) => {
+        const assetSourceId = await this.sources.insert(trx, accountId, source, [row]);
+        await this.assetSources.recordSourceChange(trx, { accountId, assetSourceId, action: 'create' });
+        return assetSourceId;
+      });
+    await withTransaction(this.knex, async (trx) => {
+      const before = await this.assetSources.beforeChange(trx, accountId, current.assetSourceId);
+      await this.sources.update(trx, current.assetSourceId, source, [row]);
+      await this.assetSources.recordSourceChange(trx, { accountId, assetSourceId: current.assetSourceId, action: 'update', before });
+    });
     return current.assetSourceId;
   }
 }

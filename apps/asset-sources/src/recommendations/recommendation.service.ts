@@ -63,7 +63,11 @@ export class RecommendationService implements SourceDependents {
 
   async create(accountId: number, sourceAssetSourceId: number, input: RecommendationInput): Promise<number> {
     const source = await this.checkedSource(accountId, sourceAssetSourceId, input);
-    const id = await withTransaction(this.knex, (trx) => this.sources.insert(trx, accountId, this.stored(source, input), []));
+    const id = await withTransaction(this.knex, async (trx) => {
+      const assetSourceId = await this.sources.insert(trx, accountId, this.stored(source, input), []);
+      await this.assetSources.recordSourceChange(trx, { accountId, assetSourceId, action: 'create' });
+      return assetSourceId;
+    });
     await this.recompute(await this.assetSources.get(accountId, id));
     return id;
   }
@@ -72,7 +76,11 @@ export class RecommendationService implements SourceDependents {
     const current = await this.assetSources.ofKind(accountId, assetSourceId, 'recommendation');
     if (current.recommendation?.sourceAssetSourceId !== sourceAssetSourceId) throw assetSourceNotFound(assetSourceId);
     const source = await this.checkedSource(accountId, sourceAssetSourceId, input);
-    await withTransaction(this.knex, (trx) => this.sources.update(trx, assetSourceId, this.stored(source, input)));
+    await withTransaction(this.knex, async (trx) => {
+      const before = await this.assetSources.beforeChange(trx, accountId, assetSourceId);
+      await this.sources.update(trx, assetSourceId, this.stored(source, input));
+      await this.assetSources.recordSourceChange(trx, { accountId, assetSourceId, action: 'update', before });
+    });
     await this.recompute(await this.assetSources.get(accountId, assetSourceId));
     return assetSourceId;
   }

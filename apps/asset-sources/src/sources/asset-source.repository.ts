@@ -174,6 +174,12 @@ export class AssetSourceRepository {
     return values.filter((v, i) => first.has(v) && values.indexOf(v) === i).map((value) => ({ value, rowJson: first.get(value) as string }));
   }
 
+  /** The source as the transaction changing it sees it (row locked): the audit trail's before and after. */
+  async findForChange(trx: Knex.Transaction, accountId: number, assetSourceId: number): Promise<AssetSourceRecord | undefined> {
+    const [rows] = (await trx.raw(`${GET_SQL} FOR UPDATE`, [assetSourceId, accountId])) as [SourceRowDb[]];
+    return rows[0] && toRecord(rows[0]);
+  }
+
   /** Stores a new source with its rows (when given), in the caller's transaction. */
   async insert(trx: Knex.Transaction, accountId: number, source: StoredSource, rows?: readonly SourceRow[]): Promise<number> {
     const [id] = await trx('asset_sources').insert({ ...columns(source), account_id: accountId });

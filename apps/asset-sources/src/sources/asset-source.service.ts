@@ -11,6 +11,7 @@ import {
 import { AppError, type FieldError, notOneOf, problem, validationFailed } from '@platform/errors';
 import type { Knex } from 'knex';
 import { withTransaction, type Page } from '@platform/mysql';
+import { recordChange, type EventOutbox } from '@platform/service';
 import type { RemoteRows } from '../remote/remote-rows';
 import type { AssetSourceRecord, AssetSourceSummary, RemoteSettings, SourceDefinition, SourceRow, SpecialColumns } from './asset-source.model';
 import type { AssetSourceRepository } from './asset-source.repository';
@@ -94,7 +95,41 @@ export class AssetSourceService {
     private readonly knex: Knex,
     private readonly sources: AssetSourceRepository,
     private readonly remoteRows: RemoteRows,
+    private readonly events: EventOutbox,
   ) {}
+
+  /**
+   * Enters a change of one of the account's sources in the audit trail, in the transaction that made
+   * it: `before` as read in it before the change, the source as the transaction now sees it after (and
+   * `extra`, such as a feed's settings, beside each). Every kind of source writes through here.
+   */
+  async recordSourceChange(
+    trx: Knex.Transaction,
+    change: {
+      accountId: number;
+      assetSourceId: number;
+      action: 'create' | 'update' | 'delete';
+      before?: object | null;
+      resourceType?: 'asset-source' | 'feed-source';
+    },
+    extra?: () => Promise<object | undefined>,
+  ): Promise<void> {
+    const after = change.action === 'delete' ? null : await this.sources.findForChange(trx, change.accountId, change.assetSourceId);
+    const more = after ? await extra?.() : undefined;
+    await recordChange(trx, this.events, {
+      resourceType: change.resourceType ?? 'asset-source',
+      resourceId: change.assetSourceId,
+      action: change.action,
+      accountId: change.accountId,
+      before: change.before,
+      after: after && more ? { ...after, ...more } : after,
+    });
+  }
+
+  /** The source as `trx` sees it, row locked: what a write records as its before. */
+  async beforeChange(trx: Knex.Transaction, accountId: number, assetSourceId: number): Promise<AssetSourceRecord | undefined> {
+    return this.sources.findForChange(trx, accountId, assetSourceId);
+  }
 
   /** Recommendation sources register here once both exist (they are built on this service). */
   setDependents(dependents: SourceDependents): void {
@@ -154,7 +189,11 @@ export class AssetSourceService {
 
   async createInline(accountId: number, input: InlineInput): Promise<number> {
     const rows = this.checkInline(input);
-    return withTransaction(this.knex, (trx) => this.sources.insert(trx, accountId, { ...trimmed(input.definition), assetSourceType: 'inline' }, rows));
+    return withTransaction(this.knex, async (trx) => {
+      const assetSourceId = await this.sources.insert(trx, accountId, { ...trimmed(input.definition), assetSourceType: 'inline' }, rows);
+      await this.recordSourceChange(trx, { accountId, assetSourceId, action: 'create' });
+      return assetSourceId;
+    });
   }
 
   async replaceInline(accountId: number, assetSourceId: number, input: InlineInput): Promise<number> {
@@ -201,9 +240,11 @@ export class AssetSourceService {
 
   async createRemote(accountId: number, input: RemoteInput): Promise<number> {
     this.checkRemote(input);
-    return withTransaction(this.knex, (trx) =>
-      this.sources.insert(trx, accountId, { ...trimmed(input.definition), assetSourceType: 'remote', remote: input.remote }),
-    );
+    return withTransaction(this.knex, async (trx) => {
+      const assetSourceId = await this.sources.insert(trx, accountId, { ...trimmed(input.definition), assetSourceType: 'remote', remote: input.remote });
+      await this.recordSourceChange(trx, { accountId, assetSourceId, action: 'create' });
+      return assetSourceId;
+    });
   }
 
   /** Replaces a remote source's settings; the stored copy is dropped so the next read fetches with them. */
@@ -245,12 +286,14 @@ export class AssetSourceService {
   ): Promise<void> {
     const refusal = await this.dependents?.refusal(current, next);
     if (refusal) throw refusal;
-    await withTransaction(this.knex, (trx) =>
-      this.sources.update(trx, current.assetSourceId, { ...next, assetSourceType: current.assetSourceType, remote: remote ?? current.remote }, rows, {
+    await withTransaction(this.knex, async (trx) => {
+      const before = await this.sources.findForChange(trx, current.accountId, current.assetSourceId);
+      await this.sources.update(trx, current.assetSourceId, { ...next, assetSourceType: current.assetSourceType, remote: remote ?? current.remote }, rows, {
         keyColumnChanged: next.columns.assetKeyColumn !== current.columns.assetKeyColumn,
         extra,
-      }),
-    );
+      });
+      await this.recordSourceChange(trx, { accountId: current.accountId, assetSourceId: current.assetSourceId, action: 'update', before });
+    });
     await this.dependents?.changed(await this.get(current.accountId, current.assetSourceId));
   }
 }

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { ServiceDatabase } from '@platform/mysql';
 import type { AdGroupRecord, NewAdGroup } from './ad-group.model';
 
@@ -16,8 +17,8 @@ const toRecord = (row: AdGroupRow): AdGroupRecord => ({ adGroupId: Number(row.ad
 export class AdGroupRepository {
   constructor(private readonly db: ServiceDatabase) {}
 
-  async insert(adGroup: NewAdGroup): Promise<number> {
-    const [id] = await this.db.knex('ad_groups').insert({
+  async insert(trx: Knex.Transaction, adGroup: NewAdGroup): Promise<number> {
+    const [id] = await trx('ad_groups').insert({
       account_id: adGroup.accountId,
       retail_campaign_id: adGroup.retailCampaignId,
       ad_group_name: adGroup.adGroupName,

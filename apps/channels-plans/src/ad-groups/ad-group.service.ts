@@ -1,6 +1,8 @@
 import { AD_GROUP_NAME_MAX } from '@contracts/domain';
 import { blankOrTooLong, problem, validationFailed } from '@platform/errors';
-import { rethrowDuplicateKey } from '@platform/mysql';
+import { rethrowDuplicateKey, withTransaction } from '@platform/mysql';
+import { recordChange, type EventOutbox } from '@platform/service';
+import type { Knex } from 'knex';
 import type { RetailCampaignService } from '../retail-campaigns/retail-campaign.service';
 import type { AdGroupRecord } from './ad-group.model';
 import { UNIQUE_AD_GROUP_NAME, type AdGroupRepository } from './ad-group.repository';
@@ -10,7 +12,7 @@ import { UNIQUE_AD_GROUP_NAME, type AdGroupRepository } from './ad-group.reposit
  * campaign must be one of the account's (another account's reads as missing).
  */
 export class AdGroupService {
-  constructor(private readonly deps: { adGroups: AdGroupRepository; campaigns: RetailCampaignService }) {}
+  constructor(private readonly deps: { knex: Knex; events: EventOutbox; adGroups: AdGroupRepository; campaigns: RetailCampaignService }) {}
 
   async create(accountId: number, retailCampaignId: number, adGroupName: string): Promise<number> {
     const errors = blankOrTooLong('/adGroupName', adGroupName, AD_GROUP_NAME_MAX);
@@ -25,7 +27,18 @@ export class AdGroupService {
     }
     const name = adGroupName.trim();
     // No look-up first: two concurrent creates would both pass it. The unique index decides.
-    return this.deps.adGroups.insert({ accountId, retailCampaignId, adGroupName: name }).catch((error: unknown) =>
+    const record = { accountId, retailCampaignId, adGroupName: name };
+    return withTransaction(this.deps.knex, async (trx) => {
+      const adGroupId = await this.deps.adGroups.insert(trx, record);
+      await recordChange(trx, this.deps.events, {
+        resourceType: 'ad-group',
+        resourceId: adGroupId,
+        action: 'create',
+        accountId,
+        after: { adGroupId, ...record },
+      });
+      return adGroupId;
+    }).catch((error: unknown) =>
       rethrowDuplicateKey(
         error,
         () => problem('AD_GROUP_NAME_TAKEN', `Retail campaign ${retailCampaignId} already has an ad group named ${JSON.stringify(name)}.`),

@@ -99,6 +99,12 @@ export class MediaChannelRepository {
     return count > 0;
   }
 
+  /** The channel, live or not, as the transaction changing it sees it (row locked): the audit trail's before and after. */
+  async findForChange(trx: Knex.Transaction, orgId: string, idx: number): Promise<MediaChannelRecord | undefined> {
+    const [rows] = (await trx.raw(`${CHANNEL} ${FROM} WHERE mc.org_id = ? AND mc.idx = ? FOR UPDATE`, [orgId, idx])) as [MediaChannelRow[]];
+    return rows[0] && toRecord(rows[0]);
+  }
+
   async findLive(orgId: string, idx: number): Promise<MediaChannelRecord | undefined> {
     const [row] = await this.db.execute<MediaChannelRow>(GET_LIVE_SQL, [orgId, idx]);
     return row && toRecord(row);

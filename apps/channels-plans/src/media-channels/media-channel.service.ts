@@ -16,7 +16,7 @@ import {
 import { AppError, blankOrTooLong, type FieldError, notOneOf, problem, validationFailed } from '@platform/errors';
 import { rethrowDuplicateKey, withTransaction, type Page } from '@platform/mysql';
 import type { SecretBox } from '@platform/secrets';
-import type { EventOutbox, ViewChangeAnnouncer } from '@platform/service';
+import { recordChange, type EventOutbox, type ViewChangeAnnouncer } from '@platform/service';
 import type { AdServerService } from '../ad-servers/ad-server.service';
 import type { RetailCampaignService } from '../retail-campaigns/retail-campaign.service';
 import { mediaChannelEvent } from './media-channel.events';
@@ -96,6 +96,8 @@ export class MediaChannelService {
         })
         .catch((error: unknown) => rethrowDuplicateKey(error, () => nameTaken(name), { key: UNIQUE_LIVE_NAME }));
       await events.record(trx, mediaChannelEvent('created', orgId, idx));
+      const after = await channels.findForChange(trx, orgId, idx);
+      await recordChange(trx, events, { resourceType: 'media-channel', resourceId: idx, action: 'create', orgId, after });
       return idx;
     });
     await this.listChanged(orgId);
@@ -107,8 +109,11 @@ export class MediaChannelService {
     if (errors.length > 0) throw validationFailed(errors);
     await withTransaction(this.deps.knex, async (trx) => {
       const patch = { ...input, status: input.status as MediaChannelStatus | undefined };
+      const before = await this.deps.channels.findForChange(trx, orgId, idx);
       if (!(await this.deps.channels.update(trx, orgId, idx, patch))) throw mediaChannelNotFound(idx);
       await this.deps.events.record(trx, mediaChannelEvent('updated', orgId, idx));
+      const after = await this.deps.channels.findForChange(trx, orgId, idx);
+      await recordChange(trx, this.deps.events, { resourceType: 'media-channel', resourceId: idx, action: 'update', orgId, before, after });
     });
     await this.listChanged(orgId);
   }
@@ -116,8 +121,10 @@ export class MediaChannelService {
   /** Soft delete: the name is free again, and template campaigns whose plans use the channel still show it. */
   async remove(orgId: string, idx: number): Promise<void> {
     await withTransaction(this.deps.knex, async (trx) => {
+      const before = await this.deps.channels.findForChange(trx, orgId, idx);
       if (!(await this.deps.channels.softDelete(trx, orgId, idx))) throw mediaChannelNotFound(idx);
       await this.deps.events.record(trx, mediaChannelEvent('deleted', orgId, idx));
+      await recordChange(trx, this.deps.events, { resourceType: 'media-channel', resourceId: idx, action: 'delete', orgId, before });
     });
     await this.listChanged(orgId);
   }

@@ -11,6 +11,7 @@ import {
 } from '@contracts/domain';
 import { type FieldError, problem, validationFailed } from '@platform/errors';
 import { isDuplicateKey, withTransaction } from '@platform/mysql';
+import { recordChange, type EventOutbox } from '@platform/service';
 import type { MediaChannelService } from '../media-channels/media-channel.service';
 import type { PlacementRepository } from '../placements/placement.repository';
 import type { RetailCampaignService } from '../retail-campaigns/retail-campaign.service';
@@ -41,6 +42,7 @@ export class MediaPlanService {
       placements: PlacementRepository;
       campaigns: RetailCampaignService;
       mediaChannels: MediaChannelService;
+      events: EventOutbox;
     },
   ) {}
 
@@ -68,7 +70,7 @@ export class MediaPlanService {
       return await withTransaction(this.deps.knex, async (trx) => {
         const existing = await this.deps.plans.findAuto(trx, key);
         if (existing !== undefined) return { mediaPlanId: existing, created: false };
-        const mediaPlanId = await this.deps.plans.insertAuto(trx, {
+        const plan = {
           ...key,
           mediaPlanName,
           site: { adServerId: channel.adServerId, siteName: channel.name },
@@ -77,6 +79,14 @@ export class MediaPlanService {
             dimension,
             adUnitType,
           })),
+        };
+        const mediaPlanId = await this.deps.plans.insertAuto(trx, plan);
+        await recordChange(trx, this.deps.events, {
+          resourceType: 'media-plan',
+          resourceId: mediaPlanId,
+          action: 'create',
+          accountId,
+          after: { mediaPlanId, ...plan },
         });
         return { mediaPlanId, created: true };
       });

@@ -69,6 +69,12 @@ export class PlacementRepository {
     return (await this.db.execute<PlacementRow>(PLAN_PLACEMENTS_PAGE_SQL, [mediaPlanId, window.limit, window.offset])).map(toPlacement);
   }
 
+  /** The placement as the transaction changing it sees it: the audit trail's before and after. */
+  async findForChange(trx: Knex.Transaction, mediaPlanId: number, placementId: number): Promise<PlanPlacementRecord | undefined> {
+    const [rows] = (await trx.raw(PLACEMENT_SQL, [mediaPlanId, placementId])) as [PlacementRow[]];
+    return rows[0] && toPlacement(rows[0]);
+  }
+
   async find(mediaPlanId: number, placementId: number): Promise<PlanPlacementRecord | undefined> {
     const [row] = await this.db.execute<PlacementRow>(PLACEMENT_SQL, [mediaPlanId, placementId]);
     return row && toPlacement(row);

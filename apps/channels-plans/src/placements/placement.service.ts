@@ -11,6 +11,7 @@ import {
 } from '@contracts/domain';
 import { blankOrTooLong, enforce, fieldTableErrors, type FieldError, notOneOf, problem, validationFailed } from '@platform/errors';
 import { rethrowDuplicateKey, withTransaction } from '@platform/mysql';
+import { recordChange, type EventOutbox } from '@platform/service';
 import type { AdServerService } from '../ad-servers/ad-server.service';
 import type { AdUnitDetails } from '../ad-units/ad-unit.model';
 import type { AdUnitService } from '../ad-units/ad-unit.service';
@@ -40,6 +41,7 @@ export class PlacementService {
   constructor(
     private readonly deps: {
       knex: Knex;
+      events: EventOutbox;
       placements: PlacementRepository;
       adServers: AdServerService;
       adUnits: AdUnitService;
@@ -101,7 +103,7 @@ export class PlacementService {
     const placementName = input.placementName.trim();
     const placementId = await withTransaction(this.deps.knex, async (trx) => {
       const site = await this.deps.placements.siteFor(trx, plan.mediaPlanId, input.adServerId, input.siteName.trim());
-      return this.deps.placements
+      const placementId = await this.deps.placements
         .insert(trx, {
           mediaPlanId: plan.mediaPlanId,
           siteIdx: site.siteIdx,
@@ -110,6 +112,9 @@ export class PlacementService {
           adUnitType: adUnitTypeOf(adServer?.kind),
         })
         .catch((error: unknown) => rethrowDuplicateKey(error, () => nameTaken(site.siteName, placementName), { key: UNIQUE_PLACEMENT_NAME }));
+      const after = await this.deps.placements.findForChange(trx, plan.mediaPlanId, placementId);
+      await recordChange(trx, this.deps.events, { resourceType: 'placement', resourceId: placementId, action: 'create', accountId, after });
+      return placementId;
     });
     return this.placementOf(plan.mediaPlanId, placementId);
   }
@@ -142,6 +147,7 @@ export class PlacementService {
       if (!current || current.siteIdx !== input.siteIdx) {
         throw problem('PLACEMENT_NOT_FOUND', `Placement ${input.placementId} on site ${input.siteIdx} was not found in media plan ${mediaPlanId}.`);
       }
+      const before = await this.deps.placements.findForChange(trx, plan.mediaPlanId, current.placementId);
       const changes: PlacementChanges = {};
       const adServerId = input.adServerId ?? current.adServerId;
       const siteName = input.siteName?.trim() ?? current.siteName;
@@ -161,6 +167,8 @@ export class PlacementService {
           rethrowDuplicateKey(error, () => nameTaken(site.siteName, changes.placementName ?? current.placementName), { key: UNIQUE_PLACEMENT_NAME }),
         );
       if (changes.siteIdx !== undefined) await this.deps.placements.deleteSiteIfEmpty(trx, current.siteIdx);
+      const after = await this.deps.placements.findForChange(trx, plan.mediaPlanId, current.placementId);
+      await recordChange(trx, this.deps.events, { resourceType: 'placement', resourceId: current.placementId, action: 'update', accountId, before, after });
     });
     return this.placementOf(plan.mediaPlanId, input.placementId);
   }

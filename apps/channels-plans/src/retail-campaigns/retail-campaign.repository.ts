@@ -12,9 +12,15 @@ const FIND_SQL = `SELECT ${CAMPAIGN.selectList} FROM retail_campaigns WHERE acco
 export class RetailCampaignRepository {
   constructor(private readonly db: ServiceDatabase) {}
 
-  async insert(campaign: NewRetailCampaign): Promise<number> {
-    const [id] = await this.db.knex('retail_campaigns').insert(CAMPAIGN.toColumns(campaign));
+  async insert(trx: Knex.Transaction, campaign: NewRetailCampaign): Promise<number> {
+    const [id] = await trx('retail_campaigns').insert(CAMPAIGN.toColumns(campaign));
     return Number(id);
+  }
+
+  /** The campaign as the transaction changing it sees it: the audit trail's before and after. */
+  async findForChange(trx: Knex.Transaction, accountId: number, retailCampaignId: number): Promise<RetailCampaignRecord | undefined> {
+    const [rows] = (await trx.raw(FIND_SQL, [accountId, retailCampaignId])) as [Record<string, unknown>[]];
+    return rows[0] && CAMPAIGN.toRecord(rows[0]);
   }
 
   async find(accountId: number, retailCampaignId: number): Promise<RetailCampaignRecord | undefined> {

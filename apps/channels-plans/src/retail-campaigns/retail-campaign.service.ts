@@ -9,6 +9,7 @@ import {
 } from '@contracts/domain';
 import { fieldTableErrors, problem, validationFailed } from '@platform/errors';
 import { withTransaction, type Page } from '@platform/mysql';
+import { recordChange, type EventOutbox } from '@platform/service';
 import type { AdGroupRepository } from '../ad-groups/ad-group.repository';
 import type { CampaignFacts, CreateRetailCampaignInput, RetailCampaignRecord, UpdateRetailCampaignInput } from './retail-campaign.model';
 import type { RetailCampaignRepository } from './retail-campaign.repository';
@@ -37,7 +38,7 @@ export function assertStatusMove(retailCampaignId: number, from: RetailCampaignS
  * every rule is re-checked here because other callers may reach the service.
  */
 export class RetailCampaignService {
-  constructor(private readonly deps: { knex: Knex; campaigns: RetailCampaignRepository; adGroups: AdGroupRepository }) {}
+  constructor(private readonly deps: { knex: Knex; campaigns: RetailCampaignRepository; adGroups: AdGroupRepository; events: EventOutbox }) {}
 
   /**
    * A campaign built from a template (templateIdx) is stored only once `templates` confirms the
@@ -59,7 +60,12 @@ export class RetailCampaignService {
         ]);
       }
     }
-    return this.deps.campaigns.insert({ accountId, ...fieldCreateValues(RETAIL_CAMPAIGN_FIELDS, input) });
+    return withTransaction(this.deps.knex, async (trx) => {
+      const id = await this.deps.campaigns.insert(trx, { accountId, ...fieldCreateValues(RETAIL_CAMPAIGN_FIELDS, input) });
+      const after = await this.deps.campaigns.findForChange(trx, accountId, id);
+      await recordChange(trx, this.deps.events, { resourceType: 'retail-campaign', resourceId: id, action: 'create', accountId, after });
+      return id;
+    });
   }
 
   async get(accountId: number, retailCampaignId: number): Promise<RetailCampaignRecord> {
@@ -98,7 +104,11 @@ export class RetailCampaignService {
       const changes = fieldChanges(RETAIL_CAMPAIGN_FIELDS, input);
       if (changes.status === current) delete changes.status;
       if (changes.status !== undefined) assertStatusMove(retailCampaignId, current, changes.status);
-      if (Object.keys(changes).length > 0) await this.deps.campaigns.update(trx, accountId, retailCampaignId, changes);
+      if (Object.keys(changes).length === 0) return;
+      const before = await this.deps.campaigns.findForChange(trx, accountId, retailCampaignId);
+      await this.deps.campaigns.update(trx, accountId, retailCampaignId, changes);
+      const after = await this.deps.campaigns.findForChange(trx, accountId, retailCampaignId);
+      await recordChange(trx, this.deps.events, { resourceType: 'retail-campaign', resourceId: retailCampaignId, action: 'update', accountId, before, after });
     });
   }
 }

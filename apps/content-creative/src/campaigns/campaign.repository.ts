@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { readJsonColumn, writeJsonColumn, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
 import type { AssetMapEntry, CampaignRecord, CampaignSummary, DecisionGraph, DecisionMapEntry } from './campaign.model';
 
@@ -43,8 +44,12 @@ const GET_SQL = 'SELECT * FROM dynamic_campaigns WHERE account_id = ? AND campai
 export class CampaignRepository {
   constructor(private readonly db: ServiceDatabase) {}
 
-  async insert(accountId: number, campaign: Omit<CampaignRecord, 'campaignId' | 'accountId' | 'createdAt' | 'updatedAt'>): Promise<number> {
-    const [id] = await this.db.knex('dynamic_campaigns').insert({
+  async insert(
+    trx: Knex.Transaction,
+    accountId: number,
+    campaign: Omit<CampaignRecord, 'campaignId' | 'accountId' | 'createdAt' | 'updatedAt'>,
+  ): Promise<number> {
+    const [id] = await trx('dynamic_campaigns').insert({
       account_id: accountId,
       campaign_name: campaign.campaignName,
       default_url: campaign.defaultURL,
@@ -69,9 +74,15 @@ export class CampaignRepository {
     return row && toRecord(row);
   }
 
+  /** The campaign as the transaction changing it sees it (row locked): the audit trail's before and after. */
+  async findForChange(trx: Knex.Transaction, accountId: number, campaignId: number): Promise<CampaignRecord | undefined> {
+    const [rows] = (await trx.raw(`${GET_SQL} FOR UPDATE`, [accountId, campaignId])) as [CampaignRow[]];
+    return rows[0] && toRecord(rows[0]);
+  }
+
   /** False when the account has no such campaign. */
-  async delete(accountId: number, campaignId: number): Promise<boolean> {
-    const deleted = await this.db.knex('dynamic_campaigns').where({ account_id: accountId, campaign_id: campaignId }).delete();
+  async delete(trx: Knex.Transaction, accountId: number, campaignId: number): Promise<boolean> {
+    const deleted = await trx('dynamic_campaigns').where({ account_id: accountId, campaign_id: campaignId }).delete();
     return deleted > 0;
   }
 }

@@ -1,6 +1,8 @@
 import { effectivePage } from '@contracts/domain';
 import { problem, validationFailed } from '@platform/errors';
-import type { Page } from '@platform/mysql';
+import { withTransaction, type Page } from '@platform/mysql';
+import { recordChange, type EventOutbox } from '@platform/service';
+import type { Knex } from 'knex';
 import type { DataSignalService } from '../data-signals/data-signal.service';
 import type { AssetSourcesPeer } from '../peers/asset-sources.peer';
 import type { CampaignInput, CampaignRecord, CampaignSummary, DecisionGraph } from './campaign.model';
@@ -27,6 +29,8 @@ function normalizedGraph(graph: DecisionGraph): DecisionGraph {
 
 export class CampaignService {
   constructor(
+    private readonly knex: Knex,
+    private readonly events: EventOutbox,
     private readonly campaigns: CampaignRepository,
     private readonly dataSignals: DataSignalService,
   ) {}
@@ -43,13 +47,19 @@ export class CampaignService {
     const named = namedAssetSources(input);
     const references = named.length > 0 ? assetReferenceErrors(input, await assetSources.describe(accountId, named)) : [];
     if (references.length > 0) throw validationFailed(references);
-    return this.campaigns.insert(accountId, {
+    const campaign = {
       campaignName: input.campaignName.trim(),
       defaultURL: input.defaultURL,
       assetMap: input.assetMap,
       decisionMap: input.decisionMap,
       decisionGraph: normalizedGraph(input.decisionGraph),
       ad: { adId: input.ad.adId.trim(), title: (input.ad.title ?? input.campaignName).trim() },
+    };
+    return withTransaction(this.knex, async (trx) => {
+      const campaignId = await this.campaigns.insert(trx, accountId, campaign);
+      const after = await this.campaigns.findForChange(trx, accountId, campaignId);
+      await recordChange(trx, this.events, { resourceType: 'dynamic-campaign', resourceId: campaignId, action: 'create', accountId, after });
+      return campaignId;
     });
   }
 
@@ -64,6 +74,10 @@ export class CampaignService {
   }
 
   async delete(accountId: number, campaignId: number): Promise<void> {
-    if (!(await this.campaigns.delete(accountId, campaignId))) throw campaignNotFound(campaignId);
+    await withTransaction(this.knex, async (trx) => {
+      const before = await this.campaigns.findForChange(trx, accountId, campaignId);
+      if (!before || !(await this.campaigns.delete(trx, accountId, campaignId))) throw campaignNotFound(campaignId);
+      await recordChange(trx, this.events, { resourceType: 'dynamic-campaign', resourceId: campaignId, action: 'delete', accountId, before });
+    });
   }
 }

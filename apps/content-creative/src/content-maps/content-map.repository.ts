@@ -77,6 +77,28 @@ export class ContentMapRepository {
     for (let i = 0; i < rows.length; i += 500) await trx('content_map_placements').insert(rows.slice(i, i + 500));
   }
 
+  /**
+   * What the audit trail keeps of a map, as the transaction replacing it sees it: its settings and how
+   * many placements it maps (a map can hold thousands; the trail names the change, not every value).
+   */
+  async snapshotForChange(trx: Knex.Transaction, key: ContentMapKey): Promise<Record<string, unknown> | undefined> {
+    const [rows] = (await trx.raw(
+      `SELECT m.content_type, m.data_service_id, m.lookup_column, (SELECT COUNT(*) FROM content_map_placements p WHERE p.content_map_id = m.content_map_id) AS placements
+       FROM content_maps m WHERE m.account_id = ? AND m.retail_campaign_id = ? AND m.media_plan_id = ? FOR UPDATE`,
+      keyParams(key),
+    )) as [{ content_type: string; data_service_id: number | null; lookup_column: string | null; placements: number }[]];
+    const row = rows[0];
+    return (
+      row && {
+        ...key,
+        contentType: row.content_type,
+        dataServiceId: row.data_service_id === null ? null : Number(row.data_service_id),
+        lookupColumn: row.lookup_column,
+        placements: Number(row.placements),
+      }
+    );
+  }
+
   async header(key: ContentMapKey): Promise<StoredContentMap | undefined> {
     const [row] = await this.db.execute<{ content_type: ContentType; data_service_id: number | null; lookup_column: string | null; num_of_cards: number }>(
       HEADER_SQL,

@@ -2,6 +2,7 @@ import { CONTENT_DISPLAY_COLUMNS, CONTENT_IMAGE_COLUMNS, type ContentType, effec
 import type { Knex } from 'knex';
 import { AppError, enforce, type FieldError, problem, validationFailed } from '@platform/errors';
 import { withTransaction } from '@platform/mysql';
+import { recordChange, type EventOutbox } from '@platform/service';
 import type { CampaignFacts, ContentMapInput, ContentMapKey, PlanFacts, StoredContentMap, StoredPlacement } from './content-map.model';
 import type { AssetSourcesPeer } from '../peers/asset-sources.peer';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
@@ -49,6 +50,7 @@ const firstText = (row: Record<string, unknown> | undefined, columns: readonly s
 export class ContentMapService {
   constructor(
     private readonly knex: Knex,
+    private readonly events: EventOutbox,
     private readonly maps: ContentMapRepository,
     private readonly exports: Pick<ExportService, 'latestPngExport'>,
   ) {}
@@ -79,9 +81,19 @@ export class ContentMapService {
         content: p.content,
       })),
     );
-    await withTransaction(this.knex, (trx) =>
-      this.maps.replace(trx, key, { contentType, dataServiceId: input.dataServiceId ?? null, lookupColumn: column }, placements),
-    );
+    await withTransaction(this.knex, async (trx) => {
+      const before = await this.maps.snapshotForChange(trx, key);
+      await this.maps.replace(trx, key, { contentType, dataServiceId: input.dataServiceId ?? null, lookupColumn: column }, placements);
+      const after = await this.maps.snapshotForChange(trx, key);
+      await recordChange(trx, this.events, {
+        resourceType: 'content-map',
+        resourceId: `${key.retailCampaignId}:${key.mediaPlanId}`,
+        action: before ? 'update' : 'create',
+        accountId: key.accountId,
+        before,
+        after,
+      });
+    });
     return placements.length;
   }
 

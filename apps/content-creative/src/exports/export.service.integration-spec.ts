@@ -27,8 +27,17 @@ describe('export jobs (content-creative, on MariaDB)', () => {
   let bed: ContentCreativeTestBed;
   const caller = { orgId: 'org-1' };
   const request = (assetExportType: string, resolution: number) => ({ accountId: ACCOUNT, retailCampaignId: CAMPAIGN, assetExportType, resolution });
+  /** The job's events; the audit trail's entries (also in the outbox) are read by `audited`. */
   const outbox = async () =>
-    (await bed.db.knex('outbox').orderBy('id').select('subject', 'msg_id', 'payload')) as { subject: string; msg_id: string; payload: Buffer }[];
+    (await bed.db.knex('outbox').whereNot('subject', 'like', '%audit.change').orderBy('id').select('subject', 'msg_id', 'payload')) as {
+      subject: string;
+      msg_id: string;
+      payload: Buffer;
+    }[];
+  const audited = async () =>
+    ((await bed.db.knex('outbox').where('subject', 'like', '%audit.change').orderBy('id').select('payload')) as { payload: Buffer }[]).map(
+      (row) => JSON.parse(row.payload.toString('utf8')) as { resourceType: string; resourceId: string; action: string },
+    );
 
   beforeAll(async () => {
     bed = await openContentCreativeTestBed('exports');
@@ -70,6 +79,7 @@ describe('export jobs (content-creative, on MariaDB)', () => {
       [`${bed.prefix.toUpperCase()}jobs.progress.asset-export`, expect.stringMatching(new RegExp(`^${started.queueId}:\\d+$`))],
       [`${bed.prefix.toUpperCase()}jobs.requested.asset-export`, `job:${started.queueId}`],
     ]);
+    expect(await audited()).toContainEqual(expect.objectContaining({ resourceType: 'export', resourceId: started.queueId, action: 'create' }));
     expect(JSON.parse(events[1].payload.toString())).toEqual({
       queueId: started.queueId,
       accountId: ACCOUNT,

@@ -18,7 +18,7 @@ import { AppError, enforce, enforceAt, problem, validationFailed, type FieldErro
 import { admitJob, jobAcceptedEntries, type JobProgress } from '@platform/jobs';
 import type { Logger } from '@platform/logging';
 import { isDuplicateKey, withTransaction } from '@platform/mysql';
-import type { EventOutbox } from '@platform/service';
+import { recordChange, type EventOutbox } from '@platform/service';
 import type { ContentMapRepository } from '../content-maps/content-map.repository';
 import type { AssetSourcesPeer } from '../peers/asset-sources.peer';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
@@ -111,7 +111,7 @@ export class ExportService {
           cap: this.runningCap,
           countActive: (t) => this.exports.countRunning(t, kind.accountId),
         });
-        await this.exports.insert(trx, {
+        const record = {
           queueId,
           accountId: kind.accountId,
           orgId: caller.orgId,
@@ -121,10 +121,12 @@ export class ExportService {
           assetExportType: kind.assetExportType,
           resolution: kind.resolution,
           isPreview: false,
-          status: 'INITIATED',
+          status: 'INITIATED' as const,
           statusMessage: '',
           objectPath,
-        });
+        };
+        await this.exports.insert(trx, record);
+        await recordChange(trx, this.events, { resourceType: 'export', resourceId: queueId, action: 'create', accountId: kind.accountId, after: record });
         const payload: AssetExportJob = {
           orgId: caller.orgId,
           retailCampaignId: kind.retailCampaignId,

@@ -1,6 +1,7 @@
 import { ALL_PERMISSIONS } from '@contracts/domain';
 import { adminRoutes } from '../identity/admin.routes';
 import { assetSourceRoutes } from './asset-source.routes';
+import { auditLogRoutes } from './audit-log.routes';
 import { campaignRoutes } from './campaign.routes';
 import { contentMapRoutes } from './content-map.routes';
 import { exportRoutes } from './export.routes';
@@ -36,6 +37,7 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...feedProcessRoutes,
   ...feedSourceRoutes,
   ...retailFeedRoutes,
+  ...auditLogRoutes,
   ...adminRoutes,
 ];
 

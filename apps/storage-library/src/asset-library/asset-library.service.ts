@@ -1,6 +1,9 @@
 import { joinAssetPath, MAX_PAGE_LIMIT, normalizeFolder, STORAGE_JOB_KINDS, STORAGE_LIMITS, type UploadJob } from '@contracts/domain';
 import { AppError, type FieldError, problem } from '@platform/errors';
+import { withTransaction } from '@platform/mysql';
 import { InvalidObjectKeyError, type ObjectStore } from '@platform/s3';
+import { recordChange, type AuditedChange, type EventOutbox } from '@platform/service';
+import type { Knex } from 'knex';
 import type { QueueService } from '../queues/queue.service';
 import { assertNoErrors, fileNameErrors, pathErrors } from './path-rules';
 
@@ -87,7 +90,17 @@ export class AssetLibraryService {
   constructor(
     private readonly store: ObjectStore,
     private readonly queues: QueueService,
+    private readonly knex: Knex,
+    private readonly events: EventOutbox,
   ) {}
+
+  /**
+   * The object store has no transaction to share, so a delete enters the trail once the store confirmed
+   * it; a crash between the two loses the entry, never invents one.
+   */
+  private async audited(change: AuditedChange): Promise<void> {
+    await withTransaction(this.knex, (trx) => recordChange(trx, this.events, change));
+  }
 
   async list(accountId: number, request: { prefix: string; limit: number; nextKey: string }): Promise<AssetListing> {
     const limit = request.limit || 25;
@@ -123,9 +136,11 @@ export class AssetLibraryService {
         ...pathErrors({ parameter: 'path' }, request.path),
       ]);
       const key = `${root}${joinAssetPath(request.path, request.file)}`;
-      if (!(await onStore(() => this.store.statObject(key))))
-        throw problem('ASSET_NOT_FOUND', `File ${joinAssetPath(request.path, request.file)} was not found.`);
+      const stat = await onStore(() => this.store.statObject(key));
+      if (!stat) throw problem('ASSET_NOT_FOUND', `File ${joinAssetPath(request.path, request.file)} was not found.`);
       await onStore(() => this.store.deleteObject(key));
+      const path = joinAssetPath(request.path, request.file);
+      await this.audited({ resourceType: 'asset-library-file', resourceId: path, action: 'delete', accountId, before: { path, sizeBytes: stat.size } });
       return `File ${joinAssetPath(request.path, request.file)} deleted.`;
     }
     if (request.command === 'deleteFolder') {
@@ -135,6 +150,13 @@ export class AssetLibraryService {
       );
       const deleted = await onStore(() => this.store.deletePrefix(`${root}${path}/`));
       if (deleted === 0) throw problem('ASSET_FOLDER_NOT_FOUND', `Folder ${path} was not found.`);
+      await this.audited({
+        resourceType: 'asset-library-file',
+        resourceId: `${path}/`,
+        action: 'delete',
+        accountId,
+        before: { path: `${path}/`, files: deleted },
+      });
       return `Folder ${path} deleted (${deleted} file${deleted === 1 ? '' : 's'}).`;
     }
     throw problem('VALIDATION_FAILED', 'command must be deleteFile or deleteFolder.', {

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { ServiceDatabase } from '@platform/mysql';
 import type { CloudServiceRecord } from './cloud-service.model';
 
@@ -37,8 +38,14 @@ export class CloudServiceRepository {
     return row && toRecord(row);
   }
 
-  async insert(record: Omit<CloudServiceRecord, 'id'>): Promise<number> {
-    const [id] = await this.db.knex('cloud_services').insert({
+  /** The row as the transaction that changes it sees it, locked until that transaction ends. */
+  async findForUpdate(trx: Knex.Transaction, accountId: number, id: number): Promise<CloudServiceRecord | undefined> {
+    const row = (await trx<CloudServiceRow>('cloud_services').where({ account_id: accountId, id }).forUpdate().first()) as CloudServiceRow | undefined;
+    return row && toRecord(row);
+  }
+
+  async insert(trx: Knex.Transaction, record: Omit<CloudServiceRecord, 'id'>): Promise<number> {
+    const [id] = await trx('cloud_services').insert({
       account_id: record.accountId,
       name: record.name,
       service_type: record.serviceType,
@@ -51,15 +58,11 @@ export class CloudServiceRepository {
     return Number(id);
   }
 
-  /** Whether a row of the account was there to rename. */
-  async rename(accountId: number, id: number, name: string): Promise<boolean> {
-    const [row] = await this.db.execute<{ id: number }>('SELECT id FROM cloud_services WHERE account_id = ? AND id = ?', [accountId, id]);
-    if (!row) return false;
-    await this.db.knex('cloud_services').where({ account_id: accountId, id }).update({ name });
-    return true;
+  async rename(trx: Knex.Transaction, accountId: number, id: number, name: string): Promise<void> {
+    await trx('cloud_services').where({ account_id: accountId, id }).update({ name });
   }
 
-  async delete(accountId: number, id: number): Promise<boolean> {
-    return (await this.db.knex('cloud_services').where({ account_id: accountId, id }).delete()) > 0;
+  async delete(trx: Knex.Transaction, accountId: number, id: number): Promise<void> {
+    await trx('cloud_services').where({ account_id: accountId, id }).delete();
   }
 }

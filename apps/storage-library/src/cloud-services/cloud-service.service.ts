@@ -1,7 +1,10 @@
 import { CLOUD_SERVICE_TYPES, STORAGE_JOB_KINDS, STORAGE_LIMITS, type CloudCopyJob } from '@contracts/domain';
 import { AppError, blankOrTooLong, type FieldError, notOneOf, problem } from '@platform/errors';
 import { CustomerEndpointRefused, openCustomerBucket, s3CodeOf } from '@platform/jobs';
+import { withTransaction } from '@platform/mysql';
 import type { SecretBox } from '@platform/secrets';
+import { recordChange, type EventOutbox } from '@platform/service';
+import type { Knex } from 'knex';
 import type { QueueService } from '../queues/queue.service';
 import { assertNoErrors, fileNameErrors, pathErrors } from '../asset-library/path-rules';
 import { rootUrl, type CloudCredentials, type CloudServiceInput, type CloudServiceRecord } from './cloud-service.model';
@@ -29,6 +32,8 @@ export interface CloudListing {
 /** Customers' buckets registered to an account: the credentials are proven at create and sealed at rest. */
 export class CloudServiceService {
   constructor(
+    private readonly knex: Knex,
+    private readonly events: EventOutbox,
     private readonly repository: CloudServiceRepository,
     private readonly box: SecretBox,
     private readonly queues: QueueService,
@@ -72,17 +77,38 @@ export class CloudServiceService {
     };
     await this.checkAccess(record, { accessKey: input.accessKey, secretKey: input.secretKey });
     const sealedCredentials = this.box.seal(JSON.stringify({ accessKey: input.accessKey, secretKey: input.secretKey } satisfies CloudCredentials));
-    const id = await this.repository.insert({ ...record, sealedCredentials });
-    return { ...record, id, sealedCredentials };
+    return withTransaction(this.knex, async (trx) => {
+      const id = await this.repository.insert(trx, { ...record, sealedCredentials });
+      const created = { ...record, id, sealedCredentials };
+      await recordChange(trx, this.events, { resourceType: 'cloud-service', resourceId: id, action: 'create', accountId, after: created });
+      return created;
+    });
   }
 
   async rename(accountId: number, id: number, name: string): Promise<void> {
     assertNoErrors(blankOrTooLong('/name', name, CLOUD_NAME_MAX));
-    if (!(await this.repository.rename(accountId, id, name.trim()))) throw serviceNotFound(id);
+    await withTransaction(this.knex, async (trx) => {
+      const before = await this.repository.findForUpdate(trx, accountId, id);
+      if (!before) throw serviceNotFound(id);
+      await this.repository.rename(trx, accountId, id, name.trim());
+      await recordChange(trx, this.events, {
+        resourceType: 'cloud-service',
+        resourceId: id,
+        action: 'update',
+        accountId,
+        before,
+        after: { ...before, name: name.trim() },
+      });
+    });
   }
 
   async delete(accountId: number, id: number): Promise<void> {
-    if (!(await this.repository.delete(accountId, id))) throw serviceNotFound(id);
+    await withTransaction(this.knex, async (trx) => {
+      const before = await this.repository.findForUpdate(trx, accountId, id);
+      if (!before) throw serviceNotFound(id);
+      await this.repository.delete(trx, accountId, id);
+      await recordChange(trx, this.events, { resourceType: 'cloud-service', resourceId: id, action: 'delete', accountId, before });
+    });
   }
 
   /** One level of the service's folder: its files and sub-folders, at most CLOUD_LIST_MAX together. */

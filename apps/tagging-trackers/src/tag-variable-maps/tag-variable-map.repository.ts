@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { ServiceDatabase } from '@platform/mysql';
 import type { TagVariableMapInput, TagVariableMapRecord } from './tag-variable-map.model';
 
@@ -36,8 +37,8 @@ export class TagVariableMapRepository {
   }
 
   /** Duplicate (campaign, ad server, data signal) fails on SIGNAL_KEY. */
-  async insert(accountId: number, campaignId: number, input: TagVariableMapInput): Promise<number> {
-    const [idx] = await this.db.knex('tag_variable_maps').insert({
+  async insert(trx: Knex.Transaction, accountId: number, campaignId: number, input: TagVariableMapInput): Promise<number> {
+    const [idx] = await trx('tag_variable_maps').insert({
       account_id: accountId,
       campaign_id: campaignId,
       ad_server_id: input.adServerId,
@@ -49,20 +50,33 @@ export class TagVariableMapRepository {
   }
 
   /** False when the campaign holds no entry idx. Duplicate (campaign, ad server, data signal) fails on SIGNAL_KEY. */
-  async update(accountId: number, campaignId: number, idx: number, input: TagVariableMapInput): Promise<boolean> {
-    const changed = await this.db
-      .knex('tag_variable_maps')
+  async update(trx: Knex.Transaction, accountId: number, campaignId: number, idx: number, input: TagVariableMapInput): Promise<boolean> {
+    const changed = await trx('tag_variable_maps')
       .where({ idx, account_id: accountId, campaign_id: campaignId })
       .update({
         ad_server_id: input.adServerId,
         data_signal: input.dataSignal,
         macro_name: input.macroName,
         ad_server_params: input.adServerParamsJson,
-        updated_at: this.db.knex.raw('CURRENT_TIMESTAMP(3)'),
+        updated_at: trx.raw('CURRENT_TIMESTAMP(3)'),
       });
     if (changed > 0) return true;
     // MariaDB counts matched rows only when they change; an identical update still names an existing row.
-    const existing = await this.db.knex('tag_variable_maps').where({ idx, account_id: accountId, campaign_id: campaignId }).first('idx');
+    const existing = await trx('tag_variable_maps').where({ idx, account_id: accountId, campaign_id: campaignId }).first('idx');
     return existing !== undefined;
+  }
+
+  /** The entry as the transaction changing it sees it (row locked): the audit trail's before and after. */
+  async findForChange(
+    trx: Knex.Transaction,
+    accountId: number,
+    campaignId: number,
+    idx: number,
+  ): Promise<(TagVariableMapRecord & { campaignId: number }) | undefined> {
+    const row = (await trx('tag_variable_maps')
+      .where({ idx, account_id: accountId, campaign_id: campaignId })
+      .forUpdate()
+      .first('idx', 'ad_server_id', 'data_signal', 'macro_name', 'ad_server_params')) as TagVariableMapRow | undefined;
+    return row && { ...toRecord(row), campaignId };
   }
 }

@@ -7,7 +7,9 @@ import {
   TAG_VARIABLE_MAPS_PER_CAMPAIGN_MAX,
 } from '@contracts/domain';
 import { type FieldError, problem, validationFailed } from '@platform/errors';
-import { rethrowDuplicateKey } from '@platform/mysql';
+import { rethrowDuplicateKey, withTransaction } from '@platform/mysql';
+import { recordChange, type EventOutbox } from '@platform/service';
+import type { Knex } from 'knex';
 import { macrosOf } from '../macros/macro.registry';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
 import { jsonObjectErrors, patternedText } from '../rules/field-rules';
@@ -56,7 +58,11 @@ export function entryErrors(input: TagVariableMapInput, catalog: ReadonlySet<str
  * (campaign, ad server, data signal), enforced by a unique index.
  */
 export class TagVariableMapService {
-  constructor(private readonly maps: TagVariableMapRepository) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly events: EventOutbox,
+    private readonly maps: TagVariableMapRepository,
+  ) {}
 
   async list(peer: ChannelsPlansPeer, accountId: number, campaignId: number): Promise<TagVariableMapRecord[]> {
     await peer.campaign(accountId, campaignId);
@@ -75,16 +81,25 @@ export class TagVariableMapService {
     if ((await this.maps.count(accountId, campaignId)) >= TAG_VARIABLE_MAPS_PER_CAMPAIGN_MAX) {
       throw problem('TAG_VARIABLE_MAPS_LIMIT', `A campaign holds at most ${TAG_VARIABLE_MAPS_PER_CAMPAIGN_MAX} tag variable maps.`);
     }
-    return this.maps.insert(accountId, campaignId, normalised(input)).catch((error) => rethrowDuplicateKey(error, () => duplicate(input), { key: SIGNAL_KEY }));
+    return withTransaction(this.knex, async (trx) => {
+      const idx = await this.maps.insert(trx, accountId, campaignId, normalised(input));
+      const after = await this.maps.findForChange(trx, accountId, campaignId, idx);
+      await recordChange(trx, this.events, { resourceType: 'tag-variable-map', resourceId: idx, action: 'create', accountId, after });
+      return idx;
+    }).catch((error) => rethrowDuplicateKey(error, () => duplicate(input), { key: SIGNAL_KEY }));
   }
 
   async update(peer: ChannelsPlansPeer, accountId: number, campaignId: number, idx: number, input: TagVariableMapInput): Promise<number> {
     const errors = entryErrors(input, await peer.adServerIds());
     if (errors.length > 0) throw validationFailed(errors);
     await peer.campaign(accountId, campaignId);
-    const found = await this.maps
-      .update(accountId, campaignId, idx, normalised(input))
-      .catch((error) => rethrowDuplicateKey(error, () => duplicate(input), { key: SIGNAL_KEY }));
+    const found = await withTransaction(this.knex, async (trx) => {
+      const before = await this.maps.findForChange(trx, accountId, campaignId, idx);
+      if (!before || !(await this.maps.update(trx, accountId, campaignId, idx, normalised(input)))) return false;
+      const after = await this.maps.findForChange(trx, accountId, campaignId, idx);
+      await recordChange(trx, this.events, { resourceType: 'tag-variable-map', resourceId: idx, action: 'update', accountId, before, after });
+      return true;
+    }).catch((error) => rethrowDuplicateKey(error, () => duplicate(input), { key: SIGNAL_KEY }));
     if (!found) throw problem('TAG_VARIABLE_MAP_NOT_FOUND', `Tag variable map ${idx} was not found in campaign ${campaignId}.`);
     return idx;
   }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { TrackerType } from '@contracts/domain';
+import type { Knex } from 'knex';
 import type { ServiceDatabase } from '@platform/mysql';
 import type { NewTracker, StoredTracker } from './tracker.model';
 
@@ -27,10 +28,9 @@ export class TrackerRepository {
   }
 
   /** A value already stored for the placement and field stays one row (the unique index decides, not a pre-read). */
-  async append(trackers: readonly NewTracker[]): Promise<void> {
+  async append(trx: Knex.Transaction, trackers: readonly NewTracker[]): Promise<void> {
     if (trackers.length === 0) return;
-    await this.db
-      .knex('trackers')
+    await trx('trackers')
       .insert(
         trackers.map((t) => ({
           account_id: t.accountId,

@@ -1,3 +1,6 @@
+import type { Knex } from 'knex';
+import { withTransaction } from '@platform/mysql';
+import { recordChange, type EventOutbox } from '@platform/service';
 import {
   MEDIA_PLAN_PLACEMENT_NAME_MAX,
   MEDIA_PLAN_SITE_NAME_MAX,
@@ -47,7 +50,11 @@ const key = (placementId: number, type: string, value: string) => `${placementId
  * ad server each placement runs on.
  */
 export class TrackerService {
-  constructor(private readonly trackers: TrackerRepository) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly events: EventOutbox,
+    private readonly trackers: TrackerRepository,
+  ) {}
 
   async campaignTrackers(peer: ChannelsPlansPeer, accountId: number, campaignId: number): Promise<{ trackerTypes: string[]; trackersSelected: string[] }> {
     await peer.campaign(accountId, campaignId);
@@ -114,7 +121,25 @@ export class TrackerService {
     }
 
     const counts = countChanges(appended, sitesWithTrackers, placementsWithTrackers);
-    if (!input.isValidate) await this.trackers.append(appended);
+    if (!input.isValidate && appended.length > 0) {
+      await withTransaction(this.knex, async (trx) => {
+        await this.trackers.append(trx, appended);
+        // The plan's trackers are the resource: how many it held, and the values this update appended.
+        await recordChange(trx, this.events, {
+          resourceType: 'tracker',
+          resourceId: mediaPlanId,
+          action: 'update',
+          accountId,
+          before: { mediaPlanId, campaignId, trackerCount: stored.length },
+          after: {
+            mediaPlanId,
+            campaignId,
+            trackerCount: stored.length + appended.length,
+            appended: appended.map((t) => ({ placementId: t.placementId, trackerType: t.trackerType, value: t.value })),
+          },
+        });
+      });
+    }
     return {
       ...counts,
       trackerAppendedCount: appended.length,

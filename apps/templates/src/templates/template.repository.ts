@@ -142,6 +142,22 @@ export class TemplateRepository {
     return true;
   }
 
+  /**
+   * An account's Custom template as the transaction changing it sees it (row locked), layouts included:
+   * the audit trail's before and after. Bookmarks are the account's view of it, not the template, so left out.
+   */
+  async findForChange(trx: Knex.Transaction, accountId: number, templateIdx: number): Promise<Omit<TemplateRecord, 'isBookmarked'> | undefined> {
+    const [rows] = (await trx.raw(
+      `SELECT t.*, a.layouts, 0 AS is_bookmarked FROM templates t LEFT JOIN template_assets a ON a.template_idx = t.template_idx
+       WHERE t.template_idx = ? AND t.account_id = ? AND t.ownership = 'Custom' FOR UPDATE`,
+      [templateIdx, accountId],
+    )) as [TemplateRow[]];
+    if (!rows[0]) return undefined;
+    const record: Partial<TemplateRecord> = toRecord(rows[0]);
+    delete record.isBookmarked;
+    return record as Omit<TemplateRecord, 'isBookmarked'>;
+  }
+
   /** Who owns a template: undefined when missing, null account for System. */
   async owner(templateIdx: number): Promise<{ accountId: number | null; templateName: string } | undefined> {
     const row: { account_id: number | null; template_name: string } | undefined = await this.db

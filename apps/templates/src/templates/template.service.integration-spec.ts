@@ -7,6 +7,8 @@ import {
   TEMPLATE_PRODUCT_SELECTION_METHODS,
   TEMPLATE_TYPES,
 } from '@contracts/domain';
+import { naming } from '@platform/nats';
+import { actingAs, createEventOutbox, TEST_PRINCIPAL } from '@platform/service';
 import { createTemplatesServices } from '../templates.services';
 import { openTemplatesTestBed, rejectionOf, type TemplatesTestBed } from '../templates.test-support';
 import { layoutFor, TEMPLATE_CATALOG } from './template.catalog';
@@ -283,7 +285,10 @@ describe('TemplateService (real MariaDB)', () => {
   describe('counts', () => {
     it('are reused while the catalog is unchanged and follow every write, also one made by another replica', async () => {
       const account = freshAccount();
-      const replica = createTemplatesServices({ db: bed.db, store: bed.store, announceViewChange: async () => true }).templates;
+      const replica = actingAs(
+        createTemplatesServices({ db: bed.db, store: bed.store, announceViewChange: async () => true, events: createEventOutbox(naming('')) }),
+        TEST_PRINCIPAL,
+      ).templates;
       const filters: TemplateFilters = { category: ['counted'] };
       const total = async () => (await bed.templates.search(account, filters, { offset: 0, limit: 1 })).total;
       expect(await total()).toBe(0);

@@ -22,7 +22,7 @@ import {
 import { type FieldError, notOneOf, problem, validationFailed } from '@platform/errors';
 import type { Knex } from 'knex';
 import { withTransaction, type Page } from '@platform/mysql';
-import type { ViewChangeAnnouncer } from '@platform/service';
+import { recordChange, type EventOutbox, type ViewChangeAnnouncer } from '@platform/service';
 import { TEMPLATE_CATALOG, type CatalogTemplate } from './template.catalog';
 import type { NewTemplate, TemplateFilters, TemplateInput, TemplateRecord } from './template.model';
 import { TemplateCountCache } from './template.count-cache';
@@ -153,6 +153,7 @@ export class TemplateService {
     private readonly thumbnails: TemplateThumbnails,
     /** Tells the gateways that an account's cached search pages are stale; awaited after each commit, before answering. */
     private readonly announceViewChange: ViewChangeAnnouncer,
+    private readonly events: EventOutbox,
   ) {}
 
   /**
@@ -246,7 +247,12 @@ export class TemplateService {
     // Stored before the row, so a template's thumbnail URL never names a missing object.
     const key = await this.thumbnails.store(input.layouts[0] as TemplateLayout);
     const template = this.toNew({ ...input, templateName: input.templateName.trim() }, { catalogKey: null, accountId, ownership: 'Custom' }, key);
-    const templateIdx = await withTransaction(this.knex, (trx) => this.templates.insert(trx, template));
+    const templateIdx = await withTransaction(this.knex, async (trx) => {
+      const idx = await this.templates.insert(trx, template);
+      const after = await this.templates.findForChange(trx, accountId, idx);
+      await recordChange(trx, this.events, { resourceType: 'custom-template', resourceId: idx, action: 'create', accountId, after });
+      return idx;
+    });
     await this.searchChanged(accountId);
     return templateIdx;
   }
@@ -260,7 +266,12 @@ export class TemplateService {
     // A changed first layout is a new key and a new object; the old object stays (another template may show it).
     const key = await this.thumbnails.store(input.layouts[0] as TemplateLayout);
     const template = this.toNew({ ...input, templateName: input.templateName.trim() }, { catalogKey: null, accountId, ownership: 'Custom' }, key);
-    if (!(await withTransaction(this.knex, (trx) => this.templates.updateCustom(trx, accountId, templateIdx, template)))) throw templateNotFound(templateIdx);
+    await withTransaction(this.knex, async (trx) => {
+      const before = await this.templates.findForChange(trx, accountId, templateIdx);
+      if (!before || !(await this.templates.updateCustom(trx, accountId, templateIdx, template))) throw templateNotFound(templateIdx);
+      const after = await this.templates.findForChange(trx, accountId, templateIdx);
+      await recordChange(trx, this.events, { resourceType: 'custom-template', resourceId: templateIdx, action: 'update', accountId, before, after });
+    });
     await this.searchChanged(accountId);
   }
 
@@ -292,7 +303,11 @@ export class TemplateService {
     const owner = await this.visibleOwner(accountId, templateIdx);
     if (owner.accountId === null)
       throw problem('TEMPLATE_NOT_DELETABLE', `Template ${templateIdx} is a System template; only Custom templates can be deleted.`);
-    if (!(await withTransaction(this.knex, (trx) => this.templates.deleteCustom(trx, accountId, templateIdx)))) throw templateNotFound(templateIdx);
+    await withTransaction(this.knex, async (trx) => {
+      const before = await this.templates.findForChange(trx, accountId, templateIdx);
+      if (!before || !(await this.templates.deleteCustom(trx, accountId, templateIdx))) throw templateNotFound(templateIdx);
+      await recordChange(trx, this.events, { resourceType: 'custom-template', resourceId: templateIdx, action: 'delete', accountId, before });
+    });
     await this.searchChanged(accountId);
   }
 

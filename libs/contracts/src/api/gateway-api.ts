@@ -548,6 +548,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/accounts/{accountId}/audit-log': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The audit trail of an account's resources
+     * @description Every create, update and delete of the services, newest first, each with who made it (the API key), the request that made it (its X-Request-Id), the operation and the record before and after, secrets and credentials redacted. An entry is readable shortly after its change commits (it is folded from an event). A bad filter answers 400 naming the parameter.
+     */
+    get: operations['listAccountAuditLog'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/accounts/{accountId}/campaign/{campaignId}/tagVariablesMap': {
     parameters: {
       query?: never;
@@ -1329,6 +1349,26 @@ export interface paths {
     };
     /** List the ad-server catalog */
     get: operations['listAdServers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/org/{orgId}/audit-log': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The audit trail of the org's own resources (media channels)
+     * @description Every create, update and delete of the services, newest first, each with who made it (the API key), the request that made it (its X-Request-Id), the operation and the record before and after, secrets and credentials redacted. An entry is readable shortly after its change commits (it is folded from an event). A bad filter answers 400 naming the parameter. Changes of an account's resources are read through that account.
+     */
+    get: operations['listOrgAuditLog'];
     put?: never;
     post?: never;
     delete?: never;
@@ -8124,6 +8164,219 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
+        };
+      };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
+        };
+      };
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  listAccountAuditLog: {
+    parameters: {
+      query?: {
+        /** @description Only creates, updates or deletes. */
+        action?: 'create' | 'update' | 'delete';
+        /** @description Only changes made with this API key id. */
+        actor?: string;
+        /** @description Changes at or after this time (RFC 3339). */
+        from?: string;
+        /** @description Page size, at most 100. */
+        limit?: number;
+        /** @description Items to skip. */
+        offset?: number;
+        /** @description Only changes made by the request with this X-Request-Id. */
+        requestId?: string;
+        /** @description Only changes of the resource with this id. */
+        resourceId?: string;
+        /** @description Only changes of this kind of resource. */
+        resourceType?:
+          | 'media-channel'
+          | 'retail-campaign'
+          | 'media-plan'
+          | 'ad-group'
+          | 'placement'
+          | 'content-map'
+          | 'dynamic-campaign'
+          | 'data-signal'
+          | 'export'
+          | 'asset-source'
+          | 'asset-source-label'
+          | 'feed-source'
+          | 'cloud-service'
+          | 'asset-library-file'
+          | 'tracker'
+          | 'tag-variable-map'
+          | 'custom-template';
+        /** @description Changes before this time (RFC 3339); must be later than from. */
+        to?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of entries, newest first */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            entries: {
+              accountId: number | null;
+              /** @enum {string} */
+              action: 'create' | 'update' | 'delete';
+              actor: {
+                keyId: string;
+                /** @description api-key (a client key) or worker (a job carried out for the account) */
+                type: string;
+                userId?: string;
+              };
+              after: {
+                [key: string]: unknown;
+              } | null;
+              before: {
+                [key: string]: unknown;
+              } | null;
+              /** @description Top-level fields whose values differ between before and after. */
+              changedFields: string[];
+              id: string;
+              /** Format: date-time */
+              occurredAt: string;
+              /** @description The backend operation that made the change, e.g. CreateCloudService. */
+              operation: string;
+              orgId: string;
+              requestId: string | null;
+              resourceId: string;
+              /** @enum {string} */
+              resourceType:
+                | 'media-channel'
+                | 'retail-campaign'
+                | 'media-plan'
+                | 'ad-group'
+                | 'placement'
+                | 'content-map'
+                | 'dynamic-campaign'
+                | 'data-signal'
+                | 'export'
+                | 'asset-source'
+                | 'asset-source-label'
+                | 'feed-source'
+                | 'cloud-service'
+                | 'asset-library-file'
+                | 'tracker'
+                | 'tag-variable-map'
+                | 'custom-template';
+            }[];
+            next: string | null;
+            previous: string | null;
+            total: number;
+          };
+        };
+      };
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
+        };
+      };
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
+        };
+      };
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
+        };
+      };
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
           };
         };
       };
@@ -18287,6 +18540,219 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'PERMISSION_DENIED';
+          };
+        };
+      };
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
+        };
+      };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
+        };
+      };
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  listOrgAuditLog: {
+    parameters: {
+      query?: {
+        /** @description Only creates, updates or deletes. */
+        action?: 'create' | 'update' | 'delete';
+        /** @description Only changes made with this API key id. */
+        actor?: string;
+        /** @description Changes at or after this time (RFC 3339). */
+        from?: string;
+        /** @description Page size, at most 100. */
+        limit?: number;
+        /** @description Items to skip. */
+        offset?: number;
+        /** @description Only changes made by the request with this X-Request-Id. */
+        requestId?: string;
+        /** @description Only changes of the resource with this id. */
+        resourceId?: string;
+        /** @description Only changes of this kind of resource. */
+        resourceType?:
+          | 'media-channel'
+          | 'retail-campaign'
+          | 'media-plan'
+          | 'ad-group'
+          | 'placement'
+          | 'content-map'
+          | 'dynamic-campaign'
+          | 'data-signal'
+          | 'export'
+          | 'asset-source'
+          | 'asset-source-label'
+          | 'feed-source'
+          | 'cloud-service'
+          | 'asset-library-file'
+          | 'tracker'
+          | 'tag-variable-map'
+          | 'custom-template';
+        /** @description Changes before this time (RFC 3339); must be later than from. */
+        to?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Organization id */
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of entries, newest first */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            entries: {
+              accountId: number | null;
+              /** @enum {string} */
+              action: 'create' | 'update' | 'delete';
+              actor: {
+                keyId: string;
+                /** @description api-key (a client key) or worker (a job carried out for the account) */
+                type: string;
+                userId?: string;
+              };
+              after: {
+                [key: string]: unknown;
+              } | null;
+              before: {
+                [key: string]: unknown;
+              } | null;
+              /** @description Top-level fields whose values differ between before and after. */
+              changedFields: string[];
+              id: string;
+              /** Format: date-time */
+              occurredAt: string;
+              /** @description The backend operation that made the change, e.g. CreateCloudService. */
+              operation: string;
+              orgId: string;
+              requestId: string | null;
+              resourceId: string;
+              /** @enum {string} */
+              resourceType:
+                | 'media-channel'
+                | 'retail-campaign'
+                | 'media-plan'
+                | 'ad-group'
+                | 'placement'
+                | 'content-map'
+                | 'dynamic-campaign'
+                | 'data-signal'
+                | 'export'
+                | 'asset-source'
+                | 'asset-source-label'
+                | 'feed-source'
+                | 'cloud-service'
+                | 'asset-library-file'
+                | 'tracker'
+                | 'tag-variable-map'
+                | 'custom-template';
+            }[];
+            next: string | null;
+            previous: string | null;
+            total: number;
+          };
+        };
+      };
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
+        };
+      };
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
+        };
+      };
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
+        };
+      };
+      /** @description Not Found: ORG_NOT_FOUND (Organization not found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ORG_NOT_FOUND';
           };
         };
       };

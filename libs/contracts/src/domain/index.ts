@@ -14,6 +14,7 @@ export * from './storage';
 export * from './jobs';
 export * from './webhooks';
 export * from './cached-views';
+export * from './audit';
 export * from './problems';
 export * from './retail-campaign.rules';
 export * from './method-access';

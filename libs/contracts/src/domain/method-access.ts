@@ -116,6 +116,8 @@ export const STORAGE_LIBRARY_ACCESS = {
   deleteWebhook: PERMISSIONS.cloudStorageEdit,
   listWebhookDeliveries: PERMISSIONS.cloudStorageView,
   replayWebhookDelivery: PERMISSIONS.cloudStorageEdit,
+  listAccountAuditLog: PERMISSIONS.auditLogView,
+  listOrgAuditLog: PERMISSIONS.auditLogView,
 } as const satisfies ServiceAccess<StorageLibraryServiceService>;
 
 /** tagging-trackers: every method of the service, by its key in the generated definition. */

@@ -35,6 +35,7 @@ export const PERMISSIONS = {
   cloudStorageView: 'CloudStorage_View',
   cloudStorageEdit: 'CloudStorage_Edit',
   queuesView: 'Queues_View',
+  auditLogView: 'AuditLog_View',
 } as const;
 
 export type Permission = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];

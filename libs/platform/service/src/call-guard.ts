@@ -55,6 +55,7 @@ export function createCallGuard(principalKey: Buffer, now: () => number = Date.n
     const principal = readPrincipal(call.metadata, principalKey, now());
     assertPermission(principal, declaration.access);
     declaration.checked = true;
+    declaration.principal = principal;
     return principal;
   };
   return {
@@ -74,12 +75,14 @@ export function createCallGuard(principalKey: Buffer, now: () => number = Date.n
       const principal = readPrincipal(call.metadata, principalKey, now());
       assertAccountScope(principal, accountId, () => accountNotFound(accountId));
       declaration.checked = true;
+      declaration.principal = principal;
       return principal;
     },
     peerReference: (call) => {
       const declaration = declared(call, 'peer-reference');
       const principal = readPrincipal(call.metadata, principalKey, now());
       declaration.checked = true;
+      declaration.principal = principal;
       return principal;
     },
   };

@@ -6,6 +6,7 @@ import { jobAdmissionMigration, openOwnSchema, type Migration, type ServiceDatab
 import { closeNats, connectNats, ensureStream, naming, OUTBOX_MIGRATIONS, pingNats, startOutboxRelay, type Naming, type StreamSpec } from '@platform/nats';
 import { resolveKey } from '@platform/secrets';
 import type { z } from '@platform/config';
+import { AUDIT_STREAM } from '@contracts/domain';
 import { endpointServing } from '@contracts/proto';
 import { createCallGuard, type CallGuard } from './call-guard';
 import { createEventOutbox, type EventOutbox } from './event-outbox';
@@ -137,10 +138,10 @@ export async function startGrpcService<C extends GrpcServiceConfig, I extends Un
     const names = naming(config.NATS_PREFIX);
     const nats = await connectNats({ url: config.NATS_URL, name: spec.name, logger });
     opened.push(() => closeNats(nats));
-    if (spec.streams && spec.streams.length > 0) {
-      const jsm = await nats.jetstreamManager();
-      for (const stream of spec.streams) await ensureStream(jsm, names.streamSpec(stream));
-    }
+    // Every service records its changes in the audit trail (recordChange), so the stream that captures
+    // them is ensured by each, on file like every stream: none can publish an event no stream keeps.
+    const jsm = await nats.jetstreamManager();
+    for (const stream of [...(spec.streams ?? []), AUDIT_STREAM]) await ensureStream(jsm, names.streamSpec(stream));
     const relay = startOutboxRelay({ knex: db.knex, js: nats.jetstream(), logger });
     opened.push(() => relay.stop());
 

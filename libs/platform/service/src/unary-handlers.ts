@@ -1,5 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { handleUnaryCall, ServerUnaryCall } from '@grpc/grpc-js';
-import { unary } from '@platform/grpc';
+import { unary, type Principal } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
 
 /**
@@ -25,9 +26,26 @@ export interface CallDeclaration {
   method: string;
   access: DeclaredAccess;
   checked: boolean;
+  /** The caller, once the guard verified it: the audit trail's actor (recordChange). */
+  principal?: Principal;
 }
 
 const declarations = new WeakMap<object, CallDeclaration>();
+
+/**
+ * The declaration of the call being served, for code below the handler that must name who acts (the
+ * audit trail) without every service method taking the call as a parameter, as the request id is carried.
+ */
+const currentCalls = new AsyncLocalStorage<CallDeclaration>();
+
+export function currentCall(): CallDeclaration | undefined {
+  return currentCalls.getStore();
+}
+
+/** Runs `work` as part of the call `declaration` describes; unaryHandlers does it for every call, tests for theirs. */
+export function inCall<T>(declaration: CallDeclaration, work: () => T): T {
+  return currentCalls.run(declaration, work);
+}
 
 /** The declaration of the method a call was made to; set by unaryHandlers before the handler runs. */
 export function declarationOf(call: object): CallDeclaration | undefined {
@@ -67,7 +85,7 @@ export function unaryHandlers<D extends Record<string, MethodDefinition>, K exte
       name,
       async (request, call) => {
         const declaration = declareCall(call, name, access[key]);
-        const response = await handler(request, call);
+        const response = await inCall(declaration, () => handler(request, call));
         if (!declaration.checked) throw new Error(`${name} answered without checking its caller (no guard call)`);
         return response;
       },

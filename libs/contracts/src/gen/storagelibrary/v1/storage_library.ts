@@ -323,6 +323,79 @@ export interface ReadLibraryFileResponse {
   data: Buffer;
 }
 
+/** Filters of an audit-log read; an absent one matches every entry. */
+export interface AuditLogFilter {
+  resourceType?: string | undefined;
+  resourceId?:
+    | string
+    | undefined;
+  /** create, update or delete. */
+  action?:
+    | string
+    | undefined;
+  /** The acting API key's id. */
+  actor?: string | undefined;
+  requestId?:
+    | string
+    | undefined;
+  /** RFC 3339; from is inclusive, to exclusive. */
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+export interface ListAccountAuditLogRequest {
+  accountId: number;
+  filter: AuditLogFilter | undefined;
+  offset: number;
+  limit: number;
+}
+
+/** The org's own resources only: an account's entries are read through that account. */
+export interface ListOrgAuditLogRequest {
+  orgId: string;
+  filter: AuditLogFilter | undefined;
+  offset: number;
+  limit: number;
+}
+
+export interface AuditActor {
+  /** api-key or worker. */
+  type: string;
+  keyId: string;
+  userId?: string | undefined;
+}
+
+export interface AuditLogEntry {
+  id: string;
+  /** RFC 3339 UTC, millisecond precision. */
+  occurredAt: string;
+  actor: AuditActor | undefined;
+  action: string;
+  resourceType: string;
+  resourceId: string;
+  accountId?: number | undefined;
+  orgId: string;
+  requestId?:
+    | string
+    | undefined;
+  /** The gRPC method that made the change. */
+  operation: string;
+  /** The record before and after, as JSON text with secrets redacted; absent for a create's before and a delete's after. */
+  beforeJson?: string | undefined;
+  afterJson?: string | undefined;
+  changedFields: string[];
+}
+
+export interface ListAccountAuditLogResponse {
+  entries: AuditLogEntry[];
+  total: number;
+}
+
+export interface ListOrgAuditLogResponse {
+  entries: AuditLogEntry[];
+  total: number;
+}
+
 function createBasePageRequest(): PageRequest {
   return { offset: 0, limit: 0 };
 }
@@ -5233,6 +5306,1033 @@ export const ReadLibraryFileResponse: MessageFns<ReadLibraryFileResponse> = {
   },
 };
 
+function createBaseAuditLogFilter(): AuditLogFilter {
+  return {
+    resourceType: undefined,
+    resourceId: undefined,
+    action: undefined,
+    actor: undefined,
+    requestId: undefined,
+    from: undefined,
+    to: undefined,
+  };
+}
+
+export const AuditLogFilter: MessageFns<AuditLogFilter> = {
+  encode(message: AuditLogFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.resourceType !== undefined) {
+      writer.uint32(10).string(message.resourceType);
+    }
+    if (message.resourceId !== undefined) {
+      writer.uint32(18).string(message.resourceId);
+    }
+    if (message.action !== undefined) {
+      writer.uint32(26).string(message.action);
+    }
+    if (message.actor !== undefined) {
+      writer.uint32(34).string(message.actor);
+    }
+    if (message.requestId !== undefined) {
+      writer.uint32(42).string(message.requestId);
+    }
+    if (message.from !== undefined) {
+      writer.uint32(50).string(message.from);
+    }
+    if (message.to !== undefined) {
+      writer.uint32(58).string(message.to);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditLogFilter {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuditLogFilter();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.resourceType = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.resourceId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.actor = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.requestId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuditLogFilter {
+    return {
+      resourceType: isSet(object.resourceType)
+        ? globalThis.String(object.resourceType)
+        : isSet(object.resource_type)
+        ? globalThis.String(object.resource_type)
+        : undefined,
+      resourceId: isSet(object.resourceId)
+        ? globalThis.String(object.resourceId)
+        : isSet(object.resource_id)
+        ? globalThis.String(object.resource_id)
+        : undefined,
+      action: isSet(object.action) ? globalThis.String(object.action) : undefined,
+      actor: isSet(object.actor) ? globalThis.String(object.actor) : undefined,
+      requestId: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : undefined,
+      from: isSet(object.from) ? globalThis.String(object.from) : undefined,
+      to: isSet(object.to) ? globalThis.String(object.to) : undefined,
+    };
+  },
+
+  toJSON(message: AuditLogFilter): unknown {
+    const obj: any = {};
+    if (message.resourceType !== undefined) {
+      obj.resourceType = message.resourceType;
+    }
+    if (message.resourceId !== undefined) {
+      obj.resourceId = message.resourceId;
+    }
+    if (message.action !== undefined) {
+      obj.action = message.action;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = message.actor;
+    }
+    if (message.requestId !== undefined) {
+      obj.requestId = message.requestId;
+    }
+    if (message.from !== undefined) {
+      obj.from = message.from;
+    }
+    if (message.to !== undefined) {
+      obj.to = message.to;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AuditLogFilter>, I>>(base?: I): AuditLogFilter {
+    return AuditLogFilter.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AuditLogFilter>, I>>(object: I): AuditLogFilter {
+    const message = createBaseAuditLogFilter();
+    message.resourceType = object.resourceType ?? undefined;
+    message.resourceId = object.resourceId ?? undefined;
+    message.action = object.action ?? undefined;
+    message.actor = object.actor ?? undefined;
+    message.requestId = object.requestId ?? undefined;
+    message.from = object.from ?? undefined;
+    message.to = object.to ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListAccountAuditLogRequest(): ListAccountAuditLogRequest {
+  return { accountId: 0, filter: undefined, offset: 0, limit: 0 };
+}
+
+export const ListAccountAuditLogRequest: MessageFns<ListAccountAuditLogRequest> = {
+  encode(message: ListAccountAuditLogRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.filter !== undefined) {
+      AuditLogFilter.encode(message.filter, writer.uint32(18).fork()).join();
+    }
+    if (message.offset !== 0) {
+      writer.uint32(24).int32(message.offset);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(32).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAccountAuditLogRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAccountAuditLogRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.filter = AuditLogFilter.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.offset = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAccountAuditLogRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      filter: isSet(object.filter) ? AuditLogFilter.fromJSON(object.filter) : undefined,
+      offset: isSet(object.offset) ? globalThis.Number(object.offset) : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListAccountAuditLogRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.filter !== undefined) {
+      obj.filter = AuditLogFilter.toJSON(message.filter);
+    }
+    if (message.offset !== 0) {
+      obj.offset = Math.round(message.offset);
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAccountAuditLogRequest>, I>>(base?: I): ListAccountAuditLogRequest {
+    return ListAccountAuditLogRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAccountAuditLogRequest>, I>>(object: I): ListAccountAuditLogRequest {
+    const message = createBaseListAccountAuditLogRequest();
+    message.accountId = object.accountId ?? 0;
+    message.filter = (object.filter !== undefined && object.filter !== null)
+      ? AuditLogFilter.fromPartial(object.filter)
+      : undefined;
+    message.offset = object.offset ?? 0;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseListOrgAuditLogRequest(): ListOrgAuditLogRequest {
+  return { orgId: "", filter: undefined, offset: 0, limit: 0 };
+}
+
+export const ListOrgAuditLogRequest: MessageFns<ListOrgAuditLogRequest> = {
+  encode(message: ListOrgAuditLogRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.orgId !== "") {
+      writer.uint32(10).string(message.orgId);
+    }
+    if (message.filter !== undefined) {
+      AuditLogFilter.encode(message.filter, writer.uint32(18).fork()).join();
+    }
+    if (message.offset !== 0) {
+      writer.uint32(24).int32(message.offset);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(32).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListOrgAuditLogRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListOrgAuditLogRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.orgId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.filter = AuditLogFilter.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.offset = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListOrgAuditLogRequest {
+    return {
+      orgId: isSet(object.orgId)
+        ? globalThis.String(object.orgId)
+        : isSet(object.org_id)
+        ? globalThis.String(object.org_id)
+        : "",
+      filter: isSet(object.filter) ? AuditLogFilter.fromJSON(object.filter) : undefined,
+      offset: isSet(object.offset) ? globalThis.Number(object.offset) : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListOrgAuditLogRequest): unknown {
+    const obj: any = {};
+    if (message.orgId !== "") {
+      obj.orgId = message.orgId;
+    }
+    if (message.filter !== undefined) {
+      obj.filter = AuditLogFilter.toJSON(message.filter);
+    }
+    if (message.offset !== 0) {
+      obj.offset = Math.round(message.offset);
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListOrgAuditLogRequest>, I>>(base?: I): ListOrgAuditLogRequest {
+    return ListOrgAuditLogRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListOrgAuditLogRequest>, I>>(object: I): ListOrgAuditLogRequest {
+    const message = createBaseListOrgAuditLogRequest();
+    message.orgId = object.orgId ?? "";
+    message.filter = (object.filter !== undefined && object.filter !== null)
+      ? AuditLogFilter.fromPartial(object.filter)
+      : undefined;
+    message.offset = object.offset ?? 0;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseAuditActor(): AuditActor {
+  return { type: "", keyId: "", userId: undefined };
+}
+
+export const AuditActor: MessageFns<AuditActor> = {
+  encode(message: AuditActor, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.type !== "") {
+      writer.uint32(10).string(message.type);
+    }
+    if (message.keyId !== "") {
+      writer.uint32(18).string(message.keyId);
+    }
+    if (message.userId !== undefined) {
+      writer.uint32(26).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditActor {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuditActor();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.keyId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuditActor {
+    return {
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      keyId: isSet(object.keyId)
+        ? globalThis.String(object.keyId)
+        : isSet(object.key_id)
+        ? globalThis.String(object.key_id)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: AuditActor): unknown {
+    const obj: any = {};
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.keyId !== "") {
+      obj.keyId = message.keyId;
+    }
+    if (message.userId !== undefined) {
+      obj.userId = message.userId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AuditActor>, I>>(base?: I): AuditActor {
+    return AuditActor.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AuditActor>, I>>(object: I): AuditActor {
+    const message = createBaseAuditActor();
+    message.type = object.type ?? "";
+    message.keyId = object.keyId ?? "";
+    message.userId = object.userId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseAuditLogEntry(): AuditLogEntry {
+  return {
+    id: "",
+    occurredAt: "",
+    actor: undefined,
+    action: "",
+    resourceType: "",
+    resourceId: "",
+    accountId: undefined,
+    orgId: "",
+    requestId: undefined,
+    operation: "",
+    beforeJson: undefined,
+    afterJson: undefined,
+    changedFields: [],
+  };
+}
+
+export const AuditLogEntry: MessageFns<AuditLogEntry> = {
+  encode(message: AuditLogEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.occurredAt !== "") {
+      writer.uint32(18).string(message.occurredAt);
+    }
+    if (message.actor !== undefined) {
+      AuditActor.encode(message.actor, writer.uint32(26).fork()).join();
+    }
+    if (message.action !== "") {
+      writer.uint32(34).string(message.action);
+    }
+    if (message.resourceType !== "") {
+      writer.uint32(42).string(message.resourceType);
+    }
+    if (message.resourceId !== "") {
+      writer.uint32(50).string(message.resourceId);
+    }
+    if (message.accountId !== undefined) {
+      writer.uint32(56).int64(message.accountId);
+    }
+    if (message.orgId !== "") {
+      writer.uint32(66).string(message.orgId);
+    }
+    if (message.requestId !== undefined) {
+      writer.uint32(74).string(message.requestId);
+    }
+    if (message.operation !== "") {
+      writer.uint32(82).string(message.operation);
+    }
+    if (message.beforeJson !== undefined) {
+      writer.uint32(90).string(message.beforeJson);
+    }
+    if (message.afterJson !== undefined) {
+      writer.uint32(98).string(message.afterJson);
+    }
+    for (const v of message.changedFields) {
+      writer.uint32(106).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditLogEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuditLogEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.occurredAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.actor = AuditActor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.resourceType = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.resourceId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.orgId = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.requestId = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.operation = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.beforeJson = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.afterJson = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.changedFields.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuditLogEntry {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      occurredAt: isSet(object.occurredAt)
+        ? globalThis.String(object.occurredAt)
+        : isSet(object.occurred_at)
+        ? globalThis.String(object.occurred_at)
+        : "",
+      actor: isSet(object.actor) ? AuditActor.fromJSON(object.actor) : undefined,
+      action: isSet(object.action) ? globalThis.String(object.action) : "",
+      resourceType: isSet(object.resourceType)
+        ? globalThis.String(object.resourceType)
+        : isSet(object.resource_type)
+        ? globalThis.String(object.resource_type)
+        : "",
+      resourceId: isSet(object.resourceId)
+        ? globalThis.String(object.resourceId)
+        : isSet(object.resource_id)
+        ? globalThis.String(object.resource_id)
+        : "",
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : undefined,
+      orgId: isSet(object.orgId)
+        ? globalThis.String(object.orgId)
+        : isSet(object.org_id)
+        ? globalThis.String(object.org_id)
+        : "",
+      requestId: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : undefined,
+      operation: isSet(object.operation) ? globalThis.String(object.operation) : "",
+      beforeJson: isSet(object.beforeJson)
+        ? globalThis.String(object.beforeJson)
+        : isSet(object.before_json)
+        ? globalThis.String(object.before_json)
+        : undefined,
+      afterJson: isSet(object.afterJson)
+        ? globalThis.String(object.afterJson)
+        : isSet(object.after_json)
+        ? globalThis.String(object.after_json)
+        : undefined,
+      changedFields: globalThis.Array.isArray(object?.changedFields)
+        ? object.changedFields.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.changed_fields)
+        ? object.changed_fields.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: AuditLogEntry): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.occurredAt !== "") {
+      obj.occurredAt = message.occurredAt;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = AuditActor.toJSON(message.actor);
+    }
+    if (message.action !== "") {
+      obj.action = message.action;
+    }
+    if (message.resourceType !== "") {
+      obj.resourceType = message.resourceType;
+    }
+    if (message.resourceId !== "") {
+      obj.resourceId = message.resourceId;
+    }
+    if (message.accountId !== undefined) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.orgId !== "") {
+      obj.orgId = message.orgId;
+    }
+    if (message.requestId !== undefined) {
+      obj.requestId = message.requestId;
+    }
+    if (message.operation !== "") {
+      obj.operation = message.operation;
+    }
+    if (message.beforeJson !== undefined) {
+      obj.beforeJson = message.beforeJson;
+    }
+    if (message.afterJson !== undefined) {
+      obj.afterJson = message.afterJson;
+    }
+    if (message.changedFields?.length) {
+      obj.changedFields = message.changedFields;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AuditLogEntry>, I>>(base?: I): AuditLogEntry {
+    return AuditLogEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AuditLogEntry>, I>>(object: I): AuditLogEntry {
+    const message = createBaseAuditLogEntry();
+    message.id = object.id ?? "";
+    message.occurredAt = object.occurredAt ?? "";
+    message.actor = (object.actor !== undefined && object.actor !== null)
+      ? AuditActor.fromPartial(object.actor)
+      : undefined;
+    message.action = object.action ?? "";
+    message.resourceType = object.resourceType ?? "";
+    message.resourceId = object.resourceId ?? "";
+    message.accountId = object.accountId ?? undefined;
+    message.orgId = object.orgId ?? "";
+    message.requestId = object.requestId ?? undefined;
+    message.operation = object.operation ?? "";
+    message.beforeJson = object.beforeJson ?? undefined;
+    message.afterJson = object.afterJson ?? undefined;
+    message.changedFields = object.changedFields?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseListAccountAuditLogResponse(): ListAccountAuditLogResponse {
+  return { entries: [], total: 0 };
+}
+
+export const ListAccountAuditLogResponse: MessageFns<ListAccountAuditLogResponse> = {
+  encode(message: ListAccountAuditLogResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.entries) {
+      AuditLogEntry.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAccountAuditLogResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAccountAuditLogResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entries.push(AuditLogEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAccountAuditLogResponse {
+    return {
+      entries: globalThis.Array.isArray(object?.entries)
+        ? object.entries.map((e: any) => AuditLogEntry.fromJSON(e))
+        : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: ListAccountAuditLogResponse): unknown {
+    const obj: any = {};
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => AuditLogEntry.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAccountAuditLogResponse>, I>>(base?: I): ListAccountAuditLogResponse {
+    return ListAccountAuditLogResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAccountAuditLogResponse>, I>>(object: I): ListAccountAuditLogResponse {
+    const message = createBaseListAccountAuditLogResponse();
+    message.entries = object.entries?.map((e) => AuditLogEntry.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
+function createBaseListOrgAuditLogResponse(): ListOrgAuditLogResponse {
+  return { entries: [], total: 0 };
+}
+
+export const ListOrgAuditLogResponse: MessageFns<ListOrgAuditLogResponse> = {
+  encode(message: ListOrgAuditLogResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.entries) {
+      AuditLogEntry.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListOrgAuditLogResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListOrgAuditLogResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entries.push(AuditLogEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListOrgAuditLogResponse {
+    return {
+      entries: globalThis.Array.isArray(object?.entries)
+        ? object.entries.map((e: any) => AuditLogEntry.fromJSON(e))
+        : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: ListOrgAuditLogResponse): unknown {
+    const obj: any = {};
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => AuditLogEntry.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListOrgAuditLogResponse>, I>>(base?: I): ListOrgAuditLogResponse {
+    return ListOrgAuditLogResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListOrgAuditLogResponse>, I>>(object: I): ListOrgAuditLogResponse {
+    const message = createBaseListOrgAuditLogResponse();
+    message.entries = object.entries?.map((e) => AuditLogEntry.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
 /**
  * Cloud storage services, the asset library and the queue view of every asynchronous job. The
  * caller's principal travels in call metadata (x-principal, x-principal-sig); the service re-checks
@@ -5475,6 +6575,32 @@ export const StorageLibraryServiceService = {
       Buffer.from(ReplayWebhookDeliveryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ReplayWebhookDeliveryResponse => ReplayWebhookDeliveryResponse.decode(value),
   },
+  /**
+   * The audit trail: every change the services recorded (their audit.change events, folded into
+   * audit_log), newest first. The account's resources; then the org's own (media channels).
+   */
+  listAccountAuditLog: {
+    path: "/storagelibrary.v1.StorageLibraryService/ListAccountAuditLog" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListAccountAuditLogRequest): Buffer =>
+      Buffer.from(ListAccountAuditLogRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListAccountAuditLogRequest => ListAccountAuditLogRequest.decode(value),
+    responseSerialize: (value: ListAccountAuditLogResponse): Buffer =>
+      Buffer.from(ListAccountAuditLogResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListAccountAuditLogResponse => ListAccountAuditLogResponse.decode(value),
+  },
+  listOrgAuditLog: {
+    path: "/storagelibrary.v1.StorageLibraryService/ListOrgAuditLog" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListOrgAuditLogRequest): Buffer =>
+      Buffer.from(ListOrgAuditLogRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListOrgAuditLogRequest => ListOrgAuditLogRequest.decode(value),
+    responseSerialize: (value: ListOrgAuditLogResponse): Buffer =>
+      Buffer.from(ListOrgAuditLogResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListOrgAuditLogResponse => ListOrgAuditLogResponse.decode(value),
+  },
 } as const;
 
 export interface StorageLibraryServiceServer extends UntypedServiceImplementation {
@@ -5527,6 +6653,12 @@ export interface StorageLibraryServiceServer extends UntypedServiceImplementatio
   listWebhookDeliveries: handleUnaryCall<ListWebhookDeliveriesRequest, ListWebhookDeliveriesResponse>;
   /** Sends a delivery's event again: a new delivery referencing the original. */
   replayWebhookDelivery: handleUnaryCall<ReplayWebhookDeliveryRequest, ReplayWebhookDeliveryResponse>;
+  /**
+   * The audit trail: every change the services recorded (their audit.change events, folded into
+   * audit_log), newest first. The account's resources; then the org's own (media channels).
+   */
+  listAccountAuditLog: handleUnaryCall<ListAccountAuditLogRequest, ListAccountAuditLogResponse>;
+  listOrgAuditLog: handleUnaryCall<ListOrgAuditLogRequest, ListOrgAuditLogResponse>;
 }
 
 export interface StorageLibraryServiceClient extends Client {
@@ -5858,6 +6990,40 @@ export interface StorageLibraryServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReplayWebhookDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The audit trail: every change the services recorded (their audit.change events, folded into
+   * audit_log), newest first. The account's resources; then the org's own (media channels).
+   */
+  listAccountAuditLog(
+    request: ListAccountAuditLogRequest,
+    callback: (error: ServiceError | null, response: ListAccountAuditLogResponse) => void,
+  ): ClientUnaryCall;
+  listAccountAuditLog(
+    request: ListAccountAuditLogRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListAccountAuditLogResponse) => void,
+  ): ClientUnaryCall;
+  listAccountAuditLog(
+    request: ListAccountAuditLogRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListAccountAuditLogResponse) => void,
+  ): ClientUnaryCall;
+  listOrgAuditLog(
+    request: ListOrgAuditLogRequest,
+    callback: (error: ServiceError | null, response: ListOrgAuditLogResponse) => void,
+  ): ClientUnaryCall;
+  listOrgAuditLog(
+    request: ListOrgAuditLogRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListOrgAuditLogResponse) => void,
+  ): ClientUnaryCall;
+  listOrgAuditLog(
+    request: ListOrgAuditLogRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListOrgAuditLogResponse) => void,
   ): ClientUnaryCall;
 }
 

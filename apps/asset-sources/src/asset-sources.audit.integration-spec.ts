@@ -1,0 +1,79 @@
+import { AUDIT_CHANGE_SUBJECT, AUDIT_REDACTED, type AuditChangeEvent } from '@contracts/domain';
+import { OUTBOX_TABLE } from '@platform/nats';
+import { openAssetSourcesTestBed, rejectionOf, type AssetSourcesTestBed } from './asset-sources.test-support';
+import type { FeedSourceInput } from './feeds/feed-source.model';
+
+jest.setTimeout(60_000);
+
+const ACCOUNT = 7301;
+const FEED_PASSWORD = 'pw-audit-secret';
+
+const definition = {
+  assetSourceName: 'Products',
+  columnNames: ['sku', 'name'],
+  columns: { assetKeyColumn: 'sku', assetVariantColumn: null, assetGroupColumn: null, reportingColumn: null, rotationWeightColumn: null },
+  contentType: null,
+};
+
+const feed: FeedSourceInput = {
+  definition,
+  location: { urlType: 'sftp', url: 'sftp://feeds.example.com/a.csv', fileId: null, urlConfig: { portNumber: 22 } },
+  secrets: { username: 'feeder', password: FEED_PASSWORD },
+  format: { contentType: 'csv', characterEncoding: 'UTF_8', csvSeparator: 'comma', firstRowIsHeader: true, cdp: false, customCode: null, feedConfig: null },
+  schedule: { isScheduled: false, frequency: null, startTime: null, endDate: null },
+  policies: {},
+};
+
+/** Every write of a source enters the audit trail in its transaction, credentials never. */
+describe('asset-sources audit trail (real MariaDB)', () => {
+  let bed: AssetSourcesTestBed;
+
+  beforeAll(async () => {
+    bed = await openAssetSourcesTestBed('asa');
+  });
+
+  afterAll(async () => {
+    await bed?.close();
+  });
+
+  async function recordedBy(work: () => Promise<unknown>): Promise<AuditChangeEvent[]> {
+    const read = async () =>
+      (await bed.db.knex(OUTBOX_TABLE).where('subject', 'like', `%${AUDIT_CHANGE_SUBJECT}`).orderBy('id').select('payload')).map(
+        (row: { payload: Buffer }) => JSON.parse(Buffer.from(row.payload).toString('utf8')) as AuditChangeEvent,
+      );
+    const before = (await read()).length;
+    await work();
+    return (await read()).slice(before);
+  }
+
+  it('records an inline source created, patched and replaced, with before and after', async () => {
+    let id = 0;
+    const events = await recordedBy(async () => {
+      id = await bed.assetSources.createInline(ACCOUNT, { definition, rowsJson: JSON.stringify([{ sku: 'A1', name: 'Apple' }]) });
+      await bed.assetSources.patchInline(ACCOUNT, id, { present: new Set(['assetSourceName']), assetSourceName: 'Fruit', columns: {} });
+      await bed.assetSources.replaceInline(ACCOUNT, id, { definition: { ...definition, assetSourceName: 'Fruit 2' }, rowsJson: '[]' });
+      await rejectionOf(bed.assetSources.replaceInline(ACCOUNT, id + 1000, { definition, rowsJson: '[]' }));
+    });
+    expect(events.map((e) => [e.resourceType, e.action, e.resourceId])).toEqual([
+      ['asset-source', 'create', String(id)],
+      ['asset-source', 'update', String(id)],
+      ['asset-source', 'update', String(id)],
+    ]);
+    expect(events[0]).toMatchObject({ actor: { keyId: 'test-key' }, accountId: ACCOUNT, before: null, after: { assetSourceName: 'Products', rowCount: 1 } });
+    expect(events[1]).toMatchObject({ before: { assetSourceName: 'Products' }, after: { assetSourceName: 'Fruit' } });
+    expect(events[1]?.changedFields).toContain('assetSourceName');
+    expect(events[2]).toMatchObject({ before: { assetSourceName: 'Fruit', rowCount: 1 }, after: { assetSourceName: 'Fruit 2', rowCount: 0 } });
+  });
+
+  it('records a feed source with its settings, its credentials sealed and never in the trail', async () => {
+    const events = await recordedBy(() => bed.feedSources.create(ACCOUNT, feed));
+    expect(events).toHaveLength(1);
+    const [created] = events;
+    expect(created).toMatchObject({
+      resourceType: 'feed-source',
+      action: 'create',
+      after: { assetSourceType: 'feed', feed: { sealedSecrets: AUDIT_REDACTED } },
+    });
+    expect(JSON.stringify(created)).not.toContain(FEED_PASSWORD);
+  });
+});
