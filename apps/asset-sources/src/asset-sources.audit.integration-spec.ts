@@ -1,7 +1,11 @@
 import { AUDIT_CHANGE_SUBJECT, AUDIT_REDACTED, type AuditChangeEvent } from '@contracts/domain';
+import type { JobRequest } from '@platform/jobs';
+import { createLogger } from '@platform/logging';
 import { OUTBOX_TABLE } from '@platform/nats';
 import { openAssetSourcesTestBed, rejectionOf, type AssetSourcesTestBed } from './asset-sources.test-support';
-import type { FeedSourceInput } from './feeds/feed-source.model';
+import { feedIngestJob } from './feeds/feed-ingest.job';
+import { FEED_INGEST_KIND, type FeedIngestPayload, type FeedSourceInput } from './feeds/feed-source.model';
+import { httpFeedReader, startFeedHttpServer, type FeedHttpServer } from './feeds/reading/feed-test-servers';
 
 jest.setTimeout(60_000);
 
@@ -27,13 +31,18 @@ const feed: FeedSourceInput = {
 /** Every write of a source enters the audit trail in its transaction, credentials never. */
 describe('asset-sources audit trail (real MariaDB)', () => {
   let bed: AssetSourcesTestBed;
+  let server: FeedHttpServer;
+  /** The feed body the HTTP server answers for the held-version test. */
+  let feedBody = '';
 
   beforeAll(async () => {
-    bed = await openAssetSourcesTestBed('asa');
+    server = await startFeedHttpServer((_req, res) => void res.writeHead(200, { 'content-type': 'text/csv' }).end(feedBody));
+    bed = await openAssetSourcesTestBed('asa', { feedRunCap: 1_000 });
   });
 
   afterAll(async () => {
     await bed?.close();
+    await server?.close();
   });
 
   async function recordedBy(work: () => Promise<unknown>): Promise<AuditChangeEvent[]> {
@@ -75,5 +84,61 @@ describe('asset-sources audit trail (real MariaDB)', () => {
       after: { assetSourceType: 'feed', feed: { sealedSecrets: AUDIT_REDACTED } },
     });
     expect(JSON.stringify(created)).not.toContain(FEED_PASSWORD);
+  });
+
+  it("records the account's retail feed source designated and changed, not a repeat of the same", async () => {
+    const first = await bed.assetSources.createInline(ACCOUNT, { definition, rowsJson: '[]' });
+    const second = await bed.assetSources.createInline(ACCOUNT, { definition, rowsJson: '[]' });
+    const events = await recordedBy(async () => {
+      await bed.retailFeed.set(ACCOUNT, first);
+      await bed.retailFeed.set(ACCOUNT, first);
+      await bed.retailFeed.set(ACCOUNT, second);
+      await rejectionOf(bed.retailFeed.set(ACCOUNT, second + 1000));
+    });
+    expect(events.map((e) => [e.resourceType, e.action, e.resourceId])).toEqual([
+      ['retail-feed-setting', 'create', String(ACCOUNT)],
+      ['retail-feed-setting', 'update', String(ACCOUNT)],
+    ]);
+    expect(events[0]).toMatchObject({ accountId: ACCOUNT, before: null, after: { assetSourceId: first } });
+    expect(events[1]).toMatchObject({ before: { assetSourceId: first }, after: { assetSourceId: second } });
+    expect(events[1]?.changedFields).toContain('assetSourceId');
+  });
+
+  it('records the confirmation of a held feed version as an update of the feed source', async () => {
+    const logger = createLogger({ service: 'audit-feed-test', level: 'silent' });
+    const job = feedIngestJob({
+      db: bed.db,
+      reader: httpFeedReader([server.hostPort]),
+      ...bed.feedStore,
+      feedSources: bed.feedSources,
+      assetSources: bed.assetSources,
+      logger,
+    });
+    const request = (queueId: string, assetSourceId: number): JobRequest<FeedIngestPayload> => ({
+      queueId,
+      accountId: ACCOUNT,
+      kind: FEED_INGEST_KIND,
+      payload: { assetSourceId },
+    });
+    const run = (queueId: string, assetSourceId: number) => job.run(request(queueId, assetSourceId), { progress: async () => undefined });
+    const httpFeed: FeedSourceInput = {
+      ...feed,
+      location: { urlType: 'http', url: `${server.origin}/products.csv`, fileId: null, urlConfig: { httpMethod: 'GET' } },
+      secrets: {},
+    };
+    feedBody = 'sku,name\nA1,Apple\nA2,Pear\n';
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, httpFeed);
+    await run(queueId, assetSourceId);
+    // An empty version is held until its owner confirms it.
+    feedBody = 'sku,name\n';
+    const emptied = await bed.feedSources.replace(ACCOUNT, assetSourceId, httpFeed);
+    expect(String((await rejectionOf(run(emptied.queueId, assetSourceId))).message)).toMatch(/^Held/);
+    const events = await recordedBy(() => bed.feedSources.confirmHeld(ACCOUNT, assetSourceId));
+    expect(events.map((e) => [e.resourceType, e.action, e.resourceId])).toEqual([['feed-source', 'update', String(assetSourceId)]]);
+    expect(events[0]).toMatchObject({
+      accountId: ACCOUNT,
+      before: { rowCount: 2, feed: { held: { queueId: emptied.queueId } } },
+      after: { rowCount: 0, confirmedRowCount: 0, feed: { held: null, applied: { queueId: emptied.queueId } } },
+    });
   });
 });

@@ -74,7 +74,7 @@ export function createAssetSourcesServices(deps: AssetSourcesDeps): AssetSources
     labels: new LabelService(deps.db.knex, new LabelRepository(deps.db), assetSources, deps.events),
     recommendations,
     motionDesign: new MotionDesignService(deps.db.knex, repository, assetSources),
-    retailFeed: new RetailFeedService(new RetailFeedRepository(deps.db), assetSources),
+    retailFeed: new RetailFeedService(deps.db.knex, deps.events, new RetailFeedRepository(deps.db), assetSources),
     feedSources,
     feedStore,
     feedProcess: new FeedProcessService(

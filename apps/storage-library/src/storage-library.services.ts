@@ -34,7 +34,7 @@ export interface StorageLibraryServiceDeps {
 /** Repositories and services over one database and bucket; the gRPC server and the specs build them the same way. */
 export function createStorageLibraryServices(deps: StorageLibraryServiceDeps): StorageLibraryServices {
   const webhookRepository = new WebhookRepository(deps.db);
-  const webhooks = new WebhookService(deps.db.knex, webhookRepository, deps.box);
+  const webhooks = new WebhookService(deps.db.knex, deps.events, webhookRepository, deps.box);
   // Every status a job reaches becomes the deliveries of the account's webhooks, in the same transaction.
   const queues = new QueueService(deps.db.knex, deps.events, new QueueRepository(deps.db), undefined, undefined, (trx, view) =>
     webhooks.statusChanged(trx, view),

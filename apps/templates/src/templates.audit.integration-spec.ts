@@ -53,4 +53,20 @@ describe('templates audit trail (real MariaDB)', () => {
     expect(events[1]?.changedFields).toContain('templateName');
     expect(events[2]).toMatchObject({ before: { templateName: 'Audited again' }, after: null });
   });
+
+  it('records a bookmark added and removed, not a repeat of either', async () => {
+    const seen = (await trail()).length;
+    // Template 1 is of the seeded System catalog, which every account may bookmark.
+    await bed.templates.setBookmark(502, 1, true);
+    await bed.templates.setBookmark(502, 1, true);
+    await bed.templates.setBookmark(502, 1, false);
+    await bed.templates.setBookmark(502, 1, false);
+    const events = (await trail()).slice(seen);
+    expect(events.map((e) => [e.resourceType, e.action, e.resourceId, e.accountId])).toEqual([
+      ['template-bookmark', 'create', '1', 502],
+      ['template-bookmark', 'delete', '1', 502],
+    ]);
+    expect(events[0]).toMatchObject({ before: null, after: { accountId: 502, templateIdx: 1 } });
+    expect(events[1]).toMatchObject({ before: { accountId: 502, templateIdx: 1 }, after: null });
+  });
 });

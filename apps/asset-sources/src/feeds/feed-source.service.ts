@@ -170,6 +170,8 @@ export class FeedSourceService {
     if (!run) throw problem('FEED_NOTHING_HELD', `Feed source ${assetSourceId} holds no version awaiting confirmation.`);
     const source = await this.deps.assetSources.get(accountId, assetSourceId);
     const rowCount = await withTransaction(this.deps.knex, async (trx) => {
+      const beforeSource = await this.deps.assetSources.beforeChange(trx, accountId, assetSourceId);
+      const before = beforeSource && { ...beforeSource, ...(await this.feedForChange(trx, assetSourceId)) };
       const served = await this.deps.rows.swapIn(
         trx,
         assetSourceId,
@@ -180,6 +182,11 @@ export class FeedSourceService {
       );
       await this.deps.feeds.setApplied(trx, assetSourceId, run);
       await this.deps.feeds.saveRun(trx, run.queueId, { status: 'Completed', message: `Confirmed by the owner: ${served} rows serving.` });
+      // The confirmation is the owner's change of the feed: the held version becomes the applied one.
+      await this.deps.assetSources.recordSourceChange(trx, { accountId, assetSourceId, action: 'update', before, resourceType: 'feed-source' }, async () => ({
+        ...(await this.feedForChange(trx, assetSourceId)),
+        confirmedRowCount: served,
+      }));
       return served;
     });
     await this.deps.rows.dropStaged(run.queueId);

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { PageWindow, ServiceDatabase } from '@platform/mysql';
 
 /**
@@ -26,12 +27,19 @@ export class RetailFeedRepository {
   constructor(private readonly db: ServiceDatabase) {}
 
   /** Designates the account's retail feed source; setting the same one again changes nothing. */
-  async set(accountId: number, assetSourceId: number): Promise<void> {
-    await this.db.knex.raw(
+  async set(trx: Knex.Transaction, accountId: number, assetSourceId: number): Promise<void> {
+    await trx.raw(
       'INSERT INTO retail_feed_settings (account_id, asset_source_id) VALUES (?, ?) ' +
         'ON DUPLICATE KEY UPDATE updated_at = IF(asset_source_id = VALUES(asset_source_id), updated_at, CURRENT_TIMESTAMP(3)), asset_source_id = VALUES(asset_source_id)',
       [accountId, assetSourceId],
     );
+  }
+
+  /** The account's setting as a change in `trx` sees it, row locked, for the audit trail's before and after. */
+  async findForChange(trx: Knex.Transaction, accountId: number): Promise<{ accountId: number; assetSourceId: number; updatedAt: Date } | undefined> {
+    const row = (await trx('retail_feed_settings').where({ account_id: accountId }).forUpdate().first()) as
+      { account_id: number; asset_source_id: number; updated_at: Date } | undefined;
+    return row && { accountId: Number(row.account_id), assetSourceId: Number(row.asset_source_id), updatedAt: row.updated_at };
   }
 
   async get(accountId: number): Promise<number | undefined> {

@@ -1,5 +1,8 @@
 import { effectivePage, RETAIL_FEED_FIELDS, RETAIL_FEED_QUERY_MAX, type RetailFeedField } from '@contracts/domain';
 import { problem, validationFailed } from '@platform/errors';
+import { withTransaction } from '@platform/mysql';
+import { recordChange, type EventOutbox } from '@platform/service';
+import type { Knex } from 'knex';
 import type { AssetSourceRecord } from '../sources/asset-source.model';
 import type { AssetSourceService } from '../sources/asset-source.service';
 import type { RetailFeedRepository, RetailFeedValueColumn, ValuePage } from './retail-feed.repository';
@@ -28,6 +31,8 @@ export function retailFeedColumn(source: AssetSourceRecord, field: RetailFeedFie
 /** The account's retail feed source (a designation of one of its asset sources) and the values it lists. */
 export class RetailFeedService {
   constructor(
+    private readonly knex: Knex,
+    private readonly events: EventOutbox,
     private readonly settings: RetailFeedRepository,
     private readonly sources: AssetSourceService,
   ) {}
@@ -35,7 +40,21 @@ export class RetailFeedService {
   /** Any source of the account may be designated (404 for a missing or another account's); setting it again is a no-op. */
   async set(accountId: number, assetSourceId: number): Promise<void> {
     await this.sources.get(accountId, assetSourceId);
-    await this.settings.set(accountId, assetSourceId);
+    await withTransaction(this.knex, async (trx) => {
+      const before = await this.settings.findForChange(trx, accountId);
+      await this.settings.set(trx, accountId, assetSourceId);
+      // Designating the source already designated changes nothing, so it leaves no entry either.
+      if (before?.assetSourceId === assetSourceId) return;
+      const after = await this.settings.findForChange(trx, accountId);
+      await recordChange(trx, this.events, {
+        resourceType: 'retail-feed-setting',
+        resourceId: accountId,
+        action: before ? 'update' : 'create',
+        accountId,
+        before,
+        after,
+      });
+    });
   }
 
   async get(accountId: number): Promise<number> {

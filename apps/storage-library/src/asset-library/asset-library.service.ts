@@ -215,10 +215,10 @@ export class AssetLibraryService {
     }
     const staged = await onStore(() => this.store.statObject(request.stagingKey));
     if (!staged) throw problem('UPLOAD_NOT_STAGED', 'The uploaded bytes were not found.');
-    return this.queues.enqueue(STORAGE_JOB_KINDS.upload, accountId, {
-      ...request,
-      path: normalizeFolder(request.path),
-      sizeBytes: staged.size,
-    } satisfies UploadJob);
+    const job: UploadJob = { ...request, path: normalizeFolder(request.path), sizeBytes: staged.size };
+    return this.queues.enqueue(STORAGE_JOB_KINDS.upload, accountId, job, {
+      resourceType: 'asset-library-upload',
+      after: { path: job.path, fileName: job.fileName, sizeBytes: job.sizeBytes },
+    });
   }
 }

@@ -117,6 +117,66 @@ describe('audit log (real MariaDB and NATS)', () => {
     expect(JSON.stringify(recorded)).not.toContain('S3RVER');
   });
 
+  /** The audit events the outbox holds past `afterId`, oldest first. */
+  const auditEventsAfter = async (afterId: number): Promise<AuditChangeEvent[]> =>
+    (await bed.db.knex(OUTBOX_TABLE).where('subject', 'like', `%${AUDIT_CHANGE_SUBJECT}`).andWhere('id', '>', afterId).orderBy('id')).map(
+      (row: { payload: Buffer }) => JSON.parse(Buffer.from(row.payload).toString('utf8')) as AuditChangeEvent,
+    );
+  const lastOutboxId = async (): Promise<number> => Number((await bed.db.knex(OUTBOX_TABLE).max({ id: 'id' }))[0]?.id ?? 0);
+
+  it('records a webhook create, disable, enable and delete, the signing secret never in the trail', async () => {
+    const mark = await lastOutboxId();
+    const { webhook, secret } = await bed.webhooks.create(43, { url: 'https://example.com/hook', events: ['cloud-copy'], description: 'Builds' });
+    await bed.webhooks.setEnabled(43, webhook.id, false);
+    await bed.webhooks.setEnabled(43, webhook.id, true);
+    expect(await rejectionOf(bed.webhooks.delete(44, webhook.id))).toMatchObject({ code: 'WEBHOOK_NOT_FOUND' });
+    await bed.webhooks.delete(43, webhook.id);
+    const recorded = (await auditEventsAfter(mark)).filter((e) => e.resourceType === 'webhook');
+    expect(recorded.map((e) => e.action)).toEqual(['create', 'update', 'update', 'delete']);
+    expect(recorded[0]).toMatchObject({ operation: 'create', accountId: 43, resourceId: String(webhook.id), before: null });
+    expect(recorded[0]?.after).toMatchObject({ url: 'https://example.com/hook', events: ['cloud-copy'], enabled: true, sealedSecret: AUDIT_REDACTED });
+    expect(recorded[1]).toMatchObject({ before: { enabled: true }, after: { enabled: false }, changedFields: expect.arrayContaining(['enabled']) });
+    expect(recorded[2]).toMatchObject({ before: { enabled: false }, after: { enabled: true } });
+    expect(recorded[3]).toMatchObject({ before: { url: 'https://example.com/hook' }, after: null });
+    expect(JSON.stringify(recorded)).not.toContain(secret);
+  });
+
+  it('records an accepted upload and cloud copy as the create of their job, without credentials', async () => {
+    const { hostname, port } = new URL(bed.s3.endpoint);
+    const customer = new Client({
+      endPoint: hostname,
+      port: Number(port),
+      useSSL: false,
+      accessKey: 'S3RVER',
+      secretKey: 'S3RVER',
+      region: 'us-east-1',
+      pathStyle: true,
+    });
+    await customer.makeBucket('audited-copy', 'us-east-1');
+    const service = await bed.cloud.create(45, {
+      name: 'Copy source',
+      serviceType: 'objstore',
+      rootDir: 'audited-copy',
+      accessKey: 'S3RVER',
+      secretKey: 'S3RVER',
+      endpoint: bed.s3.endpoint,
+      region: '',
+    });
+    await bed.store.putObject('staging/uploads/45/abc', Buffer.from('12345'));
+    const mark = await lastOutboxId();
+    const uploadId = await bed.assets.startUpload(45, { stagingKey: 'staging/uploads/45/abc', path: 'images/', fileName: 'a.png', sizeBytes: 5 });
+    const copyId = await bed.cloud.copy(45, service.id, { path: 'root/', files: ['a.png'], folders: ['sub/'] });
+    const recorded = await auditEventsAfter(mark);
+    expect(recorded.map((e) => [e.resourceType, e.action, e.resourceId])).toEqual([
+      ['asset-library-upload', 'create', uploadId],
+      ['cloud-copy', 'create', copyId],
+    ]);
+    expect(recorded[0]).toMatchObject({ accountId: 45, before: null, after: { path: 'images', fileName: 'a.png', sizeBytes: 5 } });
+    expect(recorded[1]).toMatchObject({ accountId: 45, before: null, after: { cloudServiceId: service.id, path: 'root', files: ['a.png'], folders: ['sub'] } });
+    expect(JSON.stringify(recorded)).not.toContain('S3RVER');
+    expect(JSON.stringify(recorded)).not.toContain('sealedCredentials');
+  });
+
   describe('reading', () => {
     const base = Date.parse('2026-03-01T00:00:00.000Z');
     const at = (minutes: number) => new Date(base + minutes * 60_000).toISOString();

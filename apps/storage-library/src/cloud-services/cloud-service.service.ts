@@ -161,7 +161,11 @@ export class CloudServiceService {
       files: request.files,
       folders: request.folders.map((f) => f.replace(/\/+$/, '')),
     };
-    return this.queues.enqueue(STORAGE_JOB_KINDS.cloudCopy, accountId, job);
+    // The trail keeps what was asked for; the job's source (sealed credentials included) stays out of it.
+    return this.queues.enqueue(STORAGE_JOB_KINDS.cloudCopy, accountId, job, {
+      resourceType: 'cloud-copy',
+      after: { cloudServiceId: id, path, files: job.files, folders: job.folders },
+    });
   }
 
   private async get(accountId: number, id: number): Promise<CloudServiceRecord> {

@@ -4,7 +4,8 @@ import { problem } from '@platform/errors';
 import { JOB_CONCURRENCY_CAPS } from '@contracts/domain';
 import { admitJob, applyJobProgress, jobRequestSubject, type JobProgress, type JobRequest, type QueueView } from '@platform/jobs';
 import { withTransaction } from '@platform/mysql';
-import type { EventOutbox } from '@platform/service';
+import { recordChange, type EventOutbox } from '@platform/service';
+import type { AuditResourceType } from '@contracts/domain';
 import type { QueueRepository } from './queue.repository';
 
 /**
@@ -41,8 +42,15 @@ export class QueueService {
    * Accepts a job: the Queued row and the request message commit together, so a worker never gets a
    * job the queue view does not know, and a job is never shown that no worker will get. An account
    * already running its cap of jobs of the kind is refused (429 JOB_LIMIT_REACHED) and nothing is queued.
+   * A job a caller asked for names its `audit` record (the request as the trail may keep it, never the
+   * credentials the payload carries), recorded as the create of the job, its queue id the resource id.
    */
-  async enqueue(kind: string, accountId: number, payload: unknown): Promise<string> {
+  async enqueue(
+    kind: string,
+    accountId: number,
+    payload: unknown,
+    audit?: { resourceType: AuditResourceType; after: Record<string, unknown> },
+  ): Promise<string> {
     const queueId = randomUUID();
     const request: JobRequest = { queueId, accountId, kind, payload };
     await withTransaction(this.knex, async (trx: Knex.Transaction) => {
@@ -61,6 +69,8 @@ export class QueueService {
       await this.queues.insert(trx, view);
       await this.statusChanged(trx, view);
       await this.events.record(trx, { subject: jobRequestSubject(kind), msgId: `job:${queueId}`, payload: request });
+      if (audit)
+        await recordChange(trx, this.events, { resourceType: audit.resourceType, resourceId: queueId, action: 'create', accountId, after: audit.after });
     });
     return queueId;
   }

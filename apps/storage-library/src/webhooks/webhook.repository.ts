@@ -93,8 +93,8 @@ const ERROR_MAX = 500;
 export class WebhookRepository {
   constructor(private readonly db: ServiceDatabase) {}
 
-  async insert(webhook: Pick<WebhookRecord, 'accountId' | 'url' | 'events' | 'description' | 'sealedSecret'>): Promise<number> {
-    const [id] = await this.db.knex('webhooks').insert({
+  async insert(trx: Knex.Transaction, webhook: Pick<WebhookRecord, 'accountId' | 'url' | 'events' | 'description' | 'sealedSecret'>): Promise<number> {
+    const [id] = await trx('webhooks').insert({
       account_id: webhook.accountId,
       url: webhook.url,
       events: webhook.events.join(','),
@@ -107,6 +107,12 @@ export class WebhookRepository {
 
   async find(accountId: number, id: number): Promise<WebhookRecord | undefined> {
     const [row] = await this.db.execute<WebhookRow>('SELECT * FROM webhooks WHERE account_id = ? AND id = ?', [accountId, id]);
+    return row && toWebhook(row);
+  }
+
+  /** The webhook as a change in `trx` sees it, row locked, for the audit trail's before and after. */
+  async findForChange(trx: Knex.Transaction, accountId: number, id: number): Promise<WebhookRecord | undefined> {
+    const row = (await trx('webhooks').where({ account_id: accountId, id }).forUpdate().first()) as WebhookRow | undefined;
     return row && toWebhook(row);
   }
 

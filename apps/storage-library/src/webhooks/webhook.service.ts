@@ -4,6 +4,7 @@ import { type FieldError, problem } from '@platform/errors';
 import type { QueueView } from '@platform/jobs';
 import { withTransaction, type Page } from '@platform/mysql';
 import type { SecretBox } from '@platform/secrets';
+import { recordChange, type EventOutbox } from '@platform/service';
 import { assertNoErrors } from '../asset-library/path-rules';
 import type { WebhookDeliveryRecord, WebhookInput, WebhookRecord } from './webhook.model';
 import type { WebhookRepository } from './webhook.repository';
@@ -23,6 +24,7 @@ export const DISABLED_REASON = 'The webhook was disabled before the delivery was
 export class WebhookService {
   constructor(
     private readonly knex: Knex,
+    private readonly events: EventOutbox,
     private readonly repository: WebhookRepository,
     private readonly box: SecretBox,
   ) {}
@@ -32,12 +34,18 @@ export class WebhookService {
     const events = checkedEvents(input.events);
     assertNoErrors([...urlErrors(input.url), ...events.errors, ...descriptionErrors(input.description)]);
     const secret = newWebhookSecret();
-    const id = await this.repository.insert({
-      accountId,
-      url: input.url,
-      events: events.value,
-      description: input.description.trim(),
-      sealedSecret: this.box.seal(secret),
+    const id = await withTransaction(this.knex, async (trx) => {
+      const inserted = await this.repository.insert(trx, {
+        accountId,
+        url: input.url,
+        events: events.value,
+        description: input.description.trim(),
+        sealedSecret: this.box.seal(secret),
+      });
+      // The record holds only the sealed secret, which the trail redacts; the plain secret is never passed to it.
+      const after = await this.repository.findForChange(trx, accountId, inserted);
+      await recordChange(trx, this.events, { resourceType: 'webhook', resourceId: inserted, action: 'create', accountId, after });
+      return inserted;
     });
     return { webhook: await this.get(accountId, id), secret };
   }
@@ -55,15 +63,21 @@ export class WebhookService {
   /** Disabling also ends the deliveries not sent yet, so nothing reaches a URL its owner turned off. */
   async setEnabled(accountId: number, id: number, enabled: boolean): Promise<WebhookRecord> {
     await withTransaction(this.knex, async (trx) => {
-      if (!(await this.repository.setEnabled(trx, accountId, id, enabled))) throw webhookNotFound(id);
+      const before = await this.repository.findForChange(trx, accountId, id);
+      if (!before || !(await this.repository.setEnabled(trx, accountId, id, enabled))) throw webhookNotFound(id);
       if (!enabled) await this.repository.failOpenDeliveries(trx, id, DISABLED_REASON);
+      const after = await this.repository.findForChange(trx, accountId, id);
+      await recordChange(trx, this.events, { resourceType: 'webhook', resourceId: id, action: 'update', accountId, before, after });
     });
     return this.get(accountId, id);
   }
 
   async delete(accountId: number, id: number): Promise<void> {
-    const deleted = await withTransaction(this.knex, (trx) => this.repository.delete(trx, accountId, id));
-    if (!deleted) throw webhookNotFound(id);
+    await withTransaction(this.knex, async (trx) => {
+      const before = await this.repository.findForChange(trx, accountId, id);
+      if (!before || !(await this.repository.delete(trx, accountId, id))) throw webhookNotFound(id);
+      await recordChange(trx, this.events, { resourceType: 'webhook', resourceId: id, action: 'delete', accountId, before });
+    });
   }
 
   async listDeliveries(accountId: number, webhookId: number, page: { offset?: number; limit?: number } | undefined): Promise<Page<WebhookDeliveryRecord>> {

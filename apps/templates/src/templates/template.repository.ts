@@ -167,6 +167,17 @@ export class TemplateRepository {
     return row && { accountId: row.account_id === null ? null : Number(row.account_id), templateName: row.template_name };
   }
 
+  /** The account's bookmark of a template as a change in `trx` sees it, row locked, for the audit trail. */
+  async findBookmarkForChange(
+    trx: Knex.Transaction,
+    accountId: number,
+    templateIdx: number,
+  ): Promise<{ accountId: number; templateIdx: number; createdAt: Date } | undefined> {
+    const row = (await trx('template_bookmarks').where({ account_id: accountId, template_idx: templateIdx }).forUpdate().first()) as
+      { account_id: number; template_idx: number; created_at: Date } | undefined;
+    return row && { accountId: Number(row.account_id), templateIdx: Number(row.template_idx), createdAt: row.created_at };
+  }
+
   async setBookmark(trx: Knex.Transaction, accountId: number, templateIdx: number, bookmarked: boolean): Promise<void> {
     const changed = bookmarked
       ? (await trx.raw('INSERT IGNORE INTO template_bookmarks (account_id, template_idx) VALUES (?, ?)', [accountId, templateIdx]))[0].affectedRows

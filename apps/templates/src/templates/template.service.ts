@@ -294,7 +294,21 @@ export class TemplateService {
   /** Bookmarks (or un-bookmarks) a template the account can see; idempotent either way. */
   async setBookmark(accountId: number, templateIdx: number, bookmarked: boolean): Promise<void> {
     await this.visibleOwner(accountId, templateIdx);
-    await withTransaction(this.knex, (trx) => this.templates.setBookmark(trx, accountId, templateIdx, bookmarked));
+    await withTransaction(this.knex, async (trx) => {
+      const before = await this.templates.findBookmarkForChange(trx, accountId, templateIdx);
+      await this.templates.setBookmark(trx, accountId, templateIdx, bookmarked);
+      const after = await this.templates.findBookmarkForChange(trx, accountId, templateIdx);
+      // A repeated call changes nothing, so it leaves no entry either.
+      if (Boolean(before) === Boolean(after)) return;
+      await recordChange(trx, this.events, {
+        resourceType: 'template-bookmark',
+        resourceId: templateIdx,
+        action: after ? 'create' : 'delete',
+        accountId,
+        before,
+        after,
+      });
+    });
     await this.searchChanged(accountId);
   }
 

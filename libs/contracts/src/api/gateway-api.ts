@@ -8245,7 +8245,12 @@ export interface operations {
           | 'asset-library-file'
           | 'tracker'
           | 'tag-variable-map'
-          | 'custom-template';
+          | 'custom-template'
+          | 'template-bookmark'
+          | 'retail-feed-setting'
+          | 'webhook'
+          | 'asset-library-upload'
+          | 'cloud-copy';
         /** @description Changes before this time (RFC 3339); must be later than from. */
         to?: string;
       };
@@ -8312,7 +8317,12 @@ export interface operations {
                 | 'asset-library-file'
                 | 'tracker'
                 | 'tag-variable-map'
-                | 'custom-template';
+                | 'custom-template'
+                | 'template-bookmark'
+                | 'retail-feed-setting'
+                | 'webhook'
+                | 'asset-library-upload'
+                | 'cloud-copy';
             }[];
             next: string | null;
             previous: string | null;
@@ -18633,7 +18643,12 @@ export interface operations {
           | 'asset-library-file'
           | 'tracker'
           | 'tag-variable-map'
-          | 'custom-template';
+          | 'custom-template'
+          | 'template-bookmark'
+          | 'retail-feed-setting'
+          | 'webhook'
+          | 'asset-library-upload'
+          | 'cloud-copy';
         /** @description Changes before this time (RFC 3339); must be later than from. */
         to?: string;
       };
@@ -18700,7 +18715,12 @@ export interface operations {
                 | 'asset-library-file'
                 | 'tracker'
                 | 'tag-variable-map'
-                | 'custom-template';
+                | 'custom-template'
+                | 'template-bookmark'
+                | 'retail-feed-setting'
+                | 'webhook'
+                | 'asset-library-upload'
+                | 'cloud-copy';
             }[];
             next: string | null;
             previous: string | null;

@@ -32,6 +32,11 @@ export const AUDIT_RESOURCE_TYPES = [
   'tracker',
   'tag-variable-map',
   'custom-template',
+  'template-bookmark',
+  'retail-feed-setting',
+  'webhook',
+  'asset-library-upload',
+  'cloud-copy',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
@@ -79,6 +84,9 @@ export const AUDIT_SECRET_FIELDS = [
   'headers',
   'clientSecret',
   'privateKey',
+  // A webhook's signing secret: plain where a caller sees it once, sealed in the row.
+  'secret',
+  'sealedSecret',
 ] as const;
 export const AUDIT_REDACTED = '[REDACTED]';
 
