@@ -101,7 +101,11 @@ export class MediaChannelRepository {
 
   /** The channel, live or not, as the transaction changing it sees it (row locked): the audit trail's before and after. */
   async findForChange(trx: Knex.Transaction, orgId: string, idx: number): Promise<MediaChannelRecord | undefined> {
-    const [rows] = (await trx.raw(`${CHANNEL} ${FROM} WHERE mc.org_id = ? AND mc.idx = ? FOR UPDATE`, [orgId, idx])) as [MediaChannelRow[]];
+    // The channel's row alone is locked. FOR UPDATE on the join would lock the ad server's row too,
+    // which every channel of that ad server shares: concurrent writes of different channels would
+    // queue behind it and deadlock with the foreign-key checks of their own inserts.
+    await trx.raw('SELECT idx FROM media_channels WHERE org_id = ? AND idx = ? FOR UPDATE', [orgId, idx]);
+    const [rows] = (await trx.raw(`${CHANNEL} ${FROM} WHERE mc.org_id = ? AND mc.idx = ?`, [orgId, idx])) as [MediaChannelRow[]];
     return rows[0] && toRecord(rows[0]);
   }
 

@@ -28,6 +28,18 @@ describe('MediaChannelService (real MariaDB)', () => {
     await bed?.close();
   });
 
+  it('takes concurrent creates and updates of channels that share an ad server without a deadlock', async () => {
+    const org = freshOrg();
+    const seeded = await Promise.all(Array.from({ length: 8 }, (_, i) => bed.mediaChannels.create(org, channel(`Seed ${i}`))));
+    // Every channel here is on the same ad server: a write must lock its own channel's row, not the ad server's.
+    const writes = Array.from({ length: 24 }, (_, i) =>
+      i % 2 === 0 ? bed.mediaChannels.create(org, channel(`Busy ${i}`)) : bed.mediaChannels.update(org, seeded[i % seeded.length], { name: `Renamed ${i}` }),
+    );
+    const outcomes = await Promise.allSettled(writes);
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected').map((outcome) => String((outcome as PromiseRejectedResult).reason))).toEqual([]);
+    expect((await bed.mediaChannels.list(org)).total).toBe(8 + 12);
+  });
+
   describe('create', () => {
     it('stores the channel as given, name trimmed, with the catalog entry joined in, and records the event', async () => {
       const org = freshOrg();
