@@ -33,7 +33,9 @@ describe('MediaChannelService (real MariaDB)', () => {
     const seeded = await Promise.all(Array.from({ length: 8 }, (_, i) => bed.mediaChannels.create(org, channel(`Seed ${i}`))));
     // Every channel here is on the same ad server: a write must lock its own channel's row, not the ad server's.
     const writes = Array.from({ length: 24 }, (_, i) =>
-      i % 2 === 0 ? bed.mediaChannels.create(org, channel(`Busy ${i}`)) : bed.mediaChannels.update(org, seeded[i % seeded.length], { name: `Renamed ${i}` }),
+      i % 2 === 0
+        ? bed.mediaChannels.create(org, channel(`Busy ${i}`))
+        : bed.mediaChannels.update(org, seeded[i % seeded.length], { additionalConfigurationJson: `{"placement":"p${i}"}` }),
     );
     const outcomes = await Promise.allSettled(writes);
     expect(outcomes.filter((outcome) => outcome.status === 'rejected').map((outcome) => String((outcome as PromiseRejectedResult).reason))).toEqual([]);
