@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { FEED_SECRET_FIELDS, FEED_SHRINK_GUARD_DEFAULT_PERCENT, JOB_CONCURRENCY_CAPS, type FeedSecretField } from '@contracts/domain';
 import { AppError, problem, validationFailed } from '@platform/errors';
-import { admitJob, jobAcceptedEntries, type JobProgress, type JobRequest } from '@platform/jobs';
+import { admitJob, announceQueued, jobAcceptedEntries, type JobProgress, type JobRequest, type QueueViewAnnouncer } from '@platform/jobs';
 import type { Logger } from '@platform/logging';
 import { withTransaction } from '@platform/mysql';
 import type { SecretBox } from '@platform/secrets';
@@ -27,11 +27,6 @@ import { feedSourceErrors, givenSecrets } from './feed-source.rules';
 
 /** Due sources one sweep starts at most; the rest are due on the next sweep. */
 const SWEEP_BATCH = 50;
-
-/** Where a run's Queued state goes at once after the commit that accepts it (storage-library's queue view, for the caller). */
-export interface QueueViewAnnouncer {
-  recordQueued(event: JobProgress): Promise<void>;
-}
 
 const runNotFound = (queueId: string) => problem('FEED_RUN_NOT_FOUND', `Feed run ${queueId} was not found.`);
 
@@ -95,7 +90,7 @@ export class FeedSourceService {
       );
       return { assetSourceId, queued };
     });
-    await this.announce(queueView, created.queued);
+    await announceQueued(queueView, created.queued, this.deps.logger);
     return { assetSourceId: created.assetSourceId, queueId: created.queued.queueId };
   }
 
@@ -143,7 +138,7 @@ export class FeedSourceService {
       );
       return run;
     });
-    await this.announce(queueView, queued);
+    await announceQueued(queueView, queued, this.deps.logger);
     return { assetSourceId, queueId: queued.queueId };
   }
 
@@ -231,7 +226,7 @@ export class FeedSourceService {
       });
       if (!queued) continue;
       started++;
-      await this.announce(queueViewFor?.(due.accountId), queued);
+      await announceQueued(queueViewFor?.(due.accountId), queued, this.deps.logger);
     }
     return started;
   }
@@ -250,19 +245,6 @@ export class FeedSourceService {
     const { entries, queued } = jobAcceptedEntries(request, now.getTime());
     for (const entry of entries) await this.deps.events.record(trx, entry);
     return queued;
-  }
-
-  /**
-   * Hands the committed run's Queued state to the queue view at once, so the queueId answered can be
-   * polled straight away. Its outbox event carries the same state, so when this fails (storage-library
-   * restarting) the queue still appears, a moment later: the failure is logged, not answered.
-   */
-  private async announce(queueView: QueueViewAnnouncer | undefined, queued: JobProgress): Promise<void> {
-    try {
-      await queueView?.recordQueued(queued);
-    } catch (error) {
-      this.deps.logger.warn({ err: error, queueId: queued.queueId }, 'the queue view will show the feed run once its Queued event is relayed');
-    }
   }
 
   private async feedOf(assetSourceId: number): Promise<FeedSourceRecord> {

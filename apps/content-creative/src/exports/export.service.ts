@@ -15,14 +15,13 @@ import {
   type ExportStatus,
 } from '@contracts/domain';
 import { AppError, enforce, enforceAt, problem, validationFailed, type FieldError } from '@platform/errors';
-import { admitJob, jobAcceptedEntries, type JobProgress } from '@platform/jobs';
+import { admitJob, announceQueued, jobAcceptedEntries, type JobProgress, type QueueViewAnnouncer } from '@platform/jobs';
 import type { Logger } from '@platform/logging';
 import { isDuplicateKey, withTransaction } from '@platform/mysql';
 import { recordChange, type EventOutbox } from '@platform/service';
 import type { ContentMapRepository } from '../content-maps/content-map.repository';
 import type { AssetSourcesPeer } from '../peers/asset-sources.peer';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
-import type { StorageLibraryPeer } from '../peers/storage-library.peer';
 import type { ExportKind, ExportOutcome, ExportRecord, ExportWorkItem } from './export.model';
 import type { ExportRepository } from './export.repository';
 
@@ -77,7 +76,7 @@ export class ExportService {
     caller: { orgId: string },
     request: { accountId: number; retailCampaignId: number; assetExportType: string; resolution: number },
     channels: ChannelsPlansPeer,
-    queueView?: Pick<StorageLibraryPeer, 'recordQueued'>,
+    queueView?: QueueViewAnnouncer,
   ): Promise<StartedExport> {
     const errors: FieldError[] = [];
     if (!(EXPORT_ASSET_TYPES as readonly string[]).includes(request.assetExportType))
@@ -147,21 +146,8 @@ export class ExportService {
       started = await accept();
     }
     const { queued, ...answer } = started;
-    if (queued) await this.announce(queueView, queued);
+    if (queued) await announceQueued(queueView, queued, this.logger);
     return answer;
-  }
-
-  /**
-   * Hands the committed export's Queued state to the queue view at once, so the queueId answered can be
-   * polled straight away. Its outbox event carries the same state, so when this fails (storage-library
-   * restarting) the queue still appears a moment later: the failure is logged, not answered.
-   */
-  private async announce(queueView: Pick<StorageLibraryPeer, 'recordQueued'> | undefined, queued: JobProgress): Promise<void> {
-    try {
-      await queueView?.recordQueued(queued);
-    } catch (error) {
-      this.logger.warn({ err: error, queueId: queued.queueId }, 'the queue view will show the export once its Queued event is relayed');
-    }
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { Logger } from '@platform/logging';
 import { encodeJobProgress, JobStatus, type JobProgress } from './job-progress.codec';
 import { jobProgressSubject } from './job-progress.stream';
 import { jobRequestSubject, type JobRequest } from './job-request';
@@ -43,4 +44,23 @@ export function jobAcceptedEntries(request: JobRequest, acceptedAtMs: number, me
     { subject: jobRequestSubject(request.kind), msgId: `job:${request.queueId}`, payload: request },
   ];
   return { entries, queued };
+}
+
+/** Where a job's Queued state goes at once after the commit that accepts it (storage-library's queue view). */
+export interface QueueViewAnnouncer {
+  recordQueued(event: JobProgress): Promise<void>;
+}
+
+/**
+ * Hands a committed job's Queued state (`jobAcceptedEntries(...).queued`) to the queue view at once, so
+ * the queueId answered can be polled straight away. Its outbox event carries the same state, so when
+ * this fails (storage-library restarting) the queue still appears a moment later: the failure is
+ * logged, not answered.
+ */
+export async function announceQueued(queueView: QueueViewAnnouncer | undefined, queued: JobProgress, logger: Logger): Promise<void> {
+  try {
+    await queueView?.recordQueued(queued);
+  } catch (error) {
+    logger.warn({ err: error, queueId: queued.queueId, kind: queued.kind }, 'the queue view will show the job once its Queued event is relayed');
+  }
 }
