@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'minio';
 import { startEmbeddedS3, type EmbeddedS3 } from '@platform/s3';
 import { ROUTE_TABLE } from '../routes/route-table';
 import type { RouteSpec } from '../routes/route.types';
@@ -77,15 +76,7 @@ describe('audit trail over HTTP (services -> outbox -> JetStream -> storage-libr
     s3Dir = await mkdtemp(join(tmpdir(), 'audit-e2e-'));
     s3 = await startEmbeddedS3({ port: 0, directory: s3Dir });
     const { hostname, port } = new URL(s3.endpoint);
-    const customer = new Client({
-      endPoint: hostname,
-      port: Number(port),
-      useSSL: false,
-      accessKey: 'S3RVER',
-      secretKey: 'S3RVER',
-      region: 'us-east-1',
-      pathStyle: true,
-    });
+    const customer = s3.client();
     await customer.makeBucket(CUSTOMER_BUCKET, 'us-east-1');
     system = await startE2eSystem('au', {
       services: ['channels-plans', 'storage-library', 'asset-sources', 'content-creative', 'tagging-trackers', 'templates'],

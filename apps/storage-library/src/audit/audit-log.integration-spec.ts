@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'minio';
 import { AUDIT_CHANGE_SUBJECT, AUDIT_REDACTED, AUDIT_STREAM, type AuditChangeEvent } from '@contracts/domain';
 import { createLogger } from '@platform/logging';
 import { DEAD_LETTER_STREAM, ensureStream, naming, OUTBOX_TABLE, type RunningConsumer } from '@platform/nats';
@@ -74,16 +73,7 @@ describe('audit log (real MariaDB and NATS)', () => {
   });
 
   it('records a cloud service create, rename and delete in the transaction of each, credentials redacted', async () => {
-    const { hostname, port } = new URL(bed.s3.endpoint);
-    const customer = new Client({
-      endPoint: hostname,
-      port: Number(port),
-      useSSL: false,
-      accessKey: 'S3RVER',
-      secretKey: 'S3RVER',
-      region: 'us-east-1',
-      pathStyle: true,
-    });
+    const customer = bed.s3.client();
     await customer.makeBucket('customer', 'us-east-1');
     const outboxBefore = await bed.db.knex(OUTBOX_TABLE).where('subject', 'like', `%${AUDIT_CHANGE_SUBJECT}`).count({ n: '*' });
     expect(Number(outboxBefore[0]?.n)).toBe(0);
@@ -142,16 +132,7 @@ describe('audit log (real MariaDB and NATS)', () => {
   });
 
   it('records an accepted upload and cloud copy as the create of their job, without credentials', async () => {
-    const { hostname, port } = new URL(bed.s3.endpoint);
-    const customer = new Client({
-      endPoint: hostname,
-      port: Number(port),
-      useSSL: false,
-      accessKey: 'S3RVER',
-      secretKey: 'S3RVER',
-      region: 'us-east-1',
-      pathStyle: true,
-    });
+    const customer = bed.s3.client();
     await customer.makeBucket('audited-copy', 'us-east-1');
     const service = await bed.cloud.create(45, {
       name: 'Copy source',

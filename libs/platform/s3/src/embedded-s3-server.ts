@@ -1,10 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { isIPv6 } from 'node:net';
+import type { Client } from 'minio';
 import { abortMultipartMiddleware } from './embedded-s3/abort-multipart.middleware';
 import { listObjectsV2Middleware } from './embedded-s3/list-objects-v2.middleware';
 import { insertBeforeRouting, onServerError, s3rverStore } from './embedded-s3/s3rver-hooks';
 import { sigv4AuthMiddleware } from './embedded-s3/sigv4-auth.middleware';
 import { tolerateConcurrentDeletes } from './embedded-s3/tolerant-delete';
+import { createMinioClient } from './minio-client.factory';
 
 export interface EmbeddedS3Options {
   /** Default 127.0.0.1: the server has no TLS and is meant for one machine. */
@@ -23,6 +25,8 @@ export interface EmbeddedS3Options {
 export interface EmbeddedS3 {
   /** Base URL to use as S3_ENDPOINT, e.g. http://127.0.0.1:9000 */
   endpoint: string;
+  /** A minio client signed with the server's key pair, for a test that acts as a customer's bucket owner. */
+  client(): Client;
   close(): Promise<void>;
 }
 
@@ -60,8 +64,10 @@ export async function startEmbeddedS3({
   });
   const address = await server.run();
   const urlHost = isIPv6(address.address) ? `[${address.address}]` : address.address;
+  const endpoint = `http://${urlHost}:${address.port}`;
   return {
-    endpoint: `http://${urlHost}:${address.port}`,
+    endpoint,
+    client: () => createMinioClient({ endpoint, accessKey, secretKey }),
     close: () => server.close(),
   };
 }

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'minio';
 import { startEmbeddedS3, type EmbeddedS3 } from '@platform/s3';
 import { startPrivateMariaDb, startPrivateNats, type PrivateMariaDb, type PrivateNats } from '@platform/testing';
 import { admin, E2eSystem, Http, httpClient, startE2eSystem } from '../e2e-system';
@@ -97,16 +96,7 @@ describe('NATS restarted during jobs', () => {
   }
 
   async function copyFromBucket(folder: string, files: Job['files']): Promise<Job> {
-    const { hostname, port } = new URL(s3.endpoint);
-    const customer = new Client({
-      endPoint: hostname,
-      port: Number(port),
-      useSSL: false,
-      accessKey: 'S3RVER',
-      secretKey: 'S3RVER',
-      region: 'us-east-1',
-      pathStyle: true,
-    });
+    const customer = s3.client();
     await customer.makeBucket(CUSTOMER_BUCKET, 'us-east-1');
     await Promise.all(files.map((file) => customer.putObject(CUSTOMER_BUCKET, `root/${folder}/${file.name}`, file.data)));
     const service = await http<{ id: number }>('POST', `/accounts/${accountId}/cloud`, {
