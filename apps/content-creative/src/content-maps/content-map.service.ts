@@ -52,7 +52,7 @@ export class ContentMapService {
     private readonly knex: Knex,
     private readonly events: EventOutbox,
     private readonly maps: ContentMapRepository,
-    private readonly exports: Pick<ExportService, 'latestPngExport'>,
+    private readonly exports: Pick<ExportService, 'latestPreviewExport'>,
   ) {}
 
   /**
@@ -147,11 +147,11 @@ export class ContentMapService {
   }
 
   /**
-   * The rendered creative of each placement and content value in the campaign's newest completed png
-   * export, by `<placementId> <contentValue>`: what previewUrls point at once an export exists.
+   * The rendered creative of each placement and content value in the campaign's newest completed
+   * preview export, by `<placementId> <contentValue>`: what previewUrls point at once one exists.
    */
   private async previews(key: ContentMapKey): Promise<Map<string, string>> {
-    const latest = await this.exports.latestPngExport(key.accountId, key.retailCampaignId);
+    const latest = await this.exports.latestPreviewExport(key.accountId, key.retailCampaignId);
     if (!latest?.manifestJson) return new Map();
     const manifest = JSON.parse(latest.manifestJson) as ExportManifest;
     return new Map(
@@ -252,7 +252,7 @@ function present(
         contentValue: value,
         displayValue: row ? (firstText(row, CONTENT_DISPLAY_COLUMNS) ?? value) : null,
         productImageUrl,
-        // The placement is the ad unit; its preview is the creative of the newest png export, the item's image until one exists.
+        // The placement is the ad unit; its preview is the creative of the newest preview export, else the item's image.
         previewUrls: [rendered ? { adUnitId: p.placementId, url: null, objectPath: rendered } : { adUnitId: p.placementId, url: productImageUrl }],
       };
     }),

@@ -63,7 +63,7 @@ export function exportGrpc({
 
     getExportWork: async (request, call) => {
       guard.peer(call, request.accountId);
-      const { record, items } = await exports.work(request.accountId, request.queueId, channelsPlans(call), assetSources(call));
+      const { record, items, campaignStatus } = await exports.work(request.accountId, request.queueId, channelsPlans(call), assetSources(call));
       return {
         queueId: record.queueId,
         retailCampaignId: record.retailCampaignId,
@@ -75,6 +75,8 @@ export function exportGrpc({
         status: record.status,
         createdAt: record.createdAt.toISOString(),
         items: items.map((item) => ({ ...item, rowJson: item.rowJson ?? undefined })),
+        isPreview: record.isPreview,
+        campaignStatus,
       };
     },
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ExportAssetType, ExportJobStatus } from '@contracts/domain';
+import { FINISHED_EXPORT_STATUSES, type ExportAssetType, type ExportJobStatus } from '@contracts/domain';
 import type { ServiceDatabase } from '@platform/mysql';
 import type { ExportKind, ExportOutcome, ExportRecord } from './export.model';
 
@@ -114,11 +114,11 @@ export class ExportRepository {
     return (await query).map(toRecord);
   }
 
-  /** The newest completed export of a format (any resolution, lowest first on ties) with its manifest. */
-  async latestCompleted(accountId: number, retailCampaignId: number, assetExportType: ExportAssetType): Promise<ExportRecord | undefined> {
+  /** The newest completed export of a format, full or preview (any resolution, lowest first on ties) with its manifest. */
+  async latestCompleted(accountId: number, retailCampaignId: number, assetExportType: ExportAssetType, isPreview: boolean): Promise<ExportRecord | undefined> {
     const row = (await this.db
       .knex('exports')
-      .where({ account_id: accountId, retail_campaign_id: retailCampaignId, asset_export_type: assetExportType, is_preview: false, status: 'COMPLETED' })
+      .where({ account_id: accountId, retail_campaign_id: retailCampaignId, asset_export_type: assetExportType, is_preview: isPreview, status: 'COMPLETED' })
       .orderBy([
         { column: 'export_id', order: 'desc' },
         { column: 'resolution', order: 'asc' },
@@ -129,7 +129,7 @@ export class ExportRepository {
 
   /** Stores a move; a finished export leaves the running slot, so the next start of its kind makes a new one. */
   async record(trx: Knex.Transaction, accountId: number, queueId: string, outcome: ExportOutcome): Promise<void> {
-    const finished = outcome.status === 'COMPLETED' || outcome.status === 'FAILED';
+    const finished = FINISHED_EXPORT_STATUSES.includes(outcome.status);
     await trx('exports')
       .where({ queue_id: queueId, account_id: accountId })
       .update({

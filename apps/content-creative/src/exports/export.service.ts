@@ -9,6 +9,9 @@ import {
   EXPORT_RESOLUTIONS,
   exportResolutionRefusal,
   exportZipName,
+  FINISHED_EXPORT_STATUSES,
+  HIGH_RESOLUTION_EXPORT_TYPES,
+  PREVIEW_EXPORT,
   type AssetExportJob,
   type ExportAssetType,
   type ExportJobStatus,
@@ -38,6 +41,7 @@ export interface ExportResolutionView {
   objectPath: string | null;
   resolution: number;
   statusMessage: string;
+  /** Empty for NOT_INITIATED. */
   queueId: string;
 }
 
@@ -49,13 +53,28 @@ export interface ExportStatusView {
 export interface ExportWork {
   record: ExportRecord;
   items: ExportWorkItem[];
+  /** The campaign's status now (the renderer refuses one no longer ACTIVE); empty for a finished export. */
+  campaignStatus: string;
 }
 
 const exportNotFound = (queueId: string) => problem('EXPORT_NOT_FOUND', `Export ${queueId} was not found.`);
-const FINISHED: readonly ExportJobStatus[] = ['COMPLETED', 'FAILED'];
 const RECORDABLE: readonly ExportJobStatus[] = ['PROCESSING', 'COMPLETED', 'FAILED'];
 /** Rows asked of asset-sources at once (its peer method's own bound). */
 const FIND_BATCH = 500;
+
+/**
+ * The formats and resolutions a status filter names: a format with its resolution, or every resolution
+ * the format supports (a preview export is png at 1 only); nothing when the filter names no format.
+ */
+function namedKinds(filter: { assetExportType?: string; resolution?: number; isPreviewExport: boolean }): [ExportAssetType, number][] {
+  const type = filter.assetExportType as ExportAssetType | undefined;
+  if (type === undefined || !EXPORT_ASSET_TYPES.includes(type)) return [];
+  if (filter.isPreviewExport && type !== PREVIEW_EXPORT.assetExportType) return [];
+  const supported: number[] = filter.isPreviewExport
+    ? [PREVIEW_EXPORT.resolution]
+    : EXPORT_RESOLUTIONS.filter((r) => r === 1 || HIGH_RESOLUTION_EXPORT_TYPES.includes(type));
+  return supported.filter((r) => filter.resolution === undefined || r === filter.resolution).map((r) => [type, r]);
+}
 
 /**
  * Creative exports of retail campaigns: accepting one (job row and request in one transaction), the
@@ -74,7 +93,7 @@ export class ExportService {
 
   async start(
     caller: { orgId: string },
-    request: { accountId: number; retailCampaignId: number; assetExportType: string; resolution: number },
+    request: { accountId: number; retailCampaignId: number; assetExportType: string; resolution: number; isPreviewExport?: boolean },
     channels: ChannelsPlansPeer,
     queueView?: QueueViewAnnouncer,
   ): Promise<StartedExport> {
@@ -83,6 +102,11 @@ export class ExportService {
       errors.push({ pointer: '/assetExportType', code: 'NOT_ALLOWED', detail: `assetExportType must be one of ${EXPORT_ASSET_TYPES.join(', ')}.` });
     if (!(EXPORT_RESOLUTIONS as readonly number[]).includes(request.resolution))
       errors.push({ pointer: '/resolution', code: 'NOT_ALLOWED', detail: 'resolution must be 1 or 2.' });
+    const isPreview = request.isPreviewExport === true;
+    if (isPreview && request.assetExportType !== PREVIEW_EXPORT.assetExportType)
+      errors.push({ pointer: '/assetExportType', code: 'NOT_ALLOWED', detail: 'A preview export is png at resolution 1.' });
+    if (isPreview && request.resolution !== PREVIEW_EXPORT.resolution)
+      errors.push({ pointer: '/resolution', code: 'NOT_ALLOWED', detail: 'A preview export is png at resolution 1.' });
     if (errors.length > 0) throw validationFailed(errors);
     enforceAt('/resolution', exportResolutionRefusal(request.assetExportType, request.resolution));
 
@@ -94,15 +118,20 @@ export class ExportService {
       retailCampaignId: request.retailCampaignId,
       assetExportType: request.assetExportType as ExportAssetType,
       resolution: request.resolution,
-      isPreview: false,
+      isPreview,
     };
     const queueId = randomUUID();
-    const objectPath = `exports/retail-campaign-${request.retailCampaignId}/${queueId}/${exportZipName(campaign.campaignName, kind.assetExportType, kind.resolution)}`;
+    const zipName = exportZipName(campaign.campaignName, kind.assetExportType, kind.resolution, isPreview);
+    const objectPath = `exports/retail-campaign-${request.retailCampaignId}/${queueId}/${zipName}`;
     const accept = () =>
       withTransaction(this.knex, async (trx): Promise<StartedExport & { queued?: JobProgress }> => {
         const running = await this.exports.runningForUpdate(trx, kind);
         if (running)
-          return { queueId: running.queueId, status: running.status, message: `An export of this format and resolution is already ${running.status}.` };
+          return {
+            queueId: running.queueId,
+            status: running.status,
+            message: `${isPreview ? 'A preview export' : 'An export of this format and resolution'} is already ${running.status}.`,
+          };
         // Past the running check: a second start of a running export answers that export, never 429.
         await admitJob(trx, {
           accountId: kind.accountId,
@@ -119,7 +148,7 @@ export class ExportService {
           templateIdx: campaign.templateIdx,
           assetExportType: kind.assetExportType,
           resolution: kind.resolution,
-          isPreview: false,
+          isPreview,
           status: 'INITIATED' as const,
           statusMessage: '',
           objectPath,
@@ -135,7 +164,7 @@ export class ExportService {
         };
         const { entries, queued } = jobAcceptedEntries({ queueId, accountId: kind.accountId, kind: EXPORT_JOB_KIND, payload }, Date.now());
         for (const entry of entries) await this.events.record(trx, entry);
-        return { queueId, status: 'INITIATED', message: 'The export has started.', queued };
+        return { queueId, status: 'INITIATED', message: isPreview ? 'The preview export has started.' : 'The export has started.', queued };
       });
     let started: StartedExport & { queued?: JobProgress };
     try {
@@ -151,9 +180,11 @@ export class ExportService {
   }
 
   /**
-   * The latest export per format and resolution. Besides the stored statuses: AVAILABLE for the
-   * newest earlier COMPLETED export while a newer one is running or failed (its zip is still served),
-   * and ARCHIVED for every export of an archived campaign (no url: the campaign is retired).
+   * The latest export per format and resolution, of full exports or of preview exports. Besides the
+   * stored statuses: AVAILABLE for the newest earlier COMPLETED export while a newer one is running or
+   * failed (its zip is still served), NOT_INITIATED for each format and resolution the filter names
+   * (a format names every resolution it supports) that was never exported, and ARCHIVED for every
+   * line of an archived campaign (no url: the campaign is retired).
    */
   async status(
     request: { accountId: number; retailCampaignId: number; assetExportType?: string; resolution?: number; isPreviewExport: boolean },
@@ -172,6 +203,11 @@ export class ExportService {
       resolutions.set(record.resolution, [...(resolutions.get(record.resolution) ?? []), record]);
       byType.set(record.assetExportType, resolutions);
     }
+    for (const [type, resolution] of namedKinds(request)) {
+      const resolutions = byType.get(type) ?? new Map<number, ExportRecord[]>();
+      if (!resolutions.has(resolution)) resolutions.set(resolution, []);
+      byType.set(type, resolutions);
+    }
     const line = (record: ExportRecord, status: ExportStatus): ExportResolutionView => ({
       status,
       objectPath: status === 'COMPLETED' || status === 'AVAILABLE' ? record.objectPath : null,
@@ -179,12 +215,20 @@ export class ExportService {
       statusMessage: record.statusMessage,
       queueId: record.queueId,
     });
+    const never = (resolution: number): ExportResolutionView => ({
+      status: archived ? 'ARCHIVED' : 'NOT_INITIATED',
+      objectPath: null,
+      resolution,
+      statusMessage: archived ? '' : `No ${request.isPreviewExport ? 'preview ' : ''}export of this format and resolution has been started.`,
+      queueId: '',
+    });
     return EXPORT_ASSET_TYPES.filter((type) => byType.has(type)).map((type) => ({
       assetExportType: type,
       resolutions: [...(byType.get(type) as Map<number, ExportRecord[]>).entries()]
         .sort(([a], [b]) => a - b)
-        .flatMap(([, newestFirst]) => {
+        .flatMap(([resolution, newestFirst]) => {
           const [latest] = newestFirst;
+          if (!latest) return [never(resolution)];
           if (archived) return [line(latest, 'ARCHIVED')];
           if (latest.status === 'COMPLETED') return [line(latest, 'COMPLETED')];
           const earlier = newestFirst.find((r) => r.status === 'COMPLETED');
@@ -199,19 +243,22 @@ export class ExportService {
     return record;
   }
 
-  /** The newest completed png export's manifest, for previews of the content map read; undefined without one. */
-  async latestPngExport(accountId: number, retailCampaignId: number): Promise<ExportRecord | undefined> {
-    return this.exports.latestCompleted(accountId, retailCampaignId, 'png');
+  /** The newest completed preview export with its manifest, for the content map read's previewUrls; undefined without one. */
+  async latestPreviewExport(accountId: number, retailCampaignId: number): Promise<ExportRecord | undefined> {
+    return this.exports.latestCompleted(accountId, retailCampaignId, PREVIEW_EXPORT.assetExportType, true);
   }
 
   /**
-   * What one export renders: every content item on every placement of the campaign's content maps,
-   * with its row in the map's asset source and the placement's current name and dimension.
+   * What one export renders: every content item on every placement of the campaign's content maps
+   * (a preview export: the first `EXPORT_LIMITS.previewItemsPerPlacement` of each placement), with its
+   * row in the map's asset source and the placement's current name and dimension; and the campaign's
+   * status now.
    */
   async work(accountId: number, queueId: string, channels: ChannelsPlansPeer, assets: AssetSourcesPeer): Promise<ExportWork> {
     const record = await this.exports.find(accountId, queueId);
     if (!record) throw exportNotFound(queueId);
-    if (FINISHED.includes(record.status)) return { record, items: [] };
+    if (FINISHED_EXPORT_STATUSES.includes(record.status)) return { record, items: [], campaignStatus: '' };
+    const { status: campaignStatus } = await channels.campaign(accountId, record.retailCampaignId);
     const items: ExportWorkItem[] = [];
     for (const map of await this.maps.ofCampaign(accountId, record.retailCampaignId)) {
       const plan = await channels.plan(accountId, map.mediaPlanId).catch((error: unknown) => {
@@ -221,8 +268,11 @@ export class ExportService {
       });
       if (!plan) continue;
       const current = new Map(plan.placements.map((p) => [p.placementId, p]));
-      const rows = await this.rows(accountId, map, assets);
-      for (const placement of map.placements) {
+      const sampled = record.isPreview
+        ? { ...map, placements: map.placements.map((p) => ({ ...p, content: p.content.slice(0, EXPORT_LIMITS.previewItemsPerPlacement) })) }
+        : map;
+      const rows = await this.rows(accountId, sampled, assets);
+      for (const placement of sampled.placements) {
         const now = current.get(placement.placementId);
         if (!now) continue;
         for (const contentValue of placement.content) {
@@ -236,22 +286,27 @@ export class ExportService {
             rowJson: row ? JSON.stringify(row) : null,
           });
           // One past the limit is enough for the renderer to refuse the export as too large.
-          if (items.length > EXPORT_LIMITS.maxAssets) return { record, items };
+          if (items.length > EXPORT_LIMITS.maxAssets) return { record, items, campaignStatus };
         }
       }
     }
-    return { record, items };
+    return { record, items, campaignStatus };
   }
 
-  /** The renderer's report: a finished export stays as it ended (a redelivered job re-reports nothing new). */
+  /**
+   * The renderer's report: a finished export stays as it ended (a redelivered job re-reports nothing
+   * new). FAILED for an export that never was PROCESSING is stored as FAILED_TO_INITIATE: the renderer
+   * refused it at intake, or its request was given up after the last delivery, before any drawing.
+   */
   async record(accountId: number, queueId: string, outcome: ExportOutcome): Promise<void> {
     if (!RECORDABLE.includes(outcome.status))
       throw validationFailed([{ pointer: '/status', code: 'NOT_ALLOWED', detail: 'status must be PROCESSING, COMPLETED or FAILED.' }]);
     await withTransaction(this.knex, async (trx) => {
       const record = await this.exports.findForUpdate(trx, accountId, queueId);
       if (!record) throw exportNotFound(queueId);
-      if (FINISHED.includes(record.status)) return;
-      await this.exports.record(trx, accountId, queueId, outcome);
+      if (FINISHED_EXPORT_STATUSES.includes(record.status)) return;
+      const status = outcome.status === 'FAILED' && record.status === 'INITIATED' ? 'FAILED_TO_INITIATE' : outcome.status;
+      await this.exports.record(trx, accountId, queueId, { ...outcome, status });
     });
   }
 

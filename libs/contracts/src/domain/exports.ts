@@ -16,17 +16,22 @@ export const HIGH_RESOLUTION_EXPORT_TYPES: readonly ExportAssetType[] = ['png', 
 
 /**
  * An export's status. INITIATED when accepted, PROCESSING while the renderer works, then COMPLETED
- * (url set) or FAILED (statusMessage says why). The status read adds two it derives: AVAILABLE for an
+ * (url set) or FAILED (statusMessage says why). FAILED_TO_INITIATE: the start was accepted but the job
+ * never reached PROCESSING: the renderer refused it at intake (nothing mapped, more than
+ * `EXPORT_LIMITS.maxAssets` creatives, the campaign no longer ACTIVE) or its request was given up after
+ * its last delivery (statusMessage says which). The status read adds three it derives: AVAILABLE for an
  * earlier completed export of the same format and resolution whose zip is still served while a newer
- * one is running or failed, and ARCHIVED for the exports of a campaign that was archived (no url).
- * NOT_INITIATED and FAILED_TO_INITIATE are interface values this platform never answers: a start is
- * accepted whole (job row and request in one transaction) or refused with a problem.
+ * one is running or failed, ARCHIVED for the lines of a campaign that was archived (no url), and
+ * NOT_INITIATED for a format and resolution the status filter names that was never exported (no url,
+ * empty queueId).
  */
 export const EXPORT_STATUSES = ['INITIATED', 'PROCESSING', 'COMPLETED', 'FAILED', 'AVAILABLE', 'ARCHIVED', 'NOT_INITIATED', 'FAILED_TO_INITIATE'] as const;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 
 /** The statuses a stored export job moves through; the others are derived on read. */
-export type ExportJobStatus = 'INITIATED' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
+export type ExportJobStatus = 'INITIATED' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'FAILED_TO_INITIATE';
+/** Stored statuses of an export that has ended: it is never rendered again and leaves its running slot. */
+export const FINISHED_EXPORT_STATUSES: readonly ExportJobStatus[] = ['COMPLETED', 'FAILED', 'FAILED_TO_INITIATE'];
 export const RUNNING_EXPORT_STATUSES: readonly ExportJobStatus[] = ['INITIATED', 'PROCESSING'];
 
 /** The job kind of exports, on the request and progress subjects and in the queue view. */
@@ -59,6 +64,8 @@ export const EXPORT_LIMITS = {
   renderTimeoutMs: 60_000,
   /** Frames of an animated carousel (gif, mp4). */
   maxFrames: 10,
+  /** Content items per placement a preview export draws (the first ones of the placement's content). */
+  previewItemsPerPlacement: 5,
 } as const;
 
 /** One asset of an export, as the manifest lists it. */
@@ -73,7 +80,7 @@ export interface ExportManifestAsset {
   /** The file's name inside the zip; empty when the asset failed. */
   fileName: string;
   bytes: number;
-  /** png exports only: the file also stored on its own (relative to the account's files), which content map previews show. */
+  /** Preview exports only: the file also stored on its own (relative to the account's files), which content map previews show. */
   previewPath?: string;
   status: 'COMPLETED' | 'FAILED';
   /** Why the asset failed, or what it lacks (a placeholder drawn for a missing image). */
@@ -88,6 +95,8 @@ export interface ExportManifest {
   campaignName: string;
   assetExportType: ExportAssetType;
   resolution: number;
+  /** A preview export: png at resolution 1 of the first `EXPORT_LIMITS.previewItemsPerPlacement` items per placement. */
+  isPreview?: boolean;
   createdAt: string;
   assets: ExportManifestAsset[];
 }
@@ -113,6 +122,9 @@ export function exportFileStem(text: string): string {
   return stem || 'export';
 }
 
-/** The zip's name: by campaign, format and resolution. */
-export const exportZipName = (campaignName: string, assetExportType: string, resolution: number) =>
-  `${exportFileStem(campaignName)}_${assetExportType}_${resolution}x.zip`;
+/** The zip's name: by campaign, format and resolution; a preview export's says so. */
+export const exportZipName = (campaignName: string, assetExportType: string, resolution: number, isPreview = false) =>
+  `${exportFileStem(campaignName)}_${assetExportType}_${resolution}x${isPreview ? '_preview' : ''}.zip`;
+
+/** A preview export is always png at resolution 1: what the content map's previewUrls show. */
+export const PREVIEW_EXPORT = { assetExportType: 'png', resolution: 1 } as const;

@@ -285,6 +285,11 @@ export interface StartExportRequest {
   assetExportType: string;
   /** 1 or 2; 2 only for png, jpg and gif. */
   resolution: number;
+  /**
+   * A preview export: png at resolution 1 only, of the first few content items per placement, each
+   * file also stored on its own for the content map's previewUrls.
+   */
+  isPreviewExport: boolean;
 }
 
 export interface StartExportResponse {
@@ -303,11 +308,16 @@ export interface GetExportStatusRequest {
 }
 
 export interface ExportResolutionStatus {
+  /**
+   * INITIATED, PROCESSING, COMPLETED, FAILED or FAILED_TO_INITIATE as stored; AVAILABLE, ARCHIVED and
+   * NOT_INITIATED derived on read.
+   */
   status: string;
   /** Relative to the account's files (accounts/<account_id>/<object_path>); set only for COMPLETED and AVAILABLE. */
   objectPath?: string | undefined;
   resolution: number;
   statusMessage: string;
+  /** Empty for NOT_INITIATED. */
   queueId: string;
 }
 
@@ -358,16 +368,20 @@ export interface GetExportWorkResponse {
   assetExportType: string;
   resolution: number;
   objectPath: string;
-  /** INITIATED, PROCESSING, COMPLETED or FAILED: a finished export is not rendered again. */
+  /** INITIATED, PROCESSING, COMPLETED, FAILED or FAILED_TO_INITIATE: a finished export is not rendered again. */
   status: string;
   items: ExportWorkItem[];
   createdAt: string;
+  /** A preview export: items holds only the first few content items of each placement. */
+  isPreview: boolean;
+  /** The campaign's status now; the renderer refuses an export of a campaign no longer ACTIVE. */
+  campaignStatus: string;
 }
 
 export interface RecordExportOutcomeRequest {
   accountId: number;
   queueId: string;
-  /** PROCESSING, COMPLETED or FAILED. */
+  /** PROCESSING, COMPLETED or FAILED; a FAILED export that never was PROCESSING is stored FAILED_TO_INITIATE. */
   status: string;
   statusMessage: string;
   manifestJson?: string | undefined;
@@ -4673,7 +4687,7 @@ export const ExplainDecisionResponse: MessageFns<ExplainDecisionResponse> = {
 };
 
 function createBaseStartExportRequest(): StartExportRequest {
-  return { accountId: 0, retailCampaignId: 0, assetExportType: "", resolution: 0 };
+  return { accountId: 0, retailCampaignId: 0, assetExportType: "", resolution: 0, isPreviewExport: false };
 }
 
 export const StartExportRequest: MessageFns<StartExportRequest> = {
@@ -4689,6 +4703,9 @@ export const StartExportRequest: MessageFns<StartExportRequest> = {
     }
     if (message.resolution !== 0) {
       writer.uint32(32).int32(message.resolution);
+    }
+    if (message.isPreviewExport !== false) {
+      writer.uint32(40).bool(message.isPreviewExport);
     }
     return writer;
   },
@@ -4738,6 +4755,14 @@ export const StartExportRequest: MessageFns<StartExportRequest> = {
             message.resolution = reader.int32();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.isPreviewExport = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4768,6 +4793,11 @@ export const StartExportRequest: MessageFns<StartExportRequest> = {
         ? globalThis.String(object.asset_export_type)
         : "",
       resolution: isSet(object.resolution) ? globalThis.Number(object.resolution) : 0,
+      isPreviewExport: isSet(object.isPreviewExport)
+        ? globalThis.Boolean(object.isPreviewExport)
+        : isSet(object.is_preview_export)
+        ? globalThis.Boolean(object.is_preview_export)
+        : false,
     };
   },
 
@@ -4785,6 +4815,9 @@ export const StartExportRequest: MessageFns<StartExportRequest> = {
     if (message.resolution !== 0) {
       obj.resolution = Math.round(message.resolution);
     }
+    if (message.isPreviewExport !== false) {
+      obj.isPreviewExport = message.isPreviewExport;
+    }
     return obj;
   },
 
@@ -4797,6 +4830,7 @@ export const StartExportRequest: MessageFns<StartExportRequest> = {
     message.retailCampaignId = object.retailCampaignId ?? 0;
     message.assetExportType = object.assetExportType ?? "";
     message.resolution = object.resolution ?? 0;
+    message.isPreviewExport = object.isPreviewExport ?? false;
     return message;
   },
 };
@@ -5904,6 +5938,8 @@ function createBaseGetExportWorkResponse(): GetExportWorkResponse {
     status: "",
     items: [],
     createdAt: "",
+    isPreview: false,
+    campaignStatus: "",
   };
 }
 
@@ -5938,6 +5974,12 @@ export const GetExportWorkResponse: MessageFns<GetExportWorkResponse> = {
     }
     if (message.createdAt !== "") {
       writer.uint32(82).string(message.createdAt);
+    }
+    if (message.isPreview !== false) {
+      writer.uint32(88).bool(message.isPreview);
+    }
+    if (message.campaignStatus !== "") {
+      writer.uint32(98).string(message.campaignStatus);
     }
     return writer;
   },
@@ -6035,6 +6077,22 @@ export const GetExportWorkResponse: MessageFns<GetExportWorkResponse> = {
             message.createdAt = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.isPreview = reader.bool();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.campaignStatus = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6089,6 +6147,16 @@ export const GetExportWorkResponse: MessageFns<GetExportWorkResponse> = {
         : isSet(object.created_at)
         ? globalThis.String(object.created_at)
         : "",
+      isPreview: isSet(object.isPreview)
+        ? globalThis.Boolean(object.isPreview)
+        : isSet(object.is_preview)
+        ? globalThis.Boolean(object.is_preview)
+        : false,
+      campaignStatus: isSet(object.campaignStatus)
+        ? globalThis.String(object.campaignStatus)
+        : isSet(object.campaign_status)
+        ? globalThis.String(object.campaign_status)
+        : "",
     };
   },
 
@@ -6124,6 +6192,12 @@ export const GetExportWorkResponse: MessageFns<GetExportWorkResponse> = {
     if (message.createdAt !== "") {
       obj.createdAt = message.createdAt;
     }
+    if (message.isPreview !== false) {
+      obj.isPreview = message.isPreview;
+    }
+    if (message.campaignStatus !== "") {
+      obj.campaignStatus = message.campaignStatus;
+    }
     return obj;
   },
 
@@ -6142,6 +6216,8 @@ export const GetExportWorkResponse: MessageFns<GetExportWorkResponse> = {
     message.status = object.status ?? "";
     message.items = object.items?.map((e) => ExportWorkItem.fromPartial(e)) || [];
     message.createdAt = object.createdAt ?? "";
+    message.isPreview = object.isPreview ?? false;
+    message.campaignStatus = object.campaignStatus ?? "";
     return message;
   },
 };
