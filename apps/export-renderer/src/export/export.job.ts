@@ -97,7 +97,8 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
     template: TemplateRendering | undefined,
     dir: string,
     loadImage: (url: string | null) => Promise<ProductImage>,
-    storePreview: (key: string, bytes: Buffer) => void,
+    /** Preview exports only: stores the file on its own too. */
+    storePreview: ((key: string, bytes: Buffer) => void) | undefined,
   ): Promise<{ entry: ExportManifestAsset; path?: string }> {
     const base = {
       mediaPlanId: asset.mediaPlanId,
@@ -130,8 +131,8 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
       const path = join(dir, asset.fileName);
       await writeFile(path, bytes);
       let previewPath: string | undefined;
-      if (job.assetExportType === 'png') {
-        // png exports keep each creative on its own too: content map reads show it as the placement's preview.
+      if (storePreview) {
+        // A preview export keeps each creative on its own too: content map reads show it as the item's preview.
         previewPath = `${folderOf(job.objectPath)}/files/${asset.fileName}`;
         storePreview(accountKey(accountId, previewPath), bytes);
       }
@@ -168,7 +169,10 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
           throw error;
         });
       if (work.status === 'COMPLETED') return { totalItems: 0, totalProcessed: 0, message: 'The export had already completed.' };
-      if (work.status === 'FAILED') throw new JobFailed('The export had already failed.');
+      if (work.status === 'FAILED' || work.status === 'FAILED_TO_INITIATE') throw new JobFailed('The export had already failed.');
+      // Refusals at intake, before PROCESSING: content-creative stores them as FAILED_TO_INITIATE.
+      if (work.campaignStatus !== 'ACTIVE')
+        throw new JobFailed(`The campaign is ${work.campaignStatus} since the export started; only an ACTIVE campaign is exported.`);
       if (work.items.length > EXPORT_LIMITS.maxAssets)
         throw new JobFailed(`The campaign maps more than ${EXPORT_LIMITS.maxAssets} creatives; export fewer placements or content items.`);
       if (work.items.length === 0) throw new JobFailed('The campaign has no content mapped to placements of its media plans: nothing to export.');
@@ -197,12 +201,15 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
         const order = assets
           .map((_, index) => index)
           .sort((a, b) => (productOf(assets[a]) < productOf(assets[b]) ? -1 : productOf(assets[a]) > productOf(assets[b]) ? 1 : a - b));
-        // Previews go to the store beside the drawing rather than in its way: a few puts in flight, all settled before the export completes.
+        // A preview export's files go to the store beside the drawing rather than in its way: a few puts
+        // in flight, all settled before the export completes. A full export puts its zip only.
         const previews = boundedQueue(PREVIEW_PUTS_IN_FLIGHT);
-        const storePreview = (key: string, bytes: Buffer) =>
-          previews.add(async () => {
-            await store.putObject(key, bytes, { size: bytes.length, contentType: 'image/png' });
-          });
+        const storePreview = work.isPreview
+          ? (key: string, bytes: Buffer) =>
+              previews.add(async () => {
+                await store.putObject(key, bytes, { size: bytes.length, contentType: 'image/png' });
+              })
+          : undefined;
         let next = 0;
         let done = 0;
         let reportedAt = Date.now();
@@ -226,6 +233,7 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
           campaignName: work.campaignName,
           assetExportType: payload.assetExportType,
           resolution: payload.resolution,
+          ...(work.isPreview ? { isPreview: true } : {}),
           createdAt: work.createdAt,
           assets: results.map((r) => r.entry),
         };

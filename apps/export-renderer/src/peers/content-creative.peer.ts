@@ -23,6 +23,10 @@ export interface ExportWork {
   status: ExportJobStatus;
   createdAt: string;
   items: WorkItem[];
+  /** A preview export: the first few items of each placement, each file also stored on its own. */
+  isPreview: boolean;
+  /** The campaign's status now; empty for a finished export. */
+  campaignStatus: string;
 }
 
 /** What the renderer asks content-creative, which owns export jobs. */
@@ -49,6 +53,8 @@ export function contentCreativePeer(client: PromiseClient<contentCreativeV1.Cont
         objectPath: work.objectPath,
         status: work.status as ExportJobStatus,
         createdAt: work.createdAt,
+        isPreview: work.isPreview,
+        campaignStatus: work.campaignStatus,
         items: work.items.map((item) => ({
           mediaPlanId: item.mediaPlanId,
           placementId: item.placementId,
