@@ -4,6 +4,7 @@ import {
   EXPORT_ASSET_TYPES,
   EXPORT_JOB_KIND,
   EXPORT_STATUSES,
+  EXPORT_LIMITS,
   HIGH_RESOLUTION_EXPORT_TYPES,
   JOB_CONCURRENCY_CAPS,
   type ProblemCode,
@@ -29,8 +30,13 @@ const ResolutionStatus = Type.Object({
   url: Nullable(Type.String({ format: 'uri', description: 'The zip; set only for COMPLETED and AVAILABLE. A plain GET returns its bytes.' })),
   resolution: Type.Integer({ minimum: 1, maximum: 2 }),
   statusMessage: Type.String(),
-  queueId: Type.String(),
+  queueId: Type.String({ description: 'The export; empty for NOT_INITIATED.' }),
 });
+
+const PREVIEW_EXPORTS =
+  `A preview export (isPreviewExport true on the start, an extension member) is png at resolution 1 of the first ${EXPORT_LIMITS.previewItemsPerPlacement} ` +
+  'content items of each placement: a small zip, and each file also stored on its own, which the content map read shows as the items previewUrls ' +
+  '(the newest completed preview export; the product image for an item it did not draw, or until one exists). Full exports put their zip only.';
 
 /** Exporting a retail campaign's creatives: start (14), status (15) and the manifest (extension). */
 export const exportRoutes = [
@@ -45,8 +51,9 @@ export const exportRoutes = [
       `times resolution, and packs the files with a manifest.json into one zip. resolution 2 only for ${HIGH_RESOLUTION_EXPORT_TYPES.join(', ')} ` +
       '(400 EXPORT_RESOLUTION_NOT_SUPPORTED at /resolution). The campaign must be ACTIVE (409 naming its status). A start while an export of ' +
       'the same format and resolution is INITIATED or PROCESSING answers that export (its queueId and status) instead of starting another; ' +
-      `past ${JOB_CONCURRENCY_CAPS[EXPORT_JOB_KIND]} running exports of the account, a new one is refused with 429 JOB_LIMIT_REACHED. ` +
-      'Poll exportAssetStatus (or GET /v2/queues/:queueId for the item counts).',
+      `past ${JOB_CONCURRENCY_CAPS[EXPORT_JOB_KIND]} running exports of the account (previews included), a new one is refused with 429 JOB_LIMIT_REACHED. ` +
+      `${PREVIEW_EXPORTS} A preview export runs beside a full export of the same format and resolution. ` +
+      'Poll exportAssetStatus (isPreviewExport=true for preview exports; or GET /v2/queues/:queueId for the item counts).',
     permission: CONTENT_CREATIVE_ACCESS.startExport,
     scope: { account: 'accountId' },
     params: CampaignPath,
@@ -54,6 +61,12 @@ export const exportRoutes = [
       {
         assetExportType: StringEnum(EXPORT_ASSET_TYPES, { description: 'gif is an animated carousel; mp4 a short H.264 video of the same frames.' }),
         resolution: Resolution('1 or 2: each file is its placement dimension times this.'),
+        isPreviewExport: Type.Optional(
+          Type.Boolean({
+            description:
+              'Extension, default false. true starts a preview export: assetExportType must be png and resolution 1 (else 400 NOT_ALLOWED at the field).',
+          }),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -78,6 +91,7 @@ export const exportRoutes = [
         retailCampaignId: params.retailCampaignIdx,
         assetExportType: body.assetExportType,
         resolution: body.resolution,
+        isPreviewExport: body.isPreviewExport === true,
       });
       return { body: { queueId: started.queueId, status: started.status, message: started.message } };
     },
@@ -91,9 +105,14 @@ export const exportRoutes = [
     summary: 'Read the status of a retail campaign exports',
     description:
       'One entry per format exported, each with one line per resolution: the newest export of that format and resolution. INITIATED, PROCESSING, ' +
-      'COMPLETED (url set) or FAILED (statusMessage says why; per-asset failures are in the manifest). AVAILABLE: an earlier completed export whose ' +
-      'zip is still served while the newest one runs or failed (a second line, url set). ARCHIVED: every export of an archived campaign (no url). ' +
-      'isPreviewExport=true lists preview exports, which no operation starts yet (an empty list).',
+      'COMPLETED (url set) or FAILED (the renderer drew nothing or gave up while PROCESSING; statusMessage says why; per-asset failures are in the ' +
+      'manifest). FAILED_TO_INITIATE: the start was accepted but the job never reached PROCESSING: the renderer refused it at intake (nothing ' +
+      `mapped to the campaign placements, more than ${EXPORT_LIMITS.maxAssets} creatives, the campaign no longer ACTIVE) or its request was given up ` +
+      'after its last delivery (statusMessage says which). AVAILABLE: an earlier completed export whose zip is still served while the newest one ' +
+      'runs or failed (a second line, url set). NOT_INITIATED: a format and resolution the filter names (assetExportType alone names every ' +
+      'resolution the format supports) that has never been exported (no url, queueId empty); without assetExportType only exported formats are ' +
+      'listed. ARCHIVED: every line of an archived campaign (no url). isPreviewExport=true answers preview exports instead, the same way ' +
+      `(png at resolution 1 only). ${PREVIEW_EXPORTS}`,
     permission: CONTENT_CREATIVE_ACCESS.getExportStatus,
     scope: { account: 'accountId' },
     params: CampaignPath,

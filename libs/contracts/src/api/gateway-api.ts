@@ -1033,7 +1033,7 @@ export interface paths {
     put?: never;
     /**
      * Start exporting the creatives of a retail campaign
-     * @description Renders every content item on every placement of the campaign content maps from the campaign retail template, at the placement dimension times resolution, and packs the files with a manifest.json into one zip. resolution 2 only for png, jpg, gif (400 EXPORT_RESOLUTION_NOT_SUPPORTED at /resolution). The campaign must be ACTIVE (409 naming its status). A start while an export of the same format and resolution is INITIATED or PROCESSING answers that export (its queueId and status) instead of starting another; past 5 running exports of the account, a new one is refused with 429 JOB_LIMIT_REACHED. Poll exportAssetStatus (or GET /v2/queues/:queueId for the item counts).
+     * @description Renders every content item on every placement of the campaign content maps from the campaign retail template, at the placement dimension times resolution, and packs the files with a manifest.json into one zip. resolution 2 only for png, jpg, gif (400 EXPORT_RESOLUTION_NOT_SUPPORTED at /resolution). The campaign must be ACTIVE (409 naming its status). A start while an export of the same format and resolution is INITIATED or PROCESSING answers that export (its queueId and status) instead of starting another; past 5 running exports of the account (previews included), a new one is refused with 429 JOB_LIMIT_REACHED. A preview export (isPreviewExport true on the start, an extension member) is png at resolution 1 of the first 5 content items of each placement: a small zip, and each file also stored on its own, which the content map read shows as the items previewUrls (the newest completed preview export; the product image for an item it did not draw, or until one exists). Full exports put their zip only. A preview export runs beside a full export of the same format and resolution. Poll exportAssetStatus (isPreviewExport=true for preview exports; or GET /v2/queues/:queueId for the item counts).
      */
     post: operations['startExport'];
     delete?: never;
@@ -1051,7 +1051,7 @@ export interface paths {
     };
     /**
      * Read the status of a retail campaign exports
-     * @description One entry per format exported, each with one line per resolution: the newest export of that format and resolution. INITIATED, PROCESSING, COMPLETED (url set) or FAILED (statusMessage says why; per-asset failures are in the manifest). AVAILABLE: an earlier completed export whose zip is still served while the newest one runs or failed (a second line, url set). ARCHIVED: every export of an archived campaign (no url). isPreviewExport=true lists preview exports, which no operation starts yet (an empty list).
+     * @description One entry per format exported, each with one line per resolution: the newest export of that format and resolution. INITIATED, PROCESSING, COMPLETED (url set) or FAILED (the renderer drew nothing or gave up while PROCESSING; statusMessage says why; per-asset failures are in the manifest). FAILED_TO_INITIATE: the start was accepted but the job never reached PROCESSING: the renderer refused it at intake (nothing mapped to the campaign placements, more than 2000 creatives, the campaign no longer ACTIVE) or its request was given up after its last delivery (statusMessage says which). AVAILABLE: an earlier completed export whose zip is still served while the newest one runs or failed (a second line, url set). NOT_INITIATED: a format and resolution the filter names (assetExportType alone names every resolution the format supports) that has never been exported (no url, queueId empty); without assetExportType only exported formats are listed. ARCHIVED: every line of an archived campaign (no url). isPreviewExport=true answers preview exports instead, the same way (png at resolution 1 only). A preview export (isPreviewExport true on the start, an extension member) is png at resolution 1 of the first 5 content items of each placement: a small zip, and each file also stored on its own, which the content map read shows as the items previewUrls (the newest completed preview export; the product image for an item it did not draw, or until one exists). Full exports put their zip only.
      */
     get: operations['getExportStatus'];
     put?: never;
@@ -14490,6 +14490,8 @@ export interface operations {
            * @enum {string}
            */
           assetExportType: 'png' | 'jpg' | 'gif' | 'tiff' | 'mp4';
+          /** @description Extension, default false. true starts a preview export: assetExportType must be png and resolution 1 (else 400 NOT_ALLOWED at the field). */
+          isPreviewExport?: boolean;
           /**
            * Format: int32
            * @description 1 or 2: each file is its placement dimension times this.
@@ -14701,6 +14703,7 @@ export interface operations {
           'application/json': {
             assetExportType: string;
             resolutionsResponse: {
+              /** @description The export; empty for NOT_INITIATED. */
               queueId: string;
               resolution: number;
               /** @enum {string} */
