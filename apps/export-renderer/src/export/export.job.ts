@@ -37,6 +37,8 @@ const PROGRESS_EVERY_MS = 500;
 const PREVIEW_PUTS_IN_FLIGHT = 8;
 /** Product images an export holds at once (each at most EXPORT_LIMITS.maxImageBytes). */
 const IMAGE_CACHE_ENTRIES = 8;
+/** Creatives ahead of the drawing lanes whose product images are fetched while the lanes draw (well inside the cache). */
+const IMAGE_LOOKAHEAD = 4;
 
 /** Runs added tasks at most `limit` at a time; `settled` resolves when all ran and rejects with the first failure. */
 function boundedQueue(limit: number): { add(task: () => Promise<void>): void; settled(): Promise<void> } {
@@ -210,12 +212,20 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
                 await store.putObject(key, bytes, { size: bytes.length, contentType: 'image/png' });
               })
           : undefined;
+        // The fetch of an image is latency, not work: the next creatives' images are asked for while the lanes draw.
+        const prefetch = (from: number) => {
+          for (let ahead = from; ahead < Math.min(from + IMAGE_LOOKAHEAD, assets.length); ahead++) {
+            const url = creativeContentOf(assets[order[ahead]].items[0]?.row ?? null, productOf(assets[order[ahead]])).imageUrl;
+            if (url !== null) void loadImage(url);
+          }
+        };
         let next = 0;
         let done = 0;
         let reportedAt = Date.now();
         const lane = async () => {
           while (next < assets.length) {
             const index = order[next++];
+            prefetch(next);
             results[index] = await drawAsset(accountId, assets[index], payload, template, dir, loadImage, storePreview);
             done++;
             if (done < assets.length && Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
