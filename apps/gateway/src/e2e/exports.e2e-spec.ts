@@ -94,16 +94,25 @@ describe('creative export over HTTP (gateway -> content-creative -> JetStream ->
   const status = (query = '', key = fullKey) => http<StatusEntry[]>('GET', `${exportsPath('exportAssetStatus')}${query}`, { key });
 
   /** Polls the status read until the export of this queue has ended; answers its line. */
-  async function ended(queueId: string, type: string): Promise<StatusEntry['resolutionsResponse'][number]> {
+  async function ended(queueId: string, type: string, query = ''): Promise<StatusEntry['resolutionsResponse'][number]> {
     const deadline = Date.now() + 120_000;
     for (;;) {
-      const answer = await status(`?assetExportType=${type}`);
+      const answer = await status(`?assetExportType=${type}${query}`);
       expect(answer.status).toBe(200);
       const line = answer.body.flatMap((e) => e.resolutionsResponse).find((r) => r.queueId === queueId);
-      if (line && (line.status === 'COMPLETED' || line.status === 'FAILED')) return line;
+      if (line && ['COMPLETED', 'FAILED', 'FAILED_TO_INITIATE'].includes(line.status)) return line;
       if (Date.now() > deadline) throw new Error(`export ${queueId} did not end: ${JSON.stringify(answer.body)}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
+  }
+
+  /** The content map read's first previewUrl of every item, placement by placement. */
+  async function previewUrls(): Promise<string[]> {
+    const map = await call<{ placementContentMap: { content: { previewUrls: { url: string }[] }[] }[] }>(
+      'GET',
+      `/v2/accounts/${account}/retail-campaigns/${campaign}/media-plans/${plan}/content-map`,
+    );
+    return map.placementContentMap.flatMap((p) => p.content.map((c) => c.previewUrls[0].url));
   }
 
   async function download(url: string): Promise<Map<string, Buffer>> {
@@ -293,18 +302,9 @@ describe('creative export over HTTP (gateway -> content-creative -> JetStream ->
     expect(read.body.manifest).toEqual(manifest);
     expectProblem(await http('GET', exportsPath('exports/not-an-export/manifest'), { key: fullKey }), 404, 'EXPORT_NOT_FOUND');
 
-    // The content map read now previews the rendered creatives.
-    const map = await call<{
-      placementContentMap: { placementId: string; dimension: string; content: { contentValue: string; previewUrls: { url: string }[] }[] }[];
-    }>('GET', `/v2/accounts/${account}/retail-campaigns/${campaign}/media-plans/${plan}/content-map`);
-    for (const placement of map.placementContentMap) {
-      for (const item of placement.content) {
-        const preview = await fetch(item.previewUrls[0].url);
-        expect(preview.status).toBe(200);
-        const [width, height] = size(placement.dimension, 2);
-        expect(await sharp(Buffer.from(await preview.arrayBuffer())).metadata()).toMatchObject({ format: 'png', width, height });
-      }
-    }
+    // A full export puts its zip only: the content map read still previews the product images.
+    expect(manifest.assets.every((a) => a.previewPath === undefined)).toBe(true);
+    expect(await previewUrls()).toEqual(placements.flatMap(() => [`${imageBase}/p/1.png`, `${imageBase}/p/missing.png`]));
   });
 
   it.each([
@@ -349,9 +349,88 @@ describe('creative export over HTTP (gateway -> content-creative -> JetStream ->
     const all = await status();
     expect(all.body.map((e) => e.assetExportType)).toEqual(['png', 'jpg', 'gif', 'tiff', 'mp4']);
     for (const entry of all.body) for (const line of entry.resolutionsResponse) expect(line).toMatchObject({ status: 'COMPLETED', url: expect.any(String) });
+    // A format and resolution the filter names that was never exported: NOT_INITIATED, no url.
     const filtered = await status('?assetExportType=jpg&resolution=1');
-    expect(filtered.body).toEqual([]);
+    expect(filtered.body).toEqual([
+      {
+        assetExportType: 'jpg',
+        resolutionsResponse: [
+          { status: 'NOT_INITIATED', url: null, resolution: 1, statusMessage: 'No export of this format and resolution has been started.', queueId: '' },
+        ],
+      },
+    ]);
+    expect((await status('?assetExportType=png')).body[0].resolutionsResponse.map((r) => [r.resolution, r.status])).toEqual([
+      [1, 'NOT_INITIATED'],
+      [2, 'COMPLETED'],
+    ]);
     expect((await status('?isPreviewExport=true')).body).toEqual([]);
     expectProblem(await status('?resolution=5'), 400, 'VALIDATION_FAILED');
+  });
+
+  it("starts a preview export: png at 1 of the first items of each placement, listed under isPreviewExport, and the content map's previewUrls", async () => {
+    const refused = await start({ assetExportType: 'jpg', resolution: 1, isPreviewExport: true });
+    expectProblem(refused, 400, 'VALIDATION_FAILED');
+    expect(refused.body.errors).toEqual([expect.objectContaining({ pointer: '/assetExportType', code: 'NOT_ALLOWED' })]);
+
+    const started = await start({ assetExportType: 'png', resolution: 1, isPreviewExport: true });
+    expect(started.body).toMatchObject({ status: 'INITIATED', message: 'The preview export has started.' });
+    const queueId = started.body.queueId as string;
+    const line = await ended(queueId, 'png', '&isPreviewExport=true');
+    expect(line).toMatchObject({ status: 'COMPLETED', resolution: 1, url: expect.stringMatching(/Spring-sale_png_1x_preview\.zip$/) });
+    // Listed under isPreviewExport only: the full png lines are as they were.
+    expect((await status('?assetExportType=png')).body[0].resolutionsResponse.every((r) => r.queueId !== queueId)).toBe(true);
+
+    const files = await download(line.url as string);
+    const manifest = JSON.parse((files.get('manifest.json') as Buffer).toString()) as ExportManifest;
+    expect(manifest).toMatchObject({ queueId, assetExportType: 'png', resolution: 1, isPreview: true });
+    expect(manifest.assets).toHaveLength(4);
+    const urls = await previewUrls();
+    expect(urls).toHaveLength(4);
+    for (const asset of manifest.assets) {
+      expect(asset.previewPath).toEqual(expect.stringContaining(`/${queueId}/files/${asset.fileName}`));
+      const url = urls.find((u) => decodeURIComponent(u).endsWith(`/files/accounts/${account}/${asset.previewPath}`)) as string;
+      expect(url).toBeDefined();
+      const preview = Buffer.from(await (await fetch(url)).arrayBuffer());
+      expect(preview.equals(files.get(asset.fileName) as Buffer)).toBe(true);
+      const [width, height] = size(asset.dimension, 1);
+      expect(await sharp(preview).metadata()).toMatchObject({ format: 'png', width, height });
+    }
+  });
+
+  it('answers FAILED_TO_INITIATE for an accepted export the renderer refuses before PROCESSING: a campaign with nothing mapped', async () => {
+    const { retailCampaignId: empty } = await call<{ retailCampaignId: number }>('POST', `/v2/accounts/${account}/retail-campaigns`, {
+      campaignName: 'Nothing mapped',
+    });
+    await call('PATCH', `/v2/accounts/${account}/retail-campaigns/${empty}`, { status: 'ACTIVE' });
+    const started = await http<StartAnswer>('POST', exportsPath('exportAssets', account, empty), {
+      key: fullKey,
+      json: { assetExportType: 'jpg', resolution: 1 },
+    });
+    expect(started.body).toMatchObject({ status: 'INITIATED' });
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const answer = await http<StatusEntry[]>('GET', `${exportsPath('exportAssetStatus', account, empty)}?assetExportType=jpg`, { key: fullKey });
+      const lines = answer.body.flatMap((e) => e.resolutionsResponse);
+      if (lines[0]?.status === 'FAILED_TO_INITIATE') {
+        expect(lines).toEqual([
+          {
+            status: 'FAILED_TO_INITIATE',
+            url: null,
+            resolution: 1,
+            statusMessage: 'The campaign has no content mapped to placements of its media plans: nothing to export.',
+            queueId: started.body.queueId,
+          },
+          // jpg at 2 was never started.
+          expect.objectContaining({ status: 'NOT_INITIATED', resolution: 2, url: null, queueId: '' }),
+        ]);
+        break;
+      }
+      // Refused at intake: it never shows PROCESSING.
+      expect(lines[0]?.status).toBe('INITIATED');
+      if (Date.now() > deadline) throw new Error(`export did not end: ${JSON.stringify(answer.body)}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const queue = await http<{ status: string }>('GET', `/v2/queues/${started.body.queueId}/status`, { key: fullKey });
+    expect(queue.body.status).toBe('Failed');
   });
 });
