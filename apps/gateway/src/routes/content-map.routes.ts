@@ -87,7 +87,8 @@ const ContentItem = Type.Object({
   productImageUrl: Nullable(Type.String({ description: 'From the asset source row (productImageUrl, imageUrl, image or image_url).' })),
   previewUrls: Nullable(
     Type.Array(Type.Object({ adUnitId: Type.Integer(), url: Nullable(Type.String()) }), {
-      description: 'The creative rendered for the placement by the newest completed png export; the product image until one exists.',
+      description:
+        'The creative rendered for the placement and item by the newest completed preview export (see startExport, isPreviewExport); the product image for an item it did not draw, or until one exists.',
     }),
   ),
 });

@@ -197,7 +197,7 @@ export interface PreviewUrl {
   url?:
     | string
     | undefined;
-  /** A rendered creative of the newest png export, relative to the account's files (the gateway makes it the url). */
+  /** A rendered creative of the newest completed preview export, relative to the account's files (the gateway makes it the url). */
   objectPath?: string | undefined;
 }
 
