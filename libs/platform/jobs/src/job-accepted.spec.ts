@@ -15,6 +15,8 @@ describe(jobAcceptedEntries.name, () => {
     expect(decodeJobProgress(entries[0].encoded as Uint8Array)).toEqual(queued);
     expect(queued).toMatchObject({ status: JobStatus.JOB_STATUS_QUEUED, accountId: 12, message: 'Queued', occurredAt: '2026-11-25T01:00:00.000Z' });
     expect(entries[1].payload).toEqual(request);
+    // The request wakes the relay at commit; the Queued event rides along (the queue view had it at once).
+    expect(entries.map((e) => e.relayAtCommit === true)).toEqual([false, true]);
   });
 
   it('is out-sequenced by the first report of the run, even from a replica whose clock is behind', async () => {

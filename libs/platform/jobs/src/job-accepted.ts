@@ -9,6 +9,7 @@ export interface JobOutboxEntry {
   msgId: string;
   payload: unknown;
   encoded?: Uint8Array;
+  relayAtCommit?: boolean;
 }
 
 /**
@@ -41,7 +42,8 @@ export function jobAcceptedEntries(request: JobRequest, acceptedAtMs: number, me
   };
   const entries = [
     { subject: jobProgressSubject('', request.kind), msgId: `${request.queueId}:${queued.sequence}`, payload: null, encoded: encodeJobProgress(queued) },
-    { subject: jobRequestSubject(request.kind), msgId: `job:${request.queueId}`, payload: request },
+    // The worker waits for the request: relayed at commit, not at the relay's next poll.
+    { subject: jobRequestSubject(request.kind), msgId: `job:${request.queueId}`, payload: request, relayAtCommit: true },
   ];
   return { entries, queued };
 }

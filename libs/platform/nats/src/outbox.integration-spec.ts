@@ -62,6 +62,35 @@ describe(startOutboxRelay.name, () => {
   const storedOn = async (subject: string) => (await env.jsm.streams.info(streamName, { subjects_filter: subject })).state.subjects?.[subject] ?? 0;
   const row = (msgId: string) => knex(OUTBOX_TABLE).where({ msg_id: msgId }).first();
 
+  it('relays committed rows when woken instead of at the next poll', async () => {
+    // pollMs is a minute: without wake() nothing below would be published within the test's time.
+    const woken = relay();
+    const published = async (msgId: string) => {
+      for (const deadline = Date.now() + 5_000; Date.now() < deadline;) {
+        if ((await row(msgId)).published_at) return true;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return false;
+    };
+    // Past the first idle wait of a relay just started.
+    const first = nextEvent();
+    await knex.transaction((trx) => enqueueOutbox(trx, first));
+    woken.wake();
+    expect(await published(first.msgId)).toBe(true);
+    // The loop is idle again; a second wake relays the next row.
+    const second = nextEvent();
+    await knex.transaction((trx) => enqueueOutbox(trx, second));
+    woken.wake();
+    expect(await published(second.msgId)).toBe(true);
+    expect(await storedOn(second.subject)).toBe(1);
+    // A row nobody wakes the relay for waits for the poll.
+    const third = nextEvent();
+    await knex.transaction((trx) => enqueueOutbox(trx, third));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await row(third.msgId)).published_at).toBeNull();
+    expect(await woken.flush()).toBe(1);
+  });
+
   it('relays rows written in a committed transaction, in order, and marks them published', async () => {
     const events = [nextEvent(), nextEvent(), nextEvent()];
     await knex.transaction(async (trx) => {

@@ -29,6 +29,11 @@ export interface OutboxRelay {
    */
   flush(): Promise<number>;
   /**
+   * Cuts the poll loop's idle wait short, so rows a caller has just committed are relayed now rather
+   * than at the next poll; a wake while a drain runs makes one more drain follow it.
+   */
+  wake(): void;
+  /**
    * Stops polling after the batch in progress; pending rows stay for the next relay. flush() still
    * works afterwards, so a shutdown can stop the loop and then relay what is left.
    */
@@ -143,10 +148,22 @@ export function startOutboxRelay({
     await knex.raw('DELETE FROM ?? WHERE published_at < NOW(3) - INTERVAL ? MICROSECOND LIMIT ?', [OUTBOX_TABLE, retainPublishedMs * 1_000, PRUNE_BATCH]);
   };
 
+  // A wake() ends the idle wait in progress, or skips the next one when it comes during a drain.
+  let idle: AbortController | undefined;
+  let woken = false;
+  const idleWait = async () => {
+    if (!woken) {
+      idle = new AbortController();
+      await abortableSleep(pollMs, AbortSignal.any([stopping.signal, idle.signal]));
+      idle = undefined;
+    }
+    woken = false;
+  };
+
   const pollLoop = async () => {
     let consecutiveFailures = 0;
     // Sleeps first: a relay started right after its process commits does not race a caller's flush().
-    await abortableSleep(pollMs, stopping.signal);
+    await idleWait();
     while (!stopping.signal.aborted) {
       try {
         const outcome = await exclusively(() => drain(stopping.signal));
@@ -157,8 +174,9 @@ export function startOutboxRelay({
         consecutiveFailures += 1;
         log.error({ err, consecutiveFailures }, 'outbox relay cycle failed');
       }
-      const waitMs = consecutiveFailures > 0 ? backoffDelay(retryBackoff, consecutiveFailures) : pollMs;
-      await abortableSleep(waitMs, stopping.signal);
+      // After a failure the backoff holds, wake or not: NATS or MySQL is not answering.
+      if (consecutiveFailures > 0) await abortableSleep(backoffDelay(retryBackoff, consecutiveFailures), stopping.signal);
+      else await idleWait();
     }
   };
 
@@ -169,6 +187,10 @@ export function startOutboxRelay({
   let stopped: Promise<void> | undefined;
   return {
     flush: async () => (await exclusively(() => drain())).published,
+    wake: () => {
+      woken = true;
+      idle?.abort();
+    },
     stop: () => {
       stopped ??= (async () => {
         stopping.abort();

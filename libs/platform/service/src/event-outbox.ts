@@ -9,6 +9,8 @@ export interface DomainEvent {
   payload: unknown;
   /** When set, published as these bytes (a protobuf message such as a job's progress) instead of `payload` as JSON. */
   encoded?: Uint8Array;
+  /** Relayed as soon as its transaction commits, not at the relay's next poll (a job request a worker waits for). */
+  relayAtCommit?: boolean;
 }
 
 /**
@@ -21,10 +23,18 @@ export interface EventOutbox {
 }
 
 /** The recorder a service gets: applies the process's NATS_PREFIX and serializes the payload as JSON (or
- * publishes `encoded` as is). */
-export function createEventOutbox(names: Naming): EventOutbox {
+ * publishes `encoded` as is). `wakeRelay` (the process's outbox relay) is called once the transaction
+ * of a `relayAtCommit` event has committed; a rolled back one wakes nothing. */
+export function createEventOutbox(names: Naming, options: { wakeRelay?: () => void } = {}): EventOutbox {
+  const { wakeRelay } = options;
   return {
-    record: (trx, event) =>
-      enqueueOutbox(trx, { subject: names.subject(event.subject), msgId: event.msgId, payload: event.encoded ?? Buffer.from(JSON.stringify(event.payload)) }),
+    async record(trx, event) {
+      await enqueueOutbox(trx, {
+        subject: names.subject(event.subject),
+        msgId: event.msgId,
+        payload: event.encoded ?? Buffer.from(JSON.stringify(event.payload)),
+      });
+      if (event.relayAtCommit && wakeRelay) trx.executionPromise.then(wakeRelay, () => undefined);
+    },
   };
 }

@@ -154,7 +154,7 @@ export async function startGrpcService<C extends GrpcServiceConfig, I extends Un
       db,
       guard: createCallGuard(principalKey),
       principalKey,
-      events: createEventOutbox(names),
+      events: createEventOutbox(names, { wakeRelay: () => relay.wake() }),
       announceViewChange: createViewChangeAnnouncer({ nats, names, logger }),
       nats,
       names,
