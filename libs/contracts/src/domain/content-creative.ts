@@ -47,6 +47,27 @@ export const DATA_SIGNAL_PROPERTY_ID_MAX = 64;
 /** An expression's operand: one value, or a list for IN, NOT_IN and BETWEEN. */
 export type ExpressionValue = string | number | (string | number)[];
 
+/** A dynamic campaign's decision graph: audience segments, each a condition over data signals, and the creative masters they serve. */
+export interface DecisionGraph {
+  defaultCreativeMaster: string | null;
+  rulePriority: string | null;
+  segments: Segment[];
+}
+
+export interface Segment {
+  name: string;
+  creativeMasters: string[];
+  condition: { operator: string; expressions: Expression[] };
+}
+
+export interface Expression {
+  dataSignalServiceId: number;
+  dataSignalPropertyId: string;
+  operator: string;
+  /** Checked by the rules: a string or number of the property's type, or a list for IN, NOT_IN and BETWEEN. */
+  value: ExpressionValue;
+}
+
 /** Content kinds a content map can hold. `All` maps every product and is allowed only for social ad servers. */
 export const CONTENT_TYPES = ['Product', 'Sub-category', 'Category', 'Creatives', 'All', 'Brand'] as const;
 export type ContentType = (typeof CONTENT_TYPES)[number];

@@ -19,3 +19,4 @@ export * from './problems';
 export * from './retail-campaign.rules';
 export * from './method-access';
 export * from './fields';
+export * from './serving';
