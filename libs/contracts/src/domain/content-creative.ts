@@ -87,6 +87,20 @@ export const CONTENT_TYPE_COLUMNS: Partial<Record<ContentType, string>> = {
 /** Columns a content item's displayValue and productImageUrl are read from, first present wins. */
 export const CONTENT_DISPLAY_COLUMNS = ['displayName', 'name', 'title', 'productName'] as const;
 export const CONTENT_IMAGE_COLUMNS = ['productImageUrl', 'imageUrl', 'image', 'image_url'] as const;
+/** Columns the served creative reads its price, call to action and click-through from, first present wins. */
+export const CONTENT_PRICE_COLUMNS = ['price', 'salePrice', 'sale_price', 'priceText'] as const;
+export const CONTENT_CTA_COLUMNS = ['callToAction', 'cta', 'ctaText'] as const;
+export const CONTENT_LANDING_COLUMNS = ['landingUrl', 'landingPageUrl', 'productUrl', 'clickUrl', 'link', 'url'] as const;
+
+/** The first of `columns` that holds a non-empty scalar in the row, as text; null when none does. */
+export function firstRowText(row: Record<string, unknown> | undefined, columns: readonly string[]): string | null {
+  if (!row) return null;
+  for (const column of columns) {
+    const value = row[column];
+    if ((typeof value === 'string' && value !== '') || typeof value === 'number') return String(value);
+  }
+  return null;
+}
 
 export const CONTENT_MAP_AD_GROUPS_MAX = 100;
 export const CONTENT_MAP_PLACEMENTS_MAX = 200;

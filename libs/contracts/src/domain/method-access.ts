@@ -130,6 +130,7 @@ export const TAGGING_TRACKERS_ACCESS = {
   getCampaignTrackers: PERMISSIONS.trackersView,
   getPlanTrackers: PERMISSIONS.trackersView,
   updatePlanTrackers: PERMISSIONS.trackersEdit,
+  getServingTrackers: 'peer',
 } as const satisfies ServiceAccess<TaggingTrackersServiceService>;
 
 /** templates: every method of the service, by its key in the generated definition. */

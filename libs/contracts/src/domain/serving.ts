@@ -21,12 +21,19 @@ export const servingSnapshotKey = (retailCampaignId: number) => `campaign.${reta
 /** Bumped when the shape below changes incompatibly; a replica skips snapshots of another version. */
 export const SERVING_SNAPSHOT_VERSION = 1;
 
-/** A file of an export, by format: the URL the ad server points the browser or the player at. */
+/**
+ * A file of an export: its path among the account's files, which the gateway serves at
+ * `<PUBLIC_BASE_URL>/files/accounts/<accountId>/<path>` (the ad server builds the URL).
+ */
 export interface ServingExportFile {
-  url: string;
+  path: string;
   width: number;
   height: number;
 }
+
+/** The export formats serving uses: a still for display, a video for VAST. */
+export const SERVING_EXPORT_FORMATS = ['png', 'mp4'] as const;
+export type ServingExportFormat = (typeof SERVING_EXPORT_FORMATS)[number];
 
 /** One content item of a placement: a content value and what the asset source row says of it. */
 export interface ServingItem {
@@ -38,8 +45,8 @@ export interface ServingItem {
   /** Where a click lands; the campaign's default URL when the row names none. */
   landingUrl: string | null;
   callToAction: string | null;
-  /** Exported files of this item on this placement, by format (png, jpg, gif, mp4), from the latest completed export. */
-  exports: Partial<Record<'png' | 'jpg' | 'gif' | 'mp4', ServingExportFile>>;
+  /** Exported files of this item on this placement, by format, from the newest completed export of that format that kept them. */
+  exports: Partial<Record<ServingExportFormat, ServingExportFile>>;
 }
 
 export interface ServingPlacement {
@@ -75,7 +82,25 @@ export interface ServingCampaign {
   placements: Record<string, ServingPlacement>;
   /** By dynamic campaign id: every dynamic campaign of the account. */
   dynamicCampaigns: Record<string, ServingDynamicCampaign>;
+  /**
+   * The data signals a tag may carry as `ds_<signal>=value`, by signal name in lower case: the catalog's
+   * `<dataSignalName>.<propertyId>` (`weather.temperature`) and `<dataSignalId>.<propertyId>` (`3.temperature`).
+   */
+  signals: Record<string, ServingSignal>;
 }
+
+/** What a tag's data signal is in a decision graph: the evaluator's key and the value's type. */
+export interface ServingSignal {
+  dataSignalId: number;
+  propertyId: string;
+  valueType: 'string' | 'number';
+}
+
+/** The aliases a catalog property answers to in a tag's query (see ServingCampaign.signals). */
+export const servingSignalNames = (dataSignalId: number, dataSignalName: string, propertyId: string): string[] => [
+  `${dataSignalName}.${propertyId}`.toLowerCase(),
+  `${dataSignalId}.${propertyId}`.toLowerCase(),
+];
 
 /** The stream the ad server's events go to (before NATS_PREFIX). */
 export const DELIVERY_STREAM = { name: 'DELIVERY', subjects: ['delivery.>'], maxAgeMs: 7 * 24 * 3600_000 };
