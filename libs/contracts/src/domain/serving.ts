@@ -29,6 +29,8 @@ export interface ServingExportFile {
   path: string;
   width: number;
   height: number;
+  /** A video's running time, when the export recorded it. */
+  durationSeconds?: number;
 }
 
 /** The export formats serving uses: a still for display, a video for VAST. */
