@@ -1,4 +1,4 @@
-import { CACHE_BUSTER_MACROS, compileTrackerUrl, expandCacheBusters, newCacheBuster, trackerUrls } from './cache-buster';
+import { CACHE_BUSTER_MACROS, compileTrackerUrl, expandCacheBusters, newCacheBuster, trackerUrls, uriSafe } from './cache-buster';
 
 describe('newCacheBuster', () => {
   it('is 8 digits and varies', () => {
@@ -27,8 +27,8 @@ describe('expandCacheBusters', () => {
     );
   });
 
-  it('leaves other macros for the player', () => {
-    const url = 'https://t.example/e?code=[ERRORCODE]&ts=[TIMESTAMP]&u=[ASSETURI]&g=${GDPR}';
+  it('leaves other VAST macros for the player', () => {
+    const url = 'https://t.example/e?code=[ERRORCODE]&ts=[TIMESTAMP]&u=[ASSETURI]';
     expect(expandCacheBusters(url, '12345678')).toBe(url);
   });
 
@@ -61,5 +61,32 @@ describe('trackerUrls', () => {
   it('is empty for missing fields or no record', () => {
     expect(trackerUrls(trackers, ['muteVideoViewedTracker'], '10000001')).toEqual([]);
     expect(trackerUrls(undefined, ['primaryClickTracker'], '10000001')).toEqual([]);
+  });
+});
+
+describe('uriSafe', () => {
+  it('returns a clean URL as it is', () => {
+    const url = 'https://t.example/p?a=1&b=%20x&c=[TIMESTAMP]&d=[ERRORCODE]#frag';
+    expect(uriSafe(url)).toBe(url);
+  });
+
+  it('percent-encodes characters a URI cannot hold', () => {
+    expect(uriSafe('https://t.example/p?q=a b"<c>{d}|e\\f^g`h')).toBe('https://t.example/p?q=a%20b%22%3Cc%3E%7Bd%7D%7Ce%5Cf%5Eg%60h');
+  });
+
+  it('encodes a stray percent sign but keeps escapes', () => {
+    expect(uriSafe('https://t.example/p?q=100%&r=%2F&s=%zz')).toBe('https://t.example/p?q=100%25&r=%2F&s=%25zz');
+  });
+
+  it("encodes other ad servers' ${MACRO} and %%MACRO%% tokens", () => {
+    expect(uriSafe('https://t.example/p?g=${GDPR}&d=%%SITE%%')).toBe('https://t.example/p?g=$%7BGDPR%7D&d=%25%25SITE%25%25');
+  });
+
+  it('encodes brackets outside [MACRO]s and keeps the macros', () => {
+    expect(uriSafe('https://t.example/p?a[]=1&b=]]>&c=[ASSETURI]&d=[x')).toBe('https://t.example/p?a%5B%5D=1&b=%5D%5D%3E&c=[ASSETURI]&d=%5Bx');
+  });
+
+  it('is applied to compiled tracker URLs', () => {
+    expect(expandCacheBusters('https://t.example/p?cb=[CACHEBUSTING]&q=a b', '12345678')).toBe('https://t.example/p?cb=12345678&q=a%20b');
   });
 });

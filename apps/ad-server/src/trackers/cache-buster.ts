@@ -32,11 +32,31 @@ export function newCacheBuster(): string {
 }
 
 /**
- * A tracker URL split once around its cache-buster macros: `parts` holds the literal text between them, so
- * per response only a join is left. A URL with no macro has a single part.
+ * A tracker URL split once around its cache-buster macros: `parts` holds the literal text between them (made
+ * URI-safe, see `uriSafe`), so per response only a join is left. A URL with no macro has a single part.
  */
 export interface CompiledTrackerUrl {
   readonly parts: readonly string[];
+}
+
+/**
+ * Characters an RFC 3986 URI cannot hold literally: whitespace and controls, double quote, angle brackets,
+ * backslash, caret, backtick, braces, pipe, square brackets, and a `%` that starts no `%XX` escape.
+ * Trackers pasted by hand carry such characters; HTTP clients would escape them anyway. VAST `[MACRO]`
+ * tokens stay as they are for the player to fill in. Other ad servers' macros left in a tracker
+ * (`${GDPR}`, `%%SITE%%`) are expanded by nobody downstream of us, so they are encoded like any other text.
+ */
+// eslint-disable-next-line no-control-regex
+const URI_UNSAFE_OR_MACRO = /(\[[A-Za-z0-9_]+\])|[\u0000-\u0020\u007F"<>\\^`{|}[\]]|%(?![0-9A-Fa-f]{2})/g;
+// eslint-disable-next-line no-control-regex
+const URI_UNSAFE_ANY = /[\u0000-\u0020\u007F"<>\\^`{|}[\]]|%(?![0-9A-Fa-f]{2})/;
+
+const percentEncode = (c: string) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0');
+
+/** `url` with the characters a URI may not hold percent-encoded, macro tokens kept as they are. */
+export function uriSafe(url: string): string {
+  if (!URI_UNSAFE_ANY.test(url)) return url;
+  return url.replace(URI_UNSAFE_OR_MACRO, (match: string, macro: string | undefined) => macro ?? percentEncode(match));
 }
 
 const COMPILED_MAX = 10_000;
@@ -46,7 +66,7 @@ const compiled = new Map<string, CompiledTrackerUrl>();
 export function compileTrackerUrl(url: string): CompiledTrackerUrl {
   let hit = compiled.get(url);
   if (hit) return hit;
-  hit = { parts: url.split(MACRO_PATTERN) };
+  hit = { parts: url.split(MACRO_PATTERN).map(uriSafe) };
   if (compiled.size >= COMPILED_MAX) compiled.delete(compiled.keys().next().value as string);
   compiled.set(url, hit);
   return hit;

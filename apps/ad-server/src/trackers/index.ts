@@ -1,1 +1,1 @@
-export { CACHE_BUSTER_MACROS, compileTrackerUrl, expandCacheBusters, newCacheBuster, trackerUrls, type CompiledTrackerUrl } from './cache-buster';
+export { CACHE_BUSTER_MACROS, compileTrackerUrl, expandCacheBusters, newCacheBuster, trackerUrls, uriSafe, type CompiledTrackerUrl } from './cache-buster';
