@@ -126,20 +126,20 @@ describe('nativeContentOf', () => {
     price: '89.99',
     landingUrl: 'https://shop.example/sku-1',
     callToAction: 'Shop now',
-    exports: { png: { url: 'https://cdn.example/12/SKU-1.png', width: 1200, height: 627 } },
+    exports: { png: { path: 'exports/12/SKU-1.png', width: 1200, height: 627 } },
   };
 
   it('prefers the png export with its size', () => {
-    expect(nativeContentOf(item, { width: 300, height: 250 })).toEqual({
+    expect(nativeContentOf(item, { width: 300, height: 250 }, (path) => `https://cdn.example/${path}`)).toEqual({
       title: 'Trail Running Shoe',
-      image: { url: 'https://cdn.example/12/SKU-1.png', w: 1200, h: 627 },
+      image: { url: 'https://cdn.example/exports/12/SKU-1.png', w: 1200, h: 627 },
       price: '89.99',
       ctaText: 'Shop now',
     });
   });
 
   it('falls back to the item image with the placement size, or none', () => {
-    expect(nativeContentOf({ ...item, exports: {} }, { width: 300, height: 250 }).image).toEqual({ url: 'https://feed.example/sku-1.jpg', w: 300, h: 250 });
-    expect(nativeContentOf({ ...item, exports: {}, imageUrl: null }, { width: 300, height: 250 }).image).toBeNull();
+    expect(nativeContentOf({ ...item, exports: {} }, { width: 300, height: 250 }, (path) => path).image).toEqual({ url: 'https://feed.example/sku-1.jpg', w: 300, h: 250 });
+    expect(nativeContentOf({ ...item, exports: {}, imageUrl: null }, { width: 300, height: 250 }, (path) => path).image).toBeNull();
   });
 });

@@ -216,13 +216,17 @@ export function wrapNativeLegacy(response: NativeResponse): { native: NativeResp
 }
 
 /**
- * The native content of a served item: the png (else jpg) export with its size, else the item's image
- * with the placement's size.
+ * The native content of a served item: the png export with its size (`fileUrl` turns its path into a
+ * URL), else the item's image with the placement's size.
  */
-export function nativeContentOf(item: ServingItem, placement: { width: number; height: number }): Pick<NativeAdInput, 'title' | 'image' | 'price' | 'ctaText'> {
-  const exported = item.exports.png ?? item.exports.jpg;
+export function nativeContentOf(
+  item: ServingItem,
+  placement: { width: number; height: number },
+  fileUrl: (path: string) => string,
+): Pick<NativeAdInput, 'title' | 'image' | 'price' | 'ctaText'> {
+  const exported = item.exports.png;
   const image = exported
-    ? { url: exported.url, w: exported.width, h: exported.height }
+    ? { url: fileUrl(exported.path), w: exported.width, h: exported.height }
     : item.imageUrl
       ? { url: item.imageUrl, w: placement.width, h: placement.height }
       : null;
