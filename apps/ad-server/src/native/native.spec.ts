@@ -1,5 +1,12 @@
 import type { ServingItem } from '@contracts/domain';
-import { buildNativeResponse, nativeContentOf, wrapNativeLegacy, type NativeAdInput, type NativeRequest } from './native';
+import { buildNativeResponse, nativeContentOf, wrapNativeLegacy, type NativeAdInput, type NativeRequest, type NativeResponse } from './native';
+
+/** The response, failing the test when there is none. */
+function built(...args: Parameters<typeof buildNativeResponse>): NativeResponse {
+  const r = buildNativeResponse(...args);
+  if (r === null) throw new Error('expected a native response, got no ad');
+  return r;
+}
 
 const ad = (overrides: Partial<NativeAdInput> = {}): NativeAdInput => ({
   title: 'Trail Running Shoe',
@@ -55,31 +62,31 @@ describe('buildNativeResponse without a request', () => {
   });
 
   it('leaves out assets with no content and click trackers when there are none', () => {
-    const r = buildNativeResponse(ad({ price: null, ctaText: '  ', image: null, trackers: {} }))!;
+    const r = built(ad({ price: null, ctaText: '  ', image: null, trackers: {} }));
     expect(r.assets.map((a) => a.id)).toEqual([1, 3]);
     expect(r.link).toEqual({ url: 'https://ads.example/serve/v1/click?plc=12&id=srv-1' });
     expect(r.eventtrackers).toHaveLength(1);
   });
 
   it('adds a description asset (data type 2) when given', () => {
-    const r = buildNativeResponse(ad({ description: 'Light and grippy' }))!;
+    const r = built(ad({ description: 'Light and grippy' }));
     expect(r.assets).toContainEqual({ id: 6, data: { type: 2, value: 'Light and grippy' } });
   });
 
   it('lists impressions in legacy imptrackers on request', () => {
-    const r = buildNativeResponse(ad(), { legacyImpTrackers: true })!;
+    const r = built(ad(), { legacyImpTrackers: true });
     expect(r.imptrackers).toEqual(['https://ads.example/serve/v1/event?e=impression&plc=12&id=srv-1', 'https://imp.example/i?ord=12345678']);
   });
 
   it('draws one cache buster per response when none is given', () => {
-    const r = buildNativeResponse(ad({ cacheBuster: undefined }))!;
-    const cb = /ord=(\d+)/.exec(r.eventtrackers[1].url)![1];
+    const r = built(ad({ cacheBuster: undefined }));
+    const cb = /ord=(\d+)/.exec(r.eventtrackers[1].url)?.[1];
     expect(cb).toMatch(/^\d{8}$/);
-    expect(r.link.clicktrackers![0]).toBe(`https://c.example/click?cb=${cb}`);
+    expect(r.link.clicktrackers?.[0]).toBe(`https://c.example/click?cb=${cb}`);
   });
 
   it('wraps in the pre-1.1 form', () => {
-    expect(wrapNativeLegacy(res!)).toEqual({ native: res });
+    expect(wrapNativeLegacy(built(ad()))).toEqual({ native: res });
   });
 });
 
@@ -98,7 +105,7 @@ describe('buildNativeResponse with a native request', () => {
   };
 
   it('answers the requested asset ids, truncating to len and skipping what it cannot fill', () => {
-    const r = buildNativeResponse(ad(), { request })!;
+    const r = built(ad(), { request });
     expect(r.assets).toEqual([
       { id: 101, required: 1, title: { text: 'Trail Runn' } },
       { id: 102, required: 1, img: { type: 3, url: 'https://cdn.example/exports/12/SKU-1.png', w: 1200, h: 627 } },
@@ -113,8 +120,8 @@ describe('buildNativeResponse with a native request', () => {
   });
 
   it('truncates by characters, not UTF-16 units', () => {
-    const r = buildNativeResponse(ad({ title: '😀😀😀😀' }), { request: { assets: [{ id: 1, title: { len: 2 } }] } })!;
-    expect(r.assets[0].title!.text).toBe('😀😀');
+    const r = built(ad({ title: '😀😀😀😀' }), { request: { assets: [{ id: 1, title: { len: 2 } }] } });
+    expect(r.assets[0].title?.text).toBe('😀😀');
   });
 });
 
