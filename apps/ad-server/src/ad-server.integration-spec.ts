@@ -1,7 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect, type NatsConnection } from 'nats';
-import { DELIVERY_STREAM, SERVING_SNAPSHOT_BUCKET, SERVING_SNAPSHOT_VERSION, servingSnapshotKey, type DeliveryEvent, type ServingCampaign } from '@contracts/domain';
+import {
+  DELIVERY_STREAM,
+  SERVING_SNAPSHOT_BUCKET,
+  SERVING_SNAPSHOT_VERSION,
+  servingSnapshotKey,
+  type DeliveryEvent,
+  type ServingCampaign,
+} from '@contracts/domain';
 import { createLogger } from '@platform/logging';
 import { naming, openKeyValue } from '@platform/nats';
 import { deletePrefixedStreams, uniquePrefix } from '@platform/testing';
@@ -98,7 +105,8 @@ describe('ad-server (real NATS: the serving_snapshot bucket in, DELIVERY events 
   let trackers: Server;
   let clickTracker: string;
 
-  const put = async (value: ServingCampaign) => (await openKeyValue(nats, names, SERVING_SNAPSHOT_BUCKET)).put(servingSnapshotKey(value.retailCampaignId), JSON.stringify(value));
+  const put = async (value: ServingCampaign) =>
+    (await openKeyValue(nats, names, SERVING_SNAPSHOT_BUCKET)).put(servingSnapshotKey(value.retailCampaignId), JSON.stringify(value));
   const get = (path: string) => fetch(`${base}${path}`, { redirect: 'manual' });
   const tagQuery = (extra = '') => `plc=11&mp=21&cmp=101&tm=1&as=gam${extra}`;
   const explain = async (query: string) => (await (await get(`/serve/v1/explain?${query}`)).json()) as Record<string, unknown>;
@@ -205,7 +213,11 @@ describe('ad-server (real NATS: the serving_snapshot bucket in, DELIVERY events 
     const noTcString = await explain(tagQuery('&dc=5&ds_weather.condition=rain&gdpr=1&cb=a'));
     expect(noTcString).toMatchObject({ creative: 'SKU-1', consentForcedDefault: true, consent: expect.objectContaining({ personalized: false }) });
     const optedOut = await explain(tagQuery('&dc=5&ds_weather.condition=rain&us_privacy=1YYN&cb=a'));
-    expect(optedOut).toMatchObject({ creative: 'SKU-1', consentForcedDefault: true, consent: expect.objectContaining({ personalized: false, reason: 'us-privacy-opt-out' }) });
+    expect(optedOut).toMatchObject({
+      creative: 'SKU-1',
+      consentForcedDefault: true,
+      consent: expect.objectContaining({ personalized: false, reason: 'us-privacy-opt-out' }),
+    });
     expect(await explain(tagQuery('&dc=5&ds_weather.condition=rain&us_privacy=1YNN&cb=a'))).toMatchObject({ creative: 'SKU-2', consentForcedDefault: false });
   });
 
@@ -217,7 +229,8 @@ describe('ad-server (real NATS: the serving_snapshot bucket in, DELIVERY events 
     expect(await vastSchemaErrors(xml)).toEqual([]);
     expect(xml).toContain(`${PUBLIC}/files/accounts/7/exports/retail-campaign-101/q2/files/oat.mp4`);
     expect(xml).toContain('<Duration>00:00:04.000</Duration>');
-    for (const event of ['start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'mute', 'unmute', 'skip']) expect(xml).toContain(`<Tracking event="${event}">`);
+    for (const event of ['start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'mute', 'unmute', 'skip'])
+      expect(xml).toContain(`<Tracking event="${event}">`);
     expect(xml).toMatch(/https:\/\/v\.example\/start\?ord=\d{8}/);
     const none = await (await get(`/serve/v1/vast/in-stream.xml?${tagQuery()}`)).text();
     expect(await vastSchemaErrors(none)).toEqual([]);
@@ -227,7 +240,12 @@ describe('ad-server (real NATS: the serving_snapshot bucket in, DELIVERY events 
   it('answers a native tag with rf=1 as an OpenRTB Native 1.2 response', async () => {
     const answer = await get(`/serve/v1/ads/native.html?${tagQuery('&rf=1&cb=n1')}`);
     expect(answer.status).toBe(200);
-    const native = (await answer.json()) as { ver: string; assets: unknown[]; link: { url: string }; eventtrackers: { event: number; method: number; url: string }[] };
+    const native = (await answer.json()) as {
+      ver: string;
+      assets: unknown[];
+      link: { url: string };
+      eventtrackers: { event: number; method: number; url: string }[];
+    };
     expect(native.ver).toBe('1.2');
     expect(native.link.url.startsWith(`${PUBLIC}/serve/v1/click?`)).toBe(true);
     expect(native.eventtrackers).toContainEqual(expect.objectContaining({ event: 1, method: 1, url: expect.stringContaining('/serve/v1/event?') }));

@@ -146,7 +146,11 @@ describe('nativeContentOf', () => {
   });
 
   it('falls back to the item image with the placement size, or none', () => {
-    expect(nativeContentOf({ ...item, exports: {} }, { width: 300, height: 250 }, (path) => path).image).toEqual({ url: 'https://feed.example/sku-1.jpg', w: 300, h: 250 });
+    expect(nativeContentOf({ ...item, exports: {} }, { width: 300, height: 250 }, (path) => path).image).toEqual({
+      url: 'https://feed.example/sku-1.jpg',
+      w: 300,
+      h: 250,
+    });
     expect(nativeContentOf({ ...item, exports: {}, imageUrl: null }, { width: 300, height: 250 }, (path) => path).image).toBeNull();
   });
 });
