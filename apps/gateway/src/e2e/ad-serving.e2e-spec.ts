@@ -186,7 +186,7 @@ describe('creative delivery: a generated tag in a browser page, served, counted 
     const box = await ad.boundingBox();
     expect({ width: box?.width, height: box?.height }).toEqual({ width: 300, height: 250 });
     const still = page.locator('.rm-ad a.rm-click img');
-    await expect(still.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).resolves.toBe(300);
+    await expect(still.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).naturalWidth)).resolves.toBe(300);
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'ad-serving.png') });
 
