@@ -10,7 +10,7 @@ import {
   type ServingCampaign,
 } from '@contracts/domain';
 import { createLogger } from '@platform/logging';
-import { naming, openKeyValue } from '@platform/nats';
+import { deleteLargeValue, naming, openKeyValue, putLargeValue } from '@platform/nats';
 import { deletePrefixedStreams, uniquePrefix } from '@platform/testing';
 import { adServerConfigSchema } from './ad-server.config';
 import { startAdServer, type RunningAdServer } from './ad-server.module';
@@ -106,7 +106,7 @@ describe('ad-server (real NATS: the serving_snapshot bucket in, DELIVERY events 
   let clickTracker: string;
 
   const put = async (value: ServingCampaign) =>
-    (await openKeyValue(nats, names, SERVING_SNAPSHOT_BUCKET)).put(servingSnapshotKey(value.retailCampaignId), JSON.stringify(value));
+    putLargeValue(await openKeyValue(nats, names, SERVING_SNAPSHOT_BUCKET), servingSnapshotKey(value.retailCampaignId), JSON.stringify(value));
   const get = (path: string) => fetch(`${base}${path}`, { redirect: 'manual' });
   const tagQuery = (extra = '') => `plc=11&mp=21&cmp=101&tm=1&as=gam${extra}`;
   const explain = async (query: string) => (await (await get(`/serve/v1/explain?${query}`)).json()) as Record<string, unknown>;
@@ -307,6 +307,32 @@ describe('ad-server (real NATS: the serving_snapshot bucket in, DELIVERY events 
     expect((await get('/serve/v1/tags/banner.js?plc=1&mp=1&cmp=1')).status).toBe(404);
   });
 
+  it('serves a campaign larger than one NATS message (5,000 products, stored in parts)', async () => {
+    const big = campaign({}, clickTracker);
+    const items = Array.from({ length: 5_000 }, (_, i) => ({
+      contentValue: `BIG-${i}`,
+      name: `Product ${i} ${'x'.repeat(200)}`,
+      imageUrl: `https://img.example/${i}-${Math.random().toString(36)}.png`,
+      price: `$${i}.99`,
+      landingUrl: `https://shop.example/p/${i}/${Math.random().toString(36)}`,
+      callToAction: 'Buy',
+      exports: {},
+    }));
+    big.placements['11'] = { ...big.placements['11'], items };
+    expect(JSON.stringify(big).length).toBeGreaterThan(1_024 * 1_024);
+    await put(big);
+    const served = await until(
+      async () => explain(tagQuery('&cb=big')),
+      (answer) => String(answer.creative).startsWith('BIG-'),
+    );
+    expect(served.creative).toMatch(/^BIG-\d+$/);
+    await put(campaign({}, clickTracker));
+    await until(
+      async () => explain(tagQuery('&cb=big')),
+      (answer) => String(answer.creative).startsWith('SKU-'),
+    );
+  });
+
   it('serves a change to the snapshot within seconds: a paused campaign answers no ad, a removed one is unknown', async () => {
     await put(campaign({ status: 'PAUSED' }, clickTracker));
     const paused = await until(
@@ -314,7 +340,7 @@ describe('ad-server (real NATS: the serving_snapshot bucket in, DELIVERY events 
       (body) => body.includes('CAMPAIGN_NOT_ACTIVE'),
     );
     expect(paused).toBe('/* no ad: CAMPAIGN_NOT_ACTIVE */');
-    await (await openKeyValue(nats, names, SERVING_SNAPSHOT_BUCKET)).delete(servingSnapshotKey(101));
+    await deleteLargeValue(await openKeyValue(nats, names, SERVING_SNAPSHOT_BUCKET), servingSnapshotKey(101));
     const removed = await until(
       async () => (await get(`/serve/v1/tags/rich-media.js?${tagQuery()}`)).text(),
       (body) => body.includes('UNKNOWN_CAMPAIGN'),

@@ -1,7 +1,7 @@
 import { SERVING_SNAPSHOT_BUCKET, SERVING_SNAPSHOT_VERSION, type ServingCampaign } from '@contracts/domain';
 import type { Logger } from '@platform/logging';
-import { openKeyValue, type Naming } from '@platform/nats';
-import type { KvEntry, NatsConnection, QueuedIterator } from 'nats';
+import { openKeyValue, readLargeValue, type Naming } from '@platform/nats';
+import type { KV, KvEntry, NatsConnection, QueuedIterator } from 'nats';
 import { compileCampaign, type CompiledCampaign } from './compiled-campaign';
 
 const KEY = /^campaign\.(\d+)$/;
@@ -31,21 +31,38 @@ export class SnapshotCache {
     return this.campaigns.size;
   }
 
-  /** Resolves once the bucket's current contents are in memory. */
+  /**
+   * Resolves once the bucket's current contents are in memory. The watch starts first and delivers every
+   * key's current value and then each change, applied one at a time in order; a value stored in parts is
+   * read whole before it replaces the one serving.
+   */
   async start(nats: NatsConnection, names: Naming): Promise<void> {
     const kv = await openKeyValue(nats, names, SERVING_SNAPSHOT_BUCKET);
+    let initialCount = -1;
+    let applied = 0;
     let markLoaded: () => void = () => undefined;
     const initial = new Promise<void>((resolve) => (markLoaded = resolve));
-    this.watch = await kv.watch({
-      key: 'campaign.>',
-      initializedFn: () => {
+    const settle = () => {
+      if (!this.loaded && initialCount >= 0 && applied >= initialCount) {
         this.loaded = true;
         markLoaded();
+      }
+    };
+    const watch = await kv.watch({
+      key: 'campaign.*',
+      initializedFn: () => {
+        // Every current value has been handed to the iterator by now; loaded once those are applied.
+        initialCount = watch.getReceived();
+        settle();
       },
     });
-    const watch = this.watch;
+    this.watch = watch;
     void (async () => {
-      for await (const entry of watch) this.apply(entry);
+      for await (const entry of watch) {
+        await this.apply(kv, entry);
+        applied++;
+        settle();
+      }
     })().catch((error: unknown) => this.logger.error({ err: error }, 'serving snapshot watch ended'));
     await initial;
     this.logger.info({ campaigns: this.campaigns.size }, 'serving snapshots loaded');
@@ -56,7 +73,7 @@ export class SnapshotCache {
   }
 
   /** One bucket entry: a put replaces the campaign, a delete or purge removes it. */
-  apply(entry: Pick<KvEntry, 'key' | 'operation' | 'value'>): void {
+  async apply(kv: KV, entry: Pick<KvEntry, 'key' | 'operation' | 'value'>): Promise<void> {
     const match = KEY.exec(entry.key);
     if (!match) return;
     const id = Number(match[1]);
@@ -65,7 +82,10 @@ export class SnapshotCache {
       return;
     }
     try {
-      const campaign = JSON.parse(Buffer.from(entry.value).toString('utf8')) as ServingCampaign;
+      const text = await readLargeValue(kv, entry.key, entry.value);
+      // A newer value replaced this one while its parts were read: that one follows on the watch.
+      if (text === undefined) return;
+      const campaign = JSON.parse(text) as ServingCampaign;
       if (campaign.version !== SERVING_SNAPSHOT_VERSION) {
         this.logger.warn({ retailCampaignId: id, version: campaign.version }, 'serving snapshot of another version skipped');
         return;
