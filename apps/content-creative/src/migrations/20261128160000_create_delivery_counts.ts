@@ -30,15 +30,14 @@ export const createDeliveryCounts: Migration = {
       t.specificType('creative', BINARY_TEXT).notNullable().comment('The content value or creative master served');
       t.specificType('segment', BINARY_TEXT).notNullable().comment('The decision graph segment served, or (default)');
       for (const [column, comment] of COUNTS) t.bigInteger(column).unsigned().notNullable().defaultTo(0).comment(comment);
-      t.primary(['account_id', 'retail_campaign_id', 'day', 'placement_id', 'media_plan_id', 'creative', 'segment'], {
-        constraintName: 'pk_delivery_daily_counts',
-      });
+      t.primary(['account_id', 'retail_campaign_id', 'day', 'placement_id', 'media_plan_id', 'creative', 'segment'], 'pk_delivery_daily_counts');
     });
     await knex.schema.createTable('delivery_events_seen', (t) => {
       t.comment('Ids of the delivery events already counted, so a redelivered event counts once; purged past the stream age');
-      t.specificType('event_id', 'VARCHAR(128) CHARACTER SET ascii COLLATE ascii_bin').notNullable().primary({ constraintName: 'pk_delivery_events_seen' });
+      t.specificType('event_id', 'VARCHAR(128) CHARACTER SET ascii COLLATE ascii_bin').notNullable();
       t.bigInteger('batch_id').notNullable().comment('The fold that counted it: which ids of a batch were new');
       t.datetime('seen_at', { precision: 3 }).notNullable().defaultTo(knex.raw('CURRENT_TIMESTAMP(3)'));
+      t.primary(['event_id'], 'pk_delivery_events_seen');
       t.index(['seen_at'], 'ix_delivery_events_seen_at');
     });
   },
