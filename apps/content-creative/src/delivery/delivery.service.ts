@@ -186,14 +186,22 @@ export class DeliveryService {
 function aggregate(events: DeliveryEventRecord[]): DeliveryCountDelta[] {
   const byKey = new Map<string, DeliveryCountDelta>();
   for (const event of events) {
-    const { id: _id, type, ...key } = event;
+    const key = {
+      accountId: event.accountId,
+      retailCampaignId: event.retailCampaignId,
+      day: event.day,
+      placementId: event.placementId,
+      mediaPlanId: event.mediaPlanId,
+      creative: event.creative,
+      segment: event.segment,
+    };
     const k = keyOf(key);
     let delta = byKey.get(k);
     if (!delta) {
       delta = { ...key, counts: zeroCounts() };
       byKey.set(k, delta);
     }
-    delta.counts[COUNT_OF_EVENT[type]] += 1;
+    delta.counts[COUNT_OF_EVENT[event.type]] += 1;
   }
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, delta]) => delta);
 }
