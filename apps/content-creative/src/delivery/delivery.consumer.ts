@@ -11,7 +11,7 @@ export const DELIVERY_COUNTS_DURABLE = 'content-creative-delivery-counts';
 export const deliveryCountsConsumerSpec = (durable = DELIVERY_COUNTS_DURABLE): ConsumerSpec => ({
   stream: DELIVERY_STREAM.name,
   durable,
-  filterSubject: 'delivery.>',
+  filterSubject: DELIVERY_STREAM.subjects[0] as string,
   maxDeliver: 5,
   ackWaitMs: 30_000,
   deadLetterSubject: deadLetterSubjectFor(DELIVERY_STREAM.name, durable),
