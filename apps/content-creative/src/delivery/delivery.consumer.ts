@@ -141,7 +141,10 @@ export async function startDeliveryCountsConsumer(deps: {
     spec: deps.names.consumerSpec(deliveryCountsConsumerSpec(deps.durable)),
     logger,
     batch: deps.inFlight ?? maxBatch * 2,
-    fetchExpiresMs: 1_000,
+    // The client takes a pull as lost after two missed idle heartbeats (half the expiry each) and pulls again,
+    // and what the server still sends for the first pull is dropped until the ack wait brings it back: a short
+    // expiry on a busy machine cost a burst of events 30 s. A pull ends early as soon as a batch has arrived.
+    fetchExpiresMs: 10_000,
     handler: async ({ data }) => batcher.add(decodeDeliveryEvent(data)),
   });
 }
