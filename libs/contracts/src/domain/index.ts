@@ -20,3 +20,4 @@ export * from './retail-campaign.rules';
 export * from './method-access';
 export * from './fields';
 export * from './serving';
+export * from './delivery';

@@ -62,6 +62,8 @@ export const CONTENT_CREATIVE_ACCESS = {
   getExportManifest: PERMISSIONS.campaignsCreate,
   getExportWork: 'peer',
   recordExportOutcome: 'peer',
+  // The delivery counts of a retail campaign: read like the campaign itself.
+  getCampaignDelivery: PERMISSIONS.retailCampaignsView,
 } as const satisfies ServiceAccess<ContentCreativeServiceService>;
 
 /** asset-sources: every method of the service, by its key in the generated definition. */
