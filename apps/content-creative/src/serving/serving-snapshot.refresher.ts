@@ -80,7 +80,6 @@ export async function startServingRefresher(options: ServingRefresherOptions): P
       jsm,
       spec: options.names.consumerSpec(consumerSpec(AUDIT_STREAM.name, SERVING_AUDIT_DURABLE, AUDIT_CHANGE_SUBJECT)),
       logger,
-      fetchExpiresMs: 1_000,
       handler: async ({ data }) => mark(auditAccount(data)),
     }),
     await runConsumer({
@@ -88,7 +87,6 @@ export async function startServingRefresher(options: ServingRefresherOptions): P
       jsm,
       spec: options.names.consumerSpec(consumerSpec(JOB_PROGRESS_STREAM.name, SERVING_JOBS_DURABLE, 'jobs.progress.>')),
       logger,
-      fetchExpiresMs: 1_000,
       handler: async ({ data }) => mark(finishedJobAccount(data)),
     }),
   ];

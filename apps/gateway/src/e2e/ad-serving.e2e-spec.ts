@@ -205,7 +205,7 @@ describe('creative delivery: a generated tag in a browser page, served, counted 
       () => delivery('?groupBy=placement,creative'),
       (answer) => answer.totals.clicks >= 1,
     );
-    expect(clicked.rows).toEqual([expect.objectContaining({ placement: Number(placement), creative: 'SKU-1', impressions: 1, clicks: 1 })]);
+    expect(clicked.rows).toEqual([expect.objectContaining({ placementId: Number(placement), creative: 'SKU-1', impressions: 1, clicks: 1 })]);
     expect(
       await until(
         'the click tracker to be fired',
