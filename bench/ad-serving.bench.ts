@@ -7,7 +7,7 @@ import {
   type ServingCampaign,
   type ServingItem,
 } from '@contracts/domain';
-import { naming, openKeyValue } from '@platform/nats';
+import { naming, openKeyValue, putLargeValue } from '@platform/nats';
 import { deletePrefixedStreams, freePort, startProcess, uniquePrefix } from '@platform/testing';
 import { machineBusyFraction } from './harness/cpu-time';
 import { measure, type Measurement } from './harness/measure';
@@ -88,7 +88,7 @@ void withTeardown(async (defer) => {
     await deletePrefixedStreams(prefix);
   });
   const kv = await openKeyValue(nats, naming(prefix), SERVING_SNAPSHOT_BUCKET);
-  await kv.put(servingSnapshotKey(1), JSON.stringify(campaign()));
+  await putLargeValue(kv, servingSnapshotKey(1), JSON.stringify(campaign()));
 
   const port = await freePort();
   const adServer = await startProcess({

@@ -158,9 +158,15 @@ describe('decideConsent: TCF (gdpr=1)', () => {
     expect(decideConsent({ gdpr: '1', gdpr_consent: s }, VENDOR).personalized).toBe(false);
   });
 
-  it('rejects a vendor id that is not a positive integer', () => {
-    expect(() => createConsentDecider({ vendorId: 0 })).toThrow(RangeError);
+  it('rejects a vendor id that is not a non-negative integer', () => {
+    expect(() => createConsentDecider({ vendorId: -1 })).toThrow(RangeError);
     expect(() => decideConsent({}, 1.5)).toThrow(RangeError);
+  });
+
+  it('never serves GDPR traffic personalized without a vendor id of our own (0), whatever the TC string consents to', () => {
+    const s = tcString({ vendors: [VENDOR, OTHER_VENDOR] });
+    expect(decideConsent({ gdpr: '1', gdpr_consent: s }, 0)).toMatchObject({ personalized: false, reason: 'gdpr-no-vendor-consent' });
+    expect(decideConsent({ gdpr: '0' }, 0).personalized).toBe(true);
   });
 });
 

@@ -204,7 +204,8 @@ const ABSENT_GPP: GppOutcome = { status: 'absent', sections: [], tcfEu: null };
 /** A decider for one vendor id with its own caches: build it once at start-up, call it per request. */
 export function createConsentDecider(options: ConsentDeciderOptions): ConsentDecider {
   const { vendorId } = options;
-  if (!Number.isInteger(vendorId) || vendorId < 1) throw new RangeError(`vendorId must be a positive integer, got ${vendorId}`);
+  // 0: the platform has no IAB vendor id yet, so no TC string can consent to it and GDPR traffic is never personalized.
+  if (!Number.isInteger(vendorId) || vendorId < 0) throw new RangeError(`vendorId must be a non-negative integer, got ${vendorId}`);
   const cacheSize = options.cacheSize ?? DEFAULT_CONSENT_CACHE_SIZE;
   const tcfCache = new LruCache<string, TcfStatus>(cacheSize);
   const gppCache = new LruCache<string, GppOutcome>(cacheSize);
