@@ -94,7 +94,7 @@ void withTeardown(async (defer) => {
   const adServer = await startProcess({
     name: 'ad-server',
     entry: 'apps/ad-server/src/main.ts',
-    env: { NATS_PREFIX: prefix, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: 'https://ads.example', LOG_LEVEL: 'warn' },
+    env: { NATS_PREFIX: prefix, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: 'https://ads.example', LOG_LEVEL: 'info' },
     ready: /ad-server ready/,
   });
   defer('ad-server', () => adServer.stop());
