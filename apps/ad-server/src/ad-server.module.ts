@@ -32,7 +32,11 @@ export async function startAdServer(config: AdServerConfig, logger: Logger): Pro
   try {
     await snapshots.start(nats, names);
     const events = await openDeliveryPublisher(nats, names);
-    const fetchTracker = createOutboundFetch({ allowlist: parseAllowlist(config.OUTBOUND_ALLOWLIST), timeoutMs: config.TRACKER_TIMEOUT_MS, maxBytes: 64 * 1024 });
+    const fetchTracker = createOutboundFetch({
+      allowlist: parseAllowlist(config.OUTBOUND_ALLOWLIST),
+      timeoutMs: config.TRACKER_TIMEOUT_MS,
+      maxBytes: 64 * 1024,
+    });
     const ctx: ServeContext = {
       snapshots,
       urls: new ServeUrls(config.PUBLIC_BASE_URL.replace(/\/$/, '')),

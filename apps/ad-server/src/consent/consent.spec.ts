@@ -257,6 +257,36 @@ describe('decideConsent: GPP', () => {
     expect(decide({ gpp: ok, gpp_sid: '6' })).toMatchObject({ personalized: true, gppSections: [6] });
   });
 
+  it('reads the TCF EU section (2) as the TC string when gdpr_consent is absent', () => {
+    const withSection = (tc: string) => {
+      const model = new GppModel();
+      model.decodeSection('tcfeuv2', tc);
+      model.setFieldValue('usnat', 'SaleOptOut', 2);
+      return model.encode();
+    };
+    const yes = withSection(tcString());
+    const no = withSection(tcString({ vendors: [OTHER_VENDOR] }));
+    expect(decide({ gpp: yes, gpp_sid: '2' })).toMatchObject({
+      personalized: true,
+      reason: 'gdpr-consent',
+      gdprApplies: true,
+      frameworks: { tcf: 'consent', gpp: 'not-applicable' },
+      gppSections: [2],
+    });
+    expect(decide({ gpp: no, gpp_sid: '2,7' })).toMatchObject({
+      personalized: false,
+      reason: 'gdpr-no-vendor-consent',
+      gdprApplies: true,
+      frameworks: { gpp: 'no-opt-out' },
+      gppSections: [2, 7],
+    });
+    // not listed in gpp_sid: not read
+    expect(decide({ gpp: no, gpp_sid: '7' })).toMatchObject({ personalized: true, gdprApplies: null, frameworks: { tcf: 'absent' } });
+    // gdpr=0 wins, and gdpr_consent is preferred over the section
+    expect(decide({ gpp: no, gpp_sid: '2', gdpr: '0' })).toMatchObject({ personalized: true, gdprApplies: false });
+    expect(decide({ gpp: no, gpp_sid: '2', gdpr: '1', gdpr_consent: tcString() })).toMatchObject({ personalized: true, reason: 'gdpr-consent' });
+  });
+
   it('refuses an undecodable GPP string', () => {
     expect(decide({ gpp: 'garbage~~', gpp_sid: '7' })).toMatchObject({ personalized: false, reason: 'gpp-invalid-string', frameworks: { gpp: 'invalid' } });
   });

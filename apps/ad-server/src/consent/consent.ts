@@ -22,8 +22,9 @@ import { LruCache } from './lru';
  * 3. GPP: only the sections whose ids appear in `gpp_sid` apply. In the US national section (usnat, 7) and
  *    every US state section the library knows (usca 8, usva 9, usco 10, usut 11, usct 12, usfl 13, ...),
  *    SaleOptOut, SharingOptOut or TargetedAdvertisingOptOut equal to 1 ("opted out") refuses; in the
- *    uspv1 section (6) OptOutSale 'Y' refuses. TCF sections carried inside GPP (2, 5) are not read: the
- *    EU decision comes from `gdpr`/`gdpr_consent`.
+ *    uspv1 section (6) OptOutSale 'Y' refuses. When `gpp_sid` lists the TCF EU section (2) and the request
+ *    has no `gdpr_consent`, that section is the TC string and GDPR applies (unless `gdpr=0`); rule 1 then
+ *    reads it. The Canadian TCF section (5) is not read.
  *
  * A malformed `us_privacy` or `gpp` string refuses personalization too (fail closed: a corrupt signal may
  * be hiding an opt-out). Values that are unexpanded ad-server macros (`${GDPR}`, `${GDPR_CONSENT_755}`,
@@ -54,7 +55,10 @@ export type OptOutStatus = 'absent' | 'not-applicable' | 'no-opt-out' | 'opt-out
 export interface ConsentDecision {
   personalized: boolean;
   reason: ConsentReason;
-  /** From `gdpr`: true for 1, false for 0, null when absent or an unexpanded macro. */
+  /**
+   * From `gdpr`: true for 1, false for 0; when absent or an unexpanded macro, true if the TC string came from
+   * the GPP string's TCF EU section (listed in gpp_sid), else null.
+   */
   gdprApplies: boolean | null;
   frameworks: {
     tcf: TcfStatus;
@@ -81,7 +85,8 @@ export const REQUIRED_TCF_PURPOSES: readonly number[] = [1, 3, 4];
 export const GPP_OPT_OUT_FIELDS: readonly string[] = ['SaleOptOut', 'SharingOptOut', 'TargetedAdvertisingOptOut'];
 const GPP_OPTED_OUT = 1;
 const GPP_USPV1_ID = 6;
-const GPP_TCF_IDS = new Set([2, 5]);
+const GPP_TCF_EU_ID = 2;
+const GPP_TCF_CA_ID = 5;
 export const DEFAULT_CONSENT_CACHE_SIZE = 10_000;
 
 const UNRESOLVED_MACRO = /\$\{[^}]*\}|^%%[^%]*%%$|^\[[A-Za-z0-9_]+\]$|^\{[A-Za-z0-9_]+\}$/;
@@ -105,6 +110,8 @@ export function signalValue(query: ConsentQuery, name: string): string | null {
 interface GppOutcome {
   status: OptOutStatus;
   sections: readonly number[];
+  /** The TCF EU section (2) as a TC string, when gpp_sid lists it and the string holds it. */
+  tcfEu: string | null;
 }
 
 function readTcString(tcString: string, vendorId: number): TcfStatus {
@@ -138,15 +145,21 @@ function parseSectionIds(gppSid: string | null): number[] {
 }
 
 function readGpp(gpp: string, sectionIds: readonly number[]): GppOutcome {
-  if (sectionIds.length === 0) return { status: 'not-applicable', sections: [] };
+  if (sectionIds.length === 0) return { status: 'not-applicable', sections: [], tcfEu: null };
   let optedOut = false;
+  let tcfEu: string | null = null;
   const read: number[] = [];
   try {
     const model = new GppModel(gpp);
     const present = new Set<number>(model.getSectionIds());
     for (const id of sectionIds) {
-      if (!present.has(id) || GPP_TCF_IDS.has(id)) continue;
+      if (!present.has(id) || id === GPP_TCF_CA_ID) continue;
       const name = Sections.SECTION_ID_NAME_MAP.get(id);
+      if (id === GPP_TCF_EU_ID && name) {
+        tcfEu = model.encodeSection(name);
+        read.push(id);
+        continue;
+      }
       if (!name) continue;
       read.push(id);
       if (id === GPP_USPV1_ID) {
@@ -158,10 +171,12 @@ function readGpp(gpp: string, sectionIds: readonly number[]): GppOutcome {
       }
     }
   } catch {
-    return { status: 'invalid', sections: [] };
+    return { status: 'invalid', sections: [], tcfEu: null };
   }
-  if (read.length === 0) return { status: 'not-applicable', sections: [] };
-  return { status: optedOut ? 'opt-out' : 'no-opt-out', sections: read };
+  if (read.length === 0) return { status: 'not-applicable', sections: [], tcfEu: null };
+  // A string holding only the TCF EU section says nothing about US opt-outs.
+  const usRead = read.some((id) => id !== GPP_TCF_EU_ID);
+  return { status: optedOut ? 'opt-out' : usRead ? 'no-opt-out' : 'not-applicable', sections: read, tcfEu };
 }
 
 function readUsPrivacy(value: string | null): OptOutStatus {
@@ -184,6 +199,8 @@ const TCF_REFUSALS: Partial<Record<TcfStatus, ConsentReason>> = {
 
 export type ConsentDecider = (query: ConsentQuery) => ConsentDecision;
 
+const ABSENT_GPP: GppOutcome = { status: 'absent', sections: [], tcfEu: null };
+
 /** A decider for one vendor id with its own caches: build it once at start-up, call it per request. */
 export function createConsentDecider(options: ConsentDeciderOptions): ConsentDecider {
   const { vendorId } = options;
@@ -193,9 +210,27 @@ export function createConsentDecider(options: ConsentDeciderOptions): ConsentDec
   const gppCache = new LruCache<string, GppOutcome>(cacheSize);
 
   return (query) => {
+    const gppString = signalValue(query, 'gpp');
+    let gpp: GppOutcome;
+    if (gppString === null) gpp = ABSENT_GPP;
+    else {
+      const sid = signalValue(query, 'gpp_sid') ?? '';
+      const key = sid + '|' + gppString;
+      let cached = gppCache.get(key);
+      if (cached === undefined) {
+        cached = readGpp(gppString, parseSectionIds(sid));
+        gppCache.set(key, cached);
+      }
+      gpp = cached;
+    }
+
     const gdprRaw = signalValue(query, 'gdpr');
-    const gdprApplies = gdprRaw === '1' ? true : gdprRaw === '0' ? false : null;
-    const tcString = signalValue(query, 'gdpr_consent');
+    let gdprApplies = gdprRaw === '1' ? true : gdprRaw === '0' ? false : null;
+    let tcString = signalValue(query, 'gdpr_consent');
+    if (tcString === null && gpp.tcfEu !== null && gdprApplies !== false) {
+      tcString = gpp.tcfEu;
+      gdprApplies = true;
+    }
 
     let tcf: TcfStatus;
     if (gdprApplies === false) tcf = 'not-applicable';
@@ -210,20 +245,6 @@ export function createConsentDecider(options: ConsentDeciderOptions): ConsentDec
     }
 
     const usPrivacy = readUsPrivacy(signalValue(query, 'us_privacy'));
-
-    const gppString = signalValue(query, 'gpp');
-    let gpp: GppOutcome;
-    if (gppString === null) gpp = { status: 'absent', sections: [] };
-    else {
-      const sid = signalValue(query, 'gpp_sid') ?? '';
-      const key = sid + '|' + gppString;
-      let cached = gppCache.get(key);
-      if (cached === undefined) {
-        cached = readGpp(gppString, parseSectionIds(sid));
-        gppCache.set(key, cached);
-      }
-      gpp = cached;
-    }
 
     const frameworks = { tcf, usPrivacy, gpp: gpp.status };
     const decide = (personalized: boolean, reason: ConsentReason): ConsentDecision => ({

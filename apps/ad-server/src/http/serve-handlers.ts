@@ -8,7 +8,6 @@ import { serve, type Served } from './served';
 import type { ServeAnswer, ServeContext } from './serve-context';
 import { nativeAnswer } from './video-and-native';
 
-
 /** Click trackers the click redirect fires, by tracker record field. */
 const CLICK_TRACKER_FIELDS = ['primaryClickTracker', 'secondaryClickTrackers', 'mobileBannerClickTracker'] as const;
 
@@ -66,12 +65,20 @@ export function adDocument(ctx: ServeContext, kind: string, params: URLSearchPar
   const served = serve(ctx, params);
   if (!served) return badTag('ad document');
   if (kind === 'native' && served.query.nativeJson) return nativeAnswer(ctx, served);
-  if (!served.decision.ok) return { status: 200, contentType: 'text/html; charset=utf-8', body: displayDocument(`<!-- no ad: ${served.decision.reason} -->`, []) };
+  if (!served.decision.ok)
+    return { status: 200, contentType: 'text/html; charset=utf-8', body: displayDocument(`<!-- no ad: ${served.decision.reason} -->`, []) };
   const { markup, scripts } = markupOf(ctx, served, served.decision.choice, kind === 'video-mobile-in-web');
   return { status: 200, contentType: 'text/html; charset=utf-8', body: displayDocument(markup, scripts) };
 }
 
-function deliveryEvent(type: DeliveryEventType, campaign: CompiledCampaign, query: AdQuery, creative: string, segment: string, personalized: boolean): DeliveryEvent {
+function deliveryEvent(
+  type: DeliveryEventType,
+  campaign: CompiledCampaign,
+  query: AdQuery,
+  creative: string,
+  segment: string,
+  personalized: boolean,
+): DeliveryEvent {
   return {
     id: randomUUID(),
     type,
@@ -97,7 +104,8 @@ export async function noscriptImage(ctx: ServeContext, params: URLSearchParams):
   const { choice } = served.decision;
   const campaign = served.campaign as CompiledCampaign;
   await ctx.events.publish(deliveryEvent('impression', campaign, served.query, choice.item.contentValue, choice.segment, served.consent.personalized));
-  for (const field of ['bannerImpressionTrackers', 'bannerImpressionOutTagTrackers']) for (const url of choice.placement.trackers[field] ?? []) ctx.fireTracker(ctx.expandTracker(url));
+  for (const field of ['bannerImpressionTrackers', 'bannerImpressionOutTagTrackers'])
+    for (const url of choice.placement.trackers[field] ?? []) ctx.fireTracker(ctx.expandTracker(url));
   const still = choice.item.exports.png;
   const target = still ? ctx.urls.file(campaign.accountId, still.path) : choice.item.imageUrl;
   return target ? { status: 302, location: target } : { status: 200, contentType: 'image/gif', body: PIXEL };

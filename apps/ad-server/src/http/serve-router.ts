@@ -46,7 +46,9 @@ export function serveRequests(ctx: ServeContext, health: { ready(): Promise<bool
   return (req: IncomingMessage, res: ServerResponse): void => {
     if (req.url === '/healthz') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"ok"}');
     if (req.url === '/readyz')
-      return void health.ready().then((ok) => res.writeHead(ok ? 200 : 503, { 'Content-Type': 'application/json' }).end(JSON.stringify({ status: ok ? 'ok' : 'unavailable' })));
+      return void health
+        .ready()
+        .then((ok) => res.writeHead(ok ? 200 : 503, { 'Content-Type': 'application/json' }).end(JSON.stringify({ status: ok ? 'ok' : 'unavailable' })));
     if (answerMetrics(req, res)) return;
     if (req.method !== 'GET' && req.method !== 'HEAD') return write(res, { status: 405, contentType: 'text/plain; charset=utf-8', body: 'Only GET is served' });
     const url = new URL(req.url ?? '/', 'http://serve');

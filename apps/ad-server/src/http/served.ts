@@ -20,4 +20,3 @@ export function serve(ctx: ServeContext, params: URLSearchParams): Served | null
   const consent = ctx.consent(params);
   return { query, campaign, consent, decision: decideAd(campaign, query, consent.personalized) };
 }
-

@@ -1,5 +1,5 @@
 import { VAST_TRACKING_EVENTS, buildVastEmpty, buildVastInline } from '../vast';
-import { buildNativeResponse } from '../native';
+import { buildNativeResponse, nativeContentOf } from '../native';
 import type { AdChoice } from '../decision/ad-decision';
 import type { CompiledCampaign } from '../snapshot/compiled-campaign';
 import { newCacheBuster } from '../trackers';
@@ -53,23 +53,13 @@ export function nativeAnswer(ctx: ServeContext, served: Served): ServeAnswer {
   if (!served.decision.ok) return { status: 204 };
   const { choice } = served.decision;
   const campaign = served.campaign as CompiledCampaign;
-  const still = choice.item.exports.png;
-  const image = still
-    ? { url: ctx.urls.file(campaign.accountId, still.path), w: still.width, h: still.height }
-    : choice.item.imageUrl
-      ? { url: choice.item.imageUrl }
-      : null;
   const response = buildNativeResponse({
-    title: choice.item.name,
-    image,
+    ...nativeContentOf(choice.item, choice.placement, (path) => ctx.urls.file(campaign.accountId, path)),
     sponsoredBy: campaign.source.campaignName,
-    price: choice.item.price,
-    ctaText: choice.item.callToAction,
     clickUrl: selfTrackedClick(ctx, served, choice),
     impressionUrls: [ctx.urls.event('impression', served.query, choice, served.consent.personalized)],
     trackers: choice.placement.trackers,
     cacheBuster: newCacheBuster(),
   });
-  // The OpenRTB Native 1.2 response object sits under `native`.
-  return response ? { status: 200, contentType: 'application/json', body: JSON.stringify({ native: response }) } : { status: 204 };
+  return response ? { status: 200, contentType: 'application/json', body: JSON.stringify(response) } : { status: 204 };
 }

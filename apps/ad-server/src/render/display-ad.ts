@@ -73,7 +73,11 @@ export const impressionScripts = (input: Pick<DisplayAdInput, 'trackers' | 'mobi
   pick(input.trackers, input.mobile ? MOBILE_IMPRESSION_SCRIPT_FIELDS : IMPRESSION_SCRIPT_FIELDS);
 
 /** JSON safe inside a script element: no `</script>`, no line separators breaking old parsers. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+const scriptJson = (value: unknown) =>
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 
 /**
  * The script a script tag loads: it puts the ad's markup where the tag stands and loads the script
