@@ -348,3 +348,24 @@ describe('ad-server (real NATS: the serving_snapshot bucket in, DELIVERY events 
     expect(removed).toBe('/* no ad: UNKNOWN_CAMPAIGN */');
   });
 });
+
+describe('ad-server on an empty bucket (a new installation)', () => {
+  const prefix = uniquePrefix('adsempty');
+
+  afterAll(async () => {
+    await deletePrefixedStreams(prefix);
+  });
+
+  it('starts ready with nothing to serve, and answers no ad', async () => {
+    const config = adServerConfigSchema.parse({ NATS_PREFIX: prefix, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
+    const adServer = await startAdServer(config, createLogger({ service: 'ad-server-spec', level: 'silent' }));
+    try {
+      const base = `http://127.0.0.1:${adServer.port}`;
+      expect((await fetch(`${base}/readyz`)).status).toBe(200);
+      expect(await (await fetch(`${base}/serve/v1/tags/rich-media.js?plc=1&mp=1&cmp=1`)).text()).toBe('/* no ad: UNKNOWN_CAMPAIGN */');
+    } finally {
+      await adServer.drain();
+      await adServer.close();
+    }
+  });
+});

@@ -48,17 +48,28 @@ export class SnapshotCache {
         markLoaded();
       }
     };
-    const watch = await kv.watch({
+    let watch: QueuedIterator<KvEntry> | undefined;
+    let initializedEarly = false;
+    watch = await kv.watch({
       key: 'campaign.*',
       initializedFn: () => {
-        // Every current value has been handed to the iterator by now; loaded once those are applied.
-        initialCount = watch.getReceived();
-        settle();
+        // Every current value has been handed to the iterator by now; loaded once those are applied. With
+        // nothing to deliver this runs inside kv.watch, before it returns the iterator.
+        if (!watch) initializedEarly = true;
+        else {
+          initialCount = watch.getReceived();
+          settle();
+        }
       },
     });
+    if (initializedEarly) {
+      initialCount = watch.getReceived();
+      settle();
+    }
     this.watch = watch;
+    const entries = watch;
     void (async () => {
-      for await (const entry of watch) {
+      for await (const entry of entries) {
         await this.apply(kv, entry);
         applied++;
         settle();
