@@ -19,6 +19,22 @@ const positiveInt = (value: string | null): number | null => {
   return n > 0 ? n : null;
 };
 
+/**
+ * The query without the parameters an ad server left as its macro. The tag carries macros verbatim
+ * (`cb=%%CACHEBUSTER%%`), so an unexpanded one must be recognised before percent-decoding, which would
+ * read `%%CA` as an escape and mangle it into a value.
+ */
+export function queryWithoutMacros(rawSearch: string): URLSearchParams {
+  const kept: string[] = [];
+  for (const pair of rawSearch.replace(/^\?/, '').split('&')) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    const rawValue = equals === -1 ? '' : pair.slice(equals + 1);
+    if (!isUnexpandedMacro(rawValue)) kept.push(pair);
+  }
+  return new URLSearchParams(kept.join('&'));
+}
+
 /** A parameter's value when the ad server expanded it; an unexpanded macro or an empty value is none. */
 export function expanded(params: URLSearchParams, name: string): string | null {
   const value = params.get(name);

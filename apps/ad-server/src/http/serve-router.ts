@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerMetrics } from '@platform/telemetry';
 import { adDocument, click, eventPixel, explain, noscriptImage, scriptTag } from './serve-handlers';
+import { queryWithoutMacros } from './ad-query';
 import type { ServeAnswer, ServeContext } from './serve-context';
 import { vastDocument } from './video-and-native';
 
@@ -54,7 +55,7 @@ export function serveRequests(ctx: ServeContext, health: { ready(): Promise<bool
     const url = new URL(req.url ?? '/', 'http://serve');
     let answer: ServeAnswer | Promise<ServeAnswer> | undefined;
     try {
-      answer = route(ctx, url.pathname, url.searchParams) ?? notFound;
+      answer = route(ctx, url.pathname, queryWithoutMacros(url.search)) ?? notFound;
     } catch (error) {
       answer = Promise.reject(error);
     }

@@ -101,7 +101,7 @@ describe('creative delivery: a generated tag in a browser page, served, counted 
       retailCampaignId: campaign,
       mediaChannelIdx: channel,
     }));
-    const read = await call<{ adServers: { siteName: string; placements: { placementId: string; placementName: string }[] }[] }>(
+    const read = await call<{ adServers: { placements: { placementId: string; placementName: string; siteName: string }[] }[] }>(
       'GET',
       `/v2/accounts/${account}/media-plans/${plan}`,
     );
@@ -121,7 +121,7 @@ describe('creative delivery: a generated tag in a browser page, served, counted 
       type: 'inline',
       mediaPlanDetails: [
         {
-          siteName: read.adServers[0].siteName,
+          siteName: read.adServers[0].placements[0].siteName,
           placementName: read.adServers[0].placements[0].placementName,
           primaryClickTracker: `${siteBase}/trk/click?ord=%%CACHEBUSTER%%`,
         },
@@ -186,7 +186,17 @@ describe('creative delivery: a generated tag in a browser page, served, counted 
     const box = await ad.boundingBox();
     expect({ width: box?.width, height: box?.height }).toEqual({ width: 300, height: 250 });
     const still = page.locator('.rm-ad a.rm-click img');
-    await expect(still.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).naturalWidth)).resolves.toBe(300);
+    const srcOfStill = (await still.getAttribute('src')) as string;
+    console.log('DEBUG still', srcOfStill, (await fetch(srcOfStill)).status, await page.content());
+    // The exported still, loaded from the platform's files (a string expression: the spec is compiled without the DOM types).
+    await page.waitForFunction(
+      "(() => { const i = document.querySelector('.rm-ad a.rm-click img'); return !!i && i.complete && i.naturalWidth > 0; })()",
+      undefined,
+      {
+        timeout: 20_000,
+      },
+    );
+    expect(await still.evaluate((img) => (img as unknown as { naturalWidth: number; naturalHeight: number }).naturalWidth)).toBe(300);
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'ad-serving.png') });
 
