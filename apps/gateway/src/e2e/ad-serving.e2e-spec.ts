@@ -180,14 +180,14 @@ describe('creative delivery: a generated tag in a browser page, served, counted 
     const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
+    const failed: string[] = [];
+    page.on('requestfailed', (request) => failed.push(`${request.url()}: ${request.failure()?.errorText}`));
     await page.goto(`${siteBase}/publisher.html`, { waitUntil: 'load' });
     const ad = page.locator('.rm-ad');
     await ad.waitFor({ state: 'visible', timeout: 20_000 });
     const box = await ad.boundingBox();
     expect({ width: box?.width, height: box?.height }).toEqual({ width: 300, height: 250 });
     const still = page.locator('.rm-ad a.rm-click img');
-    const srcOfStill = (await still.getAttribute('src')) as string;
-    console.log('DEBUG still', srcOfStill, (await fetch(srcOfStill)).status, await page.content());
     // The exported still, loaded from the platform's files (a string expression: the spec is compiled without the DOM types).
     await page.waitForFunction(
       "(() => { const i = document.querySelector('.rm-ad a.rm-click img'); return !!i && i.complete && i.naturalWidth > 0; })()",
@@ -224,6 +224,7 @@ describe('creative delivery: a generated tag in a browser page, served, counted 
       ),
     ).toEqual([expect.stringMatching(/^\/trk\/click\?ord=\d{8}$/)]);
     expect(errors).toEqual([]);
+    expect(failed).toEqual([]);
   });
 
   it('answers an in-stream VAST request for a placement without a video with an empty VAST the IAB schema accepts', async () => {
