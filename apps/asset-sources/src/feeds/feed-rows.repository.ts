@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { escape } from 'mysql2';
 import type { FeedMissingRowPolicy } from '@contracts/domain';
 import type { ServiceDatabase } from '@platform/mysql';
 
@@ -14,6 +13,7 @@ export interface StagedRow {
 export const STAGE_BATCH = 5_000;
 /** ...and at most this many bytes of row text per statement, whatever the rows' size (max_allowed_packet is 16 MB). */
 export const STAGE_BATCH_BYTES = 4 * 1024 * 1024;
+const STAGE_COLUMNS = ['asset_source_id', 'generation', 'ordinal', 'key_value', 'row_json'];
 /** Rows deleted per statement when a generation is dropped: each a short transaction of its own. */
 const DROP_BATCH = 10_000;
 
@@ -36,15 +36,13 @@ export class FeedRowsRepository {
     return generation;
   }
 
-  /**
-   * Writes rows of a run's generation in one multi-row INSERT. The statement is built as one
-   * escaped string rather than with a placeholder per value: a batch has tens of thousands of values.
-   */
+  /** Writes rows of a run's generation in one multi-row INSERT (a batch has tens of thousands of values). */
   async stage(assetSourceId: number, generation: number, rows: readonly StagedRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    const head = `(${Number(assetSourceId)},${Number(generation)},`;
-    const values = rows.map((r) => `${head}${Number(r.ordinal)},${r.keyValue === null ? 'NULL' : escape(r.keyValue)},${escape(r.rowJson)})`);
-    await this.db.knex.raw(`INSERT INTO asset_source_rows (asset_source_id, generation, ordinal, key_value, row_json) VALUES ${values.join(',')}`);
+    await this.db.insertRows(
+      'asset_source_rows',
+      STAGE_COLUMNS,
+      rows.map((r) => [assetSourceId, generation, r.ordinal, r.keyValue, r.rowJson]),
+    );
   }
 
   /**
