@@ -284,7 +284,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     await bed.feedStore.rows.stage(
       assetSourceId,
       orphan,
-      Array.from({ length: 7 }, (_, i) => ({ ordinal: i, line: i + 2, keyValue: `X${i}`, rowJson: JSON.stringify({ sku: `X${i}` }) })),
+      Array.from({ length: 7 }, (_, i) => ({ ordinal: i, keyValue: `X${i}`, rowJson: JSON.stringify({ sku: `X${i}` }) })),
     );
     await bed.db.knex('feed_runs').where({ queue_id: next.queueId }).update({ status: 'Processing' });
     expect(await rows(assetSourceId)).toEqual(before);
@@ -306,7 +306,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     // A later run has started writing (its generation is newer) when the earlier run's clean-up comes.
     const later = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/overlap.csv', {}, server));
     const writing = await withTransaction(bed.db.knex, (trx) => bed.feedStore.rows.newGeneration(trx, assetSourceId, later.queueId));
-    await bed.feedStore.rows.stage(assetSourceId, writing, [{ ordinal: 0, line: 2, keyValue: 'W', rowJson: '{"sku":"W"}' }]);
+    await bed.feedStore.rows.stage(assetSourceId, writing, [{ ordinal: 0, keyValue: 'W', rowJson: '{"sku":"W"}' }]);
     await job().cleanup?.(request(queueId, assetSourceId));
     expect((await generations(assetSourceId))[writing]).toBe(1);
   });

@@ -266,7 +266,7 @@ async function stageAll(
               }
             }
           }
-          staged.push({ ordinal: health.rowsStored, line: row.line, keyValue, rowJson });
+          staged.push({ ordinal: health.rowsStored, keyValue, rowJson });
           stagedBytes += rowJson.length;
           health.rowsStored++;
         }

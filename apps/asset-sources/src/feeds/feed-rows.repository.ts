@@ -4,7 +4,6 @@ import type { ServiceDatabase } from '@platform/mysql';
 
 export interface StagedRow {
   ordinal: number;
-  line: number;
   keyValue: string | null;
   rowJson: string;
 }

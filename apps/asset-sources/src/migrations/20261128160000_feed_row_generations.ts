@@ -36,6 +36,13 @@ export const feedRowGenerations: Migration = {
         `DROP PRIMARY KEY, ADD PRIMARY KEY (asset_source_id, generation, ordinal), ` +
         INDEXES.map(({ index, column }) => `DROP INDEX ${index}, ADD INDEX ${index} (asset_source_id, generation, ${column})`).join(', '),
     );
+    // A version the shrink guard holds keeps its rows: they become generation 1 of its source.
+    await knex.raw(
+      'INSERT INTO asset_source_rows (asset_source_id, generation, ordinal, key_value, row_json) ' +
+        'SELECT f.asset_source_id, 1, s.ordinal, s.key_value, s.row_json FROM feed_sources f JOIN feed_staged_rows s ON s.queue_id = f.held_queue_id',
+    );
+    await knex.raw('UPDATE feed_runs r JOIN feed_sources f ON f.held_queue_id = r.queue_id SET r.row_generation = 1');
+    await knex.raw('UPDATE feed_sources SET last_row_generation = 1 WHERE held_queue_id IS NOT NULL');
     await knex.schema.dropTable('feed_staged_rows');
   },
   async down(knex) {
@@ -49,10 +56,14 @@ export const feedRowGenerations: Migration = {
       t.primary(['queue_id', 'ordinal'], 'pk_feed_staged_rows');
       t.index(['queue_id', 'key_value'], 'ix_feed_staged_rows_key');
     });
-    // Only the served generation can live on without the column: rows of runs not applied (held or
-    // part-written) are dropped, as their runs' staged rows would be.
+    // A held version's rows go back to staging under its run; rows of runs neither served nor held
+    // (part-written) are dropped, as their runs' staged rows would be.
+    await knex.raw(
+      'INSERT INTO feed_staged_rows (queue_id, ordinal, line, key_value, row_json) ' +
+        'SELECT f.held_queue_id, r.ordinal, 0, r.key_value, r.row_json FROM feed_sources f JOIN feed_runs h ON h.queue_id = f.held_queue_id ' +
+        'JOIN asset_source_rows r ON r.asset_source_id = f.asset_source_id AND r.generation = h.row_generation',
+    );
     await knex.raw('DELETE r FROM asset_source_rows r JOIN asset_sources s ON s.asset_source_id = r.asset_source_id WHERE r.generation <> s.row_generation');
-    await knex.raw('UPDATE feed_sources SET held_queue_id = NULL, held_reason = NULL');
     await knex.raw(
       `ALTER TABLE asset_source_rows DROP PRIMARY KEY, ADD PRIMARY KEY (asset_source_id, ordinal), ` +
         INDEXES.map(({ index, column }) => `DROP INDEX ${index}, ADD INDEX ${index} (asset_source_id, ${column})`).join(', ') +
