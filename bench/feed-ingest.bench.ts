@@ -18,7 +18,7 @@ import { withTeardown } from './harness/teardown';
 
 /**
  * Ingest of a generated product feed of BENCH_FEED_ROWS rows (default 1,000,000: about 300 MB as CSV,
- * 440 MB as XML) served over HTTP on loopback, as CSV and then the same rows as XML (BENCH_FEED_FORMATS,
+ * 500 MB as XML) served over HTTP on loopback, as CSV and then the same rows as XML (BENCH_FEED_FORMATS,
  * default `csv,xml`): a feed source created with POST .../asset-sources/feed/create, timed from the
  * POST until its queue answers Completed, and the asset-sources process's peak RSS (VmHWM, restarted
  * before each format) over the run. Baseline, in the same run: the bare parser the feed reader uses
