@@ -224,7 +224,7 @@ async function main(): Promise<void> {
           'rows/s': Math.round(ingestRate),
           'peak RSS MiB': ingestPeak.toFixed(0),
           'CPU s': (ingestCpuMs / 1000).toFixed(1),
-          'CPU s mariadbd': (dbCpuMs / 1000).toFixed(1),
+          'CPU s mariadbd': Number.isFinite(dbCpuMs) ? (dbCpuMs / 1000).toFixed(1) : 'not read',
         },
         [`bare ${format === 'csv' ? 'csv-parse' : 'saxes'} (baseline)`]: {
           seconds: bare.seconds.toFixed(1),
