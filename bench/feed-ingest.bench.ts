@@ -1,14 +1,14 @@
 import { execFile } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { finished } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { cpuTimeMs, machineBusyFraction } from './harness/cpu-time';
+import { cpuTimeMs, findPidByCommand, machineBusyFraction } from './harness/cpu-time';
 import { apiClient, expectJson } from './harness/http-api';
 import { startObjectStore, startPlatform } from './harness/platform';
 import { settleQueue } from './harness/queue';
@@ -17,13 +17,19 @@ import { seedRetailerOrg } from './harness/seed';
 import { withTeardown } from './harness/teardown';
 
 /**
- * Ingest of a generated product CSV of BENCH_FEED_ROWS rows (default 1,000,000, about 300 MB) served
- * over HTTP on loopback: a feed source created with POST .../asset-sources/feed/create, timed from the
- * POST until its queue answers Completed, and the asset-sources process's peak RSS (VmHWM) over the run.
- * Baseline, in the same run: the bare csv-parse (the parser the feed reader uses) reading the same
- * bytes from the same server in a process of its own, counting rows; its rows/s and peak RSS.
+ * Ingest of a generated product feed of BENCH_FEED_ROWS rows (default 1,000,000: about 300 MB as CSV,
+ * 500 MB as XML) served over HTTP on loopback, as CSV and then the same rows as XML (BENCH_FEED_FORMATS,
+ * default `csv,xml`): a feed source created with POST .../asset-sources/feed/create, timed from the
+ * POST until its queue answers Completed, and the asset-sources process's peak RSS (VmHWM, restarted
+ * before each format) over the run. Baseline, in the same run: the bare parser the feed reader uses
+ * (csv-parse, saxes) reading the same bytes from the same server in a process of its own, counting
+ * rows; its rows/s and peak RSS. The services run with the NODE_OPTIONS the Kubernetes manifests give them.
  */
+type Format = 'csv' | 'xml';
 const ROWS = Number(process.env.BENCH_FEED_ROWS ?? 1_000_000);
+const FORMATS = (process.env.BENCH_FEED_FORMATS ?? 'csv,xml').split(',').map((f) => f.trim()) as Format[];
+/** deploy/k8s/components/asset-sources/asset-sources.yaml (and the other services' manifests). */
+const DEPLOYED_NODE_OPTIONS = '--max-old-space-size=256';
 const ORG_ID = 'bench-feeds';
 /** A million rows on a busy machine take longer than the harness's default ten minutes. */
 const INGEST_DEADLINE_MS = 60 * 60_000;
@@ -48,18 +54,44 @@ function productRow(i: number): string {
   ].join(',');
 }
 
-async function writeFeed(path: string, rows: number): Promise<void> {
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The same row as an XML element: one child element per column, in column order. */
+function productElement(i: number): string {
+  const fields = parseCsvLine(productRow(i));
+  return `<product>${COLUMNS.map((c, k) => `<${c}>${escapeXml(fields[k])}</${c}>`).join('')}</product>`;
+}
+
+/** The fields of one generated CSV line (only the description is quoted, and holds no quote). */
+function parseCsvLine(line: string): string[] {
+  const fields: string[] = [];
+  for (let at = 0; at <= line.length;) {
+    if (line[at] === '"') {
+      const close = line.indexOf('"', at + 1);
+      fields.push(line.slice(at + 1, close));
+      at = close + 2;
+    } else {
+      const comma = line.indexOf(',', at);
+      const stop = comma === -1 ? line.length : comma;
+      fields.push(line.slice(at, stop));
+      at = stop + 1;
+    }
+  }
+  return fields;
+}
+
+async function writeFeed(path: string, rows: number, format: Format): Promise<void> {
   const out = createWriteStream(path);
-  out.write(`${COLUMNS.join(',')}\n`);
+  out.write(format === 'csv' ? `${COLUMNS.join(',')}\n` : '<?xml version="1.0" encoding="UTF-8"?>\n<products>\n');
   let chunk = '';
   for (let i = 0; i < rows; i++) {
-    chunk += `${productRow(i)}\n`;
+    chunk += `${format === 'csv' ? productRow(i) : productElement(i)}\n`;
     if (chunk.length > 1 << 20) {
       if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
       chunk = '';
     }
   }
-  out.end(chunk);
+  out.end(format === 'csv' ? chunk : `${chunk}</products>\n`);
   await finished(out);
 }
 
@@ -70,22 +102,43 @@ async function peakRssMiB(pid: number): Promise<number> {
   return kb / 1024;
 }
 
+/** Resident set of a process now (VmRSS), in MiB. */
+async function rssMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) / 1024;
+}
+
+/** Starts a new peak: VmHWM restarts from the current RSS (Linux clear_refs 5), so each format's peak is its own. */
+async function resetPeakRss(pid: number): Promise<void> {
+  await writeFile(`/proc/${pid}/clear_refs`, '5');
+}
+
 async function main(): Promise<void> {
   await withTeardown(async (defer) => {
     const work = await mkdtemp(join(tmpdir(), 'bench-feed-'));
-    defer('remove the feed file', () => rm(work, { recursive: true, force: true }));
-    const feedPath = join(work, 'products.csv');
-    await writeFeed(feedPath, ROWS);
-    const bytes = (await stat(feedPath)).size;
-    console.log(`feed: ${ROWS} rows, ${bytes} bytes (${(bytes / ROWS).toFixed(0)} bytes per row), ${COLUMNS.length} columns`);
+    defer('remove the feed files', () => rm(work, { recursive: true, force: true }));
+    const files = new Map<Format, { path: string; bytes: number }>();
+    for (const format of FORMATS) {
+      const path = join(work, `products.${format}`);
+      await writeFeed(path, ROWS, format);
+      const bytes = (await stat(path)).size;
+      files.set(format, { path, bytes });
+      console.log(`${format} feed: ${ROWS} rows, ${bytes} bytes (${(bytes / ROWS).toFixed(0)} bytes per row), ${COLUMNS.length} columns`);
+    }
 
-    const server: Server = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/csv', 'content-length': String(bytes) });
-      createReadStream(feedPath).pipe(res);
+    const server: Server = createServer((req, res) => {
+      const file = files.get((req.url ?? '').endsWith('.xml') ? 'xml' : 'csv');
+      if (!file) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': (req.url ?? '').endsWith('.xml') ? 'application/xml' : 'text/csv', 'content-length': String(file.bytes) });
+      createReadStream(file.path).pipe(res);
     });
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     defer('stop the feed server', () => new Promise<void>((done) => server.close(() => done())));
     const feedHost = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const largest = Math.max(...[...files.values()].map((f) => f.bytes));
 
     const s3 = await startObjectStore(defer);
     const platform = await startPlatform('benchfeed', defer, {
@@ -93,86 +146,101 @@ async function main(): Promise<void> {
       env: {
         S3_ENDPOINT: s3.endpoint,
         OUTBOUND_ALLOWLIST: `${feedHost},${s3.hostPort}`,
-        FEED_INGEST_MAX_BYTES: String(bytes * 2),
+        FEED_INGEST_MAX_BYTES: String(largest * 2),
         FEED_SCHEDULE_SWEEP_MS: '0',
+        // As the Kubernetes manifests run every service (deploy/k8s/components/*/: NODE_OPTIONS).
+        NODE_OPTIONS: DEPLOYED_NODE_OPTIONS,
       },
     });
     const api = apiClient(platform.gatewayUrl);
     const { apiKey, accountId } = await seedRetailerOrg(api, ORG_ID);
     const assetSourcesPid = platform.pids['asset-sources'];
     if (assetSourcesPid === undefined) throw new Error('asset-sources did not start');
+    const mariadbPid = findPidByCommand('mariadbd');
+    const summary: string[] = [];
 
-    const busy = await machineBusyFraction();
-    console.log(`machine busy before measuring: ${(busy * 100).toFixed(0)}% of all cores`);
+    for (const format of FORMATS) {
+      const busy = await machineBusyFraction();
+      console.log(
+        `\n${format}: machine busy before measuring: ${(busy * 100).toFixed(0)}% of all cores (load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(', ')})`,
+      );
 
-    // The subject: create, then the queue from Queued to Completed.
-    const rssBefore = await peakRssMiB(assetSourcesPid);
-    const cpuBefore = cpuTimeMs(assetSourcesPid) ?? NaN;
-    const begin = performance.now();
-    const created = expectJson<{ id: number; queueId: string }>(
-      await api('POST', `/v2/accounts/${accountId}/asset-sources/feed/create`, {
-        token: apiKey,
-        json: {
-          assetSourceName: 'Bench products',
-          url: `http://${feedHost}/products.csv`,
-          urlType: 'http',
-          contentType: 'csv',
-          csvSeparator: 'comma',
-          characterEncoding: 'UTF_8',
-          firstRowIsHeader: true,
-          columnNames: COLUMNS,
-          assetKeyColumn: 'sku',
-          assetGroupColumn: 'category',
-          reportingColumn: 'title',
+      // The subject: create, then the queue from Queued to Completed.
+      await resetPeakRss(assetSourcesPid);
+      const rssBefore = await rssMiB(assetSourcesPid);
+      const cpuBefore = cpuTimeMs(assetSourcesPid) ?? NaN;
+      const dbCpuBefore = mariadbPid === undefined ? NaN : (cpuTimeMs(mariadbPid) ?? NaN);
+      const begin = performance.now();
+      const created = expectJson<{ id: number; queueId: string }>(
+        await api('POST', `/v2/accounts/${accountId}/asset-sources/feed/create`, {
+          token: apiKey,
+          json: {
+            assetSourceName: `Bench products (${format})`,
+            url: `http://${feedHost}/products.${format}`,
+            urlType: 'http',
+            contentType: format,
+            csvSeparator: 'comma',
+            characterEncoding: 'UTF_8',
+            firstRowIsHeader: true,
+            columnNames: COLUMNS,
+            assetKeyColumn: 'sku',
+            assetGroupColumn: 'category',
+            reportingColumn: 'title',
+          },
+        }),
+        201,
+        `create ${format} feed source`,
+      );
+      const done = await settleQueue(api, apiKey, created.queueId, INGEST_DEADLINE_MS);
+      const ingestSeconds = (performance.now() - begin) / 1000;
+      const ingestCpuMs = (cpuTimeMs(assetSourcesPid) ?? NaN) - cpuBefore;
+      const dbCpuMs = mariadbPid === undefined ? NaN : (cpuTimeMs(mariadbPid) ?? NaN) - dbCpuBefore;
+      const ingestPeak = await peakRssMiB(assetSourcesPid);
+      if (done.totalProcessed !== ROWS) throw new Error(`the ${format} run read ${done.totalProcessed} rows, not ${ROWS}: ${done.message}`);
+      const detail = expectJson<{ rowCount: number }>(
+        await api('GET', `/v2/accounts/${accountId}/asset-sources/${created.id}`, { token: apiKey }),
+        200,
+        'detail',
+      );
+      if (detail.rowCount !== ROWS) throw new Error(`the ${format} source serves ${detail.rowCount} rows, not ${ROWS}`);
+
+      // The baseline: the bare parser alone over the same bytes from the same server.
+      const { stdout } = await execFileAsync(
+        process.execPath,
+        ['--import', 'tsx', resolve(__dirname, `harness/bare-${format}-parse.ts`), `http://${feedHost}/products.${format}`],
+        { maxBuffer: 1 << 20 },
+      );
+      const bare = JSON.parse(stdout) as { rows: number; seconds: number; peakRssMiB: number; cpuMs: number };
+      if (bare.rows !== ROWS) throw new Error(`the bare ${format} parser counted ${bare.rows} rows, not ${ROWS}`);
+
+      const ingestRate = ROWS / ingestSeconds;
+      const bareRate = bare.rows / bare.seconds;
+      console.log(`message: ${done.message}`);
+      console.table({
+        [`ingest ${format} to Completed (subject)`]: {
+          seconds: ingestSeconds.toFixed(1),
+          'rows/s': Math.round(ingestRate),
+          'peak RSS MiB': ingestPeak.toFixed(0),
+          'CPU s': (ingestCpuMs / 1000).toFixed(1),
+          'CPU s mariadbd': Number.isFinite(dbCpuMs) ? (dbCpuMs / 1000).toFixed(1) : 'not read',
         },
-      }),
-      201,
-      'create feed source',
-    );
-    const done = await settleQueue(api, apiKey, created.queueId, INGEST_DEADLINE_MS);
-    const ingestSeconds = (performance.now() - begin) / 1000;
-    const ingestCpuMs = (cpuTimeMs(assetSourcesPid) ?? NaN) - cpuBefore;
-    const ingestPeak = await peakRssMiB(assetSourcesPid);
-    if (done.totalProcessed !== ROWS) throw new Error(`the run read ${done.totalProcessed} rows, not ${ROWS}: ${done.message}`);
-    const detail = expectJson<{ rowCount: number }>(
-      await api('GET', `/v2/accounts/${accountId}/asset-sources/${created.id}`, { token: apiKey }),
-      200,
-      'detail',
-    );
-    if (detail.rowCount !== ROWS) throw new Error(`the source serves ${detail.rowCount} rows, not ${ROWS}`);
-
-    // The baseline: csv-parse alone over the same bytes from the same server.
-    const { stdout } = await execFileAsync(
-      process.execPath,
-      ['--import', 'tsx', resolve(__dirname, 'harness/bare-csv-parse.ts'), `http://${feedHost}/products.csv`],
-      {
-        maxBuffer: 1 << 20,
-      },
-    );
-    const bare = JSON.parse(stdout) as { rows: number; seconds: number; peakRssMiB: number; cpuMs: number };
-    if (bare.rows !== ROWS) throw new Error(`csv-parse counted ${bare.rows} rows, not ${ROWS}`);
-
-    const ingestRate = ROWS / ingestSeconds;
-    const bareRate = bare.rows / bare.seconds;
-    console.log(`message: ${done.message}`);
-    console.table({
-      'ingest to Completed (subject)': {
-        seconds: ingestSeconds.toFixed(1),
-        'rows/s': Math.round(ingestRate),
-        'peak RSS MiB': ingestPeak.toFixed(0),
-        'CPU s (asset-sources)': (ingestCpuMs / 1000).toFixed(1),
-      },
-      'bare csv-parse (baseline)': {
-        seconds: bare.seconds.toFixed(1),
-        'rows/s': Math.round(bareRate),
-        'peak RSS MiB': bare.peakRssMiB.toFixed(0),
-        'CPU s (asset-sources)': '',
-      },
-    });
-    console.log(
-      `ratio rows/s subject/baseline: ${(ingestRate / bareRate).toFixed(3)} (goal at least 0.5); ` +
-        `asset-sources peak RSS ${ingestPeak.toFixed(0)} MiB (before the run ${rssBefore.toFixed(0)} MiB; goal at most 256)`,
-    );
+        [`bare ${format === 'csv' ? 'csv-parse' : 'saxes'} (baseline)`]: {
+          seconds: bare.seconds.toFixed(1),
+          'rows/s': Math.round(bareRate),
+          'peak RSS MiB': bare.peakRssMiB.toFixed(0),
+          'CPU s': (bare.cpuMs / 1000).toFixed(1),
+          'CPU s mariadbd': '',
+        },
+      });
+      const line =
+        `${format}: ratio rows/s subject/baseline ${(ingestRate / bareRate).toFixed(3)} (goal at least 0.5); ` +
+        `asset-sources peak RSS ${ingestPeak.toFixed(0)} MiB (${rssBefore.toFixed(0)} MiB before the run; goal at most 256)`;
+      console.log(line);
+      summary.push(line);
+    }
+    console.log(`\n${summary.join('\n')}`);
   });
 }
 

@@ -15,6 +15,8 @@ export interface MeasureOptions extends LoadSettings {
   expectBody?: string;
   /** Processes (label -> pid) whose CPU time per request to report for the measured run. */
   cpuOf?: Record<string, number>;
+  /** Requests per second across all connections; unset: as fast as the server answers. */
+  overallRate?: number;
 }
 
 export interface Measurement {
@@ -51,6 +53,7 @@ function fire(options: MeasureOptions, durationSec: number): Promise<Run> {
         connections: options.connections,
         duration: durationSec,
         expectBody: options.expectBody,
+        ...(options.overallRate ? { overallRate: options.overallRate } : {}),
       },
       (error, result) => (error ? fail(error) : done({ result, latenciesMs: Float64Array.from(latencies).sort() })),
     );

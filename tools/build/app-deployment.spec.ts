@@ -1,7 +1,8 @@
 // Every app under apps/ ships with all a cluster needs, in every overlay as `kubectl kustomize`
 // renders it: its image, a hardened Deployment with requests and limits, readiness and liveness
-// probes of its kind, a PodDisruptionBudget, and an HPA for the gateway and the gRPC services (a
-// ScaledObject for each worker where the keda component is on). The list of apps is read from
+// probes of its kind, a PodDisruptionBudget, and an HPA for the HTTP edges (gateway, ad server) and
+// the gRPC services (a ScaledObject for each worker where the keda component is on), a migration Job
+// for each app that owns a schema and none for the others. The list of apps is read from
 // apps/, so an app added there fails here until its manifests exist.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -57,12 +58,18 @@ const envOf = (container: Container | undefined, name: string) => container?.env
 /**
  * An app that owns a schema (the gateway, every gRPC service) migrates it once per release: its Job
  * `<app>-migrate` runs the same image with SCHEMA_MIGRATIONS=only and the same database credentials,
- * and its replicas run with SCHEMA_MIGRATIONS=require-current. A worker owns no schema and has neither.
+ * and its replicas run with SCHEMA_MIGRATIONS=require-current. An app that owns none (a worker, the ad
+ * server) has neither, nor any database credentials.
  */
 function migrationProblems(app: AppFacts, container: Container, docs: RenderedObject[]): string[] {
   const job = byKind(docs, 'Job').find((doc) => doc.metadata.name === `${app.name}-migrate`) as unknown as K8sObject | undefined;
   const replicasMode = envOf(container, 'SCHEMA_MIGRATIONS')?.value;
-  if (app.kind === 'worker') return job || replicasMode ? ['a worker owns no schema, yet has a migration Job or SCHEMA_MIGRATIONS'] : [];
+  if (!app.ownsSchema) {
+    const problems: string[] = [];
+    if (job || replicasMode) problems.push(`${app.name} owns no schema, yet has a migration Job or SCHEMA_MIGRATIONS`);
+    for (const name of ['MYSQL_URL', 'MYSQL_SERVICE_PASSWORD']) if (envOf(container, name)) problems.push(`${app.name} owns no schema, yet is given ${name}`);
+    return problems;
+  }
   const problems: string[] = [];
   if (replicasMode !== 'require-current') problems.push(`replicas run with SCHEMA_MIGRATIONS=${replicasMode}, not require-current`);
   if (!job) return [...problems, `no Job ${app.name}-migrate`];
@@ -111,6 +118,7 @@ describe('every app under apps/ deploys', () => {
     expect(kinds.gateway).toBe('edge');
     for (const service of GRPC_PORTS.keys()) expect({ service, kind: kinds[service] }).toEqual({ service, kind: 'grpc-service' });
     expect(kinds['storage-worker']).toBe('worker');
+    expect(kinds['ad-server']).toBe('edge');
     expect(
       APPS.filter((app) => app.kind === 'grpc-service')
         .map((app) => app.name)
@@ -180,8 +188,38 @@ describe('every app under apps/ deploys', () => {
     });
 
     it('an app with no Deployment at all', () => {
-      expect(deploymentProblems({ name: 'an-app-not-deployed', kind: 'worker', peers: [], readsPublicAddresses: true }, dev(), 'dev')).toEqual([
-        'no Deployment',
+      expect(
+        deploymentProblems({ name: 'an-app-not-deployed', kind: 'worker', peers: [], readsPublicAddresses: true, ownsSchema: false }, dev(), 'dev'),
+      ).toEqual(['no Deployment']);
+    });
+
+    const adServer = APPS.find((app) => app.name === 'ad-server') as AppFacts;
+
+    it('the ad server without its HPA, its PDB, or its probes on the named port http', () => {
+      const docs = structuredClone(dev());
+      const deployment = docs.find((doc) => doc.kind === 'Deployment' && doc.metadata.name === 'ad-server') as unknown as K8sObject;
+      const container = podSpec(deployment).containers[0];
+      (container.readinessProbe as { httpGet: { port: string | number } }).httpGet.port = 8070;
+      delete container.livenessProbe;
+      const docsWithout = without(without(docs, 'HorizontalPodAutoscaler', 'ad-server'), 'PodDisruptionBudget', 'ad-server');
+      expect(deploymentProblems(adServer, docsWithout, 'dev')).toEqual([
+        expect.stringMatching(/^readinessProbe is .*"port":8070/),
+        expect.stringMatching(/^livenessProbe is null/),
+        '0 PodDisruptionBudgets select it',
+        '0 HorizontalPodAutoscalers target it',
+      ]);
+    });
+
+    it('the ad server, which owns no schema, given a migration Job or database credentials', () => {
+      const docs = structuredClone(dev());
+      const deployment = docs.find((doc) => doc.kind === 'Deployment' && doc.metadata.name === 'ad-server') as unknown as K8sObject;
+      const container = podSpec(deployment).containers[0];
+      container.env = [...(container.env ?? []), { name: 'SCHEMA_MIGRATIONS', value: 'require-current' }, { name: 'MYSQL_URL', value: 'mysql://x@db:3306' }];
+      const gatewayJob = docs.find((doc) => doc.kind === 'Job' && doc.metadata.name === 'gateway-migrate') as RenderedObject;
+      const adServerJob = { ...structuredClone(gatewayJob), metadata: { ...gatewayJob.metadata, name: 'ad-server-migrate' } };
+      expect(deploymentProblems(adServer, [...docs, adServerJob], 'dev')).toEqual([
+        'ad-server owns no schema, yet has a migration Job or SCHEMA_MIGRATIONS',
+        'ad-server owns no schema, yet is given MYSQL_URL',
       ]);
     });
   });

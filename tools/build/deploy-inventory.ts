@@ -21,6 +21,12 @@ export interface AppFacts {
   peers: string[];
   /** It reads customer URLs or buckets through an outbound guard (createOutboundFetch, openCustomerBucket). */
   readsPublicAddresses: boolean;
+  /**
+   * It owns a MySQL schema, so it migrates it once per release (a Job) and reaches MySQL: every gRPC
+   * service (runGrpcService's config holds the MySQL fields and applies the migrations), and any other
+   * app whose code reads the MySQL fields (the gateway). The ad server and the workers own none.
+   */
+  ownsSchema: boolean;
 }
 
 function sourceFiles(dir: string): string[] {
@@ -31,12 +37,18 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The kind, from what main.ts runs: runGrpcService, runWorker, or the gateway's own HTTP start. */
-function kindOf(app: string, main: string): AppKind {
+/**
+ * The kind, from what main.ts runs: runGrpcService, runWorker, or an HTTP edge (the gateway's own
+ * start; an app that opens the process shell and listens with its own HTTP server, as the ad server does).
+ */
+function kindOf(app: string, main: string, sources: string[]): AppKind {
   if (/\brunGrpcService\(/.test(main)) return 'grpc-service';
   if (/\brunWorker\(/.test(main)) return 'worker';
   if (app === 'gateway') return 'edge';
-  throw new Error(`apps/${app}/src/main.ts runs neither runGrpcService nor runWorker: teach tools/build/deploy-inventory.ts its kind`);
+  if (/\bopenProcessShell\(/.test(main) && sources.some((source) => /\bcreateServer\(/.test(source) && /from 'node:http'/.test(source))) return 'edge';
+  throw new Error(
+    `apps/${app}/src/main.ts runs neither runGrpcService nor runWorker, nor an HTTP server of its own: teach tools/build/deploy-inventory.ts its kind`,
+  );
 }
 
 export function appFacts(app: string): AppFacts {
@@ -48,8 +60,11 @@ export function appFacts(app: string): AppFacts {
         .map((name) => name.replace(/\.peer\.ts$/, ''))
         .sort()
     : [];
-  const readsPublicAddresses = sourceFiles(src).some((file) => /\b(createOutboundFetch|openCustomerBucket)\(/.test(readFileSync(file, 'utf8')));
-  return { name: app, kind: kindOf(app, readFileSync(join(src, 'main.ts'), 'utf8')), peers, readsPublicAddresses };
+  const sources = sourceFiles(src).map((file) => readFileSync(file, 'utf8'));
+  const readsPublicAddresses = sources.some((source) => /\b(createOutboundFetch|openCustomerBucket)\(/.test(source));
+  const kind = kindOf(app, readFileSync(join(src, 'main.ts'), 'utf8'), sources);
+  const ownsSchema = kind === 'grpc-service' || sources.some((source) => /\b(mysqlFields|MYSQL_URL)\b/.test(source));
+  return { name: app, kind, peers, readsPublicAddresses, ownsSchema };
 }
 
 /** Every deployable: a folder of apps/ with a src/main.ts. */

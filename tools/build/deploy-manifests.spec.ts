@@ -80,6 +80,8 @@ const WORKLOADS = DOCS.filter(({ doc }) => isWorkload(doc));
 const APP_WORKLOADS = WORKLOADS.filter(({ doc }) => podSpec(doc).containers.some((c) => OUR_IMAGE.test(c.image ?? '')));
 const findApp = (name: string) => APP_WORKLOADS.find(({ doc }) => doc.metadata?.name === name);
 const BASE_APPS = ['gateway', 'channels-plans'];
+/** Apps whose config holds no secret: the ad server (no schema, no internal calls, no object storage). */
+const NEEDS_NO_SECRET = ['ad-server'];
 const APPS = [...BASE_APPS, ...[...new Set(APP_WORKLOADS.map(({ doc }) => doc.metadata?.name as string))].filter((name) => !BASE_APPS.includes(name)).sort()];
 
 describe('deploy/k8s manifests', () => {
@@ -127,7 +129,9 @@ describe('deploy/k8s manifests', () => {
     it('takes its settings from retail-media-config and its secrets from retail-media-secrets only', () => {
       expect(container.envFrom).toEqual([{ configMapRef: { name: 'retail-media-config' } }]);
       const refs = (container.env ?? []).flatMap((env) => (env.valueFrom?.secretKeyRef ? [env.valueFrom.secretKeyRef] : []));
-      expect(refs.length).toBeGreaterThan(0);
+      // The ad server reads no secret (no schema, no signed calls); every other app reads some.
+      if (NEEDS_NO_SECRET.includes(name)) expect(refs).toEqual([]);
+      else expect(refs.length).toBeGreaterThan(0);
       for (const ref of refs) expect(ref).toEqual({ name: 'retail-media-secrets', key: expect.any(String) });
       // A secret value typed straight into a manifest.
       for (const env of container.env ?? []) {
@@ -202,6 +206,46 @@ describe('deploy/k8s manifests', () => {
       expect(byKind('PodDisruptionBudget')).toHaveLength(1);
       expect(byKind('HorizontalPodAutoscaler')).toHaveLength(1);
       expect(gateway?.doc.spec?.replicas).toBeUndefined();
+    });
+  });
+
+  describe('ad-server', () => {
+    const adServer = findApp('ad-server');
+    const container = adServer ? podSpec(adServer.doc).containers[0] : ({} as Container);
+    const ofAdServer = (kind: string) => DOCS.filter(({ doc }) => doc.kind === kind && doc.metadata?.name?.startsWith('ad-server'));
+
+    it('is an edge serving HTTP (and /metrics) on 8070, probing /readyz and /healthz, behind the ClusterIP Service ad-server', () => {
+      expect(adServer?.doc.metadata?.labels?.['app.kubernetes.io/component']).toBe('edge');
+      expect(container.ports).toEqual([{ name: 'http', containerPort: 8070, protocol: 'TCP' }]);
+      expect(envValue(container, 'PORT')?.value).toBe('8070');
+      expect(adServer?.doc.spec?.template?.metadata?.annotations?.['prometheus.io/port']).toBe('8070');
+      expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
+      expect(container.livenessProbe?.httpGet).toEqual({ path: '/healthz', port: 'http' });
+      const [service] = ofAdServer('Service');
+      expect(service?.doc.metadata?.name).toBe('ad-server');
+      expect(service?.doc.spec?.ports).toEqual([expect.objectContaining({ name: 'http', port: 8070, targetPort: 'http' })]);
+      expect(service?.doc.spec?.clusterIP).toBeUndefined();
+    });
+
+    it('owns no schema: no migration Job, no database settings', () => {
+      expect(ofAdServer('Job')).toEqual([]);
+      for (const name of ['SCHEMA_MIGRATIONS', 'MYSQL_URL', 'MYSQL_SERVICE_PASSWORD'])
+        expect({ name, env: envValue(container, name) }).toEqual({ name, env: undefined });
+    });
+
+    it('scales on CPU on its own (up to 20 replicas), with a PDB, and reaches public addresses but no private range', () => {
+      const [hpa] = ofAdServer('HorizontalPodAutoscaler');
+      expect(hpa?.doc.spec).toMatchObject({ scaleTargetRef: { kind: 'Deployment', name: 'ad-server' }, minReplicas: 2, maxReplicas: 20 });
+      expect(ofAdServer('PodDisruptionBudget')).toHaveLength(1);
+      const egress = ofAdServer('NetworkPolicy').find(({ doc }) => doc.metadata?.name === 'ad-server-public-egress')?.doc as unknown as {
+        spec: { egress: { to: { ipBlock: { cidr: string; except: string[] } }[] }[] };
+      };
+      expect(egress.spec.egress[0].to[0].ipBlock.cidr).toBe('0.0.0.0/0');
+      expect(egress.spec.egress[0].to[0].ipBlock.except).toEqual(expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16']));
+    });
+
+    it('deploy/README.md says how the public host splits /serve/ to it', () => {
+      expect(README).toMatch(/`\/serve\/`[^\n]*`ad-server`/);
     });
   });
 

@@ -1,7 +1,8 @@
 // Reads the NetworkPolicies of each rendered overlay and checks who may reach whom: clients reach only
-// the gateway; the gateway only the gRPC services; each service only MySQL, NATS, object storage and
-// the peers its peers/ folder names; workers only NATS and object storage; public addresses only the
-// apps whose code reads customer URLs or buckets through an outbound guard.
+// the HTTP edges (gateway, ad server); the gateway only the gRPC services; each service only MySQL,
+// NATS, object storage and the peers its peers/ folder names; workers only NATS and object storage;
+// an edge that owns no schema (the ad server) only NATS; MySQL only the schema owners; public
+// addresses only the apps whose code reads them through an outbound guard.
 import { APPS, OVERLAYS, renderOverlay, type AppFacts, type RenderedObject } from './deploy-inventory';
 import { mayConnect, type Endpoint, type NetworkPolicy, type Port } from './network-policy-reach';
 
@@ -61,23 +62,29 @@ function reachMatrix(docs: RenderedObject[]): Set<string> {
   return allowed;
 }
 
+/** Every app reads object storage but an edge that owns no schema (the ad server: NATS only). */
+const readsObjectStorage = (app: AppFacts) => !(app.kind === 'edge' && !app.ownsSchema);
+
 function expectedMatrix(apps: AppFacts[], docs: RenderedObject[]): Set<string> {
   const pods = podsOf(docs);
   const expected = new Set<string>();
   const services = apps.filter((app) => app.kind === 'grpc-service').map((app) => app.name);
-  // Our own pods never call the gateway: their egress does not allow it.
-  expected.add('client -> gateway:http');
-  expected.add('ingress-controller -> gateway:http');
+  // Clients reach the HTTP edges through the ingress controller or load balancer; our own pods never
+  // call an edge: their egress does not allow it.
+  for (const edge of apps.filter((app) => app.kind === 'edge')) {
+    expected.add(`client -> ${edge.name}:http`);
+    expected.add(`ingress-controller -> ${edge.name}:http`);
+  }
   // Metrics: any pod of the cluster (Prometheus) may scrape, nothing outside it; our own apps' egress does not allow it.
   expected.add('ingress-controller -> gateway:metrics');
   for (const service of services) expected.add(`gateway -> ${service}:grpc`);
   for (const app of apps) for (const peer of app.peers) expected.add(`${app.name} -> ${peer}:grpc`);
   // Dev's in-namespace infrastructure: MySQL for the schema owners and their migration Jobs, NATS and object storage for every app.
   for (const app of apps) {
-    if (pods.has('mariadb') && app.kind !== 'worker') expected.add(`${app.name} -> mariadb:mysql`);
-    if (pods.has('mariadb') && app.kind !== 'worker') expected.add(`${app.name}-migrate -> mariadb:mysql`);
+    if (pods.has('mariadb') && app.ownsSchema) expected.add(`${app.name} -> mariadb:mysql`);
+    if (pods.has('mariadb') && app.ownsSchema) expected.add(`${app.name}-migrate -> mariadb:mysql`);
     if (pods.has('nats')) expected.add(`${app.name} -> nats:client`);
-    if (pods.has('minio')) expected.add(`${app.name} -> minio:s3`);
+    if (pods.has('minio') && readsObjectStorage(app)) expected.add(`${app.name} -> minio:s3`);
   }
   return expected;
 }
@@ -91,7 +98,7 @@ describe.each(OVERLAYS)('NetworkPolicies of overlays/%s', (overlay) => {
     for (const app of APPS) expect({ app: app.name, rendered: podsOf(docs()).has(app.name) }).toEqual({ app: app.name, rendered: true });
   });
 
-  it('between pods and from outside: clients reach only the gateway, the gateway only the services, each service only the peers it calls', () => {
+  it('between pods and from outside: clients reach only the edges, the gateway only the services, each service only the peers it calls', () => {
     const allowed = [...reachMatrix(docs())].sort();
     expect(allowed).toEqual([...expectedMatrix(APPS, docs())].sort());
   });
@@ -106,9 +113,9 @@ describe.each(OVERLAYS)('NetworkPolicies of overlays/%s', (overlay) => {
       publicSite: reaches(name, PUBLIC_SITE, { number: 443 }),
     };
     expect(verdicts).toEqual({
-      mysql: app.kind !== 'worker',
+      mysql: app.ownsSchema,
       nats: true,
-      objectStorage: true,
+      objectStorage: readsObjectStorage(app),
       dns: true,
       otherPrivateService: false,
       // Only through the in-app outbound guard, which refuses private addresses as the policy does.
@@ -126,10 +133,26 @@ describe.each(OVERLAYS)('NetworkPolicies of overlays/%s', (overlay) => {
 describe('the reach model', () => {
   it('derives the peers from the peers/ folders and the public readers from the code', () => {
     const facts = Object.fromEntries(APPS.map((app) => [app.name, { peers: app.peers, readsPublicAddresses: app.readsPublicAddresses }]));
-    expect(facts['content-creative']).toEqual({ peers: ['asset-sources', 'channels-plans', 'storage-library'], readsPublicAddresses: false });
+    expect(facts['content-creative']).toEqual({
+      peers: ['asset-sources', 'channels-plans', 'storage-library', 'tagging-trackers'],
+      readsPublicAddresses: false,
+    });
     expect(facts['asset-sources']).toEqual({ peers: ['content-creative', 'storage-library'], readsPublicAddresses: true });
     expect(facts['storage-worker']).toEqual({ peers: [], readsPublicAddresses: true });
     expect(facts['storage-library']).toEqual({ peers: [], readsPublicAddresses: true });
     expect(facts.gateway).toEqual({ peers: [], readsPublicAddresses: false });
+    expect(facts['ad-server']).toEqual({ peers: [], readsPublicAddresses: true });
+  });
+
+  it('tells the schema owners from the apps that own none', () => {
+    const owners = APPS.filter((app) => app.ownsSchema).map((app) => app.name);
+    expect(owners).toContain('gateway');
+    expect(owners).not.toContain('ad-server');
+    expect(owners).not.toContain('storage-worker');
+    expect(owners.filter((name) => name !== 'gateway').sort()).toEqual(
+      APPS.filter((app) => app.kind === 'grpc-service')
+        .map((app) => app.name)
+        .sort(),
+    );
   });
 });

@@ -49,6 +49,7 @@ describe('npm start (tools/launcher)', () => {
 
   beforeAll(async () => {
     [port, s3Port, metricsPort] = [await freePort(), await freePort(), await freePort()];
+    const adServerPort = await freePort();
     // GRPC_PORT_BASE moves the services' declared ports as a block (workers' health ports likewise), clear of a running system.
     const grpcBase = await freePortBlock(2 * APPS.length);
     const workerHealthBase = grpcBase + APPS.length;
@@ -60,6 +61,7 @@ describe('npm start (tools/launcher)', () => {
       GRPC_PORT_BASE: String(grpcBase),
       WORKER_HEALTH_PORT_BASE: String(workerHealthBase),
       METRICS_PORT: String(metricsPort),
+      AD_SERVER_PORT: String(adServerPort),
       MYSQL_SCHEMA_PREFIX: prefix,
       NATS_PREFIX: prefix,
       ADMIN_TOKEN,

@@ -7,13 +7,14 @@
  *
  * `npm start -- --replicas storage-worker=3,templates=2,gateway=2` runs several processes of an app:
  * a service's replicas on its port + 100 * i, which its callers round-robin over (an `ipv4:` address
- * list); gateways on PORT + i; workers sharing their durable consumers. The first replica of a schema
+ * list); gateways on PORT + i; the ad server on AD_SERVER_PORT (8070) + i, the gateway forwarding `/serve/`
+ * to the first (AD_SERVER_URL); workers sharing their durable consumers. The first replica of a schema
  * owner migrates, the others wait for a current schema (SCHEMA_MIGRATIONS=require-current).
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { checkHealth } from '@platform/grpc';
-import { APPS, grpcPortOf } from './apps.registry';
+import { APPS, grpcPortOf, listenPortsOf } from './apps.registry';
 import { AppSupervisor, LauncherEvent } from './app-supervisor';
 import { httpAnswers, startChild } from './child-process.runner';
 import { parseReplicas, replicaName, schemaMigrationsFor, serviceReplicaAddresses } from './replicas';
@@ -86,6 +87,9 @@ async function main(): Promise<void> {
       const port = grpcPortOf(app, grpcPortBase);
       if (port !== undefined && 'addressVariable' in app.readiness)
         env[app.readiness.addressVariable] = serviceReplicaAddresses(port, countOf(app.name)).address;
+      // The gateway forwards the app's paths to it (AD_SERVER_URL), as the ingress does in a cluster.
+      const listening = listenPortsOf(app, env, countOf(app.name));
+      if (listening && app.listens) env[app.listens.urlVariable] = listening.url;
     }
     let workerIndex = 0;
     const gatewayPorts: string[] = [];
@@ -100,6 +104,12 @@ async function main(): Promise<void> {
           appEnv.PORT = String(Number(env.PORT ?? 8080) + index);
           appEnv.METRICS_PORT = String(Number(env.METRICS_PORT ?? 9464) + index);
           gatewayPorts.push(appEnv.PORT);
+        }
+        const listening = listenPortsOf(app, env, count);
+        if (listening) {
+          // Its own port variable, never the gateway's PORT; loopback unless HOST says otherwise.
+          appEnv.PORT = String(listening.ports[index]);
+          appEnv.HOST = env.HOST ?? '127.0.0.1';
         }
         if (port !== undefined) {
           const replicaPort = serviceReplicaAddresses(port, count).ports[index];

@@ -67,6 +67,7 @@ describe('npm start -- --replicas', () => {
       PORT: String(httpBase),
       METRICS_PORT: String(metricsBase),
       S3_EMBEDDED_PORT: String(await freePortBlock(1)),
+      AD_SERVER_PORT: String(await freePortBlock(1)),
       S3_DATA_DIR: dataDir,
       GRPC_PORT_BASE: String(grpcBase),
       WORKER_HEALTH_PORT_BASE: String(workerHealthBase),

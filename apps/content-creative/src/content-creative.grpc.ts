@@ -7,6 +7,7 @@ import type { ContentCreativeServices } from './content-creative.services';
 import { contentMapGrpc } from './content-maps/content-map.grpc';
 import { dataSignalGrpc } from './data-signals/data-signal.grpc';
 import { decisionGrpc } from './decisions/decision.grpc';
+import { deliveryGrpc } from './delivery/delivery.grpc';
 import { exportGrpc } from './exports/export.grpc';
 import type { AssetSourcesPeer } from './peers/asset-sources.peer';
 import type { ChannelsPlansPeer } from './peers/channels-plans.peer';
@@ -22,5 +23,5 @@ export interface ContentCreativePeers {
 export function contentCreativeGrpc(
   deps: ContentCreativeServices & ContentCreativePeers & { logger: Logger; guard: CallGuard },
 ): v1.ContentCreativeServiceServer {
-  return { ...dataSignalGrpc(deps), ...campaignGrpc(deps), ...contentMapGrpc(deps), ...decisionGrpc(deps), ...exportGrpc(deps) };
+  return { ...dataSignalGrpc(deps), ...campaignGrpc(deps), ...contentMapGrpc(deps), ...decisionGrpc(deps), ...exportGrpc(deps), ...deliveryGrpc(deps) };
 }

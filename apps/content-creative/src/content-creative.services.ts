@@ -6,6 +6,8 @@ import { CampaignService } from './campaigns/campaign.service';
 import { ContentMapRepository } from './content-maps/content-map.repository';
 import { ContentMapService } from './content-maps/content-map.service';
 import { DecisionService } from './decisions/decision.service';
+import { DeliveryRepository } from './delivery/delivery.repository';
+import { DeliveryService } from './delivery/delivery.service';
 import { DataSignalRepository } from './data-signals/data-signal.repository';
 import { DataSignalService } from './data-signals/data-signal.service';
 import { ExportRepository } from './exports/export.repository';
@@ -17,6 +19,7 @@ export interface ContentCreativeServices {
   contentMaps: ContentMapService;
   decisions: DecisionService;
   exports: ExportService;
+  delivery: DeliveryService;
 }
 
 /** Repositories and services over one database; the gRPC server and the specs build them the same way. */
@@ -31,5 +34,6 @@ export function createContentCreativeServices(deps: { db: ServiceDatabase; event
     decisions: new DecisionService(campaigns),
     contentMaps: new ContentMapService(deps.db.knex, deps.events, mapRepository, exports),
     exports,
+    delivery: new DeliveryService(deps.db.knex, new DeliveryRepository(deps.db), deps.logger),
   };
 }

@@ -13,6 +13,11 @@ export const gatewayConfigSchema = z.object({
   INTERNAL_AUTH_KEY: secretKey.optional(),
   /** Base of the absolute URLs the API returns (pagination links); defaults to the request's host. */
   PUBLIC_BASE_URL: optionalUrl(['http', 'https']),
+  /**
+   * The ad server the gateway forwards the ad-serving paths (`/serve/...`) to, so that tags pointing at
+   * PUBLIC_BASE_URL work locally (`npm start` sets it). Unset in a cluster, where the ingress routes them.
+   */
+  AD_SERVER_URL: optionalUrl(['http', 'https']),
   /** Requests per minute each API key may make, over every gateway replica (counted in MySQL); 0 disables the limit. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(6000),
   /** Requests per minute an account may take, over every key acting in it and every replica; 0 disables the limit. */

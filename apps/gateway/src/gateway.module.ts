@@ -27,6 +27,7 @@ import { bindRoutes } from './routes/route-binder';
 import { knownPermissions, ROUTE_TABLE } from './routes/route-table';
 import { objectStoreFromConfig } from '@platform/s3';
 import { filesRouter } from './uploads/files.router';
+import { forwardServe } from './http/serve-forward';
 import { createUploadStaging } from './uploads/upload-staging';
 
 /** The gateway's own schema (identity) and its migrations. */
@@ -89,6 +90,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       }),
     },
     knownRoutes: ROUTE_TABLE,
+    serveForward: config.AD_SERVER_URL ? forwardServe(config.AD_SERVER_URL, { logger }) : undefined,
     routers: [
       bindRoutes(ROUTE_TABLE, {
         authenticate: identity.authenticate,

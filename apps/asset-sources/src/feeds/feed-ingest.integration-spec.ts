@@ -1,5 +1,6 @@
 import { createLogger } from '@platform/logging';
 import type { JobProgressSink, JobRequest } from '@platform/jobs';
+import { withTransaction } from '@platform/mysql';
 import { naming } from '@platform/nats';
 import { createSecretBox, developmentKey } from '@platform/secrets';
 import { actingAs, createEventOutbox, TEST_PRINCIPAL } from '@platform/service';
@@ -203,7 +204,8 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     const before = await rows(assetSourceId);
     expect(before).toHaveLength(20);
 
-    feeds.set('/fragile.csv', { body: csv(products(5000, 100)), cutAfter: 30_000 });
+    // Cut past the first insert of rows: what it wrote stays out of sight until the clean-up drops it.
+    feeds.set('/fragile.csv', { body: csv(products(20_000, 100)), cutAfter: 300_000 });
     const broken = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/fragile.csv', {}, server));
     const failure = await rejectionOf(run(broken.queueId, assetSourceId));
     expect(failure).toMatchObject({ name: 'JobFailed' });
@@ -218,6 +220,109 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     const missing = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/fragile.csv', {}, server));
     expect(String((await rejectionOf(run(missing.queueId, assetSourceId))).message)).toMatch(/no feed at .*fragile\.csv.*unchanged/);
     expect(await rows(assetSourceId)).toEqual(before);
+  });
+
+  /** Row counts by generation of a source, as stored (what reads see and what they do not). */
+  const generations = async (assetSourceId: number) =>
+    Object.fromEntries(
+      (
+        (await bed.db
+          .knex('asset_source_rows')
+          .where({ asset_source_id: assetSourceId })
+          .groupBy('generation')
+          .orderBy('generation')
+          .select('generation', bed.db.knex.raw('COUNT(*) AS n'))) as { generation: number; n: number }[]
+      ).map((g) => [Number(g.generation), Number(g.n)]),
+    );
+  const served = async (assetSourceId: number) =>
+    Number(
+      ((await bed.db.knex('asset_sources').where({ asset_source_id: assetSourceId }).first('row_generation')) as { row_generation: number }).row_generation,
+    );
+
+  it('writes each run under a generation of its own and flips to it; the replaced generation is dropped in the clean-up, a failed run leaves the previous one served', async () => {
+    feeds.set('/generations.csv', { body: csv(products(12_000)) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/generations.csv', {}, server));
+    await run(queueId, assetSourceId);
+    const first = await served(assetSourceId);
+    expect(first).toBeGreaterThan(0);
+    await job().cleanup?.(request(queueId, assetSourceId));
+    expect(await generations(assetSourceId)).toEqual({ [first]: 12_000 });
+
+    feeds.set('/generations.csv', { body: csv(products(11_000, 50_000)) });
+    const next = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/generations.csv', {}, server));
+    await run(next.queueId, assetSourceId);
+    const second = await served(assetSourceId);
+    expect(second).toBeGreaterThan(first);
+    expect((await rows(assetSourceId))[0]).toMatchObject({ sku: 'P50000' });
+    expect((await bed.assetSources.get(ACCOUNT, assetSourceId)).rowCount).toBe(11_000);
+    // The old rows are out of sight at once, and gone after the clean-up (which follows the Completed state).
+    expect(await generations(assetSourceId)).toEqual({ [first]: 12_000, [second]: 11_000 });
+    await job().cleanup?.(request(next.queueId, assetSourceId));
+    expect(await generations(assetSourceId)).toEqual({ [second]: 11_000 });
+
+    // A run that breaks after writing rows: the previous generation stays served, the broken one is dropped.
+    feeds.set('/generations.csv', { body: csv(products(20_000, 90_000)), cutAfter: 300_000 });
+    const broken = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/generations.csv', {}, server));
+    await rejectionOf(run(broken.queueId, assetSourceId));
+    expect(await served(assetSourceId)).toBe(second);
+    expect(Object.keys(await generations(assetSourceId))).toHaveLength(2);
+    expect((await rows(assetSourceId))[0]).toMatchObject({ sku: 'P50000' });
+    await job().cleanup?.(request(broken.queueId, assetSourceId));
+    expect(await generations(assetSourceId)).toEqual({ [second]: 11_000 });
+  });
+
+  it('recovers from a run killed mid-way: its rows are never read, and the redelivered run drops them and starts over', async () => {
+    feeds.set('/killed.csv', { body: csv(products(30)) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/killed.csv', {}, server));
+    await run(queueId, assetSourceId);
+    const before = await rows(assetSourceId);
+
+    // What a process killed part-way through a run leaves: a generation of the run with some rows, never flipped to, no clean-up.
+    feeds.set('/killed.csv', { body: csv(products(40, 500)) });
+    const next = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/killed.csv', {}, server));
+    const orphan = await withTransaction(bed.db.knex, (trx) => bed.feedStore.rows.newGeneration(trx, assetSourceId, next.queueId));
+    await bed.feedStore.rows.stage(
+      assetSourceId,
+      orphan,
+      Array.from({ length: 7 }, (_, i) => ({ ordinal: i, keyValue: `X${i}`, rowJson: JSON.stringify({ sku: `X${i}` }) })),
+    );
+    await bed.db.knex('feed_runs').where({ queue_id: next.queueId }).update({ status: 'Processing' });
+    expect(await rows(assetSourceId)).toEqual(before);
+    expect(await bed.assetSources.findRows(ACCOUNT, assetSourceId, 'sku', ['X1'])).toEqual([]);
+    expect(await bed.feedStore.rows.stagedCount(next.queueId)).toBe(7);
+
+    // The redelivery runs from the start under a new generation.
+    await run(next.queueId, assetSourceId);
+    expect((await rows(assetSourceId)).map((r) => r.sku)).toEqual(products(40, 500).map((line) => line.split(',')[0]));
+    const g = await generations(assetSourceId);
+    expect(g[orphan]).toBeUndefined();
+    expect(await served(assetSourceId)).toBeGreaterThan(orphan);
+  });
+
+  it("never drops a later run's generation in an earlier run's clean-up", async () => {
+    feeds.set('/overlap.csv', { body: csv(products(10)) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/overlap.csv', {}, server));
+    await run(queueId, assetSourceId);
+    // A later run has started writing (its generation is newer) when the earlier run's clean-up comes.
+    const later = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/overlap.csv', {}, server));
+    const writing = await withTransaction(bed.db.knex, (trx) => bed.feedStore.rows.newGeneration(trx, assetSourceId, later.queueId));
+    await bed.feedStore.rows.stage(assetSourceId, writing, [{ ordinal: 0, keyValue: 'W', rowJson: '{"sku":"W"}' }]);
+    await job().cleanup?.(request(queueId, assetSourceId));
+    expect((await generations(assetSourceId))[writing]).toBe(1);
+  });
+
+  it('finds every duplicate key past the filter candidates it holds at once, with its line', async () => {
+    // 12,000 distinct keys, each twice: more repeats than the run holds to check at once.
+    const keys = products(12_000);
+    feeds.set('/repeats.csv', { body: csv([...keys, ...keys]) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/repeats.csv', {}, server));
+    await run(queueId, assetSourceId);
+    const report = await bed.feedSources.report([ACCOUNT], queueId, { line: 0, seq: 0 }, 20_000);
+    expect(report.run).toMatchObject({ rowsStored: 24_000, duplicateKeys: 12_000 });
+    const duplicates = report.entries.filter((e) => e.kind === 'duplicate-key');
+    expect(duplicates).toHaveLength(12_000);
+    expect(duplicates[0]).toMatchObject({ line: 12_002, keyValue: 'P0' });
+    expect(duplicates.at(-1)).toMatchObject({ line: 24_001, keyValue: 'P11999' });
   });
 
   it('holds a version that lost more than the guard allows (or is empty) until the owner confirms it', async () => {

@@ -6,7 +6,8 @@ import type { AssetSourceRecord } from '../sources/asset-source.model';
 import type { AssetSourceService } from '../sources/asset-source.service';
 import { isNumericWeight } from '../sources/asset-source.rules';
 import { isRejectedFeedRow, type FeedReader, type OpenedFeed } from './feed-reading';
-import { STAGE_BATCH, type FeedRowsRepository, type StagedRow } from './feed-rows.repository';
+import { STAGE_BATCH, STAGE_BATCH_BYTES, type FeedRowsRepository, type StagedRow } from './feed-rows.repository';
+import { KeyFilter } from './key-filter';
 import { FEED_INGEST_KIND, type FeedIngestPayload, type FeedReportEntry, type FeedRunHealth, type FeedSourceRecord } from './feed-source.model';
 import type { FeedSourceRepository } from './feed-source.repository';
 import type { FeedSourceService } from './feed-source.service';
@@ -14,6 +15,10 @@ import type { FeedSourceService } from './feed-source.service';
 /** How often a running ingestion reports its progress to the queue. */
 const PROGRESS_EVERY_MS = 1_000;
 const KEY_VALUE_MAX = 255;
+/** Row inserts in flight while parsing goes on; the next batch waits for the oldest (bounded memory). */
+const INSERTS_IN_FLIGHT = 2;
+/** Rows whose key may repeat an earlier one, held (ordinal and line) until the database checks them. */
+const KEY_CANDIDATES = 10_000;
 
 export interface FeedIngestDeps {
   db: ServiceDatabase;
@@ -30,12 +35,14 @@ export interface FeedIngestDeps {
 class RunEnded extends JobFailed {}
 
 /**
- * The feed-ingest job: reads the whole feed through the FeedReader into the run's staging rows,
- * recording its health report as it goes, then swaps the version in, in one transaction, only when
- * the feed parsed to its end. A broken feed leaves the old rows serving; so does a version the shrink
- * guard holds. One run per source at a time across replicas (a named lock); a scheduled run of a
- * feed that did not change (ETag, Last-Modified or content hash) is skipped. Repeatable from the
- * start: a redelivered job drops what an earlier attempt staged.
+ * The feed-ingest job: reads the whole feed through the FeedReader into a new row generation of the
+ * source (written once, seen by no read), recording its health report as it goes, then flips the
+ * source to that generation in one short transaction, only when the feed parsed to its end. A broken
+ * feed leaves the old rows serving; so does a version the shrink guard holds. One run per source at a
+ * time across replicas (a named lock); a scheduled run of a feed that did not change (ETag,
+ * Last-Modified or content hash) is skipped. Repeatable from the start: a redelivered job drops what
+ * an earlier attempt wrote. The generation a run replaced is dropped in its clean-up, after the
+ * queue has its Completed state.
  */
 export function feedIngestJob(deps: FeedIngestDeps): JobHandler<FeedIngestPayload> {
   const now = () => deps.now?.() ?? new Date();
@@ -58,9 +65,11 @@ export function feedIngestJob(deps: FeedIngestDeps): JobHandler<FeedIngestPayloa
       return locked.result;
     },
     async cleanup(job) {
-      const run = await deps.feeds.getRun(job.queueId);
-      // A held version keeps its staged rows until it is confirmed or superseded.
-      if (run && run.status !== 'Held') await deps.rows.dropStaged(job.queueId);
+      // The generations up to this run's that nothing serves or holds: the one its swap replaced, its
+      // own when it was not applied, an older held one it superseded. A held version keeps its rows
+      // until it is confirmed or superseded; a later run's generation is never touched.
+      const run = await deps.rows.generationOf(job.queueId);
+      if (run && run.generation !== null) await deps.rows.dropUnserved(run.assetSourceId, run.generation);
     },
   };
 }
@@ -82,8 +91,10 @@ async function ingest(
     throw new RunEnded(message);
   };
   await deps.feeds.saveRun(undefined, queueId, { status: 'Processing', message: 'Processing' });
-  await deps.rows.dropStaged(queueId);
+  // Under the source's lock: whatever an earlier attempt (or a run killed mid-way) wrote is dropped.
+  await deps.rows.dropUnserved(assetSourceId);
   await deps.feeds.deleteReport(queueId);
+  const generation = await withTransaction(deps.db.knex, (trx) => deps.rows.newGeneration(trx, assetSourceId, queueId));
 
   let opened: OpenedFeed;
   try {
@@ -113,7 +124,7 @@ async function ingest(
         return { totalItems: 0, totalProcessed: 0, message: `Skipped: the feed is unchanged (${unchanged}).` };
       }
     }
-    const health = await stageAll(deps, queueId, source, opened, sink).catch(async (error: unknown) => {
+    const health = await stageAll(deps, queueId, generation, source, opened, sink).catch(async (error: unknown) => {
       if (error instanceof RunEnded) throw error;
       return end('Failed', `The feed was not ingested: ${reason(error)} The rows already serving are unchanged.`);
     });
@@ -132,17 +143,17 @@ async function ingest(
         // A newer held version replaces an older one, whose staged rows are then dropped.
         await deps.feeds.setHeld(trx, assetSourceId, { queueId, reason: message });
       });
-      if (feed.held && feed.held.queueId !== queueId) await deps.rows.dropStaged(feed.held.queueId);
+      // The older held version, now superseded, is dropped at once.
+      if (feed.held && feed.held.queueId !== queueId) await deps.rows.dropUnserved(assetSourceId, generation);
       throw new RunEnded(message);
     }
     const served = await withTransaction(deps.db.knex, async (trx) => {
-      const count = await deps.rows.swapIn(trx, assetSourceId, queueId, source.columns.assetKeyColumn !== null, feed.policies.missingRowPolicy, now());
+      const count = await deps.rows.swapIn(trx, assetSourceId, generation, source.columns.assetKeyColumn !== null, feed.policies.missingRowPolicy, now());
       await deps.feeds.setApplied(trx, assetSourceId, { queueId, ...full });
       const message = completedMessage(health, count);
       await deps.feeds.saveRun(trx, queueId, { status: 'Completed', message, health, version: full });
       return { count, message };
     });
-    if (feed.held && feed.held.queueId !== queueId) await deps.rows.dropStaged(feed.held.queueId);
     await deps.assetSources
       .changed(accountId, assetSourceId)
       .catch((error: unknown) => deps.logger.warn({ err: error, assetSourceId }, 'dependents of a feed source failed to follow it'));
@@ -152,81 +163,127 @@ async function ingest(
   }
 }
 
-/** Reads every row into staging, checking each and recording the health report; throws when the feed itself breaks. */
-async function stageAll(deps: FeedIngestDeps, queueId: string, source: AssetSourceRecord, opened: OpenedFeed, sink: JobProgressSink): Promise<FeedRunHealth> {
-  const { columnNames, columns } = source;
+/**
+ * Reads every row into the run's generation, checking each and recording the health report; throws
+ * when the feed itself breaks. Rows go in multi-row inserts, INSERTS_IN_FLIGHT at a time while parsing
+ * goes on (the next batch waits for the oldest), so memory stays bounded whatever the feed's size.
+ * Duplicate keys: a fixed-size filter of the keys seen names the rows whose key may repeat an earlier
+ * one; the database checks those (up to KEY_CANDIDATES at a time, once every earlier row is written).
+ */
+async function stageAll(
+  deps: FeedIngestDeps,
+  queueId: string,
+  generation: number,
+  source: AssetSourceRecord,
+  opened: OpenedFeed,
+  sink: JobProgressSink,
+): Promise<FeedRunHealth> {
+  const { assetSourceId, columnNames, columns } = source;
   const keyColumn = columns.assetKeyColumn;
   const variantColumn = columns.assetVariantColumn;
   const health: FeedRunHealth = { rowsRead: 0, rowsStored: 0, duplicateKeys: 0, emptyKeys: 0, rejectedRows: 0 };
   const seenColumns = new Set<string>();
+  const inserts = new InFlight(INSERTS_IN_FLIGHT);
+  const keys = keyColumn === null ? undefined : new KeyFilter();
+  const candidates = { ordinals: new Int32Array(KEY_CANDIDATES), lines: new Int32Array(KEY_CANDIDATES), count: 0 };
   let staged: StagedRow[] = [];
+  let stagedBytes = 0;
   let report: FeedReportEntry[] = [];
   let seq = 0;
   let lastProgress = Date.now();
   const note = (line: number, kind: FeedReportEntry['kind'], keyValue: string | null, why: string) =>
     report.push({ seq: seq++, line, kind, keyValue, reason: why });
   const flush = async () => {
-    await deps.rows.stage(queueId, staged);
-    await deps.feeds.insertReportEntries(queueId, report);
+    const rows = staged;
+    const entries = report;
     staged = [];
+    stagedBytes = 0;
     report = [];
+    if (rows.length === 0 && entries.length === 0) return;
+    await inserts.add(
+      (async () => {
+        await deps.rows.stage(assetSourceId, generation, rows);
+        await deps.feeds.insertReportEntries(queueId, entries);
+      })(),
+    );
   };
-
-  for await (const row of opened.rows) {
-    health.rowsRead++;
-    if (isRejectedFeedRow(row)) {
-      health.rejectedRows++;
-      note(row.line, 'rejected', null, row.reason);
-    } else {
-      const projected: Record<string, string> = {};
-      for (const column of columnNames) {
-        const value = row.values[column];
-        if (value !== undefined) {
-          projected[column] = value;
-          seenColumns.add(column);
-        }
-      }
-      const rejection = rowRejection(projected, columns.rotationWeightColumn);
-      if (rejection) {
-        health.rejectedRows++;
-        note(row.line, 'rejected', null, rejection);
-      } else {
-        const rowJson = JSON.stringify(projected);
-        let keyValue: string | null = null;
-        if (keyColumn !== null) {
-          const key = projected[keyColumn];
-          if (key === undefined || key.trim() === '') {
-            health.emptyKeys++;
-            note(row.line, 'empty-key', null, `The row has no value in the asset key column ${JSON.stringify(keyColumn)}.`);
-          } else keyValue = key.slice(0, KEY_VALUE_MAX);
-        }
-        staged.push({ ordinal: health.rowsStored, line: row.line, keyValue, rowJson });
-        health.rowsStored++;
-      }
-    }
-    if (staged.length >= STAGE_BATCH || report.length >= STAGE_BATCH) await flush();
-    if (Date.now() - lastProgress >= PROGRESS_EVERY_MS) {
-      lastProgress = Date.now();
-      await sink.progress(health.rowsRead, 0, `Read ${health.rowsRead} rows`);
-    }
-  }
-  await flush();
-  if (keyColumn !== null) {
-    // Duplicate keys once every row is staged: the database finds them, so memory stays flat whatever the feed's size.
-    for (let after = -1; ;) {
-      const duplicates = await deps.rows.duplicatesPage(queueId, variantColumn, after, STAGE_BATCH);
+  /** The candidates whose key an earlier row really has, once every row before them is written. */
+  const checkCandidates = async () => {
+    if (candidates.count === 0) return;
+    await flush();
+    await inserts.drain();
+    for (let from = 0; from < candidates.count; from += STAGE_BATCH) {
+      const to = Math.min(candidates.count, from + STAGE_BATCH);
+      const lineOf = new Map<number, number>();
+      for (let i = from; i < to; i++) lineOf.set(candidates.ordinals[i], candidates.lines[i]);
+      const duplicates = await deps.rows.duplicatesOf(assetSourceId, generation, variantColumn, [...lineOf.keys()]);
       for (const d of duplicates)
         note(
-          d.line,
+          lineOf.get(d.ordinal) ?? 0,
           'duplicate-key',
           d.keyValue,
           `An earlier row has the key ${JSON.stringify(d.keyValue)}${variantColumn === null ? '' : ' and the same variant'}.`,
         );
       health.duplicateKeys += duplicates.length;
-      await flush();
-      if (duplicates.length < STAGE_BATCH) break;
-      after = duplicates[duplicates.length - 1].ordinal;
     }
+    candidates.count = 0;
+  };
+
+  try {
+    for await (const row of opened.rows) {
+      health.rowsRead++;
+      if (isRejectedFeedRow(row)) {
+        health.rejectedRows++;
+        note(row.line, 'rejected', null, row.reason);
+      } else {
+        const projected: Record<string, string> = {};
+        for (const column of columnNames) {
+          const value = row.values[column];
+          if (value !== undefined) {
+            projected[column] = value;
+            seenColumns.add(column);
+          }
+        }
+        const rowJson = JSON.stringify(projected);
+        const rejection = rowRejection(projected, rowJson, columns.rotationWeightColumn);
+        if (rejection) {
+          health.rejectedRows++;
+          note(row.line, 'rejected', null, rejection);
+        } else {
+          let keyValue: string | null = null;
+          if (keyColumn !== null) {
+            const key = projected[keyColumn];
+            if (key === undefined || key.trim() === '') {
+              health.emptyKeys++;
+              note(row.line, 'empty-key', null, `The row has no value in the asset key column ${JSON.stringify(keyColumn)}.`);
+            } else {
+              keyValue = key.slice(0, KEY_VALUE_MAX);
+              if (keys?.add(keyValue)) {
+                if (candidates.count === KEY_CANDIDATES) await checkCandidates();
+                candidates.ordinals[candidates.count] = health.rowsStored;
+                candidates.lines[candidates.count] = row.line;
+                candidates.count++;
+              }
+            }
+          }
+          staged.push({ ordinal: health.rowsStored, keyValue, rowJson });
+          stagedBytes += rowJson.length;
+          health.rowsStored++;
+        }
+      }
+      if (staged.length >= STAGE_BATCH || stagedBytes >= STAGE_BATCH_BYTES || report.length >= STAGE_BATCH) await flush();
+      if (Date.now() - lastProgress >= PROGRESS_EVERY_MS) {
+        lastProgress = Date.now();
+        await sink.progress(health.rowsRead, 0, `Read ${health.rowsRead} rows`);
+      }
+    }
+    await flush();
+    await checkCandidates();
+    await flush();
+    await inserts.drain();
+  } finally {
+    // A feed that broke part-way: no insert may still be writing when the run ends and its rows are dropped.
+    await inserts.settle();
   }
   // The special columns must be columns of the feed: a feed that never carries one is refused whole.
   const absent = [keyColumn, variantColumn, columns.assetGroupColumn, columns.reportingColumn, columns.rotationWeightColumn].filter(
@@ -237,13 +294,45 @@ async function stageAll(deps: FeedIngestDeps, queueId: string, source: AssetSour
   return health;
 }
 
-function rowRejection(row: Record<string, string>, rotationWeightColumn: string | null): string | undefined {
+/** Writes started in order, at most `limit` at once; the first failure is thrown by the next add or drain. */
+class InFlight {
+  private readonly pending: Promise<void>[] = [];
+  private failure: { error: unknown } | undefined;
+
+  constructor(private readonly limit: number) {}
+
+  async add(write: Promise<void>): Promise<void> {
+    this.pending.push(
+      write.catch((error: unknown) => {
+        this.failure ??= { error };
+      }),
+    );
+    while (this.pending.length > this.limit) await this.pending.shift();
+    this.rethrow();
+  }
+
+  async drain(): Promise<void> {
+    await this.settle();
+    this.rethrow();
+  }
+
+  /** Waits for every write, failed or not. */
+  async settle(): Promise<void> {
+    await Promise.all(this.pending.splice(0));
+  }
+
+  private rethrow(): void {
+    if (this.failure) throw this.failure.error;
+  }
+}
+
+function rowRejection(row: Record<string, string>, rowJson: string, rotationWeightColumn: string | null): string | undefined {
   if (rotationWeightColumn !== null) {
     const weight = row[rotationWeightColumn];
     if (weight !== undefined && weight.trim() !== '' && !isNumericWeight(weight))
       return `The rotation weight ${JSON.stringify(weight.slice(0, 100))} in ${JSON.stringify(rotationWeightColumn)} is not a number of at least 0.`;
   }
-  const bytes = Buffer.byteLength(JSON.stringify(row));
+  const bytes = Buffer.byteLength(rowJson);
   if (bytes > ASSET_SOURCE_ROW_MAX_BYTES) return `The row is ${bytes} bytes serialized; a row may be at most ${ASSET_SOURCE_ROW_MAX_BYTES}.`;
   return undefined;
 }

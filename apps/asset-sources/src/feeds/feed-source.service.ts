@@ -155,7 +155,7 @@ export class FeedSourceService {
 
   /**
    * Applies the version the shrink guard holds (extension): the owner has looked at it and wants it
-   * served. Swapped in like any run, in one transaction.
+   * served. Flipped in like any run, in one transaction.
    */
   async confirmHeld(accountId: number, assetSourceId: number): Promise<{ queueId: string; rowCount: number }> {
     await this.deps.assetSources.ofKind(accountId, assetSourceId, 'feed');
@@ -164,13 +164,16 @@ export class FeedSourceService {
     const run = await this.deps.feeds.getRun(feed.held.queueId);
     if (!run) throw problem('FEED_NOTHING_HELD', `Feed source ${assetSourceId} holds no version awaiting confirmation.`);
     const source = await this.deps.assetSources.get(accountId, assetSourceId);
+    const held = await this.deps.rows.generationOf(run.queueId);
+    if (!held || held.generation === null) throw problem('FEED_NOTHING_HELD', `Feed source ${assetSourceId} holds no version awaiting confirmation.`);
+    const generation = held.generation;
     const rowCount = await withTransaction(this.deps.knex, async (trx) => {
       const beforeSource = await this.deps.assetSources.beforeChange(trx, accountId, assetSourceId);
       const before = beforeSource && { ...beforeSource, ...(await this.feedForChange(trx, assetSourceId)) };
       const served = await this.deps.rows.swapIn(
         trx,
         assetSourceId,
-        run.queueId,
+        generation,
         source.columns.assetKeyColumn !== null,
         feed.policies.missingRowPolicy,
         this.now(),
@@ -184,7 +187,8 @@ export class FeedSourceService {
       }));
       return served;
     });
-    await this.deps.rows.dropStaged(run.queueId);
+    // The generation it replaced, and nothing newer than the one confirmed (a run may be writing one).
+    await this.deps.rows.dropUnserved(assetSourceId, generation);
     await this.deps.assetSources.changed(accountId, assetSourceId);
     return { queueId: run.queueId, rowCount };
   }

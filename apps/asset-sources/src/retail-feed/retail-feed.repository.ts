@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
 import type { PageWindow, ServiceDatabase } from '@platform/mysql';
+import { SERVED_GENERATION } from '../sources/asset-source.repository';
 
 /**
- * The indexed columns of asset_source_rows the list reads, each with its (asset_source_id, column)
- * index: `key_value` (the asset key column's value) and the virtual `sku_value`, `category_value` and
+ * The indexed columns of asset_source_rows the list reads, each with its (asset_source_id, generation,
+ * column) index, walked for the generation the source serves: `key_value` (the asset key column's value) and the virtual `sku_value`, `category_value` and
  * `sub_category_value` (see the 20261123170000 migration).
  */
 const VALUE_INDEXES = {
@@ -60,8 +61,8 @@ export class RetailFeedRepository {
     const contains = query === '' ? '' : ` AND ${column} LIKE ?`;
     const rows = await this.db.execute<{ value: string }>(
       `SELECT MIN(${column} COLLATE utf8mb4_bin) AS value FROM asset_source_rows FORCE INDEX (${VALUE_INDEXES[column]}) ` +
-        `WHERE asset_source_id = ? AND ${column} > ''${contains} GROUP BY ${column} ORDER BY ${column} LIMIT ? OFFSET ?`,
-      [assetSourceId, ...(query === '' ? [] : [likeContaining(query)]), window.limit + 1, window.offset],
+        `WHERE asset_source_id = ? AND generation = ${SERVED_GENERATION} AND ${column} > ''${contains} GROUP BY ${column} ORDER BY ${column} LIMIT ? OFFSET ?`,
+      [assetSourceId, assetSourceId, ...(query === '' ? [] : [likeContaining(query)]), window.limit + 1, window.offset],
     );
     return { items: rows.slice(0, window.limit).map((row) => row.value), more: rows.length > window.limit };
   }

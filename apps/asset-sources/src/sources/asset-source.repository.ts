@@ -103,8 +103,20 @@ const PAGE_SQL =
   `FROM asset_sources WHERE account_id = ? ORDER BY asset_source_id LIMIT ? OFFSET ?`;
 const COUNT_SQL = 'SELECT COUNT(*) AS total FROM asset_sources WHERE account_id = ?';
 const GET_SQL = 'SELECT * FROM asset_sources WHERE asset_source_id = ? AND account_id = ?';
-// Ordinals are contiguous from 0, so an offset is a range of the primary key: no rows are skipped over.
-const ROWS_SQL = 'SELECT row_json FROM asset_source_rows WHERE asset_source_id = ? AND ordinal >= ? AND ordinal < ? ORDER BY ordinal';
+/**
+ * The generation a source serves, read in the statement that reads its rows (one snapshot, so a read
+ * never mixes two versions of a feed). A scalar subquery on the primary key: the optimizer reads it
+ * first, as a constant, and the rows are then a range of an index led by (asset_source_id, generation).
+ */
+export const SERVED_GENERATION = '(SELECT row_generation FROM asset_sources WHERE asset_source_id = ?)';
+// Ordinals are contiguous from 0 within a generation, so an offset is a range of the primary key: no rows are skipped over.
+const ROWS_SQL = `SELECT row_json FROM asset_source_rows WHERE asset_source_id = ? AND generation = ${SERVED_GENERATION} AND ordinal >= ? AND ordinal < ? ORDER BY ordinal`;
+
+/** The rows a source serves: those of its current generation (asset_source_rows holds a feed run's unapplied ones too). */
+const servedRows = (knex: Knex, assetSourceId: number) =>
+  knex('asset_source_rows')
+    .where({ asset_source_id: assetSourceId })
+    .where('generation', knex.raw(SERVED_GENERATION, [assetSourceId]));
 
 export class AssetSourceRepository {
   constructor(private readonly db: ServiceDatabase) {}
@@ -139,17 +151,13 @@ export class AssetSourceRepository {
 
   /** The row texts of one page, in row order. */
   async readRows(assetSourceId: number, window: PageWindow): Promise<string[]> {
-    const rows = await this.db.execute<{ row_json: string }>(ROWS_SQL, [assetSourceId, window.offset, window.offset + window.limit]);
+    const rows = await this.db.execute<{ row_json: string }>(ROWS_SQL, [assetSourceId, assetSourceId, window.offset, window.offset + window.limit]);
     return rows.map((row) => row.row_json);
   }
 
   /** Every row of a source, parsed, in row order (for the rules that look at all of them). */
   async allRows(assetSourceId: number): Promise<SourceRow[]> {
-    const rows: { row_json: string }[] = await this.db
-      .knex('asset_source_rows')
-      .where({ asset_source_id: assetSourceId })
-      .orderBy('ordinal')
-      .select('row_json');
+    const rows: { row_json: string }[] = await servedRows(this.db.knex, assetSourceId).orderBy('ordinal').select('row_json');
     return rows.map((row) => JSON.parse(row.row_json) as SourceRow);
   }
 
@@ -161,7 +169,7 @@ export class AssetSourceRepository {
     if (values.length === 0) return [];
     const knex = this.db.knex;
     const keyed = column === source.columns.assetKeyColumn && values.every((v) => v.length <= KEY_VALUE_MAX);
-    const query = knex('asset_source_rows').where({ asset_source_id: source.assetSourceId }).orderBy('ordinal');
+    const query = servedRows(knex, source.assetSourceId).orderBy('ordinal');
     const path = `$.${JSON.stringify(column)}`;
     if (keyed) query.whereIn('key_value', values).select('key_value as value', 'row_json');
     else
@@ -245,18 +253,20 @@ export class AssetSourceRepository {
     { replacing = true }: { replacing?: boolean } = {},
   ): Promise<void> {
     // A new source has no rows to delete, and the delete would lock the gap at the end of the index:
-    // concurrent creates would each hold it and deadlock on each other's inserts.
+    // concurrent creates would each hold it and deadlock on each other's inserts. Rows written whole
+    // replace every generation and are generation 0.
     if (replacing) await trx('asset_source_rows').where({ asset_source_id: assetSourceId }).delete();
     for (let start = 0; start < rows.length; start += INSERT_BATCH) {
       const batch = rows.slice(start, start + INSERT_BATCH).map((row, i) => ({
         asset_source_id: assetSourceId,
+        generation: 0,
         ordinal: start + i,
         key_value: keyValue(row, keyColumn),
         row_json: JSON.stringify(row),
       }));
       await trx('asset_source_rows').insert(batch);
     }
-    await trx('asset_sources').where({ asset_source_id: assetSourceId }).update({ row_count: rows.length });
+    await trx('asset_sources').where({ asset_source_id: assetSourceId }).update({ row_count: rows.length, row_generation: 0 });
   }
 
   /** The indexed key follows the asset key column when only the column changed. */

@@ -69,6 +69,12 @@ export class CampaignRepository {
     return { items: [], total: Number(counted?.total ?? 0) };
   }
 
+  /** The account's first `limit` campaigns, whole: the graphs serving may decide by. */
+  async allOfAccount(accountId: number, limit: number): Promise<CampaignRecord[]> {
+    const rows = await this.db.execute<CampaignRow>('SELECT * FROM dynamic_campaigns WHERE account_id = ? ORDER BY campaign_id LIMIT ?', [accountId, limit]);
+    return rows.map(toRecord);
+  }
+
   async get(accountId: number, campaignId: number): Promise<CampaignRecord | undefined> {
     const [row] = await this.db.execute<CampaignRow>(GET_SQL, [accountId, campaignId]);
     return row && toRecord(row);

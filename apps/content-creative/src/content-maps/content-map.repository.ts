@@ -115,6 +115,14 @@ export class ContentMapRepository {
   }
 
   /** Every map of a campaign (one per media plan) with all its placements in saved order: what an export renders. */
+  /** Every campaign with at least one content map, of one account or of all: what serving compiles. */
+  async campaignsWithMaps(accountId?: number): Promise<{ accountId: number; retailCampaignId: number }[]> {
+    const query = this.db.knex('content_maps').distinct('account_id', 'retail_campaign_id').orderBy(['account_id', 'retail_campaign_id']);
+    if (accountId !== undefined) query.where({ account_id: accountId });
+    const rows: { account_id: number; retail_campaign_id: number }[] = await query;
+    return rows.map((r) => ({ accountId: Number(r.account_id), retailCampaignId: Number(r.retail_campaign_id) }));
+  }
+
   async ofCampaign(
     accountId: number,
     retailCampaignId: number,

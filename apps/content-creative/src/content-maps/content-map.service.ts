@@ -1,10 +1,18 @@
-import { CONTENT_DISPLAY_COLUMNS, CONTENT_IMAGE_COLUMNS, type ContentType, effectivePage, type ExportManifest, planOutsideCampaign } from '@contracts/domain';
+import {
+  CONTENT_DISPLAY_COLUMNS,
+  CONTENT_IMAGE_COLUMNS,
+  firstRowText,
+  type ContentType,
+  effectivePage,
+  type ExportManifest,
+  planOutsideCampaign,
+} from '@contracts/domain';
 import type { Knex } from 'knex';
 import { AppError, enforce, type FieldError, problem, validationFailed } from '@platform/errors';
 import { withTransaction } from '@platform/mysql';
 import { recordChange, type EventOutbox } from '@platform/service';
 import type { CampaignFacts, ContentMapInput, ContentMapKey, PlanFacts, StoredContentMap, StoredPlacement } from './content-map.model';
-import type { AssetSourcesPeer } from '../peers/asset-sources.peer';
+import { findRowsBatched, type AssetSourcesPeer } from '../peers/asset-sources.peer';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
 import type { ContentMapRepository } from './content-map.repository';
 import type { ExportService } from '../exports/export.service';
@@ -34,18 +42,6 @@ export interface ContentMapView {
   adGroupPlacementCreativeMap: { adGroupId: string; adGroupName: string[]; status: string[]; placementCreativeMap: PlacementView[] }[];
   total: number;
 }
-
-/** Asked of asset-sources in slices, so one question never carries an unbounded list. */
-const FIND_BATCH = 500;
-
-const firstText = (row: Record<string, unknown> | undefined, columns: readonly string[]): string | null => {
-  for (const column of columns) {
-    const value = row?.[column];
-    if (typeof value === 'string' && value !== '') return value;
-    if (typeof value === 'number') return String(value);
-  }
-  return null;
-};
 
 export class ContentMapService {
   constructor(
@@ -188,7 +184,7 @@ export class ContentMapService {
         detail: `Asset source ${sourceId} has no ${column} column to look ${contentType} values up in.`,
       });
     const values = [...new Set(input.adGroupPlacementCreativeMap.flatMap((e) => e.placementCreativeMap.flatMap((p) => p.content)))];
-    const found = await findAll(assets, accountId, sourceId, column, values);
+    const found = await findRowsBatched(assets, accountId, sourceId, column, values);
     const missing = missingValueErrors(input, new Set(found.keys()), column);
     if (missing.length > 0) {
       const names = values.filter((v) => !found.has(v)).map((v) => JSON.stringify(v));
@@ -207,27 +203,13 @@ export class ContentMapService {
     const values = [...new Set(placements.flatMap((p) => p.content))];
     if (values.length === 0) return new Map();
     try {
-      return await findAll(assets, accountId, header.dataServiceId, header.lookupColumn, values);
+      return await findRowsBatched(assets, accountId, header.dataServiceId, header.lookupColumn, values);
     } catch (error) {
       // The source was removed or lost the column after the save: the map still reads, its items unenriched.
       if (error instanceof AppError && (error.status === 404 || error.status === 400)) return new Map();
       throw error;
     }
   }
-}
-
-async function findAll(
-  assets: AssetSourcesPeer,
-  accountId: number,
-  sourceId: number,
-  column: string,
-  values: string[],
-): Promise<Map<string, Record<string, unknown>>> {
-  const found = new Map<string, Record<string, unknown>>();
-  for (let i = 0; i < values.length; i += FIND_BATCH) {
-    for (const [value, row] of await assets.findRows(accountId, sourceId, column, values.slice(i, i + FIND_BATCH))) found.set(value, row);
-  }
-  return found;
 }
 
 const previewKey = (placementId: number, contentValue: string) => `${placementId} ${contentValue}`;
@@ -246,11 +228,11 @@ function present(
     dimension: p.dimension ?? current?.dimension ?? null,
     content: p.content.map((value) => {
       const row = rows.get(value);
-      const productImageUrl = firstText(row, CONTENT_IMAGE_COLUMNS);
+      const productImageUrl = firstRowText(row, CONTENT_IMAGE_COLUMNS);
       const rendered = previews.get(previewKey(p.placementId, value));
       return {
         contentValue: value,
-        displayValue: row ? (firstText(row, CONTENT_DISPLAY_COLUMNS) ?? value) : null,
+        displayValue: row ? (firstRowText(row, CONTENT_DISPLAY_COLUMNS) ?? value) : null,
         productImageUrl,
         // The placement is the ad unit; its preview is the creative of the newest preview export, else the item's image.
         previewUrls: [rendered ? { adUnitId: p.placementId, url: null, objectPath: rendered } : { adUnitId: p.placementId, url: productImageUrl }],

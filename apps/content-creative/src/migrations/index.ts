@@ -4,6 +4,7 @@ import { createDynamicCampaigns } from './20261123160100_create_dynamic_campaign
 import { createContentMaps } from './20261123160200_create_content_maps';
 import { createExports } from './20261125010000_create_exports';
 import { indexRunningExports } from './20261128120000_index_running_exports';
+import { createDeliveryCounts } from './20261128160000_create_delivery_counts';
 import { widenExportStatus } from './20261128170000_widen_export_status';
 
 /** Every schema change of this service, in order; the outbox migration comes from @platform/nats. */
@@ -13,5 +14,6 @@ export const CONTENT_CREATIVE_MIGRATIONS: Migration[] = [
   createContentMaps,
   createExports,
   indexRunningExports,
+  createDeliveryCounts,
   widenExportStatus,
 ];

@@ -25,3 +25,21 @@ export function assetSourcesPeer(client: PromiseClient<assetSourcesV1.AssetSourc
     },
   };
 }
+
+/** Asked of asset-sources in slices, so one question never carries an unbounded list. */
+const FIND_BATCH = 500;
+
+/** The first row per value of `column`, for any number of values (asked in slices). */
+export async function findRowsBatched(
+  assets: AssetSourcesPeer,
+  accountId: number,
+  assetSourceId: number,
+  column: string,
+  values: readonly string[],
+): Promise<Map<string, Record<string, unknown>>> {
+  const found = new Map<string, Record<string, unknown>>();
+  for (let i = 0; i < values.length; i += FIND_BATCH) {
+    for (const [value, row] of await assets.findRows(accountId, assetSourceId, column, values.slice(i, i + FIND_BATCH))) found.set(value, row);
+  }
+  return found;
+}

@@ -13,6 +13,8 @@ export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 
 export interface E2eSystem {
   baseUrl: string;
+  /** The ad server's own address, when the system runs one (`adServer`); the public paths reach it through the gateway. */
+  adServerUrl?: string;
   /** The gateway's /metrics. */
   metricsUrl: string;
   /** /metrics of each service (its METRICS_PORT) and worker (its health port), by app name. */
@@ -56,6 +58,11 @@ export interface E2eOptions {
    * schemas and streams alone, since the spec removes those servers whole.
    */
   infrastructure?: { mysqlUrl: string; natsUrl: string };
+  /**
+   * Runs the ad server too. Every process then takes the gateway's address as PUBLIC_BASE_URL (tags point
+   * there), and the gateway forwards /serve/ to the ad server, as the cluster's ingress does.
+   */
+  adServer?: boolean;
 }
 
 /**
@@ -87,6 +94,10 @@ export async function startE2eSystem(tag: string, options: E2eOptions = {}): Pro
   const metricsPorts = new Map<string, number>();
   for (const name of [...services.map((backend) => backend.label), ...(options.workers ?? [])]) metricsPorts.set(name, await freePort());
   const logLevel = options.logLevel ?? 'info';
+  const adServerPort = options.adServer ? await freePort() : undefined;
+  const serving = adServerPort
+    ? { PUBLIC_BASE_URL: `http://127.0.0.1:${httpPort}`, AD_SERVER_URL: `http://127.0.0.1:${adServerPort}`, IAB_VENDOR_ID: '755' }
+    : {};
   const backendAddresses = Object.fromEntries(Object.values(BACKENDS).map((backend) => [backend.addressVariable, `127.0.0.1:${ports.get(backend.label)}`]));
   // Services reach their peers at the same addresses the gateway does.
   const common = {
@@ -97,6 +108,7 @@ export async function startE2eSystem(tag: string, options: E2eOptions = {}): Pro
     ...backendAddresses,
     ...(s3 ? { S3_ENDPOINT: s3.endpoint } : {}),
     ...(options.infrastructure ? { MYSQL_URL: options.infrastructure.mysqlUrl, NATS_URL: options.infrastructure.natsUrl } : {}),
+    ...serving,
     ...options.env,
   };
   const processes: RunningProcess[] = [];
@@ -140,6 +152,16 @@ export async function startE2eSystem(tag: string, options: E2eOptions = {}): Pro
     });
     const failed = started.find((outcome) => outcome.status === 'rejected');
     if (failed) throw failed.reason;
+    if (adServerPort) {
+      otherBackends.push(
+        await startProcess({
+          name: 'ad-server',
+          entry: 'apps/ad-server/src/main.ts',
+          env: { ...common, PORT: String(adServerPort), HOST: '127.0.0.1', LOG_LEVEL: logLevel },
+          ready: /ad-server ready/,
+        }),
+      );
+    }
     processes.push(
       await startProcess({
         name: 'gateway',
@@ -161,6 +183,7 @@ export async function startE2eSystem(tag: string, options: E2eOptions = {}): Pro
   }
   return {
     baseUrl: `http://127.0.0.1:${httpPort}`,
+    ...(adServerPort ? { adServerUrl: `http://127.0.0.1:${adServerPort}` } : {}),
     metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     metricsUrls: Object.fromEntries([...metricsPorts].map(([name, port]) => [name, `http://127.0.0.1:${port}/metrics`])),
     prefix,

@@ -19,6 +19,11 @@ export interface GatewayAppParts {
   routers: express.Router[];
   /** Every routed method and path, for 405 answers. */
   knownRoutes: { method: string; path: string }[];
+  /**
+   * Forwards the ad-serving paths (`/serve/...`) to the ad server when AD_SERVER_URL is set (`npm start`);
+   * in a cluster the ingress routes them to the ad server and this is absent.
+   */
+  serveForward?: RequestHandler;
 }
 
 /** The express edge: security headers, request ids, routes (which read their own bodies), docs, problem+json for everything else. */
@@ -32,6 +37,9 @@ export function createGatewayApp(parts: GatewayAppParts): Express {
   app.use(requestId);
   app.use(requestScope);
   app.use(accessLog(parts.accessLogger, parts.metrics));
+  // Public ad traffic, answered by the ad server with its own headers: before the security headers, and
+  // before the API pipeline, so no API key is asked for.
+  if (parts.serveForward) app.use(parts.serveForward);
   app.use(securityHeaders({ crossOriginResourcePolicy: { policy: 'same-site' } }));
   app.get('/healthz', parts.health.live);
   app.get('/readyz', parts.health.ready);

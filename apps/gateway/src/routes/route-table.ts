@@ -4,6 +4,7 @@ import { assetSourceRoutes } from './asset-source.routes';
 import { auditLogRoutes } from './audit-log.routes';
 import { campaignRoutes } from './campaign.routes';
 import { contentMapRoutes } from './content-map.routes';
+import { deliveryRoutes } from './delivery.routes';
 import { exportRoutes } from './export.routes';
 import { feedProcessRoutes } from './feed-process.routes';
 import { feedSourceRoutes } from './feed-source.routes';
@@ -31,6 +32,7 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...campaignRoutes,
   ...contentMapRoutes,
   ...exportRoutes,
+  ...deliveryRoutes,
   ...storageRoutes,
   ...webhookRoutes,
   ...assetSourceRoutes,

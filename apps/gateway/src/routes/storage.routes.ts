@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { Type } from '@sinclair/typebox';
 import {
+  accountFileUrl,
   ASSET_ALLOWED_EXTENSIONS,
   ASSET_PATH_MAX,
   CLOUD_SERVICE_TYPES,
@@ -31,7 +32,7 @@ const ServicePath = PathParams({ accountId: AccountId, serviceId: Idx });
 export const FILES_PATH = '/files';
 
 export function cdnUrl(base: string, accountId: number, path: string): string {
-  return `${base}${FILES_PATH}/accounts/${accountId}/${path.split('/').map(encodeURIComponent).join('/')}`;
+  return accountFileUrl(base, accountId, path);
 }
 
 /**

@@ -55,7 +55,10 @@ export function filesRouter(store: ObjectStore): Router {
   const router = Router();
   router.get(/^\/files\/(accounts\/\d+\/.+)$/, (req, res, next) => {
     const key = (req.params as unknown as string[])[0] as string;
-    sendObject(store, key, res, { 'Cache-Control': 'public, max-age=300' }).catch((error: unknown) => next(unavailable(error)));
+    // Account files are what served ads show on publishers' pages, which are other sites: readable cross-origin.
+    sendObject(store, key, res, { 'Cache-Control': 'public, max-age=300', 'Cross-Origin-Resource-Policy': 'cross-origin' }).catch((error: unknown) =>
+      next(unavailable(error)),
+    );
   });
   router.get(TEMPLATE_THUMBNAIL_ROUTE, (req, res, next) => {
     const hash = (req.params as unknown as string[])[0] as string;

@@ -1002,6 +1002,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/accounts/{accountId}/retail-campaigns/{retailCampaignIdx}/delivery': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the delivery of a retail campaign
+     * @description Impressions, clicks, CTR and video events (impression, click, start, firstQuartile, midpoint, thirdQuartile, complete, mute, unmute, skip) the ad server reported for the campaign, from daily counts per UTC day, placement, creative and segment, summed per group of groupBy over the days from..to (both included, UTC), at most 366 days. Each event counts once, however often it was delivered; an event is counted a moment after the ad server published it. A bad date (INVALID_FORMAT), to before from or a longer period (OUT_OF_RANGE), or an unknown or repeated groupBy key (NOT_ALLOWED, DUPLICATE) answers 400 naming the parameter. Group keys not asked for are null. totals covers every group.
+     */
+    get: operations['getRetailCampaignDelivery'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/accounts/{accountId}/retail-campaigns/{retailCampaignIdx}/download-tags': {
     parameters: {
       query?: never;
@@ -14280,6 +14300,212 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
+        };
+      };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
+        };
+      };
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  getRetailCampaignDelivery: {
+    parameters: {
+      query?: {
+        /** @description First day (yyyy-mm-dd, UTC, included). Default: the 30 days ending at to. */
+        from?: string;
+        /** @description Comma-separated, each at most once: day, placement, creative, segment. Default: day. placement groups by placementId and its mediaPlanId. */
+        groupBy?: string;
+        /** @description Page size, at most 100. */
+        limit?: number;
+        /** @description Items to skip. */
+        offset?: number;
+        /** @description Last day (yyyy-mm-dd, UTC, included), not before from. Default: today (UTC). */
+        to?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description Integer index */
+        retailCampaignIdx: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of groups and the totals */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: date */
+            from: string;
+            groupBy: ('day' | 'placement' | 'creative' | 'segment')[];
+            next: string | null;
+            previous: string | null;
+            retailCampaignId: number;
+            /** @description One page of groups, in the order of the group keys (day, placement, creative, segment ascending) */
+            rows: {
+              /** @description Clicks */
+              clicks: number;
+              /** @description Video completes */
+              completes: number;
+              creative: string | null;
+              /** @description clicks / impressions, rounded to 4 decimals; 0 without impressions */
+              ctr: number;
+              day: string | null;
+              /** @description Video first quartiles */
+              firstQuartile: number;
+              /** @description Impressions */
+              impressions: number;
+              mediaPlanId: number | null;
+              /** @description Video midpoints */
+              midpoint: number;
+              /** @description Video mutes */
+              mutes: number;
+              placementId: number | null;
+              segment: string | null;
+              /** @description Video skips */
+              skips: number;
+              /** @description Video starts */
+              starts: number;
+              /** @description Video third quartiles */
+              thirdQuartile: number;
+              /** @description Video unmutes */
+              unmutes: number;
+            }[];
+            /** Format: date */
+            to: string;
+            /** @description Groups in the period */
+            total: number;
+            /** @description Over the whole period and every group, not only this page */
+            totals: {
+              /** @description Clicks */
+              clicks: number;
+              /** @description Video completes */
+              completes: number;
+              /** @description clicks / impressions, rounded to 4 decimals; 0 without impressions */
+              ctr: number;
+              /** @description Video first quartiles */
+              firstQuartile: number;
+              /** @description Impressions */
+              impressions: number;
+              /** @description Video midpoints */
+              midpoint: number;
+              /** @description Video mutes */
+              mutes: number;
+              /** @description Video skips */
+              skips: number;
+              /** @description Video starts */
+              starts: number;
+              /** @description Video third quartiles */
+              thirdQuartile: number;
+              /** @description Video unmutes */
+              unmutes: number;
+            };
+          };
+        };
+      };
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
+        };
+      };
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
+        };
+      };
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
+        };
+      };
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); RETAIL_CAMPAIGN_NOT_FOUND (Retail campaign not found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'RETAIL_CAMPAIGN_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
           };
         };
       };

@@ -47,6 +47,27 @@ export const DATA_SIGNAL_PROPERTY_ID_MAX = 64;
 /** An expression's operand: one value, or a list for IN, NOT_IN and BETWEEN. */
 export type ExpressionValue = string | number | (string | number)[];
 
+/** A dynamic campaign's decision graph: audience segments, each a condition over data signals, and the creative masters they serve. */
+export interface DecisionGraph {
+  defaultCreativeMaster: string | null;
+  rulePriority: string | null;
+  segments: Segment[];
+}
+
+export interface Segment {
+  name: string;
+  creativeMasters: string[];
+  condition: { operator: string; expressions: Expression[] };
+}
+
+export interface Expression {
+  dataSignalServiceId: number;
+  dataSignalPropertyId: string;
+  operator: string;
+  /** Checked by the rules: a string or number of the property's type, or a list for IN, NOT_IN and BETWEEN. */
+  value: ExpressionValue;
+}
+
 /** Content kinds a content map can hold. `All` maps every product and is allowed only for social ad servers. */
 export const CONTENT_TYPES = ['Product', 'Sub-category', 'Category', 'Creatives', 'All', 'Brand'] as const;
 export type ContentType = (typeof CONTENT_TYPES)[number];
@@ -66,6 +87,20 @@ export const CONTENT_TYPE_COLUMNS: Partial<Record<ContentType, string>> = {
 /** Columns a content item's displayValue and productImageUrl are read from, first present wins. */
 export const CONTENT_DISPLAY_COLUMNS = ['displayName', 'name', 'title', 'productName'] as const;
 export const CONTENT_IMAGE_COLUMNS = ['productImageUrl', 'imageUrl', 'image', 'image_url'] as const;
+/** Columns the served creative reads its price, call to action and click-through from, first present wins. */
+export const CONTENT_PRICE_COLUMNS = ['price', 'salePrice', 'sale_price', 'priceText'] as const;
+export const CONTENT_CTA_COLUMNS = ['callToAction', 'cta', 'ctaText'] as const;
+export const CONTENT_LANDING_COLUMNS = ['landingUrl', 'landingPageUrl', 'productUrl', 'clickUrl', 'link', 'url'] as const;
+
+/** The first of `columns` that holds a non-empty scalar in the row, as text; null when none does. */
+export function firstRowText(row: Record<string, unknown> | undefined, columns: readonly string[]): string | null {
+  if (!row) return null;
+  for (const column of columns) {
+    const value = row[column];
+    if ((typeof value === 'string' && value !== '') || typeof value === 'number') return String(value);
+  }
+  return null;
+}
 
 export const CONTENT_MAP_AD_GROUPS_MAX = 100;
 export const CONTENT_MAP_PLACEMENTS_MAX = 200;

@@ -19,3 +19,5 @@ export * from './problems';
 export * from './retail-campaign.rules';
 export * from './method-access';
 export * from './fields';
+export * from './serving';
+export * from './delivery';

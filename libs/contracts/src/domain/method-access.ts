@@ -62,6 +62,8 @@ export const CONTENT_CREATIVE_ACCESS = {
   getExportManifest: PERMISSIONS.campaignsCreate,
   getExportWork: 'peer',
   recordExportOutcome: 'peer',
+  // The delivery counts of a retail campaign: read like the campaign itself.
+  getCampaignDelivery: PERMISSIONS.retailCampaignsView,
 } as const satisfies ServiceAccess<ContentCreativeServiceService>;
 
 /** asset-sources: every method of the service, by its key in the generated definition. */
@@ -130,6 +132,7 @@ export const TAGGING_TRACKERS_ACCESS = {
   getCampaignTrackers: PERMISSIONS.trackersView,
   getPlanTrackers: PERMISSIONS.trackersView,
   updatePlanTrackers: PERMISSIONS.trackersEdit,
+  getServingTrackers: 'peer',
 } as const satisfies ServiceAccess<TaggingTrackersServiceService>;
 
 /** templates: every method of the service, by its key in the generated definition. */

@@ -131,3 +131,7 @@ export interface UploadJob {
 
 /** Where the edge stages an upload before the worker places it: outside every account's library. */
 export const uploadStagingKey = (accountId: number, id: string) => `staging/uploads/${accountId}/${id}`;
+
+/** Where the gateway serves an account's files (library files, kept export files), under the public base. */
+export const accountFileUrl = (publicBase: string, accountId: number, path: string): string =>
+  `${publicBase}/files/accounts/${accountId}/${path.split('/').map(encodeURIComponent).join('/')}`;

@@ -7,6 +7,7 @@ export {
   openServiceDatabase,
   SchemaNotCurrentError,
   type OpenServiceDatabaseOptions,
+  type BulkValue,
   type ServiceDatabase,
   type SqlValue,
   type WriteResult,

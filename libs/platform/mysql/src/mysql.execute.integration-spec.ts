@@ -80,6 +80,21 @@ describe('ServiceDatabase.execute and the list, duplicate-key and JSON helpers (
     expect(zone?.tz).toBe('+00:00');
   });
 
+  it('inserts many rows in one statement, every value arriving as written: quotes, backslashes, ?, %, Unicode, NULL', async () => {
+    const awkward = [`it's`, 'back\\slash \\n', 'what? 100% ?', '{"json": "\\"quoted\\""}', 'Crème brûlée 🍮', 'line\nbreak\ttab\u0000nul'];
+    const inserted = await db.insertRows(
+      'items',
+      ['owner', 'name', 'settings'],
+      awkward.map((name, i) => ['bulk', name, i === 0 ? null : `{"i": ${i}}`]),
+    );
+    expect(inserted).toBe(awkward.length);
+    const rows = await db.execute<ItemRow>("SELECT name, settings FROM items WHERE owner = 'bulk' ORDER BY id");
+    expect(rows.map((r) => r.name)).toEqual(awkward);
+    expect(rows.map((r) => r.settings)).toEqual([null, ...awkward.slice(1).map((_, i) => `{"i": ${i + 1}}`)]);
+    expect(await db.insertRows('items', ['owner', 'name'], [])).toBe(0);
+    await expect(db.insertRows('items', ['owner', 'name'], [['bulk', Number.NaN]])).rejects.toThrow(/not a number SQL can store/);
+  });
+
   it('prepares a statement once per connection and then only executes it', async () => {
     const counters = async () => {
       const rows = await single.execute<{ name: string; value: string }>(SESSION_COUNTERS_SQL);

@@ -18,3 +18,4 @@ export { hopContext, type HopContext } from './nats.hop-headers';
 export { enqueueOutbox, type OutboxMessage } from './outbox.enqueue';
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox.relay';
 export { broadcastConfirmed, settlesWithin, type BroadcastConnection } from './nats.broadcast';
+export { openKeyValue, putLargeValue, readLargeValue, deleteLargeValue, KV_PART_BYTES } from './key-value';

@@ -8,7 +8,8 @@ export async function deletePrefixedStreams(prefix: string, url = process.env.NA
     const jsm = await nc.jetstreamManager();
     let deleted = 0;
     for await (const name of jsm.streams.names()) {
-      if (name.startsWith(prefix)) {
+      // Key-value buckets are streams named KV_<bucket>, and a bucket's name carries the prefix.
+      if (name.startsWith(prefix) || name.startsWith(`KV_${prefix}`)) {
         await jsm.streams.delete(name);
         deleted++;
       }

@@ -391,6 +391,59 @@ export interface RecordExportOutcomeRequest {
 export interface RecordExportOutcomeResponse {
 }
 
+export interface GetCampaignDeliveryRequest {
+  accountId: number;
+  retailCampaignId: number;
+  /** yyyy-mm-dd, UTC, both included. Unset to: today; unset from: the 30 days ending at to. */
+  from?: string | undefined;
+  to?:
+    | string
+    | undefined;
+  /** Comma-separated subset of day, placement, creative, segment, as the query gives it; unset: day. */
+  groupBy?: string | undefined;
+  offset: number;
+  limit: number;
+}
+
+export interface DeliveryCounts {
+  impressions: number;
+  clicks: number;
+  /** clicks / impressions, rounded; 0 without impressions. */
+  ctr: number;
+  starts: number;
+  firstQuartile: number;
+  midpoint: number;
+  thirdQuartile: number;
+  completes: number;
+  mutes: number;
+  unmutes: number;
+  skips: number;
+}
+
+/** One group: the keys the report groups by are set, the others unset. */
+export interface DeliveryRow {
+  day?: string | undefined;
+  placementId?: number | undefined;
+  mediaPlanId?: number | undefined;
+  creative?: string | undefined;
+  segment?: string | undefined;
+  counts: DeliveryCounts | undefined;
+}
+
+export interface GetCampaignDeliveryResponse {
+  /** The period read (defaults applied) and the group keys, in the order given. */
+  from: string;
+  to: string;
+  groupBy: string[];
+  rows: DeliveryRow[];
+  /** Over the whole period, every group (not only this page). */
+  totals:
+    | DeliveryCounts
+    | undefined;
+  /** Groups in the period. */
+  total: number;
+}
+
 function createBasePageRequest(): PageRequest {
   return { offset: 0, limit: 0 };
 }
@@ -6443,6 +6496,753 @@ export const RecordExportOutcomeResponse: MessageFns<RecordExportOutcomeResponse
   },
 };
 
+function createBaseGetCampaignDeliveryRequest(): GetCampaignDeliveryRequest {
+  return { accountId: 0, retailCampaignId: 0, from: undefined, to: undefined, groupBy: undefined, offset: 0, limit: 0 };
+}
+
+export const GetCampaignDeliveryRequest: MessageFns<GetCampaignDeliveryRequest> = {
+  encode(message: GetCampaignDeliveryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      writer.uint32(16).int64(message.retailCampaignId);
+    }
+    if (message.from !== undefined) {
+      writer.uint32(26).string(message.from);
+    }
+    if (message.to !== undefined) {
+      writer.uint32(34).string(message.to);
+    }
+    if (message.groupBy !== undefined) {
+      writer.uint32(42).string(message.groupBy);
+    }
+    if (message.offset !== 0) {
+      writer.uint32(48).int32(message.offset);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(56).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCampaignDeliveryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCampaignDeliveryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.retailCampaignId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.groupBy = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.offset = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCampaignDeliveryRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      retailCampaignId: isSet(object.retailCampaignId)
+        ? globalThis.Number(object.retailCampaignId)
+        : isSet(object.retail_campaign_id)
+        ? globalThis.Number(object.retail_campaign_id)
+        : 0,
+      from: isSet(object.from) ? globalThis.String(object.from) : undefined,
+      to: isSet(object.to) ? globalThis.String(object.to) : undefined,
+      groupBy: isSet(object.groupBy)
+        ? globalThis.String(object.groupBy)
+        : isSet(object.group_by)
+        ? globalThis.String(object.group_by)
+        : undefined,
+      offset: isSet(object.offset) ? globalThis.Number(object.offset) : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: GetCampaignDeliveryRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.retailCampaignId !== 0) {
+      obj.retailCampaignId = Math.round(message.retailCampaignId);
+    }
+    if (message.from !== undefined) {
+      obj.from = message.from;
+    }
+    if (message.to !== undefined) {
+      obj.to = message.to;
+    }
+    if (message.groupBy !== undefined) {
+      obj.groupBy = message.groupBy;
+    }
+    if (message.offset !== 0) {
+      obj.offset = Math.round(message.offset);
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCampaignDeliveryRequest>, I>>(base?: I): GetCampaignDeliveryRequest {
+    return GetCampaignDeliveryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCampaignDeliveryRequest>, I>>(object: I): GetCampaignDeliveryRequest {
+    const message = createBaseGetCampaignDeliveryRequest();
+    message.accountId = object.accountId ?? 0;
+    message.retailCampaignId = object.retailCampaignId ?? 0;
+    message.from = object.from ?? undefined;
+    message.to = object.to ?? undefined;
+    message.groupBy = object.groupBy ?? undefined;
+    message.offset = object.offset ?? 0;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseDeliveryCounts(): DeliveryCounts {
+  return {
+    impressions: 0,
+    clicks: 0,
+    ctr: 0,
+    starts: 0,
+    firstQuartile: 0,
+    midpoint: 0,
+    thirdQuartile: 0,
+    completes: 0,
+    mutes: 0,
+    unmutes: 0,
+    skips: 0,
+  };
+}
+
+export const DeliveryCounts: MessageFns<DeliveryCounts> = {
+  encode(message: DeliveryCounts, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.impressions !== 0) {
+      writer.uint32(8).int64(message.impressions);
+    }
+    if (message.clicks !== 0) {
+      writer.uint32(16).int64(message.clicks);
+    }
+    if (message.ctr !== 0) {
+      writer.uint32(25).double(message.ctr);
+    }
+    if (message.starts !== 0) {
+      writer.uint32(32).int64(message.starts);
+    }
+    if (message.firstQuartile !== 0) {
+      writer.uint32(40).int64(message.firstQuartile);
+    }
+    if (message.midpoint !== 0) {
+      writer.uint32(48).int64(message.midpoint);
+    }
+    if (message.thirdQuartile !== 0) {
+      writer.uint32(56).int64(message.thirdQuartile);
+    }
+    if (message.completes !== 0) {
+      writer.uint32(64).int64(message.completes);
+    }
+    if (message.mutes !== 0) {
+      writer.uint32(72).int64(message.mutes);
+    }
+    if (message.unmutes !== 0) {
+      writer.uint32(80).int64(message.unmutes);
+    }
+    if (message.skips !== 0) {
+      writer.uint32(88).int64(message.skips);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeliveryCounts {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeliveryCounts();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.impressions = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.clicks = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.ctr = reader.double();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.starts = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.firstQuartile = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.midpoint = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.thirdQuartile = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.completes = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.mutes = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.unmutes = longToNumber(reader.int64());
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.skips = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeliveryCounts {
+    return {
+      impressions: isSet(object.impressions) ? globalThis.Number(object.impressions) : 0,
+      clicks: isSet(object.clicks) ? globalThis.Number(object.clicks) : 0,
+      ctr: isSet(object.ctr) ? globalThis.Number(object.ctr) : 0,
+      starts: isSet(object.starts) ? globalThis.Number(object.starts) : 0,
+      firstQuartile: isSet(object.firstQuartile)
+        ? globalThis.Number(object.firstQuartile)
+        : isSet(object.first_quartile)
+        ? globalThis.Number(object.first_quartile)
+        : 0,
+      midpoint: isSet(object.midpoint) ? globalThis.Number(object.midpoint) : 0,
+      thirdQuartile: isSet(object.thirdQuartile)
+        ? globalThis.Number(object.thirdQuartile)
+        : isSet(object.third_quartile)
+        ? globalThis.Number(object.third_quartile)
+        : 0,
+      completes: isSet(object.completes) ? globalThis.Number(object.completes) : 0,
+      mutes: isSet(object.mutes) ? globalThis.Number(object.mutes) : 0,
+      unmutes: isSet(object.unmutes) ? globalThis.Number(object.unmutes) : 0,
+      skips: isSet(object.skips) ? globalThis.Number(object.skips) : 0,
+    };
+  },
+
+  toJSON(message: DeliveryCounts): unknown {
+    const obj: any = {};
+    if (message.impressions !== 0) {
+      obj.impressions = Math.round(message.impressions);
+    }
+    if (message.clicks !== 0) {
+      obj.clicks = Math.round(message.clicks);
+    }
+    if (message.ctr !== 0) {
+      obj.ctr = floatToJson(message.ctr);
+    }
+    if (message.starts !== 0) {
+      obj.starts = Math.round(message.starts);
+    }
+    if (message.firstQuartile !== 0) {
+      obj.firstQuartile = Math.round(message.firstQuartile);
+    }
+    if (message.midpoint !== 0) {
+      obj.midpoint = Math.round(message.midpoint);
+    }
+    if (message.thirdQuartile !== 0) {
+      obj.thirdQuartile = Math.round(message.thirdQuartile);
+    }
+    if (message.completes !== 0) {
+      obj.completes = Math.round(message.completes);
+    }
+    if (message.mutes !== 0) {
+      obj.mutes = Math.round(message.mutes);
+    }
+    if (message.unmutes !== 0) {
+      obj.unmutes = Math.round(message.unmutes);
+    }
+    if (message.skips !== 0) {
+      obj.skips = Math.round(message.skips);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeliveryCounts>, I>>(base?: I): DeliveryCounts {
+    return DeliveryCounts.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeliveryCounts>, I>>(object: I): DeliveryCounts {
+    const message = createBaseDeliveryCounts();
+    message.impressions = object.impressions ?? 0;
+    message.clicks = object.clicks ?? 0;
+    message.ctr = object.ctr ?? 0;
+    message.starts = object.starts ?? 0;
+    message.firstQuartile = object.firstQuartile ?? 0;
+    message.midpoint = object.midpoint ?? 0;
+    message.thirdQuartile = object.thirdQuartile ?? 0;
+    message.completes = object.completes ?? 0;
+    message.mutes = object.mutes ?? 0;
+    message.unmutes = object.unmutes ?? 0;
+    message.skips = object.skips ?? 0;
+    return message;
+  },
+};
+
+function createBaseDeliveryRow(): DeliveryRow {
+  return {
+    day: undefined,
+    placementId: undefined,
+    mediaPlanId: undefined,
+    creative: undefined,
+    segment: undefined,
+    counts: undefined,
+  };
+}
+
+export const DeliveryRow: MessageFns<DeliveryRow> = {
+  encode(message: DeliveryRow, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.day !== undefined) {
+      writer.uint32(10).string(message.day);
+    }
+    if (message.placementId !== undefined) {
+      writer.uint32(16).int64(message.placementId);
+    }
+    if (message.mediaPlanId !== undefined) {
+      writer.uint32(24).int64(message.mediaPlanId);
+    }
+    if (message.creative !== undefined) {
+      writer.uint32(34).string(message.creative);
+    }
+    if (message.segment !== undefined) {
+      writer.uint32(42).string(message.segment);
+    }
+    if (message.counts !== undefined) {
+      DeliveryCounts.encode(message.counts, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeliveryRow {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeliveryRow();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.day = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.placementId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.mediaPlanId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.creative = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.segment = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.counts = DeliveryCounts.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeliveryRow {
+    return {
+      day: isSet(object.day) ? globalThis.String(object.day) : undefined,
+      placementId: isSet(object.placementId)
+        ? globalThis.Number(object.placementId)
+        : isSet(object.placement_id)
+        ? globalThis.Number(object.placement_id)
+        : undefined,
+      mediaPlanId: isSet(object.mediaPlanId)
+        ? globalThis.Number(object.mediaPlanId)
+        : isSet(object.media_plan_id)
+        ? globalThis.Number(object.media_plan_id)
+        : undefined,
+      creative: isSet(object.creative) ? globalThis.String(object.creative) : undefined,
+      segment: isSet(object.segment) ? globalThis.String(object.segment) : undefined,
+      counts: isSet(object.counts) ? DeliveryCounts.fromJSON(object.counts) : undefined,
+    };
+  },
+
+  toJSON(message: DeliveryRow): unknown {
+    const obj: any = {};
+    if (message.day !== undefined) {
+      obj.day = message.day;
+    }
+    if (message.placementId !== undefined) {
+      obj.placementId = Math.round(message.placementId);
+    }
+    if (message.mediaPlanId !== undefined) {
+      obj.mediaPlanId = Math.round(message.mediaPlanId);
+    }
+    if (message.creative !== undefined) {
+      obj.creative = message.creative;
+    }
+    if (message.segment !== undefined) {
+      obj.segment = message.segment;
+    }
+    if (message.counts !== undefined) {
+      obj.counts = DeliveryCounts.toJSON(message.counts);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeliveryRow>, I>>(base?: I): DeliveryRow {
+    return DeliveryRow.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeliveryRow>, I>>(object: I): DeliveryRow {
+    const message = createBaseDeliveryRow();
+    message.day = object.day ?? undefined;
+    message.placementId = object.placementId ?? undefined;
+    message.mediaPlanId = object.mediaPlanId ?? undefined;
+    message.creative = object.creative ?? undefined;
+    message.segment = object.segment ?? undefined;
+    message.counts = (object.counts !== undefined && object.counts !== null)
+      ? DeliveryCounts.fromPartial(object.counts)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetCampaignDeliveryResponse(): GetCampaignDeliveryResponse {
+  return { from: "", to: "", groupBy: [], rows: [], totals: undefined, total: 0 };
+}
+
+export const GetCampaignDeliveryResponse: MessageFns<GetCampaignDeliveryResponse> = {
+  encode(message: GetCampaignDeliveryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.from !== "") {
+      writer.uint32(10).string(message.from);
+    }
+    if (message.to !== "") {
+      writer.uint32(18).string(message.to);
+    }
+    for (const v of message.groupBy) {
+      writer.uint32(26).string(v!);
+    }
+    for (const v of message.rows) {
+      DeliveryRow.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.totals !== undefined) {
+      DeliveryCounts.encode(message.totals, writer.uint32(42).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(48).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCampaignDeliveryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCampaignDeliveryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.groupBy.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.rows.push(DeliveryRow.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.totals = DeliveryCounts.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCampaignDeliveryResponse {
+    return {
+      from: isSet(object.from) ? globalThis.String(object.from) : "",
+      to: isSet(object.to) ? globalThis.String(object.to) : "",
+      groupBy: globalThis.Array.isArray(object?.groupBy)
+        ? object.groupBy.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.group_by)
+        ? object.group_by.map((e: any) => globalThis.String(e))
+        : [],
+      rows: globalThis.Array.isArray(object?.rows) ? object.rows.map((e: any) => DeliveryRow.fromJSON(e)) : [],
+      totals: isSet(object.totals) ? DeliveryCounts.fromJSON(object.totals) : undefined,
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: GetCampaignDeliveryResponse): unknown {
+    const obj: any = {};
+    if (message.from !== "") {
+      obj.from = message.from;
+    }
+    if (message.to !== "") {
+      obj.to = message.to;
+    }
+    if (message.groupBy?.length) {
+      obj.groupBy = message.groupBy;
+    }
+    if (message.rows?.length) {
+      obj.rows = message.rows.map((e) => DeliveryRow.toJSON(e));
+    }
+    if (message.totals !== undefined) {
+      obj.totals = DeliveryCounts.toJSON(message.totals);
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCampaignDeliveryResponse>, I>>(base?: I): GetCampaignDeliveryResponse {
+    return GetCampaignDeliveryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCampaignDeliveryResponse>, I>>(object: I): GetCampaignDeliveryResponse {
+    const message = createBaseGetCampaignDeliveryResponse();
+    message.from = object.from ?? "";
+    message.to = object.to ?? "";
+    message.groupBy = object.groupBy?.map((e) => e) || [];
+    message.rows = object.rows?.map((e) => DeliveryRow.fromPartial(e)) || [];
+    message.totals = (object.totals !== undefined && object.totals !== null)
+      ? DeliveryCounts.fromPartial(object.totals)
+      : undefined;
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
 /**
  * Content maps, dynamic campaigns and the data-signal catalog. The caller's principal travels in
  * call metadata (x-principal, x-principal-sig); the service re-checks scope and permission.
@@ -6597,6 +7397,21 @@ export const ContentCreativeServiceService = {
       Buffer.from(RecordExportOutcomeResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RecordExportOutcomeResponse => RecordExportOutcomeResponse.decode(value),
   },
+  /**
+   * A retail campaign's delivery (impressions, clicks, video events) from the daily counts folded from
+   * the ad server's delivery events, grouped by day, placement, creative and/or segment, one page of groups.
+   */
+  getCampaignDelivery: {
+    path: "/contentcreative.v1.ContentCreativeService/GetCampaignDelivery" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCampaignDeliveryRequest): Buffer =>
+      Buffer.from(GetCampaignDeliveryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCampaignDeliveryRequest => GetCampaignDeliveryRequest.decode(value),
+    responseSerialize: (value: GetCampaignDeliveryResponse): Buffer =>
+      Buffer.from(GetCampaignDeliveryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetCampaignDeliveryResponse => GetCampaignDeliveryResponse.decode(value),
+  },
 } as const;
 
 export interface ContentCreativeServiceServer extends UntypedServiceImplementation {
@@ -6622,6 +7437,11 @@ export interface ContentCreativeServiceServer extends UntypedServiceImplementati
   getExportWork: handleUnaryCall<GetExportWorkRequest, GetExportWorkResponse>;
   /** Peer (the export renderer): an export's move to PROCESSING, COMPLETED or FAILED, with its manifest. */
   recordExportOutcome: handleUnaryCall<RecordExportOutcomeRequest, RecordExportOutcomeResponse>;
+  /**
+   * A retail campaign's delivery (impressions, clicks, video events) from the daily counts folded from
+   * the ad server's delivery events, grouped by day, placement, creative and/or segment, one page of groups.
+   */
+  getCampaignDelivery: handleUnaryCall<GetCampaignDeliveryRequest, GetCampaignDeliveryResponse>;
 }
 
 export interface ContentCreativeServiceClient extends Client {
@@ -6829,6 +7649,25 @@ export interface ContentCreativeServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RecordExportOutcomeResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * A retail campaign's delivery (impressions, clicks, video events) from the daily counts folded from
+   * the ad server's delivery events, grouped by day, placement, creative and/or segment, one page of groups.
+   */
+  getCampaignDelivery(
+    request: GetCampaignDeliveryRequest,
+    callback: (error: ServiceError | null, response: GetCampaignDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  getCampaignDelivery(
+    request: GetCampaignDeliveryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetCampaignDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  getCampaignDelivery(
+    request: GetCampaignDeliveryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetCampaignDeliveryResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const ContentCreativeServiceClient = makeGenericClientConstructor(
@@ -6843,6 +7682,10 @@ export const ContentCreativeServiceClient = makeGenericClientConstructor(
   service: typeof ContentCreativeServiceService;
   serviceName: string;
 };
+
+function floatToJson(value: number | null | undefined): number | string | null | undefined {
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 

@@ -190,6 +190,17 @@ export interface GetPlanTrackersResponse {
   sites: SiteTrackers[];
 }
 
+export interface GetServingTrackersRequest {
+  accountId: number;
+  mediaPlanId: number;
+  campaignId: number;
+}
+
+/** Every placement of the plan with a tracker, site by site. */
+export interface GetServingTrackersResponse {
+  sites: SiteTrackers[];
+}
+
 export interface TrackerRow {
   siteName: string;
   placementName: string;
@@ -3269,6 +3280,188 @@ export const GetPlanTrackersResponse: MessageFns<GetPlanTrackersResponse> = {
   },
 };
 
+function createBaseGetServingTrackersRequest(): GetServingTrackersRequest {
+  return { accountId: 0, mediaPlanId: 0, campaignId: 0 };
+}
+
+export const GetServingTrackersRequest: MessageFns<GetServingTrackersRequest> = {
+  encode(message: GetServingTrackersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      writer.uint32(16).int64(message.mediaPlanId);
+    }
+    if (message.campaignId !== 0) {
+      writer.uint32(24).int64(message.campaignId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetServingTrackersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetServingTrackersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.mediaPlanId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.campaignId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetServingTrackersRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      mediaPlanId: isSet(object.mediaPlanId)
+        ? globalThis.Number(object.mediaPlanId)
+        : isSet(object.media_plan_id)
+        ? globalThis.Number(object.media_plan_id)
+        : 0,
+      campaignId: isSet(object.campaignId)
+        ? globalThis.Number(object.campaignId)
+        : isSet(object.campaign_id)
+        ? globalThis.Number(object.campaign_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetServingTrackersRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.mediaPlanId !== 0) {
+      obj.mediaPlanId = Math.round(message.mediaPlanId);
+    }
+    if (message.campaignId !== 0) {
+      obj.campaignId = Math.round(message.campaignId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetServingTrackersRequest>, I>>(base?: I): GetServingTrackersRequest {
+    return GetServingTrackersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetServingTrackersRequest>, I>>(object: I): GetServingTrackersRequest {
+    const message = createBaseGetServingTrackersRequest();
+    message.accountId = object.accountId ?? 0;
+    message.mediaPlanId = object.mediaPlanId ?? 0;
+    message.campaignId = object.campaignId ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetServingTrackersResponse(): GetServingTrackersResponse {
+  return { sites: [] };
+}
+
+export const GetServingTrackersResponse: MessageFns<GetServingTrackersResponse> = {
+  encode(message: GetServingTrackersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.sites) {
+      SiteTrackers.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetServingTrackersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetServingTrackersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sites.push(SiteTrackers.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetServingTrackersResponse {
+    return {
+      sites: globalThis.Array.isArray(object?.sites) ? object.sites.map((e: any) => SiteTrackers.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetServingTrackersResponse): unknown {
+    const obj: any = {};
+    if (message.sites?.length) {
+      obj.sites = message.sites.map((e) => SiteTrackers.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetServingTrackersResponse>, I>>(base?: I): GetServingTrackersResponse {
+    return GetServingTrackersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetServingTrackersResponse>, I>>(object: I): GetServingTrackersResponse {
+    const message = createBaseGetServingTrackersResponse();
+    message.sites = object.sites?.map((e) => SiteTrackers.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 function createBaseTrackerRow(): TrackerRow {
   return { siteName: "", placementName: "", trackers: {} };
 }
@@ -3979,6 +4172,18 @@ export const TaggingTrackersServiceService = {
       Buffer.from(UpdatePlanTrackersResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): UpdatePlanTrackersResponse => UpdatePlanTrackersResponse.decode(value),
   },
+  /** Peer: the same read for content-creative's serving snapshot, which compiles on no caller's behalf. */
+  getServingTrackers: {
+    path: "/taggingtrackers.v1.TaggingTrackersService/GetServingTrackers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetServingTrackersRequest): Buffer =>
+      Buffer.from(GetServingTrackersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetServingTrackersRequest => GetServingTrackersRequest.decode(value),
+    responseSerialize: (value: GetServingTrackersResponse): Buffer =>
+      Buffer.from(GetServingTrackersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetServingTrackersResponse => GetServingTrackersResponse.decode(value),
+  },
 } as const;
 
 export interface TaggingTrackersServiceServer extends UntypedServiceImplementation {
@@ -3995,6 +4200,8 @@ export interface TaggingTrackersServiceServer extends UntypedServiceImplementati
   getPlanTrackers: handleUnaryCall<GetPlanTrackersRequest, GetPlanTrackersResponse>;
   /** Appends trackers to placements named by site and placement name; refused values come back by field. */
   updatePlanTrackers: handleUnaryCall<UpdatePlanTrackersRequest, UpdatePlanTrackersResponse>;
+  /** Peer: the same read for content-creative's serving snapshot, which compiles on no caller's behalf. */
+  getServingTrackers: handleUnaryCall<GetServingTrackersRequest, GetServingTrackersResponse>;
 }
 
 export interface TaggingTrackersServiceClient extends Client {
@@ -4122,6 +4329,22 @@ export interface TaggingTrackersServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: UpdatePlanTrackersResponse) => void,
+  ): ClientUnaryCall;
+  /** Peer: the same read for content-creative's serving snapshot, which compiles on no caller's behalf. */
+  getServingTrackers(
+    request: GetServingTrackersRequest,
+    callback: (error: ServiceError | null, response: GetServingTrackersResponse) => void,
+  ): ClientUnaryCall;
+  getServingTrackers(
+    request: GetServingTrackersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetServingTrackersResponse) => void,
+  ): ClientUnaryCall;
+  getServingTrackers(
+    request: GetServingTrackersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetServingTrackersResponse) => void,
   ): ClientUnaryCall;
 }
 

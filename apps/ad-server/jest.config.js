@@ -1,0 +1,6 @@
+module.exports = {
+  displayName: 'ad-server',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+  testTimeout: 60000,
+};

@@ -1,0 +1,42 @@
+import { accountFileUrl, type DeliveryEventType } from '@contracts/domain';
+import type { AdChoice } from '../decision/ad-decision';
+import type { AdQuery } from '../http/ad-query';
+
+/** The paths the ad server answers besides the tags' own (see the tag builder's SERVE_PATHS). */
+export const EVENT_PATH = '/serve/v1/event';
+export const CLICK_PATH = '/serve/v1/click';
+
+/** Builds the absolute URLs one served ad points at: its event pixels, its click-through, its files. */
+export class ServeUrls {
+  constructor(private readonly publicBase: string) {}
+
+  /** What every event and click of one served ad carries: enough to count it without another decision. */
+  private context(query: AdQuery, choice: AdChoice, personalized: boolean): URLSearchParams {
+    return new URLSearchParams({
+      plc: String(query.placementId),
+      mp: String(query.mediaPlanId),
+      cmp: String(query.retailCampaignId),
+      cr: choice.item.contentValue,
+      sg: choice.segment,
+      pz: personalized ? '1' : '0',
+      rid: query.requestId,
+    });
+  }
+
+  event(type: DeliveryEventType, query: AdQuery, choice: AdChoice, personalized: boolean): string {
+    const params = this.context(query, choice, personalized);
+    params.set('e', type);
+    return `${this.publicBase}${EVENT_PATH}?${params.toString()}`;
+  }
+
+  click(query: AdQuery, choice: AdChoice, personalized: boolean): string {
+    const params = this.context(query, choice, personalized);
+    if (query.clickPrefix) params.set('click', query.clickPrefix);
+    return `${this.publicBase}${CLICK_PATH}?${params.toString()}`;
+  }
+
+  /** An exported file of the account, as the gateway serves it. */
+  file(accountId: number, path: string): string {
+    return accountFileUrl(this.publicBase, accountId, path);
+  }
+}

@@ -1,0 +1,114 @@
+import { AUDIT_CHANGE_SUBJECT, AUDIT_STREAM, type AuditChangeEvent } from '@contracts/domain';
+import { decodeJobProgress, JOB_PROGRESS_STREAM, JobStatus } from '@platform/jobs';
+import type { Logger } from '@platform/logging';
+import { deadLetterSubjectFor, runConsumer, type ConsumerSpec, type Naming, type RunningConsumer } from '@platform/nats';
+import { startPeriodicTask, type BackgroundTask } from '@platform/service';
+import type { NatsConnection } from 'nats';
+import type { ServingPeers, ServingSnapshotService } from './serving-snapshot.service';
+
+export const SERVING_AUDIT_DURABLE = 'content-creative-serving-changes';
+export const SERVING_JOBS_DURABLE = 'content-creative-serving-jobs';
+
+const consumerSpec = (stream: string, durable: string, filterSubject: string): ConsumerSpec => ({
+  stream,
+  durable,
+  filterSubject,
+  maxDeliver: 5,
+  ackWaitMs: 30_000,
+  deadLetterSubject: deadLetterSubjectFor(stream, durable),
+});
+
+/** The account an audit event concerns; org-level resources (media channels) concern no campaign's serving. */
+function auditAccount(data: Uint8Array): number | undefined {
+  const event = JSON.parse(Buffer.from(data).toString('utf8')) as Partial<AuditChangeEvent>;
+  return typeof event.accountId === 'number' ? event.accountId : undefined;
+}
+
+/** A finished job (an export, a feed run, an upload) may change what serving shows: its account is compiled again. */
+function finishedJobAccount(data: Uint8Array): number | undefined {
+  const progress = decodeJobProgress(data);
+  return progress.status === JobStatus.JOB_STATUS_COMPLETED && progress.accountId > 0 ? progress.accountId : undefined;
+}
+
+export interface ServingRefresherOptions {
+  nats: NatsConnection;
+  names: Naming;
+  logger: Logger;
+  snapshots: ServingSnapshotService;
+  /** Peers bound to a principal of the service itself, scoped to one account. */
+  peersFor(accountId: number): ServingPeers;
+  debounceMs: number;
+  sweepMs: number;
+}
+
+/**
+ * Keeps the serving snapshots current. Every committed change of every service is on the AUDIT stream
+ * and every finished job on JOBS_PROGRESS; each marks its account, and after `debounceMs` of gathering
+ * the account's campaigns are compiled again (a burst of edits compiles once). A message is acked once
+ * its account is marked: a crash before the compile loses the mark, which the sweep (every campaign,
+ * every `sweepMs`) makes good.
+ */
+export async function startServingRefresher(options: ServingRefresherOptions): Promise<BackgroundTask> {
+  const { logger, snapshots } = options;
+  const dirty = new Set<number>();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+
+  const compileDirty = async () => {
+    const accounts = [...dirty];
+    dirty.clear();
+    for (const accountId of accounts) {
+      const stored = await snapshots.refreshAccount(accountId, options.peersFor(accountId));
+      logger.debug({ accountId, stored }, 'serving snapshots compiled');
+    }
+  };
+  const mark = (accountId: number | undefined) => {
+    if (accountId === undefined) return;
+    dirty.add(accountId);
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      // One compile at a time: a later mark waits for the compile in hand, then joins the next one.
+      running = running.then(compileDirty).catch((error: unknown) => logger.warn({ err: error }, 'serving snapshots not compiled'));
+    }, options.debounceMs);
+  };
+
+  const jsm = await options.nats.jetstreamManager();
+  const js = options.nats.jetstream();
+  const consumers: RunningConsumer[] = [
+    await runConsumer({
+      js,
+      jsm,
+      spec: options.names.consumerSpec(consumerSpec(AUDIT_STREAM.name, SERVING_AUDIT_DURABLE, AUDIT_CHANGE_SUBJECT)),
+      logger,
+      handler: async ({ data }) => mark(auditAccount(data)),
+    }),
+    await runConsumer({
+      js,
+      jsm,
+      spec: options.names.consumerSpec(consumerSpec(JOB_PROGRESS_STREAM.name, SERVING_JOBS_DURABLE, 'jobs.progress.>')),
+      logger,
+      handler: async ({ data }) => mark(finishedJobAccount(data)),
+    }),
+  ];
+  const sweep =
+    options.sweepMs > 0
+      ? startPeriodicTask({
+          intervalMs: options.sweepMs,
+          run: async () => {
+            for (const accountId of await snapshots.accountsWithMaps()) mark(accountId);
+          },
+          onError: (error) => logger.warn({ err: error }, 'serving snapshot sweep failed'),
+        })
+      : undefined;
+  // A start compiles everything once, so a snapshot lost with the bucket comes back without waiting for the sweep.
+  for (const accountId of await snapshots.accountsWithMaps()) mark(accountId);
+
+  return {
+    async stop() {
+      await sweep?.stop();
+      await Promise.all(consumers.map((c) => c.stop()));
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
