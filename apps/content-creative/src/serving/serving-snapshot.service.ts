@@ -170,7 +170,7 @@ export class ServingSnapshotService {
   private async exportedFiles(accountId: number, retailCampaignId: number): Promise<Map<string, ServingItem['exports']>> {
     const byItem = new Map<string, ServingItem['exports']>();
     for (const format of SERVING_EXPORT_FORMATS) {
-      const latest = await this.exports.latestCompleted(accountId, retailCampaignId, format);
+      const latest = await this.exports.latestCompleted(accountId, retailCampaignId, format, false);
       if (!latest?.manifestJson) continue;
       const manifest = JSON.parse(latest.manifestJson) as ExportManifest;
       for (const asset of manifest.assets) {

@@ -99,7 +99,7 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
     template: TemplateRendering | undefined,
     dir: string,
     loadImage: (url: string | null) => Promise<ProductImage>,
-    /** Preview exports only: stores the file on its own too. */
+    /** png exports only: stores the file on its own too. */
     storePreview: ((key: string, bytes: Buffer) => void) | undefined,
   ): Promise<{ entry: ExportManifestAsset; path?: string }> {
     const base = {
@@ -134,7 +134,7 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
       await writeFile(path, bytes);
       let previewPath: string | undefined;
       if (storePreview) {
-        // A preview export keeps each creative on its own too: content map reads show it as the item's preview.
+        // png exports keep each creative on its own too: the content map read shows a preview export's, ad serving a full export's.
         previewPath = `${folderOf(job.objectPath)}/files/${asset.fileName}`;
         storePreview(accountKey(accountId, previewPath), bytes);
       }
@@ -203,15 +203,17 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
         const order = assets
           .map((_, index) => index)
           .sort((a, b) => (productOf(assets[a]) < productOf(assets[b]) ? -1 : productOf(assets[a]) > productOf(assets[b]) ? 1 : a - b));
-        // A preview export's files go to the store beside the drawing rather than in its way: a few puts
-        // in flight, all settled before the export completes. A full export puts its zip only.
+        // png files (a preview export's, and a full export's for the served still) go to the store beside
+        // the drawing rather than in its way: a few puts in flight, all settled before the export completes.
+        // Other formats put their zip only.
         const previews = boundedQueue(PREVIEW_PUTS_IN_FLIGHT);
-        const storePreview = work.isPreview
-          ? (key: string, bytes: Buffer) =>
-              previews.add(async () => {
-                await store.putObject(key, bytes, { size: bytes.length, contentType: 'image/png' });
-              })
-          : undefined;
+        const storePreview =
+          work.isPreview || payload.assetExportType === 'png'
+            ? (key: string, bytes: Buffer) =>
+                previews.add(async () => {
+                  await store.putObject(key, bytes, { size: bytes.length, contentType: 'image/png' });
+                })
+            : undefined;
         // The fetch of an image is latency, not work: the next creatives' images are asked for while the lanes draw.
         const prefetch = (from: number) => {
           for (let ahead = from; ahead < Math.min(from + IMAGE_LOOKAHEAD, assets.length); ahead++) {

@@ -302,8 +302,9 @@ describe('creative export over HTTP (gateway -> content-creative -> JetStream ->
     expect(read.body.manifest).toEqual(manifest);
     expectProblem(await http('GET', exportsPath('exports/not-an-export/manifest'), { key: fullKey }), 404, 'EXPORT_NOT_FOUND');
 
-    // A full export puts its zip only: the content map read still previews the product images.
-    expect(manifest.assets.every((a) => a.previewPath === undefined)).toBe(true);
+    // A full png export keeps each file on its own for ad serving, but the content map read previews
+    // come from preview exports only: still the product images.
+    expect(manifest.assets.every((a) => a.previewPath?.endsWith(`/${queueId}/files/${a.fileName}`))).toBe(true);
     expect(await previewUrls()).toEqual(placements.flatMap(() => [`${imageBase}/p/1.png`, `${imageBase}/p/missing.png`]));
   });
 

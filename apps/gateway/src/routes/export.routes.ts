@@ -36,7 +36,7 @@ const ResolutionStatus = Type.Object({
 const PREVIEW_EXPORTS =
   `A preview export (isPreviewExport true on the start, an extension member) is png at resolution 1 of the first ${EXPORT_LIMITS.previewItemsPerPlacement} ` +
   'content items of each placement: a small zip, and each file also stored on its own, which the content map read shows as the items previewUrls ' +
-  '(the newest completed preview export; the product image for an item it did not draw, or until one exists). Full exports put their zip only.';
+  '(the newest completed preview export; the product image for an item it did not draw, or until one exists), not a full png export.';
 
 /** Exporting a retail campaign's creatives: start (14), status (15) and the manifest (extension). */
 export const exportRoutes = [

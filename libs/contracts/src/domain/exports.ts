@@ -80,7 +80,7 @@ export interface ExportManifestAsset {
   /** The file's name inside the zip; empty when the asset failed. */
   fileName: string;
   bytes: number;
-  /** Preview exports only: the file also stored on its own (relative to the account's files), which content map previews show. */
+  /** png exports only: the file also stored on its own (relative to the account's files): a preview export's are the content map's previews, a full export's the served stills. */
   previewPath?: string;
   status: 'COMPLETED' | 'FAILED';
   /** Why the asset failed, or what it lacks (a placeholder drawn for a missing image). */
