@@ -1,12 +1,5 @@
 import { connect } from 'nats';
-import {
-  SERVING_SNAPSHOT_BUCKET,
-  SERVING_SNAPSHOT_VERSION,
-  servingSnapshotKey,
-  type Segment,
-  type ServingCampaign,
-  type ServingItem,
-} from '@contracts/domain';
+import { SERVING_SNAPSHOT_BUCKET, SERVING_SNAPSHOT_VERSION, servingSnapshotKey, type Segment, type ServingCampaign, type ServingItem } from '@contracts/domain';
 import { naming, openKeyValue, putLargeValue } from '@platform/nats';
 import { deletePrefixedStreams, freePort, startProcess, uniquePrefix } from '@platform/testing';
 import { machineBusyFraction } from './harness/cpu-time';
@@ -70,7 +63,9 @@ function campaign(): ServingCampaign {
         trackers: { bannerImpressionTrackers: ['https://imp.example/p?cb=%%CACHEBUSTER%%'], primaryClickTracker: ['https://trk.example/c?cb=[CACHEBUSTING]'] },
       },
     },
-    dynamicCampaigns: { '1': { campaignId: 1, defaultUrl: 'https://shop.example/', graph: { defaultCreativeMaster: 'SKU-0', rulePriority: 'EQUAL_ROTATION', segments } } },
+    dynamicCampaigns: {
+      '1': { campaignId: 1, defaultUrl: 'https://shop.example/', graph: { defaultCreativeMaster: 'SKU-0', rulePriority: 'EQUAL_ROTATION', segments } },
+    },
     signals: {
       'geography.country': { dataSignalId: 1, propertyId: 'country', valueType: 'string' },
       'weather.temperature': { dataSignalId: 3, propertyId: 'temperature', valueType: 'number' },
@@ -106,7 +101,9 @@ void withTeardown(async (defer) => {
   defer('bare server', () => bare.stop());
 
   const busy = await machineBusyFraction();
-  console.log(`ad serving: ${PRODUCTS} products, ${SEGMENTS} segments; body ${sample.length} bytes; machine busy before measuring: ${Math.round(busy * 100)}% of all cores`);
+  console.log(
+    `ad serving: ${PRODUCTS} products, ${SEGMENTS} segments; body ${sample.length} bytes; machine busy before measuring: ${Math.round(busy * 100)}% of all cores`,
+  );
   const run = (name: string, target: string, pid: number | undefined, overallRate?: number): Promise<Measurement> =>
     measure({ ...load, name, url: target, cpuOf: pid ? { [name]: pid } : {}, overallRate });
 
