@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DELIVERY_EVENT_TYPES, type DeliveryEvent, type DeliveryEventType } from '@contracts/domain';
+import { problemType } from '@platform/errors';
 import type { AdChoice } from '../decision/ad-decision';
 import { displayDocument, displayMarkup, displayScript, impressionScripts } from '../render/display-ad';
 import type { CompiledCampaign } from '../snapshot/compiled-campaign';
@@ -14,18 +15,16 @@ const CLICK_TRACKER_FIELDS = ['primaryClickTracker', 'secondaryClickTrackers', '
 /** A transparent 1x1 gif: the answer of every event pixel. */
 export const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
-/** A request whose tag query is not one of ours. */
-const badTag = (what: string): ServeAnswer => ({
+/** A 400 problem+json in the platform's shape (type from the code, as the API's problems are). */
+const badRequest = (code: string, detail: string): ServeAnswer => ({
   status: 400,
   contentType: 'application/problem+json',
-  body: JSON.stringify({
-    type: 'about:blank',
-    title: 'Bad Request',
-    status: 400,
-    code: 'INVALID_TAG_QUERY',
-    detail: `${what}: plc, mp and cmp must be positive integer ids, as the generated tag sets them.`,
-  }),
+  body: JSON.stringify({ type: problemType(code), title: 'Bad Request', status: 400, code, detail }),
 });
+
+/** A request whose tag query is not one of ours. */
+const badTag = (what: string): ServeAnswer =>
+  badRequest('INVALID_TAG_QUERY', `${what}: plc, mp and cmp must be positive integer ids, as the generated tag sets them.`);
 
 const trackersOf = (ctx: ServeContext, choice: AdChoice) =>
   Object.fromEntries(Object.entries(choice.placement.trackers).map(([field, urls]) => [field, urls.map((url) => ctx.expandTracker(url))]));
@@ -147,17 +146,7 @@ export async function click(ctx: ServeContext, params: URLSearchParams): Promise
 export async function eventPixel(ctx: ServeContext, params: URLSearchParams): Promise<ServeAnswer> {
   const type = params.get('e') as DeliveryEventType | null;
   if (type === null || !DELIVERY_EVENT_TYPES.includes(type) || type === 'click') {
-    return {
-      status: 400,
-      contentType: 'application/problem+json',
-      body: JSON.stringify({
-        type: 'about:blank',
-        title: 'Bad Request',
-        status: 400,
-        code: 'INVALID_EVENT',
-        detail: `e must be one of ${DELIVERY_EVENT_TYPES.filter((t) => t !== 'click').join(', ')}.`,
-      }),
-    };
+    return badRequest('INVALID_EVENT', `e must be one of ${DELIVERY_EVENT_TYPES.filter((t) => t !== 'click').join(', ')}.`);
   }
   const ad = namedAd(ctx, params);
   if (ad) await ctx.events.publish(deliveryEvent(type, ad.campaign, ad.query, ad.choice.item.contentValue, ad.choice.segment, ad.personalized));

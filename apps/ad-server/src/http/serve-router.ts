@@ -52,10 +52,12 @@ export function serveRequests(ctx: ServeContext, health: { ready(): Promise<bool
         .then((ok) => res.writeHead(ok ? 200 : 503, { 'Content-Type': 'application/json' }).end(JSON.stringify({ status: ok ? 'ok' : 'unavailable' })));
     if (answerMetrics(req, res)) return;
     if (req.method !== 'GET' && req.method !== 'HEAD') return write(res, { status: 405, contentType: 'text/plain; charset=utf-8', body: 'Only GET is served' });
-    const url = new URL(req.url ?? '/', 'http://serve');
+    const target = req.url ?? '/';
+    const queryAt = target.indexOf('?');
+    const path = queryAt === -1 ? target : target.slice(0, queryAt);
     let answer: ServeAnswer | Promise<ServeAnswer> | undefined;
     try {
-      answer = route(ctx, url.pathname, queryWithoutMacros(url.search)) ?? notFound;
+      answer = route(ctx, path, queryWithoutMacros(queryAt === -1 ? '' : target.slice(queryAt + 1))) ?? notFound;
     } catch (error) {
       answer = Promise.reject(error);
     }
@@ -63,7 +65,7 @@ export function serveRequests(ctx: ServeContext, health: { ready(): Promise<bool
     answer.then(
       (done) => write(res, done),
       (error: unknown) => {
-        ctx.logger.error({ err: error, path: url.pathname }, 'serving failed');
+        ctx.logger.error({ err: error, path }, 'serving failed');
         write(res, { status: 500, contentType: 'text/plain; charset=utf-8', body: 'Internal error' });
       },
     );

@@ -11,28 +11,22 @@ export class ServeUrls {
   constructor(private readonly publicBase: string) {}
 
   /** What every event and click of one served ad carries: enough to count it without another decision. */
-  private context(query: AdQuery, choice: AdChoice, personalized: boolean): URLSearchParams {
-    return new URLSearchParams({
-      plc: String(query.placementId),
-      mp: String(query.mediaPlanId),
-      cmp: String(query.retailCampaignId),
-      cr: choice.item.contentValue,
-      sg: choice.segment,
-      pz: personalized ? '1' : '0',
-      rid: query.requestId,
-    });
+  private context(query: AdQuery, choice: AdChoice, personalized: boolean): string {
+    // Built by hand: this runs two or three times per served ad, where URLSearchParams costs several times more.
+    return (
+      `plc=${query.placementId}&mp=${query.mediaPlanId}&cmp=${query.retailCampaignId}` +
+      `&cr=${encodeURIComponent(choice.item.contentValue)}&sg=${encodeURIComponent(choice.segment)}&pz=${personalized ? 1 : 0}` +
+      `&rid=${encodeURIComponent(query.requestId)}`
+    );
   }
 
   event(type: DeliveryEventType, query: AdQuery, choice: AdChoice, personalized: boolean): string {
-    const params = this.context(query, choice, personalized);
-    params.set('e', type);
-    return `${this.publicBase}${EVENT_PATH}?${params.toString()}`;
+    return `${this.publicBase}${EVENT_PATH}?${this.context(query, choice, personalized)}&e=${type}`;
   }
 
   click(query: AdQuery, choice: AdChoice, personalized: boolean): string {
-    const params = this.context(query, choice, personalized);
-    if (query.clickPrefix) params.set('click', query.clickPrefix);
-    return `${this.publicBase}${CLICK_PATH}?${params.toString()}`;
+    const click = query.clickPrefix ? `&click=${encodeURIComponent(query.clickPrefix)}` : '';
+    return `${this.publicBase}${CLICK_PATH}?${this.context(query, choice, personalized)}${click}`;
   }
 
   /** An exported file of the account, as the gateway serves it. */
