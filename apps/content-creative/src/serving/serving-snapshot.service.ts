@@ -176,9 +176,18 @@ export class ServingSnapshotService {
       for (const asset of manifest.assets) {
         if (asset.status !== 'COMPLETED' || !asset.previewPath) continue;
         const { width, height } = size(asset.dimension);
-        const file: ServingExportFile = { path: asset.previewPath, width: width * asset.resolution, height: height * asset.resolution };
-        const key = fileKey(asset.placementId, asset.contentValue);
-        byItem.set(key, { ...byItem.get(key), [format as ServingExportFormat]: file });
+        const file: ServingExportFile = {
+          path: asset.previewPath,
+          width: width * asset.resolution,
+          height: height * asset.resolution,
+          ...(asset.durationSeconds ? { durationSeconds: asset.durationSeconds } : {}),
+        };
+        // A carousel's one file shows every item of its placement (its content value lists them): each item serves it.
+        for (const contentValue of asset.contentValue.split(', ')) {
+          const key = fileKey(asset.placementId, contentValue);
+          const files = byItem.get(key) ?? {};
+          if (!files[format as ServingExportFormat]) byItem.set(key, { ...files, [format as ServingExportFormat]: file });
+        }
       }
     }
     return byItem;

@@ -12,7 +12,7 @@ import type { TemplateRendering, TemplatesPeer } from '../peers/templates.peer';
 import type { ProductImage, ProductImageSource } from '../product-images/product-image.source';
 import { chooseLayout, creativeContentOf } from '../rendering/creative-layout';
 import { encodeGif, encodeStill, renderFrame, type Frame } from '../rendering/creative-renderer';
-import { encodeMp4 } from '../rendering/video-encoder';
+import { encodeMp4, VIDEO_SECONDS_PER_FRAME } from '../rendering/video-encoder';
 import { storeExportZip } from './export-archive';
 import { isCarousel, planAssets, type PlannedAsset } from './export-plan';
 
@@ -99,8 +99,8 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
     template: TemplateRendering | undefined,
     dir: string,
     loadImage: (url: string | null) => Promise<ProductImage>,
-    /** png exports only: stores the file on its own too. */
-    storePreview: ((key: string, bytes: Buffer) => void) | undefined,
+    /** png and mp4 exports: stores the file on its own too. */
+    storePreview: ((key: string, bytes: Buffer, contentType: string) => void) | undefined,
   ): Promise<{ entry: ExportManifestAsset; path?: string }> {
     const base = {
       mediaPlanId: asset.mediaPlanId,
@@ -134,9 +134,10 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
       await writeFile(path, bytes);
       let previewPath: string | undefined;
       if (storePreview) {
-        // png exports keep each creative on its own too: the content map read shows a preview export's, ad serving a full export's.
+        // png and mp4 exports keep each creative on its own too: the content map read shows a preview export's,
+        // ad serving a full export's (the still of a display ad, the MediaFile of a VAST ad).
         previewPath = `${folderOf(job.objectPath)}/files/${asset.fileName}`;
-        storePreview(accountKey(accountId, previewPath), bytes);
+        storePreview(accountKey(accountId, previewPath), bytes, job.assetExportType === 'mp4' ? 'video/mp4' : 'image/png');
       }
       const unique = [...new Set(warnings)];
       return {
@@ -146,6 +147,7 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
           bytes: bytes.length,
           status: 'COMPLETED',
           ...(previewPath ? { previewPath } : {}),
+          ...(job.assetExportType === 'mp4' ? { durationSeconds: frames.length * VIDEO_SECONDS_PER_FRAME } : {}),
           ...(unique.length ? { warnings: unique } : {}),
         },
         path,
@@ -203,15 +205,15 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
         const order = assets
           .map((_, index) => index)
           .sort((a, b) => (productOf(assets[a]) < productOf(assets[b]) ? -1 : productOf(assets[a]) > productOf(assets[b]) ? 1 : a - b));
-        // png files (a preview export's, and a full export's for the served still) go to the store beside
+        // png and mp4 files (a preview export's, and a full export's for ad serving) go to the store beside
         // the drawing rather than in its way: a few puts in flight, all settled before the export completes.
         // Other formats put their zip only.
         const previews = boundedQueue(PREVIEW_PUTS_IN_FLIGHT);
         const storePreview =
-          work.isPreview || payload.assetExportType === 'png'
-            ? (key: string, bytes: Buffer) =>
+          work.isPreview || payload.assetExportType === 'png' || payload.assetExportType === 'mp4'
+            ? (key: string, bytes: Buffer, contentType: string) =>
                 previews.add(async () => {
-                  await store.putObject(key, bytes, { size: bytes.length, contentType: 'image/png' });
+                  await store.putObject(key, bytes, { size: bytes.length, contentType });
                 })
             : undefined;
         // The fetch of an image is latency, not work: the next creatives' images are asked for while the lanes draw.

@@ -343,6 +343,11 @@ describe('creative export over HTTP (gateway -> content-creative -> JetStream ->
       const [width, height] = size(asset.dimension, 1);
       expect(video).toMatchObject({ codec: 'h264', width, height });
       expect(video.duration).toBeCloseTo(4, 0);
+      // Kept on its own too, for ad serving's VAST MediaFile, with its running time in the manifest.
+      expect(asset.durationSeconds).toBe(4);
+      const kept = await fetch(`${system.baseUrl}/files/accounts/${account}/${asset.previewPath}`);
+      expect(kept.headers.get('content-type')).toBe('video/mp4');
+      expect(Buffer.from(await kept.arrayBuffer()).equals(files.get(asset.fileName) as Buffer)).toBe(true);
     }
   });
 

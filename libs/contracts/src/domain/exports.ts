@@ -80,8 +80,13 @@ export interface ExportManifestAsset {
   /** The file's name inside the zip; empty when the asset failed. */
   fileName: string;
   bytes: number;
-  /** png exports only: the file also stored on its own (relative to the account's files): a preview export's are the content map's previews, a full export's the served stills. */
+  /**
+   * png and mp4 exports: the file also stored on its own (relative to the account's files): a preview export's
+   * are the content map's previews, a full export's the served stills and videos.
+   */
   previewPath?: string;
+  /** mp4 exports: the video's running time. */
+  durationSeconds?: number;
   status: 'COMPLETED' | 'FAILED';
   /** Why the asset failed, or what it lacks (a placeholder drawn for a missing image). */
   error?: string;
