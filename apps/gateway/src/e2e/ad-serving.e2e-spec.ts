@@ -227,13 +227,27 @@ describe('creative delivery: a generated tag in a browser page, served, counted 
     expect(failed).toEqual([]);
   });
 
-  it('answers an in-stream VAST request for a placement without a video with an empty VAST the IAB schema accepts', async () => {
-    const answer = await fetch(`${system.baseUrl}/serve/v1/vast/in-stream.xml?plc=${placement}&mp=${plan}&cmp=${campaign}`);
-    expect(answer.status).toBe(200);
-    const result = await validateXML({
-      xml: [{ fileName: 'a.xml', contents: await answer.text() }],
-      schema: [{ fileName: 'vast_4.2.xsd', contents: VAST_XSD }],
-    });
-    expect(result.errors).toEqual([]);
+  it('answers in-stream VAST that the IAB schema accepts: empty without a video, an InLine ad playing the mp4 export once there is one', async () => {
+    const vast = async () => (await fetch(`${system.baseUrl}/serve/v1/vast/in-stream.xml?plc=${placement}&mp=${plan}&cmp=${campaign}&cb=1`)).text();
+    const schemaErrors = async (xml: string) =>
+      (
+        await validateXML({
+          xml: [{ fileName: 'a.xml', contents: xml.replace(/\[[A-Z0-9_]+\]/g, '0') }],
+          schema: [{ fileName: 'vast_4.2.xsd', contents: VAST_XSD }],
+        })
+      ).errors;
+    const empty = await vast();
+    expect(empty).not.toContain('<Ad ');
+    expect(await schemaErrors(empty)).toEqual([]);
+
+    await call('POST', `/v2/accounts/${account}/retail-campaigns/${campaign}/exportAssets`, { assetExportType: 'mp4', resolution: 1 });
+    const inline = await until('the mp4 export to be served', vast, (xml) => xml.includes('<MediaFile '));
+    expect(await schemaErrors(inline)).toEqual([]);
+    const mediaUrl = /<MediaFile [^>]*><!\[CDATA\[([^\]]+)\]\]>/.exec(inline)?.[1] as string;
+    expect(mediaUrl.startsWith(`${system.baseUrl}/files/accounts/${account}/`)).toBe(true);
+    const media = await fetch(mediaUrl);
+    expect({ status: media.status, type: media.headers.get('content-type') }).toEqual({ status: 200, type: 'video/mp4' });
+    expect(inline).toContain('<Duration>00:00:02.000</Duration>');
+    expect(inline).toContain('<Tracking event="firstQuartile">');
   });
 });
