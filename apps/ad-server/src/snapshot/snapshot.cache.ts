@@ -48,28 +48,29 @@ export class SnapshotCache {
         markLoaded();
       }
     };
-    let watch: QueuedIterator<KvEntry> | undefined;
+    // A holder, not a const: initializedFn may run inside kv.watch, before the iterator exists.
+    const started: { watch?: QueuedIterator<KvEntry> } = {};
     let initializedEarly = false;
-    watch = await kv.watch({
+    const watch = await kv.watch({
       key: 'campaign.*',
       initializedFn: () => {
         // Every current value has been handed to the iterator by now; loaded once those are applied. With
         // nothing to deliver this runs inside kv.watch, before it returns the iterator.
-        if (!watch) initializedEarly = true;
+        if (!started.watch) initializedEarly = true;
         else {
-          initialCount = watch.getReceived();
+          initialCount = started.watch.getReceived();
           settle();
         }
       },
     });
+    started.watch = watch;
     if (initializedEarly) {
       initialCount = watch.getReceived();
       settle();
     }
     this.watch = watch;
-    const entries = watch;
     void (async () => {
-      for await (const entry of entries) {
+      for await (const entry of watch) {
         await this.apply(kv, entry);
         applied++;
         settle();
