@@ -23,7 +23,7 @@ import type { Logger } from '@platform/logging';
 import { isDuplicateKey, withTransaction } from '@platform/mysql';
 import { recordChange, type EventOutbox } from '@platform/service';
 import type { ContentMapRepository } from '../content-maps/content-map.repository';
-import type { AssetSourcesPeer } from '../peers/asset-sources.peer';
+import { rowsOfMap, type AssetSourcesPeer } from '../peers/asset-sources.peer';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
 import type { ExportKind, ExportOutcome, ExportRecord, ExportWorkItem } from './export.model';
 import type { ExportRepository } from './export.repository';
@@ -59,8 +59,6 @@ export interface ExportWork {
 
 const exportNotFound = (queueId: string) => problem('EXPORT_NOT_FOUND', `Export ${queueId} was not found.`);
 const RECORDABLE: readonly ExportJobStatus[] = ['PROCESSING', 'COMPLETED', 'FAILED'];
-/** Rows asked of asset-sources at once (its peer method's own bound). */
-const FIND_BATCH = 500;
 
 /**
  * The formats and resolutions a status filter names: a format with its resolution, or every resolution
@@ -271,7 +269,7 @@ export class ExportService {
       const sampled = record.isPreview
         ? { ...map, placements: map.placements.map((p) => ({ ...p, content: p.content.slice(0, EXPORT_LIMITS.previewItemsPerPlacement) })) }
         : map;
-      const rows = await this.rows(accountId, sampled, assets);
+      const rows = await rowsOfMap(assets, accountId, sampled);
       for (const placement of sampled.placements) {
         const now = current.get(placement.placementId);
         if (!now) continue;
@@ -308,19 +306,5 @@ export class ExportService {
       const status = outcome.status === 'FAILED' && record.status === 'INITIATED' ? 'FAILED_TO_INITIATE' : outcome.status;
       await this.exports.record(trx, accountId, queueId, { ...outcome, status });
     });
-  }
-
-  private async rows(
-    accountId: number,
-    map: { dataServiceId: number | null; lookupColumn: string | null; placements: { content: string[] }[] },
-    assets: AssetSourcesPeer,
-  ): Promise<Map<string, Record<string, unknown>>> {
-    if (map.dataServiceId === null || map.lookupColumn === null) return new Map();
-    const values = [...new Set(map.placements.flatMap((p) => p.content))];
-    const found = new Map<string, Record<string, unknown>>();
-    for (let i = 0; i < values.length; i += FIND_BATCH) {
-      for (const [value, row] of await assets.findRows(accountId, map.dataServiceId, map.lookupColumn, values.slice(i, i + FIND_BATCH))) found.set(value, row);
-    }
-    return found;
   }
 }

@@ -43,3 +43,14 @@ export async function findRowsBatched(
   }
   return found;
 }
+
+/** The row of every content value of a content map, from the source and column it was saved against; none when it names none. */
+export async function rowsOfMap(
+  assets: AssetSourcesPeer,
+  accountId: number,
+  map: { dataServiceId: number | null; lookupColumn: string | null; placements: { content: string[] }[] },
+): Promise<Map<string, Record<string, unknown>>> {
+  if (map.dataServiceId === null || map.lookupColumn === null) return new Map();
+  const values = [...new Set(map.placements.flatMap((p) => p.content))];
+  return findRowsBatched(assets, accountId, map.dataServiceId, map.lookupColumn, values);
+}

@@ -22,7 +22,7 @@ import type { CampaignRepository } from '../campaigns/campaign.repository';
 import { DATA_SIGNAL_CATALOG } from '../data-signals/data-signal.catalog';
 import type { ContentMapRepository } from '../content-maps/content-map.repository';
 import type { ExportRepository } from '../exports/export.repository';
-import { findRowsBatched, type AssetSourcesPeer } from '../peers/asset-sources.peer';
+import { rowsOfMap, type AssetSourcesPeer } from '../peers/asset-sources.peer';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
 import type { TaggingTrackersPeer } from '../peers/tagging-trackers.peer';
 
@@ -198,10 +198,8 @@ export class ServingSnapshotService {
     map: { dataServiceId: number | null; lookupColumn: string | null; placements: { content: string[] }[] },
     assets: AssetSourcesPeer,
   ): Promise<Map<string, Record<string, unknown>>> {
-    if (map.dataServiceId === null || map.lookupColumn === null) return new Map();
-    const values = [...new Set(map.placements.flatMap((p) => p.content))];
     try {
-      return await findRowsBatched(assets, accountId, map.dataServiceId, map.lookupColumn, values);
+      return await rowsOfMap(assets, accountId, map);
     } catch (error) {
       // The source was removed or lost the column: the items still serve, from their exported files.
       if (error instanceof AppError && (error.status === 404 || error.status === 400)) return new Map();

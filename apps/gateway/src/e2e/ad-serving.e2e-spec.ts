@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { Browser, chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { validateXML } from 'xmllint-wasm';
-import { CHROMIUM, requireTool } from '@platform/testing';
+import { CHROMIUM, HEADLESS_CHROMIUM_ARGS, requireTool } from '@platform/testing';
 import { admin, E2eSystem, Http, httpClient, startE2eSystem } from './e2e-system';
 
 jest.setTimeout(300_000);
@@ -138,16 +138,7 @@ describe('creative delivery: a generated tag in a browser page, served, counted 
 
     browser = await chromium.launch({
       executablePath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: [...HEADLESS_CHROMIUM_ARGS],
     });
   });
 

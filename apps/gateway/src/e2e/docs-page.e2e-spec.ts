@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
-import { CHROMIUM, requireTool } from '@platform/testing';
+import { CHROMIUM, HEADLESS_CHROMIUM_ARGS, requireTool } from '@platform/testing';
 import { admin, E2eSystem, httpClient, startE2eSystem } from './e2e-system';
 import { ResponseConformance } from './response-conformance';
 
@@ -41,16 +41,7 @@ describe('the /docs reference page in headless Chromium', () => {
     );
     browser = await chromium.launch({
       executablePath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: [...HEADLESS_CHROMIUM_ARGS],
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     // CSP violations and script errors surface here; the page must render without any.

@@ -69,6 +69,21 @@ export const CHROMIUM: ExternalTool = {
   install: 'apt-get install chromium (Debian), or set CHROMIUM_PATH to a Chromium binary',
 };
 
+/**
+ * How the browser tests start Chromium: headless, and without the background traffic (component updates,
+ * sync, QUIC probes) that a machine with no outside network refuses, many connections at a time.
+ */
+export const HEADLESS_CHROMIUM_ARGS: readonly string[] = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 export const OPENSSL: ExternalTool = {
   name: 'openssl',
   locate: () => (onPath('openssl') ? 'openssl' : undefined),
