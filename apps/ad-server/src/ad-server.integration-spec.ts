@@ -237,6 +237,17 @@ describe('ad-server (real NATS: the serving_snapshot bucket in, DELIVERY events 
     expect(none).not.toContain('<Ad ');
   });
 
+  it("plays the item's mp4 export in an in-banner video tag, reporting its quartiles, and keeps rich media to the still", async () => {
+    const script = await (await get('/serve/v1/tags/video-in-banner.js?plc=12&mp=21&cmp=101&cb=v1')).text();
+    expect(script).toContain(`video class=\\"rm-video\\" src=\\"${PUBLIC}/files/accounts/7/exports/retail-campaign-101/q2/files/oat.mp4\\"`);
+    for (const event of ['start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'mute', 'unmute']) expect(script).toContain(`&e=${event}`);
+    expect(script).toMatch(/https:\/\/v\.example\/start\?ord=\d{8}/);
+    const document = await (await get('/serve/v1/ads/video-in-banner.html?plc=12&mp=21&cmp=101&cb=v1')).text();
+    expect(document).toContain('<video class="rm-video"');
+    expect(document).toContain("addEventListener('timeupdate'");
+    expect(await (await get('/serve/v1/tags/rich-media.js?plc=12&mp=21&cmp=101&cb=v1')).text()).not.toContain('<video');
+  });
+
   it('answers a native tag with rf=1 as an OpenRTB Native 1.2 response', async () => {
     const answer = await get(`/serve/v1/ads/native.html?${tagQuery('&rf=1&cb=n1')}`);
     expect(answer.status).toBe(200);

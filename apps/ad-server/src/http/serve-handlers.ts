@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { DELIVERY_EVENT_TYPES, type DeliveryEvent, type DeliveryEventType } from '@contracts/domain';
 import { problemType } from '@platform/errors';
 import type { AdChoice } from '../decision/ad-decision';
-import { displayDocument, displayMarkup, displayScript, impressionScripts } from '../render/display-ad';
+import {
+  BANNER_VIDEO_EVENTS,
+  displayDocument,
+  displayMarkup,
+  displayScript,
+  impressionScripts,
+  type BannerVideo,
+  type BannerVideoEvent,
+} from '../render/display-ad';
 import type { CompiledCampaign } from '../snapshot/compiled-campaign';
 import { expanded, type AdQuery } from './ad-query';
 import { serve, type Served } from './served';
@@ -29,13 +37,42 @@ const badTag = (what: string): ServeAnswer =>
 const trackersOf = (ctx: ServeContext, choice: AdChoice) =>
   Object.fromEntries(Object.entries(choice.placement.trackers).map(([field, urls]) => [field, urls.map((url) => ctx.expandTracker(url))]));
 
-function markupOf(ctx: ServeContext, served: Served, choice: AdChoice, mobile: boolean): { markup: string; scripts: string[] } {
+/** The placement's video trackers, by the in-banner video event each fires on. */
+const VIDEO_TRACKER_FIELDS: Record<BannerVideoEvent, string> = {
+  start: 'videoStartViewedTracker',
+  firstQuartile: 'twentyFivePercentVideoViewedTracker',
+  midpoint: 'fiftyPercentVideoViewedTracker',
+  thirdQuartile: 'seventyFivePercentVideoViewedTracker',
+  complete: 'hundredPercentVideoViewedTracker',
+  mute: 'muteVideoViewedTracker',
+  unmute: 'unmuteVideoViewedTracker',
+};
+
+/** Tag kinds whose ad is a video in the banner (when the item has an mp4 export). */
+const BANNER_VIDEO_KINDS = new Set(['video-in-banner', 'video-mobile-in-web']);
+
+function markupOf(ctx: ServeContext, served: Served, choice: AdChoice, kind: string): { markup: string; scripts: string[]; video: BannerVideo | null } {
   const { query, consent } = served;
   const campaign = served.campaign as CompiledCampaign;
   const still = choice.item.exports.png;
+  const mp4 = choice.item.exports.mp4;
   const trackers = trackersOf(ctx, choice);
+  const mobile = kind === 'video-mobile-in-web';
+  const video: BannerVideo | null =
+    mp4 && BANNER_VIDEO_KINDS.has(kind)
+      ? {
+          url: ctx.urls.file(campaign.accountId, mp4.path),
+          events: Object.fromEntries(
+            BANNER_VIDEO_EVENTS.map((event) => [
+              event,
+              [ctx.urls.event(event, query, choice, consent.personalized), ...(trackers[VIDEO_TRACKER_FIELDS[event]] ?? [])],
+            ]),
+          ) as Record<BannerVideoEvent, string[]>,
+        }
+      : null;
   const markup = displayMarkup({
     item: choice.item,
+    video,
     width: choice.placement.width,
     height: choice.placement.height,
     imageFileUrl: still ? ctx.urls.file(campaign.accountId, still.path) : null,
@@ -45,7 +82,7 @@ function markupOf(ctx: ServeContext, served: Served, choice: AdChoice, mobile: b
     trackers,
     mobile,
   });
-  return { markup, scripts: impressionScripts({ trackers, mobile }) };
+  return { markup, scripts: impressionScripts({ trackers, mobile }), video };
 }
 
 /** `/serve/v1/tags/<kind>.js`: the script that draws the ad where the tag stands; an empty script when there is no ad. */
@@ -54,9 +91,9 @@ export function scriptTag(ctx: ServeContext, kind: string, params: URLSearchPara
   if (!served) return badTag('script tag');
   if (kind === 'native' && served.query.nativeJson) return nativeAnswer(ctx, served);
   if (!served.decision.ok) return { status: 200, contentType: 'application/javascript; charset=utf-8', body: `/* no ad: ${served.decision.reason} */` };
-  const mobile = kind === 'video-mobile-in-web';
-  const { markup, scripts } = markupOf(ctx, served, served.decision.choice, mobile);
-  return { status: 200, contentType: 'application/javascript; charset=utf-8', body: displayScript(markup, scripts, served.query.mraid || mobile) };
+  const { markup, scripts, video } = markupOf(ctx, served, served.decision.choice, kind);
+  const mraid = served.query.mraid || kind === 'video-mobile-in-web';
+  return { status: 200, contentType: 'application/javascript; charset=utf-8', body: displayScript(markup, scripts, mraid, video) };
 }
 
 /** `/serve/v1/ads/<kind>.html`: the same ad as a document; an empty document when there is no ad. */
@@ -66,8 +103,8 @@ export function adDocument(ctx: ServeContext, kind: string, params: URLSearchPar
   if (kind === 'native' && served.query.nativeJson) return nativeAnswer(ctx, served);
   if (!served.decision.ok)
     return { status: 200, contentType: 'text/html; charset=utf-8', body: displayDocument(`<!-- no ad: ${served.decision.reason} -->`, []) };
-  const { markup, scripts } = markupOf(ctx, served, served.decision.choice, kind === 'video-mobile-in-web');
-  return { status: 200, contentType: 'text/html; charset=utf-8', body: displayDocument(markup, scripts) };
+  const { markup, scripts, video } = markupOf(ctx, served, served.decision.choice, kind);
+  return { status: 200, contentType: 'text/html; charset=utf-8', body: displayDocument(markup, scripts, video) };
 }
 
 function deliveryEvent(

@@ -10,8 +10,21 @@ const MOBILE_IMPRESSION_SCRIPT_FIELDS = ['mobileImpressionClickInTagScriptTracke
 /** Where the AdChoices icon links: the industry's opt-out page. */
 export const ADCHOICES_URL = 'https://optout.aboutads.info/';
 
+/** Video events an in-banner video reports, in the order a view reaches them. */
+export const BANNER_VIDEO_EVENTS = ['start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'mute', 'unmute'] as const;
+export type BannerVideoEvent = (typeof BANNER_VIDEO_EVENTS)[number];
+
+/** A video that plays in the banner: the item's mp4 export, and the pixels each of its events fires. */
+export interface BannerVideo {
+  url: string;
+  /** Our event pixel and the placement's video trackers, by event. */
+  events: Record<BannerVideoEvent, string[]>;
+}
+
 export interface DisplayAdInput {
   item: ServingItem;
+  /** In-banner video tags: the video to play in place of the still, when the item has one. */
+  video?: BannerVideo | null;
   width: number;
   height: number;
   /** The exported still of this item on this placement, if an export kept one. */
@@ -32,6 +45,11 @@ const pick = (trackers: Record<string, string[]>, fields: readonly string[]) => 
 function creative(input: DisplayAdInput): string {
   const { item, width, height } = input;
   const label = escapeHtml(item.name ?? item.contentValue);
+  if (input.video) {
+    // Muted, so browsers let it start on its own; the still (when there is one) shows until it does.
+    const poster = input.imageFileUrl ? ` poster="${escapeHtml(input.imageFileUrl)}"` : '';
+    return `<video class="rm-video" src="${escapeHtml(input.video.url)}"${poster} width="${width}" height="${height}" muted autoplay playsinline style="display:block;width:${width}px;height:${height}px;object-fit:cover"></video>`;
+  }
   if (input.imageFileUrl) {
     return `<img src="${escapeHtml(input.imageFileUrl)}" width="${width}" height="${height}" alt="${label}" style="display:block;border:0;width:${width}px;height:${height}px">`;
   }
@@ -80,21 +98,36 @@ const scriptJson = (value: unknown) =>
     .replace(/\u2029/g, '\\u2029');
 
 /**
- * The script a script tag loads: it puts the ad's markup where the tag stands and loads the script
- * trackers. In an MRAID container it waits for `ready` and opens the click-through with `mraid.open`.
+ * Reports an in-banner video's events once each: quartiles from its playing time, complete when it ends,
+ * mute and unmute from its volume. `w` is the element holding the ad, `v` the pixels by event.
  */
-export function displayScript(markup: string, scripts: string[], mraid: boolean): string {
+const videoTracking = (events: Record<BannerVideoEvent, string[]>) =>
+  `var o=w.querySelector('video.rm-video');if(o){var v=${scriptJson(events)},f={};` +
+  `function p(k){if(f[k])return;f[k]=1;for(var i=0;i<v[k].length;i++){new Image().src=v[k][i]}}` +
+  `o.addEventListener('playing',function(){p('start')});` +
+  `o.addEventListener('timeupdate',function(){var r=o.duration?o.currentTime/o.duration:0;if(r>=.25)p('firstQuartile');if(r>=.5)p('midpoint');if(r>=.75)p('thirdQuartile')});` +
+  `o.addEventListener('ended',function(){p('complete')});` +
+  `o.addEventListener('volumechange',function(){var k=o.muted?'mute':'unmute';f[k]=0;p(k)})}`;
+
+/**
+ * The script a script tag loads: it puts the ad's markup where the tag stands, loads the script trackers
+ * and reports an in-banner video's events. In an MRAID container it waits for `ready` and opens the
+ * click-through with `mraid.open`.
+ */
+export function displayScript(markup: string, scripts: string[], mraid: boolean, video?: BannerVideo | null): string {
   return (
     `(function(){var d=document,s=d.currentScript,h=${scriptJson(markup)},t=${scriptJson(scripts)},m=${mraid ? 'window.mraid' : 'null'};` +
     `function show(){var w=d.createElement('div');w.innerHTML=h;if(s&&s.parentNode){s.parentNode.insertBefore(w,s)}else{d.body.appendChild(w)}` +
     `if(m){var a=w.querySelector('a.rm-click');if(a){a.addEventListener('click',function(e){e.preventDefault();m.open(a.href)})}}` +
+    (video ? videoTracking(video.events) : '') +
     `for(var i=0;i<t.length;i++){var e=d.createElement('script');e.async=true;e.src=t[i];(d.head||d.body).appendChild(e)}}` +
     `if(m&&m.getState&&m.getState()==='loading'){m.addEventListener('ready',show)}else{show()}})();`
   );
 }
 
 /** The same ad as a whole HTML document, for ad servers that take a URL (iframe) rather than a script. */
-export function displayDocument(markup: string, scripts: string[]): string {
+export function displayDocument(markup: string, scripts: string[], video?: BannerVideo | null): string {
   const loaded = scripts.map((src) => `<script async src="${escapeHtml(src)}"></script>`).join('');
-  return `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><style>html,body{margin:0;padding:0}</style></head><body>${markup}${loaded}</body></html>`;
+  const tracking = video ? `<script>(function(){var w=document.body;${videoTracking(video.events)}})();</script>` : '';
+  return `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><style>html,body{margin:0;padding:0}</style></head><body>${markup}${loaded}${tracking}</body></html>`;
 }
