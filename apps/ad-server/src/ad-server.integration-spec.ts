@@ -275,11 +275,17 @@ describe('ad-server (real NATS: the serving_snapshot bucket in, DELIVERY events 
     expect(events.slice(before)).toEqual([
       expect.objectContaining({ type: 'click', accountId: 7, retailCampaignId: 101, mediaPlanId: 21, placementId: 11, creative, segment: '(default)' }),
     ]);
+    // The plan is the placement's in the snapshot, whatever mp the query names.
+    await get(`${clickUrl.pathname}${clickUrl.search.replace('mp=21', 'mp=999')}`);
+    expect((await deliveryEvents()).at(-1)).toMatchObject({ type: 'click', mediaPlanId: 21 });
     const hit = await until(
       async () => trackerHits.find((url) => url.startsWith('/click')),
       (url) => url !== undefined,
     );
     expect(hit).toMatch(/^\/click\?ord=\d{8}$/);
+    // Through the ad server's click macro when the tag carried it expanded: its URL, then the landing page encoded.
+    const viaAdServer = await get(`${clickUrl.pathname}${clickUrl.search}&click=${encodeURIComponent('https://adserver.example/c?u=')}`);
+    expect(viaAdServer.headers.get('location')).toBe(`https://adserver.example/c?u=${encodeURIComponent(click.headers.get('location') as string)}`);
     // A landing URL in the query is not followed: the redirect target comes from the snapshot alone.
     const tampered = await get(`${clickUrl.pathname}${clickUrl.search}&landing=https://evil.example`);
     expect(tampered.headers.get('location')).not.toContain('evil');

@@ -36,7 +36,7 @@ export function queryWithoutMacros(rawSearch: string): URLSearchParams {
 }
 
 /** A parameter's value when the ad server expanded it; an unexpanded macro or an empty value is none. */
-export function expanded(params: URLSearchParams, name: string): string | null {
+function expanded(params: URLSearchParams, name: string): string | null {
   const value = params.get(name);
   return value === null || value === '' || isUnexpandedMacro(value) ? null : value;
 }

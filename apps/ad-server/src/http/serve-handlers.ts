@@ -12,7 +12,7 @@ import {
   type BannerVideoEvent,
 } from '../render/display-ad';
 import type { CompiledCampaign } from '../snapshot/compiled-campaign';
-import { expanded, type AdQuery } from './ad-query';
+import type { AdQuery } from './ad-query';
 import { serve, type Served } from './served';
 import type { ServeAnswer, ServeContext } from './serve-context';
 import { nativeAnswer } from './video-and-native';
@@ -107,10 +107,11 @@ export function adDocument(ctx: ServeContext, kind: string, params: URLSearchPar
   return { status: 200, contentType: 'text/html; charset=utf-8', body: displayDocument(markup, scripts, video) };
 }
 
+/** One event of a served ad; the plan and placement come from the snapshot, not from the query that names them. */
 function deliveryEvent(
   type: DeliveryEventType,
   campaign: CompiledCampaign,
-  query: AdQuery,
+  choice: Pick<AdChoice, 'placement'>,
   creative: string,
   segment: string,
   personalized: boolean,
@@ -121,8 +122,8 @@ function deliveryEvent(
     occurredAt: new Date().toISOString(),
     accountId: campaign.accountId,
     retailCampaignId: campaign.retailCampaignId,
-    mediaPlanId: query.mediaPlanId,
-    placementId: query.placementId,
+    mediaPlanId: choice.placement.mediaPlanId,
+    placementId: choice.placement.placementId,
     creative,
     segment,
     personalized,
@@ -139,7 +140,7 @@ export async function noscriptImage(ctx: ServeContext, params: URLSearchParams):
   if (!served.decision.ok) return { status: 200, contentType: 'image/gif', body: PIXEL };
   const { choice } = served.decision;
   const campaign = served.campaign as CompiledCampaign;
-  await ctx.events.publish(deliveryEvent('impression', campaign, served.query, choice.item.contentValue, choice.segment, served.consent.personalized));
+  await ctx.events.publish(deliveryEvent('impression', campaign, choice, choice.item.contentValue, choice.segment, served.consent.personalized));
   for (const field of ['bannerImpressionTrackers', 'bannerImpressionOutTagTrackers'])
     for (const url of choice.placement.trackers[field] ?? []) ctx.fireTracker(ctx.expandTracker(url));
   const still = choice.item.exports.png;
@@ -167,15 +168,15 @@ export async function click(ctx: ServeContext, params: URLSearchParams): Promise
   const ad = namedAd(ctx, params);
   if (!ad) return { status: 404, contentType: 'text/plain; charset=utf-8', body: 'This ad is no longer served.' };
   const { campaign, query, choice, personalized } = ad;
-  await ctx.events.publish(deliveryEvent('click', campaign, query, choice.item.contentValue, choice.segment, personalized));
+  await ctx.events.publish(deliveryEvent('click', campaign, choice, choice.item.contentValue, choice.segment, personalized));
   // ft=0: a VAST player or native renderer fired the click trackers itself (ClickTracking, link.clicktrackers).
   if (params.get('ft') !== '0') {
     for (const field of CLICK_TRACKER_FIELDS) for (const url of choice.placement.trackers[field] ?? []) ctx.fireTracker(ctx.expandTracker(url));
   }
   const landing = choice.item.landingUrl ?? choice.dynamicCampaign?.defaultUrl ?? null;
   if (!landing) return { status: 404, contentType: 'text/plain; charset=utf-8', body: 'This ad has no landing page.' };
-  const prefix = expanded(params, 'click');
-  const location = prefix && /^https?:\/\//i.test(prefix) ? `${prefix}${encodeURIComponent(landing)}` : landing;
+  // parseAdQuery keeps a click prefix only when it is an http(s) URL.
+  const location = query.clickPrefix ? `${query.clickPrefix}${encodeURIComponent(landing)}` : landing;
   return { status: 302, location };
 }
 
@@ -186,7 +187,7 @@ export async function eventPixel(ctx: ServeContext, params: URLSearchParams): Pr
     return badRequest('INVALID_EVENT', `e must be one of ${DELIVERY_EVENT_TYPES.filter((t) => t !== 'click').join(', ')}.`);
   }
   const ad = namedAd(ctx, params);
-  if (ad) await ctx.events.publish(deliveryEvent(type, ad.campaign, ad.query, ad.choice.item.contentValue, ad.choice.segment, ad.personalized));
+  if (ad) await ctx.events.publish(deliveryEvent(type, ad.campaign, ad.choice, ad.choice.item.contentValue, ad.choice.segment, ad.personalized));
   return { status: 200, contentType: 'image/gif', body: PIXEL };
 }
 
