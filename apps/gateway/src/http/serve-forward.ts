@@ -1,8 +1,9 @@
 import { request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { RequestHandler, Response } from 'express';
-import { PROBLEM_CONTENT_TYPE, problemType, type Problem } from '@platform/errors';
+import type { RequestHandler } from 'express';
+import { problem } from '@platform/errors';
 import type { Logger } from '@platform/logging';
+import { methodNotAllowedError } from './method-not-allowed';
 
 /** The ad-serving paths generated tags point at (`PUBLIC_BASE_URL/serve/v1/...`). */
 export const SERVE_PREFIX = '/serve/';
@@ -33,12 +34,6 @@ function endToEnd(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
   return kept;
 }
 
-function answerProblem(res: Response, status: 405 | 502 | 504, code: string, title: string, detail: string, instance: string): void {
-  const body: Problem = { type: problemType(code), title, status, detail, instance, code, requestId: String(res.locals.requestId ?? '') };
-  if (status === 405) res.setHeader('Allow', 'GET, HEAD');
-  res.status(status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
-}
-
 /**
  * Forwards the ad-serving paths (`/serve/...`) to the ad server, as the ingress does in a cluster, so that
  * a tag generated under `npm start` (which points at the gateway) works when pasted in a page. A streaming
@@ -52,17 +47,7 @@ export function forwardServe(adServerUrl: string, options: { logger: Logger; tim
   return (req, res, next) => {
     if (!req.path.startsWith(SERVE_PREFIX)) return next();
     res.locals.route = `${SERVE_PREFIX}*`;
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      answerProblem(
-        res,
-        405,
-        'METHOD_NOT_ALLOWED',
-        'Method not allowed on this path',
-        `${req.method} is not supported on ${req.path}; use GET or HEAD.`,
-        req.originalUrl,
-      );
-      return;
-    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next(methodNotAllowedError(req.method, req.path, 'GET, HEAD'));
     const headers = endToEnd(req.headers);
     delete headers.host;
     headers['x-forwarded-host'] = req.headers.host ?? '';
@@ -87,9 +72,9 @@ export function forwardServe(adServerUrl: string, options: { logger: Logger; tim
         return;
       }
       options.logger.warn({ err: error, target: target.origin, path: req.path }, 'ad server not reached');
-      if (error.code === 'ETIMEDOUT')
-        answerProblem(res, 504, 'UPSTREAM_TIMEOUT', 'A service did not answer in time', 'The ad server did not answer in time.', req.originalUrl);
-      else answerProblem(res, 502, 'BAD_GATEWAY', 'Bad Gateway', `The ad server at ${target.origin} could not be reached.`, req.originalUrl);
+      // The gateway's problem handler answers these, as it answers every other error.
+      if (error.code === 'ETIMEDOUT') next(problem('UPSTREAM_TIMEOUT', 'The ad server did not answer in time.'));
+      else next(problem('BAD_GATEWAY', `The ad server at ${target.origin} could not be reached.`));
     });
     // A client that goes away stops the forwarded request too.
     res.once('close', () => {

@@ -31,6 +31,8 @@ export const PLATFORM_PROBLEMS = defineProblems({
   JOB_LIMIT_REACHED: { status: 429, title: 'Too many jobs running for the account' },
   INTERNAL_ERROR: { status: 500, title: 'Internal error' },
   NOT_IMPLEMENTED: { status: 501, title: 'Not implemented' },
+  // A server the gateway passes requests through to (the ad server, under `npm start`) could not be reached.
+  BAD_GATEWAY: { status: 502, title: 'Bad Gateway' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'A service is unavailable' },
   NOT_READY: { status: 503, title: 'Not ready' },
   OBJECT_STORE_UNAVAILABLE: { status: 503, title: 'The object storage is unavailable' },
