@@ -1,22 +1,13 @@
-import { AUDIT_CHANGE_SUBJECT, AUDIT_STREAM, type AuditChangeEvent } from '@contracts/domain';
-import { decodeJobProgress, JOB_PROGRESS_STREAM, JobStatus } from '@platform/jobs';
+import type { AuditChangeEvent } from '@contracts/domain';
+import { decodeJobProgress, jobProgressConsumerSpec, JobStatus } from '@platform/jobs';
 import type { Logger } from '@platform/logging';
-import { deadLetterSubjectFor, runConsumer, type ConsumerSpec, type Naming, type RunningConsumer } from '@platform/nats';
-import { startPeriodicTask, type BackgroundTask } from '@platform/service';
+import { runConsumer, type Naming, type RunningConsumer } from '@platform/nats';
+import { auditChangeConsumerSpec, startPeriodicTask, type BackgroundTask } from '@platform/service';
 import type { NatsConnection } from 'nats';
 import type { ServingPeers, ServingSnapshotService } from './serving-snapshot.service';
 
 export const SERVING_AUDIT_DURABLE = 'content-creative-serving-changes';
 export const SERVING_JOBS_DURABLE = 'content-creative-serving-jobs';
-
-const consumerSpec = (stream: string, durable: string, filterSubject: string): ConsumerSpec => ({
-  stream,
-  durable,
-  filterSubject,
-  maxDeliver: 5,
-  ackWaitMs: 30_000,
-  deadLetterSubject: deadLetterSubjectFor(stream, durable),
-});
 
 /** The account an audit event concerns; org-level resources (media channels) concern no campaign's serving. */
 function auditAccount(data: Uint8Array): number | undefined {
@@ -78,14 +69,14 @@ export async function startServingRefresher(options: ServingRefresherOptions): P
     await runConsumer({
       js,
       jsm,
-      spec: options.names.consumerSpec(consumerSpec(AUDIT_STREAM.name, SERVING_AUDIT_DURABLE, AUDIT_CHANGE_SUBJECT)),
+      spec: options.names.consumerSpec(auditChangeConsumerSpec(SERVING_AUDIT_DURABLE)),
       logger,
       handler: async ({ data }) => mark(auditAccount(data)),
     }),
     await runConsumer({
       js,
       jsm,
-      spec: options.names.consumerSpec(consumerSpec(JOB_PROGRESS_STREAM.name, SERVING_JOBS_DURABLE, 'jobs.progress.>')),
+      spec: options.names.consumerSpec(jobProgressConsumerSpec(SERVING_JOBS_DURABLE)),
       logger,
       handler: async ({ data }) => mark(finishedJobAccount(data)),
     }),

@@ -1,20 +1,14 @@
-import { AUDIT_CHANGE_SUBJECT, AUDIT_STREAM, type AuditChangeEvent } from '@contracts/domain';
+import type { AuditChangeEvent } from '@contracts/domain';
 import type { Logger } from '@platform/logging';
-import { deadLetterSubjectFor, runConsumer, type ConsumerSpec, type Naming, type RunningConsumer } from '@platform/nats';
+import { runConsumer, type ConsumerSpec, type Naming, type RunningConsumer } from '@platform/nats';
+import { auditChangeConsumerSpec } from '@platform/service';
 import type { NatsConnection } from 'nats';
 import type { AuditLogService } from './audit-log.service';
 
 export const AUDIT_LOG_DURABLE = 'storage-library-audit-log';
 
-/** The durable consumer of every service's audit.change events (unprefixed, like every spec). */
-export const auditLogConsumerSpec = (durable = AUDIT_LOG_DURABLE): ConsumerSpec => ({
-  stream: AUDIT_STREAM.name,
-  durable,
-  filterSubject: AUDIT_CHANGE_SUBJECT,
-  maxDeliver: 5,
-  ackWaitMs: 30_000,
-  deadLetterSubject: deadLetterSubjectFor(AUDIT_STREAM.name, durable),
-});
+/** The durable consumer that folds the trail into audit_log. */
+export const auditLogConsumerSpec = (durable = AUDIT_LOG_DURABLE): ConsumerSpec => auditChangeConsumerSpec(durable);
 
 /** A message that is not an audit event cannot become one by redelivery: it fails to the dead letters. */
 export function decodeAuditEvent(data: Uint8Array): AuditChangeEvent {

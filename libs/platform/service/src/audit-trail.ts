@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import {
   AUDIT_CHANGE_SUBJECT,
   AUDIT_LIMITS,
+  AUDIT_STREAM,
   AUDIT_REDACTED,
   AUDIT_SECRET_FIELDS,
   type AuditAction,
@@ -11,8 +12,19 @@ import {
   type AuditResourceType,
 } from '@contracts/domain';
 import { currentRequestId } from '@platform/logging';
+import { deadLetterSubjectFor, type ConsumerSpec } from '@platform/nats';
 import type { EventOutbox } from './event-outbox';
 import { currentCall } from './unary-handlers';
+
+/** A durable consumer of every service's audit.change events (unprefixed, like every spec), for whoever follows the trail. */
+export const auditChangeConsumerSpec = (durable: string): ConsumerSpec => ({
+  stream: AUDIT_STREAM.name,
+  durable,
+  filterSubject: AUDIT_CHANGE_SUBJECT,
+  maxDeliver: 5,
+  ackWaitMs: 30_000,
+  deadLetterSubject: deadLetterSubjectFor(AUDIT_STREAM.name, durable),
+});
 
 /** One change as a service states it: the record before and after, as the service holds it (unredacted). */
 export interface AuditedChange {

@@ -7,7 +7,7 @@ export { createCallGuard, type CallGuard, type GuardedCall } from './call-guard'
 export { currentCall, declareCall, inCall, methodName, unaryHandlers, type DeclaredAccess, type UnaryHandler } from './unary-handlers';
 export { createEventOutbox, type DomainEvent, type EventOutbox } from './event-outbox';
 export { actingAs, TEST_PRINCIPAL } from './acting-as';
-export { auditEvent, changedFields, currentActor, isSecretField, recordChange, redactRecord, type AuditedChange } from './audit-trail';
+export { auditChangeConsumerSpec, auditEvent, changedFields, currentActor, isSecretField, recordChange, redactRecord, type AuditedChange } from './audit-trail';
 export {
   grpcServiceName,
   startGrpcService,
