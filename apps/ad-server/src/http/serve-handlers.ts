@@ -16,6 +16,7 @@ import type { AdQuery } from './ad-query';
 import { serve, type Served } from './served';
 import type { ServeAnswer, ServeContext } from './serve-context';
 import { nativeAnswer } from './video-and-native';
+import { VAST_TRACKER_FIELDS } from '../vast';
 
 /** Click trackers the click redirect fires, by tracker record field. */
 const CLICK_TRACKER_FIELDS = ['primaryClickTracker', 'secondaryClickTrackers', 'mobileBannerClickTracker'] as const;
@@ -37,17 +38,6 @@ const badTag = (what: string): ServeAnswer =>
 const trackersOf = (ctx: ServeContext, choice: AdChoice) =>
   Object.fromEntries(Object.entries(choice.placement.trackers).map(([field, urls]) => [field, urls.map((url) => ctx.expandTracker(url))]));
 
-/** The placement's video trackers, by the in-banner video event each fires on. */
-const VIDEO_TRACKER_FIELDS: Record<BannerVideoEvent, string> = {
-  start: 'videoStartViewedTracker',
-  firstQuartile: 'twentyFivePercentVideoViewedTracker',
-  midpoint: 'fiftyPercentVideoViewedTracker',
-  thirdQuartile: 'seventyFivePercentVideoViewedTracker',
-  complete: 'hundredPercentVideoViewedTracker',
-  mute: 'muteVideoViewedTracker',
-  unmute: 'unmuteVideoViewedTracker',
-};
-
 /** Tag kinds whose ad is a video in the banner (when the item has an mp4 export). */
 const BANNER_VIDEO_KINDS = new Set(['video-in-banner', 'video-mobile-in-web']);
 
@@ -65,7 +55,7 @@ function markupOf(ctx: ServeContext, served: Served, choice: AdChoice, kind: str
           events: Object.fromEntries(
             BANNER_VIDEO_EVENTS.map((event) => [
               event,
-              [ctx.urls.event(event, query, choice, consent.personalized), ...(trackers[VIDEO_TRACKER_FIELDS[event]] ?? [])],
+              [ctx.urls.event(event, query, choice, consent.personalized), ...VAST_TRACKER_FIELDS.events[event].flatMap((field) => trackers[field] ?? [])],
             ]),
           ) as Record<BannerVideoEvent, string[]>,
         }

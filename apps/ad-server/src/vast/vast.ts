@@ -20,7 +20,7 @@ export const DEFAULT_AD_SYSTEM = 'RetailMediaAdServer';
 export const VAST_TRACKING_EVENTS = ['start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'mute', 'unmute', 'skip'] as const;
 export type VastTrackingEvent = (typeof VAST_TRACKING_EVENTS)[number];
 
-/** Which fields of a placement's tracker record feed which VAST element. */
+/** Which fields of a placement's tracker record feed which VAST element (and the in-banner video's events). */
 export const VAST_TRACKER_FIELDS = {
   impression: ['inStreamImpressionTrackers'],
   clickTracking: ['primaryClickTracker', 'secondaryClickTrackers'],
