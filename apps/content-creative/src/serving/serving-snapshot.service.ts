@@ -5,6 +5,7 @@ import {
   CONTENT_LANDING_COLUMNS,
   CONTENT_PRICE_COLUMNS,
   firstRowText,
+  parseDimension,
   SERVING_EXPORT_FORMATS,
   SERVING_SNAPSHOT_VERSION,
   servingSignalNames,
@@ -45,10 +46,7 @@ export const SERVING_DYNAMIC_CAMPAIGNS_MAX = 500;
 const isNotFound = (error: unknown) => error instanceof AppError && error.status === 404;
 
 /** `300x250` as numbers; 0 x 0 for a dimension that is not one (the placement then serves at its content's size). */
-function size(dimension: string): { width: number; height: number } {
-  const match = /^(\d+)x(\d+)$/.exec(dimension);
-  return match ? { width: Number(match[1]), height: Number(match[2]) } : { width: 0, height: 0 };
-}
+const size = (dimension: string) => parseDimension(dimension) ?? { width: 0, height: 0 };
 
 /** Every catalog property under each name a tag may give it. */
 const SIGNALS: Record<string, ServingSignal> = Object.fromEntries(

@@ -1,4 +1,12 @@
-import { CONTENT_DISPLAY_COLUMNS, CONTENT_IMAGE_COLUMNS, parseDimension, type TemplateBox, type TemplateLayout } from '@contracts/domain';
+import {
+  CONTENT_CTA_COLUMNS,
+  CONTENT_DISPLAY_COLUMNS,
+  CONTENT_IMAGE_COLUMNS,
+  CONTENT_PRICE_COLUMNS,
+  parseDimension,
+  type TemplateBox,
+  type TemplateLayout,
+} from '@contracts/domain';
 
 /** What one creative shows, read from the product's row in the asset source. */
 export interface CreativeContent {
@@ -11,8 +19,6 @@ export interface CreativeContent {
   brandTextColor: string | null;
 }
 
-const PRICE_COLUMNS = ['price', 'salePrice', 'sale_price', 'priceText'] as const;
-const CTA_COLUMNS = ['callToAction', 'cta', 'ctaText'] as const;
 const BRAND_COLOR_COLUMNS = ['brandColor', 'brandColour', 'brand_color', 'backgroundColor'] as const;
 const BRAND_TEXT_COLOR_COLUMNS = ['brandTextColor', 'brandTextColour', 'textColor'] as const;
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
@@ -40,8 +46,8 @@ const color = (row: Record<string, unknown> | null, columns: readonly string[]) 
 };
 
 export function creativeContentOf(row: Record<string, unknown> | null, contentValue: string): CreativeContent {
-  const price = text(row, PRICE_COLUMNS);
-  const cta = text(row, CTA_COLUMNS);
+  const price = text(row, CONTENT_PRICE_COLUMNS);
+  const cta = text(row, CONTENT_CTA_COLUMNS);
   return {
     name: drawable(text(row, CONTENT_DISPLAY_COLUMNS) ?? contentValue),
     price: price === null ? null : drawable(price),

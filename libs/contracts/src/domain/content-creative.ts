@@ -87,7 +87,7 @@ export const CONTENT_TYPE_COLUMNS: Partial<Record<ContentType, string>> = {
 /** Columns a content item's displayValue and productImageUrl are read from, first present wins. */
 export const CONTENT_DISPLAY_COLUMNS = ['displayName', 'name', 'title', 'productName'] as const;
 export const CONTENT_IMAGE_COLUMNS = ['productImageUrl', 'imageUrl', 'image', 'image_url'] as const;
-/** Columns the served creative reads its price, call to action and click-through from, first present wins. */
+/** Columns a creative (served or exported) reads its price, call to action and click-through from, first present wins. */
 export const CONTENT_PRICE_COLUMNS = ['price', 'salePrice', 'sale_price', 'priceText'] as const;
 export const CONTENT_CTA_COLUMNS = ['callToAction', 'cta', 'ctaText'] as const;
 export const CONTENT_LANDING_COLUMNS = ['landingUrl', 'landingPageUrl', 'productUrl', 'clickUrl', 'link', 'url'] as const;
