@@ -2,6 +2,20 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, closeSync, openSync, readFileSync } from 'node:fs';
 import { isProcessAlive } from './processes';
 
+/** A synchronous 5 ms sleep for pause()'s wait (Atomics.wait on a value nobody changes). */
+const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
+
+/** The state letter of /proc/<pid>/stat (R, S, T for stopped, ...); undefined once the process is gone. */
+function processState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The name field is in parentheses and may hold spaces: the state follows the last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return undefined;
+  }
+}
+
 export interface DaemonSpec {
   /** For messages: `mariadbd`, `nats-server`. */
   name: string;
@@ -90,9 +104,16 @@ export class DaemonProcess {
     await this.signalAndWait('SIGKILL', 0);
   }
 
-  /** SIGSTOP: the daemon keeps its sockets but answers nothing until resumed (a hung dependency). */
+  /**
+   * SIGSTOP: the daemon keeps its sockets but answers nothing until resumed (a hung dependency). kill() only
+   * queues the signal, so this returns once the kernel reports the process stopped (at most a second): a
+   * request sent next can no longer be answered by a daemon that had not stopped yet.
+   */
   pause(): void {
     this.signal('SIGSTOP');
+    const pid = this.pid as number;
+    const deadline = Date.now() + 1_000;
+    while (processState(pid) !== 'T' && Date.now() < deadline) Atomics.wait(SLEEPER, 0, 0, 5);
   }
 
   resume(): void {
