@@ -87,7 +87,13 @@ describe('npm start -- --replicas', () => {
     launcher.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     launcher.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const child = launcher;
-    await waitFor(() => /all \d+ apps are up/.test(output) || child.exitCode !== null, 240_000);
+    // The gateways' addresses are logged just after "all apps are up", possibly in a later chunk: wait for them too.
+    await waitFor(
+      () =>
+        (/all \d+ apps are up/.test(output) && gateways.every((g) => output.includes(`gateway: http://localhost:${new URL(g).port}`))) ||
+        child.exitCode !== null,
+      240_000,
+    );
   }, 270_000);
 
   afterAll(async () => {
