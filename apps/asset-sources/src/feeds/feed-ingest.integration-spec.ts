@@ -7,6 +7,7 @@ import { actingAs, createEventOutbox, TEST_PRINCIPAL } from '@platform/service';
 import { createAssetSourcesServices } from '../asset-sources.services';
 import { openAssetSourcesTestBed, rejectionOf, type AssetSourcesTestBed } from '../asset-sources.test-support';
 import { feedIngestJob } from './feed-ingest.job';
+import { StagedRows } from './feed-rows.repository';
 import { FEED_INGEST_KIND, type FeedIngestPayload, type FeedSourceInput } from './feed-source.model';
 import { httpFeedReader, startFeedHttpServer, type FeedHttpServer } from './reading/feed-test-servers';
 
@@ -83,6 +84,8 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
   const run = (queueId: string, assetSourceId: number) => job().run(request(queueId, assetSourceId), sink);
   const rows = async (assetSourceId: number) =>
     JSON.parse((await bed.assetSources.readData(ACCOUNT, assetSourceId, { limit: 100 })).rowsJson) as Record<string, string>[];
+  const generationsServed = async (assetSourceId: number) =>
+    Number((await bed.db.knex('asset_sources').where({ asset_source_id: assetSourceId }).first('row_generation')).row_generation);
   const outbox = async () => (await bed.db.knex('outbox').select('subject', 'payload')) as { subject: string; payload: Buffer }[];
 
   it('refuses each broken rule with the field named, and stores nothing', async () => {
@@ -282,9 +285,11 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     const next = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/killed.csv', {}, server));
     const orphan = await withTransaction(bed.db.knex, (trx) => bed.feedStore.rows.newGeneration(trx, assetSourceId, next.queueId));
     await bed.feedStore.rows.stage(
-      assetSourceId,
-      orphan,
-      Array.from({ length: 7 }, (_, i) => ({ ordinal: i, keyValue: `X${i}`, rowJson: JSON.stringify({ sku: `X${i}` }) })),
+      StagedRows.of(
+        assetSourceId,
+        orphan,
+        Array.from({ length: 7 }, (_, i) => ({ ordinal: i, keyValue: `X${i}`, rowJson: JSON.stringify({ sku: `X${i}` }) })),
+      ),
     );
     await bed.db.knex('feed_runs').where({ queue_id: next.queueId }).update({ status: 'Processing' });
     expect(await rows(assetSourceId)).toEqual(before);
@@ -306,7 +311,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     // A later run has started writing (its generation is newer) when the earlier run's clean-up comes.
     const later = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/overlap.csv', {}, server));
     const writing = await withTransaction(bed.db.knex, (trx) => bed.feedStore.rows.newGeneration(trx, assetSourceId, later.queueId));
-    await bed.feedStore.rows.stage(assetSourceId, writing, [{ ordinal: 0, keyValue: 'W', rowJson: '{"sku":"W"}' }]);
+    await bed.feedStore.rows.stage(StagedRows.of(assetSourceId, writing, [{ ordinal: 0, keyValue: 'W', rowJson: '{"sku":"W"}' }]));
     await job().cleanup?.(request(queueId, assetSourceId));
     expect((await generations(assetSourceId))[writing]).toBe(1);
   });
@@ -381,6 +386,31 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
       await run(back.queueId, assetSourceId);
       expect(await bed.feedStore.rows.disabledKeys(assetSourceId)).toEqual(['C', 'D']);
     }
+  });
+
+  it('keeps the listed values of each generation with its rows: the retail feed list follows the swap and the keep policy', async () => {
+    const path = '/listed.csv';
+    const body = (lines: string[]) => `sku,name,category,weight\n${lines.join('\n')}\n`;
+    const listed = (): FeedSourceInput => ({
+      ...input(path, { policies: { missingRowPolicy: 'keep' } }, server),
+      definition: { ...input(path).definition, columnNames: ['sku', 'name', 'category', 'weight'] },
+    });
+    feeds.set(path, { body: body(['A,a,Shoes,1', 'B,b,Hats,1', 'C,c,shoes,1']) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, listed());
+    await run(queueId, assetSourceId);
+    await bed.retailFeed.set(ACCOUNT, assetSourceId);
+    const categories = async () => (await bed.retailFeed.list(ACCOUNT, 'category', '', { offset: 0, limit: 100 })).items;
+    expect(await categories()).toEqual(['Hats', 'Shoes']);
+    // B (Hats) is gone from the new version and kept by the policy; Bags comes in.
+    feeds.set(path, { body: body(['A,a,Shoes,1', 'C,c,Bags,1', 'D,d,Bags,1']) });
+    const next = await bed.feedSources.replace(ACCOUNT, assetSourceId, listed());
+    await run(next.queueId, assetSourceId);
+    expect(await categories()).toEqual(['Bags', 'Hats', 'Shoes']);
+    await job().cleanup?.(request(next.queueId, assetSourceId));
+    const kept = await bed.db.execute<{ generation: number }>('SELECT DISTINCT generation FROM asset_source_row_values WHERE asset_source_id = ?', [
+      assetSourceId,
+    ]);
+    expect(kept.map((r) => Number(r.generation))).toEqual([await generationsServed(assetSourceId)]);
   });
 
   it('keeps stored secrets on an update that leaves them out, and drops them when urlType changes', async () => {

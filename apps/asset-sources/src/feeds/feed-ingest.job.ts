@@ -6,8 +6,9 @@ import type { AssetSourceRecord } from '../sources/asset-source.model';
 import type { AssetSourceService } from '../sources/asset-source.service';
 import { isNumericWeight } from '../sources/asset-source.rules';
 import { isRejectedFeedRow, type FeedReader, type OpenedFeed } from './feed-reading';
-import { STAGE_BATCH, STAGE_BATCH_BYTES, type FeedRowsRepository, type StagedRow } from './feed-rows.repository';
+import { STAGE_BATCH, STAGE_BATCH_BYTES, StagedRows, type FeedRowsRepository } from './feed-rows.repository';
 import { KeyFilter } from './key-filter';
+import { keptFields, RowValueCollector } from '../sources/row-values';
 import { FEED_INGEST_KIND, type FeedIngestPayload, type FeedReportEntry, type FeedRunHealth, type FeedSourceRecord } from './feed-source.model';
 import type { FeedSourceRepository } from './feed-source.repository';
 import type { FeedSourceService } from './feed-source.service';
@@ -17,8 +18,10 @@ const PROGRESS_EVERY_MS = 1_000;
 const KEY_VALUE_MAX = 255;
 /** Row inserts in flight while parsing goes on; the next batch waits for the oldest (bounded memory). */
 const INSERTS_IN_FLIGHT = 2;
-/** Rows whose key may repeat an earlier one, held (ordinal and line) until the database checks them. */
+/** Rows whose key may repeat an earlier one, held (ordinal and line) until the database checks them... */
 const KEY_CANDIDATES = 10_000;
+/** ...this many per query. */
+const KEY_CHECK_BATCH = 2_000;
 
 export interface FeedIngestDeps {
   db: ServiceDatabase;
@@ -185,9 +188,10 @@ async function stageAll(
   const seenColumns = new Set<string>();
   const inserts = new InFlight(INSERTS_IN_FLIGHT);
   const keys = keyColumn === null ? undefined : new KeyFilter();
+  const listed = new RowValueCollector(keptFields(keyColumn !== null));
+  let valuesWritten = Promise.resolve();
   const candidates = { ordinals: new Int32Array(KEY_CANDIDATES), lines: new Int32Array(KEY_CANDIDATES), count: 0 };
-  let staged: StagedRow[] = [];
-  let stagedBytes = 0;
+  let staged = new StagedRows(assetSourceId, generation);
   let report: FeedReportEntry[] = [];
   let seq = 0;
   let lastProgress = Date.now();
@@ -196,24 +200,25 @@ async function stageAll(
   const flush = async () => {
     const rows = staged;
     const entries = report;
-    staged = [];
-    stagedBytes = 0;
+    staged = new StagedRows(assetSourceId, generation);
     report = [];
-    if (rows.length === 0 && entries.length === 0) return;
-    await inserts.add(
-      (async () => {
-        await deps.rows.stage(assetSourceId, generation, rows);
-        await deps.feeds.insertReportEntries(queueId, entries);
-      })(),
-    );
+    if (rows.count === 0 && entries.length === 0) return;
+    const values = listed.take();
+    // Listed values are written one batch after another (two writes of the same values would deadlock), rows two at a time.
+    valuesWritten = valuesWritten.then(() => deps.rows.stageValues(assetSourceId, generation, values));
+    const rowsWritten = (async () => {
+      if (rows.count > 0) await deps.rows.stage(rows);
+      await deps.feeds.insertReportEntries(queueId, entries);
+    })();
+    await inserts.add(Promise.all([rowsWritten, valuesWritten]).then(() => undefined));
   };
   /** The candidates whose key an earlier row really has, once every row before them is written. */
   const checkCandidates = async () => {
     if (candidates.count === 0) return;
     await flush();
     await inserts.drain();
-    for (let from = 0; from < candidates.count; from += STAGE_BATCH) {
-      const to = Math.min(candidates.count, from + STAGE_BATCH);
+    for (let from = 0; from < candidates.count; from += KEY_CHECK_BATCH) {
+      const to = Math.min(candidates.count, from + KEY_CHECK_BATCH);
       const lineOf = new Map<number, number>();
       for (let i = from; i < to; i++) lineOf.set(candidates.ordinals[i], candidates.lines[i]);
       const duplicates = await deps.rows.duplicatesOf(assetSourceId, generation, variantColumn, [...lineOf.keys()]);
@@ -230,12 +235,14 @@ async function stageAll(
   };
 
   try {
-    for await (const row of opened.rows) {
-      health.rowsRead++;
-      if (isRejectedFeedRow(row)) {
-        health.rejectedRows++;
-        note(row.line, 'rejected', null, row.reason);
-      } else {
+    for await (const batch of opened.batches) {
+      for (const row of batch) {
+        health.rowsRead++;
+        if (isRejectedFeedRow(row)) {
+          health.rejectedRows++;
+          note(row.line, 'rejected', null, row.reason);
+          continue;
+        }
         const projected: Record<string, string> = {};
         for (const column of columnNames) {
           const value = row.values[column];
@@ -249,29 +256,29 @@ async function stageAll(
         if (rejection) {
           health.rejectedRows++;
           note(row.line, 'rejected', null, rejection);
-        } else {
-          let keyValue: string | null = null;
-          if (keyColumn !== null) {
-            const key = projected[keyColumn];
-            if (key === undefined || key.trim() === '') {
-              health.emptyKeys++;
-              note(row.line, 'empty-key', null, `The row has no value in the asset key column ${JSON.stringify(keyColumn)}.`);
-            } else {
-              keyValue = key.slice(0, KEY_VALUE_MAX);
-              if (keys?.add(keyValue)) {
-                if (candidates.count === KEY_CANDIDATES) await checkCandidates();
-                candidates.ordinals[candidates.count] = health.rowsStored;
-                candidates.lines[candidates.count] = row.line;
-                candidates.count++;
-              }
+          continue;
+        }
+        let keyValue: string | null = null;
+        if (keyColumn !== null) {
+          const key = projected[keyColumn];
+          if (key === undefined || key.trim() === '') {
+            health.emptyKeys++;
+            note(row.line, 'empty-key', null, `The row has no value in the asset key column ${JSON.stringify(keyColumn)}.`);
+          } else {
+            keyValue = key.slice(0, KEY_VALUE_MAX);
+            if (keys?.add(keyValue)) {
+              if (candidates.count === KEY_CANDIDATES) await checkCandidates();
+              candidates.ordinals[candidates.count] = health.rowsStored;
+              candidates.lines[candidates.count] = row.line;
+              candidates.count++;
             }
           }
-          staged.push({ ordinal: health.rowsStored, keyValue, rowJson });
-          stagedBytes += rowJson.length;
-          health.rowsStored++;
         }
+        listed.add(projected);
+        staged.add(health.rowsStored, keyValue, rowJson);
+        health.rowsStored++;
       }
-      if (staged.length >= STAGE_BATCH || stagedBytes >= STAGE_BATCH_BYTES || report.length >= STAGE_BATCH) await flush();
+      if (staged.count >= STAGE_BATCH || staged.length >= STAGE_BATCH_BYTES || report.length >= STAGE_BATCH) await flush();
       if (Date.now() - lastProgress >= PROGRESS_EVERY_MS) {
         lastProgress = Date.now();
         await sink.progress(health.rowsRead, 0, `Read ${health.rowsRead} rows`);
@@ -332,6 +339,8 @@ function rowRejection(row: Record<string, string>, rowJson: string, rotationWeig
     if (weight !== undefined && weight.trim() !== '' && !isNumericWeight(weight))
       return `The rotation weight ${JSON.stringify(weight.slice(0, 100))} in ${JSON.stringify(rotationWeightColumn)} is not a number of at least 0.`;
   }
+  // A UTF-16 unit is at most 3 bytes of UTF-8: most rows are known to fit without counting.
+  if (rowJson.length * 3 <= ASSET_SOURCE_ROW_MAX_BYTES) return undefined;
   const bytes = Buffer.byteLength(rowJson);
   if (bytes > ASSET_SOURCE_ROW_MAX_BYTES) return `The row is ${bytes} bytes serialized; a row may be at most ${ASSET_SOURCE_ROW_MAX_BYTES}.`;
   return undefined;

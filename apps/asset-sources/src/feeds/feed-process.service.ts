@@ -50,16 +50,18 @@ export class FeedProcessService {
     let rows = 0;
     let rowBytes = 0;
     try {
-      for await (const row of feed.rows) {
-        if (isRejectedFeedRow(row)) continue;
-        rows++;
-        rowBytes += Buffer.byteLength(JSON.stringify(row.values));
-        for (const [column, value] of Object.entries(row.values)) {
-          const values = sample.get(column) ?? [];
-          sample.set(column, values);
-          if (value !== '' && values.length < PROCESS_SAMPLE_VALUES && !values.includes(value)) values.push(value);
+      read: for await (const batch of feed.batches) {
+        for (const row of batch) {
+          if (isRejectedFeedRow(row)) continue;
+          rows++;
+          rowBytes += Buffer.byteLength(JSON.stringify(row.values));
+          for (const [column, value] of Object.entries(row.values)) {
+            const values = sample.get(column) ?? [];
+            sample.set(column, values);
+            if (value !== '' && values.length < PROCESS_SAMPLE_VALUES && !values.includes(value)) values.push(value);
+          }
+          if (rows >= PROCESS_HEAD_ROWS) break read;
         }
-        if (rows >= PROCESS_HEAD_ROWS) break;
       }
     } finally {
       await feed.close();

@@ -75,6 +75,9 @@ export interface FeedRow {
   values: Record<string, string>;
 }
 
+/** Rows read together, in feed order. */
+export type FeedRowBatch = readonly (FeedRow | RejectedFeedRow)[];
+
 /** A row the reader could not turn into values (a broken quote, an element that is not a row). */
 export interface RejectedFeedRow {
   line: number;
@@ -89,9 +92,13 @@ export interface FeedVersion {
 
 export interface OpenedFeed {
   version: FeedVersion;
-  /** Rows in feed order; a RejectedFeedRow where a row is broken but the feed goes on. Throws when the feed itself is broken. */
-  rows: AsyncIterable<FeedRow | RejectedFeedRow>;
-  /** sha256 hex of the bytes read, known once `rows` has been consumed to the end. */
+  /**
+   * Rows in feed order, in batches (a batch per chunk read, so a million rows are not a million
+   * asynchronous steps); a RejectedFeedRow where a row is broken but the feed goes on. Throws when
+   * the feed itself is broken.
+   */
+  batches: AsyncIterable<FeedRowBatch>;
+  /** sha256 hex of the bytes read, known once `batches` has been consumed to the end. */
   contentHash(): string;
   /** Lines of console output and errors of the customCode sandbox, so far. */
   cdpLogs(): string[];

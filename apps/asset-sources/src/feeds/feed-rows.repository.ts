@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { FeedMissingRowPolicy } from '@contracts/domain';
-import type { ServiceDatabase } from '@platform/mysql';
+import { LoadDataRows, type ServiceDatabase } from '@platform/mysql';
+import { addRowValues, addRowValuesFromRows, dropRowValues, keptFields, type ListedField } from '../sources/row-values';
 
 export interface StagedRow {
   ordinal: number;
@@ -8,13 +9,39 @@ export interface StagedRow {
   rowJson: string;
 }
 
-/**
- * Rows per INSERT of a run's rows: a statement of about 600 KB for typical product rows. Larger ones
- * (5,000 rows) were no faster in the feed-ingest benchmark and held more memory between collections.
- */
-export const STAGE_BATCH = 2_000;
-/** ...and at most this many bytes of row text per statement, whatever the rows' size (max_allowed_packet is 16 MB). */
-export const STAGE_BATCH_BYTES = 4 * 1024 * 1024;
+/** A batch of a run's rows for `stage`, held as the load's text while it fills (see LoadDataRows). */
+export class StagedRows {
+  readonly data = new LoadDataRows();
+
+  constructor(
+    private readonly assetSourceId: number,
+    private readonly generation: number,
+  ) {}
+
+  static of(assetSourceId: number, generation: number, rows: readonly StagedRow[]): StagedRows {
+    const staged = new StagedRows(assetSourceId, generation);
+    for (const row of rows) staged.add(row.ordinal, row.keyValue, row.rowJson);
+    return staged;
+  }
+
+  add(ordinal: number, keyValue: string | null, rowJson: string): void {
+    this.data.add([this.assetSourceId, this.generation, ordinal, keyValue, rowJson]);
+  }
+
+  get count(): number {
+    return this.data.count;
+  }
+
+  /** Characters of text held. */
+  get length(): number {
+    return this.data.length;
+  }
+}
+
+/** Rows per load of a run's rows: about 2 MB of text for typical product rows... */
+export const STAGE_BATCH = 5_000;
+/** ...and at most this many characters of row text per load, whatever the rows' size. */
+export const STAGE_BATCH_BYTES = 2 * 1024 * 1024;
 const STAGE_COLUMNS = ['asset_source_id', 'generation', 'ordinal', 'key_value', 'row_json'];
 /** Rows deleted per statement when a generation is dropped: each a short transaction of its own. */
 const DROP_BATCH = 10_000;
@@ -38,13 +65,14 @@ export class FeedRowsRepository {
     return generation;
   }
 
-  /** Writes rows of a run's generation in one multi-row INSERT (a batch has tens of thousands of values). */
-  async stage(assetSourceId: number, generation: number, rows: readonly StagedRow[]): Promise<void> {
-    await this.db.insertRows(
-      'asset_source_rows',
-      STAGE_COLUMNS,
-      rows.map((r) => [assetSourceId, generation, r.ordinal, r.keyValue, r.rowJson]),
-    );
+  /** Writes a batch of a run's rows in one load, all or none. */
+  async stage(rows: StagedRows): Promise<void> {
+    await this.db.loadRows('asset_source_rows', STAGE_COLUMNS, rows.data);
+  }
+
+  /** Adds listed values of a run's generation (one write at a time: two writing the same values would deadlock). */
+  async stageValues(assetSourceId: number, generation: number, values: readonly [ListedField, string][]): Promise<void> {
+    await addRowValues(this.db.knex, assetSourceId, generation, values);
   }
 
   /**
@@ -63,7 +91,7 @@ export class FeedRowsRepository {
     const path = variantColumn === null ? [] : [`$.${JSON.stringify(variantColumn)}`, `$.${JSON.stringify(variantColumn)}`];
     const [rows] = (await this.db.knex.raw(
       `SELECT s.ordinal, s.key_value FROM asset_source_rows s WHERE s.asset_source_id = ? AND s.generation = ? AND s.ordinal IN (${ordinals.map(() => '?').join(',')}) ` +
-        'AND s.key_value IS NOT NULL AND EXISTS (SELECT 1 FROM asset_source_rows f WHERE f.asset_source_id = s.asset_source_id AND f.generation = s.generation ' +
+        'AND s.key_value IS NOT NULL AND EXISTS (SELECT 1 FROM asset_source_rows f FORCE INDEX (ix_asset_source_rows_key) WHERE f.asset_source_id = s.asset_source_id AND f.generation = s.generation ' +
         `AND f.key_value = s.key_value AND BINARY f.key_value = BINARY s.key_value AND f.ordinal < s.ordinal ${variant}) ORDER BY s.ordinal`,
       [assetSourceId, generation, ...ordinals, ...path],
     )) as [{ ordinal: number; key_value: string }[]];
@@ -101,6 +129,7 @@ export class FeedRowsRepository {
     for (const { generation } of present) {
       const g = Number(generation);
       if (keep.has(g) || (upTo !== undefined && g > upTo)) continue;
+      await dropRowValues(this.db.knex, assetSourceId, { generation: g });
       for (;;) {
         const deleted = await this.db.knex.raw('DELETE FROM asset_source_rows WHERE asset_source_id = ? AND generation = ? LIMIT ?', [
           assetSourceId,
@@ -133,7 +162,7 @@ export class FeedRowsRepository {
     const served = Number(current.row_generation);
     const missing =
       'FROM asset_source_rows o WHERE o.asset_source_id = ? AND o.generation = ? AND o.key_value IS NOT NULL ' +
-      'AND NOT EXISTS (SELECT 1 FROM asset_source_rows s WHERE s.asset_source_id = o.asset_source_id AND s.generation = ? AND s.key_value = o.key_value)';
+      'AND NOT EXISTS (SELECT 1 FROM asset_source_rows s FORCE INDEX (ix_asset_source_rows_key) WHERE s.asset_source_id = o.asset_source_id AND s.generation = ? AND s.key_value = o.key_value)';
     if (keyed && policy === 'keep' && served !== generation) {
       const stored = await this.rowsOf(trx, assetSourceId, generation);
       await trx.raw(
@@ -141,6 +170,7 @@ export class FeedRowsRepository {
           `SELECT o.asset_source_id, ?, ? + ROW_NUMBER() OVER (ORDER BY o.ordinal) - 1, o.key_value, o.row_json ${missing}`,
         [generation, stored, assetSourceId, served, generation],
       );
+      await addRowValuesFromRows(trx, assetSourceId, keptFields(keyed), { generation, fromOrdinal: stored });
     }
     if (keyed && policy === 'disable') {
       if (served !== generation)

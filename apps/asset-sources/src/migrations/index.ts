@@ -4,6 +4,14 @@ import { createRetailFeedSettings } from './20261123170000_create_retail_feed_se
 import { createFeedSources } from './20261125010000_create_feed_sources';
 import { indexActiveFeedRuns } from './20261128120000_index_active_feed_runs';
 import { feedRowGenerations } from './20261128160000_feed_row_generations';
+import { rowValues } from './20261128190000_row_values';
 
 /** Every schema change of this service, in order; the outbox migration comes from @platform/nats. */
-export const ASSET_SOURCES_MIGRATIONS: Migration[] = [createAssetSources, createRetailFeedSettings, createFeedSources, indexActiveFeedRuns, feedRowGenerations];
+export const ASSET_SOURCES_MIGRATIONS: Migration[] = [
+  createAssetSources,
+  createRetailFeedSettings,
+  createFeedSources,
+  indexActiveFeedRuns,
+  feedRowGenerations,
+  rowValues,
+];

@@ -99,6 +99,24 @@ describe('RetailFeedService (real MariaDB)', () => {
       expect((await all(unkeyed.account, 'product')).items).toEqual(['S1', 'S2']);
     });
 
+    it('product: follows a change of the asset key column alone (sku values are kept only while there is none)', async () => {
+      const codes = [
+        { code: 'K2', sku: 'S1' },
+        { code: 'k1', sku: 'S2' },
+      ];
+      const { account, id } = await feedAccount({ assetKeyColumn: 'code' }, codes, ['code', 'sku']);
+      const skuValues = async () =>
+        Number(
+          (await bed.db.execute<{ n: number }>("SELECT COUNT(*) AS n FROM asset_source_row_values WHERE asset_source_id = ? AND field = 'sku'", [id]))[0]?.n,
+        );
+      expect(await skuValues()).toBe(0);
+      await bed.assetSources.patchInline(account, id, { present: new Set(['assetKeyColumn']), columns: { assetKeyColumn: null } });
+      expect((await all(account, 'product')).items).toEqual(['S1', 'S2']);
+      await bed.assetSources.patchInline(account, id, { present: new Set(['assetKeyColumn']), columns: { assetKeyColumn: 'code' } });
+      expect((await all(account, 'product')).items).toEqual(['k1', 'K2']);
+      expect(await skuValues()).toBe(0);
+    });
+
     it('category: values equal ignoring case are one value (its first spelling in binary order), a row without one adds nothing', async () => {
       const { account } = await feedAccount();
       expect(await all(account, 'category')).toEqual({ items: ['Bags 50%', 'Hats', 'shirts', 'Shoes'], more: false });
@@ -195,13 +213,13 @@ describe('RetailFeedService (real MariaDB)', () => {
       const parsing = (Number(process.hrtime.bigint() - at) / 1e6).toFixed(1);
 
       const plan = await bed.db.execute<{ key: string | null; Extra: string }>(
-        'EXPLAIN SELECT MIN(sku_value COLLATE utf8mb4_bin) FROM asset_source_rows FORCE INDEX (ix_asset_source_rows_sku) ' +
-          "WHERE asset_source_id = ? AND generation = (SELECT row_generation FROM asset_sources WHERE asset_source_id = ?) AND sku_value > '' " +
-          'GROUP BY sku_value ORDER BY sku_value LIMIT 101',
+        'EXPLAIN SELECT value FROM asset_source_row_values ' +
+          "WHERE asset_source_id = ? AND generation = (SELECT row_generation FROM asset_sources WHERE asset_source_id = ?) AND field = 'sku' AND value > '' " +
+          'ORDER BY value LIMIT 101',
         [id, id],
       );
-      // The served generation is read first, as a constant; then the (source, generation, sku) index is walked in order.
-      expect(plan[0]?.key).toBe('ix_asset_source_rows_sku');
+      // The served generation is read first, as a constant; then the (source, generation, field, value) key is walked in order.
+      expect(plan[0]?.key).toBe('PRIMARY');
       expect(plan[0]?.Extra).toMatch(/Using index/);
       for (const step of plan) expect(step.Extra).not.toMatch(/filesort|temporary/);
       const report = {

@@ -11,7 +11,7 @@ export const retailFeedNotSet = (accountId: number) =>
   problem('RETAIL_FEED_NOT_SET', `Account ${accountId} has no retail feed source; designate one with PUT /v2/accounts/${accountId}/retail-feed-settings.`);
 
 /**
- * Which indexed column holds a field's values in a source, or null when the source lacks the column
+ * Where a field's values are read in a source, or null when the source lacks the column
  * (the list is then empty). The same columns the content maps look values up by: product is the asset
  * key column (else `sku`), category `category`, sub-category `subCategory`.
  */
@@ -20,11 +20,11 @@ export function retailFeedColumn(source: AssetSourceRecord, field: RetailFeedFie
   switch (field) {
     case 'product':
       if (source.columns.assetKeyColumn !== null) return 'key_value';
-      return has('sku') ? 'sku_value' : null;
+      return has('sku') ? 'sku' : null;
     case 'category':
-      return has('category') ? 'category_value' : null;
+      return has('category') ? 'category' : null;
     case 'sub-category':
-      return has('subCategory') ? 'sub_category_value' : null;
+      return has('subCategory') ? 'subCategory' : null;
   }
 }
 

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { AssetSourceContentType, AssetSourceType, RemoteHttpMethod } from '@contracts/domain';
 import { listWithTotalColumn, readJsonColumn, TOTAL_COLUMN, writeJsonColumn, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
 import type { AssetSourceRecord, AssetSourceSummary, RecommendationConfig, SourceRow, StoredSource } from './asset-source.model';
+import { addRowValues, addRowValuesFromRows, dropRowValues, keptFields, RowValueCollector } from './row-values';
 
 interface SourceRowDb {
   asset_source_id: number;
@@ -255,24 +256,35 @@ export class AssetSourceRepository {
     // A new source has no rows to delete, and the delete would lock the gap at the end of the index:
     // concurrent creates would each hold it and deadlock on each other's inserts. Rows written whole
     // replace every generation and are generation 0.
-    if (replacing) await trx('asset_source_rows').where({ asset_source_id: assetSourceId }).delete();
+    if (replacing) {
+      await trx('asset_source_rows').where({ asset_source_id: assetSourceId }).delete();
+      await dropRowValues(trx, assetSourceId);
+    }
+    const values = new RowValueCollector(keptFields(keyColumn !== null));
     for (let start = 0; start < rows.length; start += INSERT_BATCH) {
-      const batch = rows.slice(start, start + INSERT_BATCH).map((row, i) => ({
-        asset_source_id: assetSourceId,
-        generation: 0,
-        ordinal: start + i,
-        key_value: keyValue(row, keyColumn),
-        row_json: JSON.stringify(row),
-      }));
+      const batch = rows.slice(start, start + INSERT_BATCH).map((row, i) => {
+        values.add(row);
+        return {
+          asset_source_id: assetSourceId,
+          generation: 0,
+          ordinal: start + i,
+          key_value: keyValue(row, keyColumn),
+          row_json: JSON.stringify(row),
+        };
+      });
       await trx('asset_source_rows').insert(batch);
     }
+    await addRowValues(trx, assetSourceId, 0, values.take());
     await trx('asset_sources').where({ asset_source_id: assetSourceId }).update({ row_count: rows.length, row_generation: 0 });
   }
 
   /** The indexed key follows the asset key column when only the column changed. */
   private async rekey(trx: Knex.Transaction, assetSourceId: number, keyColumn: string | null): Promise<void> {
+    // Without a key column the product list reads sku values, which a keyed source does not keep.
+    await dropRowValues(trx, assetSourceId, { field: 'sku' });
     if (keyColumn === null) {
       await trx('asset_source_rows').where({ asset_source_id: assetSourceId }).update({ key_value: null });
+      await addRowValuesFromRows(trx, assetSourceId, ['sku']);
       return;
     }
     await trx('asset_source_rows')

@@ -7,11 +7,11 @@ export {
   openServiceDatabase,
   SchemaNotCurrentError,
   type OpenServiceDatabaseOptions,
-  type BulkValue,
   type ServiceDatabase,
   type SqlValue,
   type WriteResult,
 } from './mysql.service-database';
+export { LoadDataRows, type BulkValue } from './mysql.load-rows';
 export { isRetryableTransactionError, withTransaction, type WithTransactionOptions } from './mysql.transaction';
 export { migrateOwnSchema, openOwnSchema, type MysqlEnv } from './mysql.own-schema';
 export { listWithTotal, listWithTotalColumn, listWithTotalQuery, TOTAL_COLUMN, type CountRow, type Page, type PageWindow } from './mysql.page';

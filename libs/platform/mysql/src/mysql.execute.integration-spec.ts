@@ -7,6 +7,8 @@ import type { Migration } from './mysql.migration-source';
 import { listWithTotal, listWithTotalColumn, listWithTotalQuery, TOTAL_COLUMN } from './mysql.page';
 import { dropServiceDatabase } from './mysql.provisioning';
 import { openServiceDatabase, type ServiceDatabase } from './mysql.service-database';
+import { createRowLoader, LoadDataRows } from './mysql.load-rows';
+import { createPool } from 'mysql2/promise';
 
 jest.setTimeout(30_000);
 
@@ -93,6 +95,91 @@ describe('ServiceDatabase.execute and the list, duplicate-key and JSON helpers (
     expect(rows.map((r) => r.settings)).toEqual([null, ...awkward.slice(1).map((_, i) => `{"i": ${i + 1}}`)]);
     expect(await db.insertRows('items', ['owner', 'name'], [])).toBe(0);
     await expect(db.insertRows('items', ['owner', 'name'], [['bulk', Number.NaN]])).rejects.toThrow(/not a number SQL can store/);
+  });
+
+  it('loads many rows through LOAD DATA LOCAL INFILE, every value arriving as written, all or none', async () => {
+    const awkward = [
+      `it's`,
+      'back\\slash \\n \\N',
+      'what? 100% ?',
+      '{"json": "\\"quoted\\""}',
+      'Crème brûlée 🍮',
+      'line\nbreak\ttab\u0000nul\rcr',
+      'NULL',
+      '\\',
+    ];
+    const loaded = await db.loadRows(
+      'items',
+      ['owner', 'name', 'settings'],
+      awkward.map((name, i) => ['load', name, i === 0 ? null : `{"i": ${i}}`]),
+    );
+    expect(loaded).toBe(awkward.length);
+    const rows = await db.execute<ItemRow>("SELECT name, settings FROM items WHERE owner = 'load' ORDER BY id");
+    expect(rows.map((r) => r.name)).toEqual(awkward);
+    expect(rows.map((r) => r.settings)).toEqual([null, ...awkward.slice(1).map((_, i) => `{"i": ${i + 1}}`)]);
+    expect(await db.loadRows('items', ['owner', 'name'], [])).toBe(0);
+    // LOCAL turns a duplicate key or a value too long into a warning: the load is refused whole.
+    const count = async () => (await db.execute<{ n: number }>("SELECT COUNT(*) AS n FROM items WHERE owner = 'load'"))[0]?.n;
+    await expect(
+      db.loadRows(
+        'items',
+        ['owner', 'name'],
+        [
+          ['load', 'fresh one'],
+          ['load', "it's"],
+        ],
+      ),
+    ).rejects.toThrow(/warning.*nothing loaded.*Duplicate/);
+    await expect(
+      db.loadRows(
+        'items',
+        ['owner', 'name'],
+        [
+          ['load', 'fresh two'],
+          ['load', 'x'.repeat(51)],
+        ],
+      ),
+    ).rejects.toThrow(/warning.*nothing loaded/);
+    expect(await count()).toBe(awkward.length);
+    await expect(db.loadRows('items', ['owner', 'name'], [['load', Number.POSITIVE_INFINITY]])).rejects.toThrow(/not a number SQL can store/);
+  });
+
+  it('loads rows as one INSERT when the server refuses LOCAL INFILE', async () => {
+    // A client that does not offer LOCAL INFILE is refused as a server with local_infile off refuses it.
+    const pool = createPool({
+      host: new URL(ADMIN_URL).hostname,
+      port: Number(new URL(ADMIN_URL).port || 3306),
+      user: SCHEMA,
+      password: 'exec-password-123',
+      database: SCHEMA,
+      flags: ['-LOCAL_FILES'],
+    });
+    const inserted: number[] = [];
+    const load = createRowLoader(
+      pool,
+      async (table, columns, rows) => {
+        inserted.push(rows.length);
+        return db.insertRows(table, columns, rows);
+      },
+      logger,
+    );
+    try {
+      // The text built for LOAD DATA is read back into the same values.
+      const awkward = ['a', 'back\\slash \\N', 'line\nbreak\ttab\u0000nul\rcr', 'NULL', '\\'];
+      const loaded = await load(
+        'items',
+        ['owner', 'name', 'settings'],
+        awkward.map((name, i) => ['refused', name, i === 0 ? null : `{"i": ${i}}`]),
+      );
+      expect(loaded).toBe(5);
+      expect(await load('items', ['owner', 'name'], LoadDataRows.of([['refused', 'c']]))).toBe(1);
+      expect(inserted).toEqual([5, 1]);
+      const rows = await db.execute<ItemRow>("SELECT name, settings FROM items WHERE owner = 'refused' ORDER BY id");
+      expect(rows.map((r) => r.name)).toEqual([...awkward, 'c']);
+      expect(rows.map((r) => r.settings)).toEqual([null, ...awkward.slice(1).map((_, i) => `{"i": ${i + 1}}`), null]);
+    } finally {
+      await pool.end();
+    }
   });
 
   it('prepares a statement once per connection and then only executes it', async () => {

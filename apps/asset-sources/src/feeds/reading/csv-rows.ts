@@ -1,6 +1,5 @@
-import { Readable, pipeline } from 'node:stream';
-import { parse, type CsvError } from 'csv-parse';
-import type { FeedCsvSeparator, FeedRow, RejectedFeedRow } from '../feed-reading';
+import { parse, type CsvError, type Options } from 'csv-parse';
+import type { FeedCsvSeparator, FeedRow, FeedRowBatch, RejectedFeedRow } from '../feed-reading';
 import { feedNotAFeed } from './feed-errors';
 import { peekText } from './text-head';
 
@@ -51,65 +50,90 @@ export interface CsvShape {
   columns: Record<string, number>;
 }
 
+/** csv-parse's synchronous core, which its stream wraps (the parser's `api`): records come back inside the call, with no stream step or promise per record. */
+interface CsvParseCore {
+  parse(chunk: Buffer | undefined, end: boolean, push: (record: { record: string[]; raw: string }) => void, close: () => void): CsvError | undefined;
+}
+
+function csvParseCore(options: Options): CsvParseCore {
+  const core = (parse(options) as unknown as { api?: CsvParseCore }).api;
+  if (typeof core?.parse !== 'function') throw new Error('csv-parse no longer exposes its parser core (Parser.api.parse).');
+  return core;
+}
+
 /**
- * Streams the rows of a CSV text. Quoted fields may hold separators, quotes ("") and line breaks. A
- * record whose field count differs from the header's is rejected with its line and the feed goes on;
- * an unterminated quote breaks the feed.
+ * Streams the rows of a CSV feed's UTF-8 bytes, a batch per chunk read. Quoted fields may hold separators,
+ * quotes ("") and line breaks. A record whose field count differs from the header's is rejected with
+ * its line and the feed goes on; an unterminated quote breaks the feed.
  */
-export async function* csvRows(
-  source: AsyncIterable<string>,
-  options: CsvReadOptions,
-  onShape?: (shape: CsvShape) => void,
-): AsyncGenerator<FeedRow | RejectedFeedRow> {
+export async function* csvRows(source: AsyncIterable<Buffer>, options: CsvReadOptions, onShape?: (shape: CsvShape) => void): AsyncGenerator<FeedRowBatch> {
   const { head, text } = await peekText(source, hasFirstLine, 1024 * 1024);
   const separator = options.separator === 'auto' ? detectSeparator(head) : SEPARATOR_CHARS[options.separator];
-  const parser = parse({ delimiter: separator, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true, raw: true, bom: true });
-  pipeline(Readable.from(text), parser, () => undefined);
+  const core = csvParseCore({ delimiter: separator, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, raw: true, bom: true });
 
   let columns: Array<[string, number]> | undefined = options.columns ? Object.entries(options.columns) : undefined;
   let width = columns ? Math.max(0, ...columns.map(([, i]) => i)) + 1 : undefined;
   let headerPending = options.firstRowIsHeader;
   let nextLine = 1;
-  try {
-    for await (const { record, raw } of parser as AsyncIterable<{ record: string[]; raw: string }>) {
-      // Lines are counted in the record's raw text: csv-parse's own count takes a quoted CRLF for two.
-      // Skipped empty lines come at the start of the next record's raw text.
-      const skipped = /^(?:\r\n|\r|\n)*/.exec(raw)?.[0] ?? '';
-      const line = nextLine + countLineBreaks(skipped);
-      nextLine = line + countLineBreaks(raw.slice(skipped.length));
-      if (headerPending) {
-        headerPending = false;
-        if (!columns) {
-          columns = uniqueNames(record.map((name) => name.trim())).map((name, index) => [name, index]);
-          width = record.length;
-        }
-        onShape?.({ separator, columns: Object.fromEntries(columns) });
-        continue;
-      }
+  let batch: (FeedRow | RejectedFeedRow)[] = [];
+  const take = ({ record, raw }: { record: string[]; raw: string }) => {
+    const line = nextLine + leadingLineBreaks(raw);
+    nextLine += lineBreaks(raw);
+    if (headerPending) {
+      headerPending = false;
       if (!columns) {
-        columns = record.map((_, index) => [positionalColumnName(index), index]);
+        columns = uniqueNames(record.map((name) => name.trim())).map((name, index) => [name, index]);
         width = record.length;
-        onShape?.({ separator, columns: Object.fromEntries(columns) });
       }
-      // Columns from process may name a subset of the fields: only a row too short for them is broken then.
-      const broken = options.columns ? record.length < (width ?? 0) : record.length !== width;
-      if (broken) {
-        yield { line, reason: `the row has ${record.length} fields where the ${options.firstRowIsHeader ? 'header has' : 'first row has'} ${width}` };
-        continue;
-      }
-      const values: Record<string, string> = {};
-      for (const [name, index] of columns) values[name] = record[index] ?? '';
-      yield { line, values };
+      onShape?.({ separator, columns: Object.fromEntries(columns) });
+      return;
     }
-  } catch (error) {
-    const csvError = error as CsvError;
-    if (typeof csvError?.code === 'string' && csvError.code.startsWith('CSV_'))
-      throw feedNotAFeed(`The feed is not readable as CSV after line ${nextLine - 1}: ${csvError.message}`);
-    throw error;
-  } finally {
-    parser.destroy();
+    if (!columns) {
+      columns = record.map((_, index) => [positionalColumnName(index), index]);
+      width = record.length;
+      onShape?.({ separator, columns: Object.fromEntries(columns) });
+    }
+    // Columns from process may name a subset of the fields: only a row too short for them is broken then.
+    const broken = options.columns ? record.length < (width ?? 0) : record.length !== width;
+    if (broken) {
+      batch.push({ line, reason: `the row has ${record.length} fields where the ${options.firstRowIsHeader ? 'header has' : 'first row has'} ${width}` });
+      return;
+    }
+    const values: Record<string, string> = {};
+    for (const [name, index] of columns) values[name] = record[index] ?? '';
+    batch.push({ line, values });
+  };
+  const parseChunk = (chunk: Buffer | undefined) => {
+    const error = core.parse(chunk, chunk === undefined, take, () => undefined);
+    if (error) throw feedNotAFeed(`The feed is not readable as CSV after line ${nextLine - 1}: ${error.message}`);
+    const parsed = batch;
+    batch = [];
+    return parsed;
+  };
+  for await (const chunk of text) {
+    const parsed = parseChunk(chunk);
+    if (parsed.length > 0) yield parsed;
   }
+  const last = parseChunk(undefined);
+  if (last.length > 0) yield last;
   if (headerPending) throw feedNotAFeed('The feed is empty: it has no header row.');
+}
+
+/**
+ * Line breaks in a record's raw text. Lines are counted in the raw text: csv-parse's own count takes
+ * a quoted CRLF for two. The usual record ends in its only line break, found without a scan.
+ */
+function lineBreaks(raw: string): number {
+  const last = raw.length - 1;
+  if (raw.charCodeAt(last) === 10 && raw.indexOf('\n') === last && raw.indexOf('\r') === -1) return 1;
+  return countLineBreaks(raw);
+}
+
+/** Empty lines skipped before a record come at the start of its raw text. */
+function leadingLineBreaks(raw: string): number {
+  const first = raw.charCodeAt(0);
+  if (first !== 10 && first !== 13) return 0;
+  return countLineBreaks(/^(?:\r\n|\r|\n)*/.exec(raw)?.[0] ?? '');
 }
 
 const countLineBreaks = (text: string) => text.match(/\r\n|\r|\n/g)?.length ?? 0;

@@ -1,5 +1,5 @@
 import { isOutboundFetchError } from '@platform/outbound-fetch';
-import type { FeedConfig, FeedFormat, FeedReader, FeedRow, FeedUrlType, RejectedFeedRow } from '../feed-reading';
+import type { FeedConfig, FeedFormat, FeedReader, FeedRow, FeedRowBatch, FeedUrlType, RejectedFeedRow } from '../feed-reading';
 import { validationFailed } from '@platform/errors';
 import { isRejectedFeedRow } from '../feed-reading';
 import { csvRows } from './csv-rows';
@@ -7,7 +7,7 @@ import { CustomCodeSandbox } from './custom-code.sandbox';
 import { jsonRows } from './json-rows';
 import { xmlRows } from './xml-rows';
 import { feedProblemOf, feedRefused } from './feed-errors';
-import { ByteTally, decodeFeedText, destroyQuietly } from './feed-text';
+import { ByteTally, decodeFeedText, destroyQuietly, utf8FeedBytes } from './feed-text';
 import type { FeedReadLimits, FeedTransport } from './feed-transport';
 
 export interface FeedReaderDeps {
@@ -72,10 +72,9 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
         sandbox?.dispose();
       };
 
-      async function* rows(): AsyncGenerator<FeedRow | RejectedFeedRow> {
-        const text = decodeFeedText(body as AsyncIterable<Buffer>, format.characterEncoding, tally);
+      async function* batches(): AsyncGenerator<FeedRowBatch> {
         try {
-          const parsed = formatRows(text, format, config);
+          const parsed = formatRows(body as AsyncIterable<Buffer>, tally, format, config);
           yield* sandbox ? transformedRows(parsed, sandbox, config) : parsed;
           finished = true;
         } catch (error) {
@@ -87,7 +86,7 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
 
       return {
         version,
-        rows: rows(),
+        batches: batches(),
         contentHash() {
           if (!finished) throw new Error('The content hash is known once every row has been read.');
           return tally.hex();
@@ -109,32 +108,34 @@ async function compileCustomCode(customCode: string | undefined): Promise<Custom
 }
 
 /** Rows through customCode: a row it fails on is rejected with the reason, a row it drops is left out; cdpXpathMap names the columns it produces. */
-async function* transformedRows(
-  rows: AsyncIterable<FeedRow | RejectedFeedRow>,
-  sandbox: CustomCodeSandbox,
-  config: FeedConfig,
-): AsyncGenerator<FeedRow | RejectedFeedRow> {
-  for await (const row of rows) {
-    if (isRejectedFeedRow(row)) {
-      yield row;
-      continue;
+async function* transformedRows(batches: AsyncIterable<FeedRowBatch>, sandbox: CustomCodeSandbox, config: FeedConfig): AsyncGenerator<FeedRowBatch> {
+  for await (const batch of batches) {
+    const transformed: (FeedRow | RejectedFeedRow)[] = [];
+    for (const row of batch) {
+      if (isRejectedFeedRow(row)) {
+        transformed.push(row);
+        continue;
+      }
+      const outcome = sandbox.run(row.values, row.line);
+      if (outcome.kind === 'dropped') continue;
+      if (outcome.kind === 'failed') {
+        transformed.push({ line: row.line, reason: outcome.reason });
+        continue;
+      }
+      for (const column of Object.keys(outcome.values)) if (!(column in config.cdpXpathMap)) config.cdpXpathMap[column] = column;
+      transformed.push({ line: row.line, values: outcome.values });
     }
-    const outcome = sandbox.run(row.values, row.line);
-    if (outcome.kind === 'dropped') continue;
-    if (outcome.kind === 'failed') {
-      yield { line: row.line, reason: outcome.reason };
-      continue;
-    }
-    for (const column of Object.keys(outcome.values)) if (!(column in config.cdpXpathMap)) config.cdpXpathMap[column] = column;
-    yield { line: row.line, values: outcome.values };
+    if (transformed.length > 0) yield transformed;
   }
 }
 
-function formatRows(text: AsyncIterable<string>, format: FeedFormat, config: FeedConfig): AsyncIterable<FeedRow | RejectedFeedRow> {
+/** csv-parse reads bytes (UTF-8, as they came when the feed is); the JSON and XML parsers read text. */
+function formatRows(body: AsyncIterable<Buffer>, tally: ByteTally, format: FeedFormat, config: FeedConfig): AsyncIterable<FeedRowBatch> {
+  const text = () => decodeFeedText(body, format.characterEncoding, tally);
   switch (format.contentType) {
     case 'csv':
       return csvRows(
-        text,
+        utf8FeedBytes(body, format.characterEncoding, tally),
         {
           separator: format.csvSeparator,
           firstRowIsHeader: format.firstRowIsHeader,
@@ -143,9 +144,9 @@ function formatRows(text: AsyncIterable<string>, format: FeedFormat, config: Fee
         (shape) => (config.csvColumns = shape.columns),
       );
     case 'json':
-      return jsonRows(text, given(config, ['rootIsArray', 'rootIsObject', 'rowXPath', 'oneRowPerObject']), (shape) => Object.assign(config, shape));
+      return jsonRows(text(), given(config, ['rootIsArray', 'rootIsObject', 'rowXPath', 'oneRowPerObject']), (shape) => Object.assign(config, shape));
     case 'xml':
-      return xmlRows(text, given(config, ['rowXPath', 'xpathMap']), (shape) => Object.assign(config, shape));
+      return xmlRows(text(), given(config, ['rowXPath', 'xpathMap']), (shape) => Object.assign(config, shape));
   }
 }
 

@@ -53,6 +53,6 @@ export const httpLocation = (url: string, urlConfig: FeedLocation['urlConfig'] =
 /** Every row of an opened feed, in order. */
 export async function readAll(feed: OpenedFeed): Promise<{ rows: FeedRow[]; rejected: RejectedFeedRow[]; all: Array<FeedRow | RejectedFeedRow> }> {
   const all: Array<FeedRow | RejectedFeedRow> = [];
-  for await (const row of feed.rows) all.push(row);
+  for await (const batch of feed.batches) all.push(...batch);
   return { rows: all.filter((r): r is FeedRow => !isRejectedFeedRow(r)), rejected: all.filter(isRejectedFeedRow), all };
 }

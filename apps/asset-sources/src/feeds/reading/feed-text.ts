@@ -75,3 +75,50 @@ export function destroyQuietly(body: Readable): void {
   body.on('error', () => undefined);
   body.destroy();
 }
+
+/**
+ * The feed's bytes as UTF-8, chunk by chunk, the BOM dropped, for a parser that reads bytes (csv-parse):
+ * a UTF-8 feed's bytes pass as they came, with no decoding into text and encoding back (a tenth of a
+ * CSV feed's ingestion); a feed in another encoding (by its settings or its BOM) is decoded as
+ * `decodeFeedText` does, then encoded as UTF-8.
+ */
+export async function* utf8FeedBytes(body: AsyncIterable<Buffer | string>, encoding: FeedCharacterEncoding, tally?: ByteTally): AsyncGenerator<Buffer> {
+  const iterator = body[Symbol.asyncIterator]();
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let ended = false;
+  const next = async (): Promise<Buffer | undefined> => {
+    const read = await iterator.next();
+    if (read.done) return undefined;
+    const chunk = typeof read.value === 'string' ? Buffer.from(read.value) : read.value;
+    tally?.add(chunk);
+    return chunk;
+  };
+  // Three bytes decide the BOM; a shorter feed is decided at its end.
+  while (headBytes < 3) {
+    const chunk = await next();
+    if (!chunk) {
+      ended = true;
+      break;
+    }
+    head.push(chunk);
+    headBytes += chunk.length;
+  }
+  const first = Buffer.concat(head);
+  async function* all(): AsyncGenerator<Buffer> {
+    yield first;
+    if (ended) return;
+    for (let chunk = await next(); chunk; chunk = await next()) yield chunk;
+  }
+  const bom = encodingOfBom(first);
+  if ((bom?.name ?? ICONV_NAMES[encoding]) !== 'utf8') {
+    for await (const text of decodeFeedText(all(), encoding)) yield Buffer.from(text);
+    return;
+  }
+  for await (const chunk of all()) {
+    if (chunk === first) {
+      const rest = first.subarray(bom?.length ?? 0);
+      if (rest.length > 0) yield rest;
+    } else yield chunk;
+  }
+}

@@ -1,6 +1,6 @@
 import { Readable, pipeline } from 'node:stream';
 import { parser as jsonParser } from 'stream-json';
-import type { FeedConfig, FeedRow, RejectedFeedRow } from '../feed-reading';
+import type { FeedConfig, FeedRowBatch } from '../feed-reading';
 import { feedNotAFeed } from './feed-errors';
 
 interface Token {
@@ -28,11 +28,7 @@ interface Frame {
  * array). Nested members become dotted column names (`price.amount`, `images.0`); every value is text,
  * null the empty string. `line` is the row's position (1-based). Only the row in hand is held.
  */
-export async function* jsonRows(
-  source: AsyncIterable<string>,
-  given: Partial<JsonShape>,
-  onShape: (shape: JsonShape) => void,
-): AsyncGenerator<FeedRow | RejectedFeedRow> {
+export async function* jsonRows(source: AsyncIterable<string>, given: Partial<JsonShape>, onShape: (shape: JsonShape) => void): AsyncGenerator<FeedRowBatch> {
   const tokens = jsonParser({
     jsonStreaming: true,
     packKeys: true,
@@ -138,7 +134,7 @@ export async function* jsonRows(
             row = undefined;
             rowDepth = -1;
             announce();
-            yield { line: position, values: done };
+            yield [{ line: position, values: done }];
           } else if (stack.length === 0) {
             topLevelValues++;
             if (rootRow && !shape.rowXPath && token.name === 'endObject') {
@@ -147,7 +143,7 @@ export async function* jsonRows(
               shape.oneRowPerObject = true;
               position++;
               announce();
-              yield { line: position, values: rootRow };
+              yield [{ line: position, values: rootRow }];
             }
             rootRow = undefined;
           }
@@ -160,7 +156,7 @@ export async function* jsonRows(
           if (!row && startsRowPosition(stack, shape)) {
             position++;
             advance();
-            yield { line: position, reason: 'the element is not an object' };
+            yield [{ line: position, reason: 'the element is not an object' }];
           } else scalar(text);
         }
       }

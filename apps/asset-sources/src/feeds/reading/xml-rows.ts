@@ -1,5 +1,5 @@
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
-import type { FeedConfig, FeedRow, RejectedFeedRow } from '../feed-reading';
+import type { FeedConfig, FeedRow, FeedRowBatch, RejectedFeedRow } from '../feed-reading';
 import { feedNotAFeed } from './feed-errors';
 import { peekText } from './text-head';
 
@@ -65,11 +65,7 @@ interface OpenElement {
  * Namespaced names keep their prefix in paths (`g:id`), so Google Merchant RSS reads as is.
  * A malformed part inside a row rejects that row; a document that does not close fails the feed.
  */
-export async function* xmlRows(
-  source: AsyncIterable<string>,
-  given: Partial<XmlShape>,
-  onShape: (shape: XmlShape) => void,
-): AsyncGenerator<FeedRow | RejectedFeedRow> {
+export async function* xmlRows(source: AsyncIterable<string>, given: Partial<XmlShape>, onShape: (shape: XmlShape) => void): AsyncGenerator<FeedRowBatch> {
   let text = source;
   let rowXPath = given.rowXPath;
   if (!rowXPath) {
@@ -150,7 +146,7 @@ export async function* xmlRows(
       parser.write(chunk);
       if (ready.length > 0) {
         announce();
-        yield* ready.splice(0);
+        yield ready.splice(0);
       }
     }
     closing = true;
@@ -161,7 +157,7 @@ export async function* xmlRows(
     throw error;
   }
   announce();
-  yield* ready.splice(0);
+  if (ready.length > 0) yield ready.splice(0);
   if (rowsSeen === 0) throw feedNotAFeed(`The XML feed has no ${rowXPath} element.`);
 
   function announce() {
