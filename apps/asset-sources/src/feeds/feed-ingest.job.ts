@@ -248,7 +248,7 @@ async function stageAll(
           const value = row.values[column];
           if (value !== undefined) {
             projected[column] = value;
-            seenColumns.add(column);
+            if (seenColumns.size < columnNames.length) seenColumns.add(column);
           }
         }
         const rowJson = JSON.stringify(projected);

@@ -32,7 +32,7 @@ export class StagedRows {
     return this.data.count;
   }
 
-  /** Characters of text held. */
+  /** Bytes of text held. */
   get length(): number {
     return this.data.length;
   }
@@ -40,7 +40,7 @@ export class StagedRows {
 
 /** Rows per load of a run's rows: about 2 MB of text for typical product rows... */
 export const STAGE_BATCH = 5_000;
-/** ...and at most this many characters of row text per load, whatever the rows' size. */
+/** ...and at most this many bytes of row text per load, whatever the rows' size. */
 export const STAGE_BATCH_BYTES = 2 * 1024 * 1024;
 const STAGE_COLUMNS = ['asset_source_id', 'generation', 'ordinal', 'key_value', 'row_json'];
 /** Rows deleted per statement when a generation is dropped: each a short transaction of its own. */

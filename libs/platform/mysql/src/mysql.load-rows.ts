@@ -22,13 +22,17 @@ export function loadDataField(value: BulkValue): string {
 
 const UNESCAPED: Record<string, string> = { '\\': '\\', t: '\t', n: '\n', r: '\r', '0': '\0' };
 
+/** Bytes a LoadDataRows starts with; it doubles as rows come. */
+const INITIAL_BYTES = 64 * 1024;
+
 /**
- * Rows as LOAD DATA's text, built as they come: fields separated by tabs, rows ended by newlines. A
- * batch held as one growing string keeps two objects per row alive until it is sent, not an array
- * and its values (which made collections the larger cost of a feed's ingestion).
+ * Rows as LOAD DATA's text, encoded as they come into one growing buffer: fields separated by tabs,
+ * rows ended by newlines. Each row's text dies young; a batch keeps no string or array per row alive
+ * until it is sent (collections were the larger cost of a feed's ingestion when it did).
  */
 export class LoadDataRows {
-  private text = '';
+  private buffer = Buffer.allocUnsafe(INITIAL_BYTES);
+  private used = 0;
   private rows = 0;
 
   static of(rows: readonly (readonly BulkValue[])[]): LoadDataRows {
@@ -40,7 +44,15 @@ export class LoadDataRows {
   add(values: readonly BulkValue[]): void {
     let line = loadDataField(values[0] as BulkValue);
     for (let i = 1; i < values.length; i++) line += `\t${loadDataField(values[i] as BulkValue)}`;
-    this.text += `${line}\n`;
+    line += '\n';
+    // A UTF-16 unit takes at most 3 bytes of UTF-8.
+    const room = this.used + line.length * 3;
+    if (room > this.buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.max(room, this.buffer.length * 2));
+      this.buffer.copy(grown, 0, 0, this.used);
+      this.buffer = grown;
+    }
+    this.used += this.buffer.write(line, this.used);
     this.rows++;
   }
 
@@ -48,20 +60,20 @@ export class LoadDataRows {
     return this.rows;
   }
 
-  /** Characters of text so far. */
+  /** Bytes of text so far. */
   get length(): number {
-    return this.text.length;
+    return this.used;
   }
 
   toBuffer(): Buffer {
-    return Buffer.from(this.text);
+    return this.buffer.subarray(0, this.used);
   }
 
   /** The rows read back from the text (for an INSERT where LOAD DATA is refused). */
   toRows(): BulkValue[][] {
     if (this.rows === 0) return [];
-    return this.text
-      .slice(0, -1)
+    return this.buffer
+      .toString('utf8', 0, this.used - 1)
       .split('\n')
       .map((line) => line.split('\t').map((field) => (field === '\\N' ? null : field.replace(/\\(.)/g, (_, c: string) => UNESCAPED[c] ?? c))));
   }
