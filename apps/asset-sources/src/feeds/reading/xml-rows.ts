@@ -53,7 +53,10 @@ export function columnNameOf(path: string): string {
 }
 
 interface OpenElement {
+  /** From the root: `/rss/channel/item/g:price`. */
   path: string;
+  /** From the row element, inside a row (`g:price`); empty outside. */
+  relative: string;
   text: string;
   leaf: boolean;
 }
@@ -94,28 +97,33 @@ export async function* xmlRows(source: AsyncIterable<string>, given: Partial<Xml
 
   const ready: Array<FeedRow | RejectedFeedRow> = [];
   const stack: OpenElement[] = [];
-  let absolute = '';
-  let row: { line: number; depth: number; values: Record<string, string>; seen: Map<string, number>; broken?: string } | undefined;
+  let row: { number: number; line: number; depth: number; values: Record<string, string>; broken?: string } | undefined;
   let rowsSeen = 0;
   let closing = false;
   const parser = new SaxesParser({ position: true, xmlns: false });
+  // Which row last had each path, and how often: a leaf repeated within a row gets an index. Kept
+  // across rows (a row's number tells a stale count), so no row allocates a map of its own.
+  const lastRowOf = new Map<string, number>();
+  const countOf = new Map<string, number>();
 
   const put = (path: string, value: string) => {
     if (!row) return;
-    const count = (row.seen.get(path) ?? 0) + 1;
-    row.seen.set(path, count);
+    const count = lastRowOf.get(path) === row.number ? (countOf.get(path) ?? 1) + 1 : 1;
+    lastRowOf.set(path, row.number);
+    countOf.set(path, count);
     const column = columnFor(count === 1 ? path : `${path}[${count}]`);
     if (column !== undefined) row.values[column] = value;
   };
 
   parser.on('opentag', (tag: SaxesTagPlain) => {
-    absolute = `${absolute}/${tag.name}`;
     const parent = stack.at(-1);
+    const absolute = `${parent?.path ?? ''}/${tag.name}`;
     if (parent) parent.leaf = false;
-    if (!row && absolute === rowXPath) row = { line: parser.line, depth: stack.length, values: {}, seen: new Map() };
-    const relative = absolute.slice(rowXPath.length + 1);
-    stack.push({ path: absolute, text: '', leaf: true });
-    if (row) for (const [name, value] of Object.entries(tag.attributes)) put(relative === '' ? `@${name}` : `${relative}/@${name}`, value);
+    if (!row && absolute === rowXPath) row = { number: rowsSeen, line: parser.line, depth: stack.length, values: {} };
+    // The path relative to the row, computed once per element of a row.
+    const relative = row ? absolute.slice(rowXPath.length + 1) : '';
+    stack.push({ path: absolute, relative, text: '', leaf: true });
+    if (row) for (const name in tag.attributes) put(relative === '' ? `@${name}` : `${relative}/@${name}`, tag.attributes[name] as string);
   });
   const onText = (chunk: string) => {
     const top = stack.at(-1);
@@ -126,14 +134,13 @@ export async function* xmlRows(source: AsyncIterable<string>, given: Partial<Xml
   parser.on('closetag', () => {
     const element = stack.pop() as OpenElement;
     if (row && stack.length > row.depth && element.leaf) {
-      put(element.path.slice(rowXPath.length + 1), element.text.trim());
+      put(element.relative, element.text.trim());
     }
     if (row && stack.length === row.depth) {
       rowsSeen++;
       ready.push(row.broken ? { line: row.line, reason: row.broken } : { line: row.line, values: row.values });
       row = undefined;
     }
-    absolute = absolute.slice(0, absolute.lastIndexOf('/'));
   });
   parser.on('error', (error: Error) => {
     // Errors at the end (an unclosed element, no root) mean the document is cut short or not XML at all.
