@@ -10,7 +10,7 @@ const TAG = 'asset sources';
 const EmptyOrUrl = Type.Union([Type.String({ format: 'uri' }), Type.Literal('')]);
 const AccountPath = PathParams({ accountId: AccountId });
 
-/** The account's retail feed source (an extension: feed sources are not built yet) and `listRetailFeedValues`, the list of its values. */
+/** The account's retail feed source (an extension: any source of the account, a feed source among them) and `listRetailFeedValues`, the list of its values. */
 export const retailFeedRoutes = [
   defineRoute({
     operationId: 'setRetailFeedSource',
