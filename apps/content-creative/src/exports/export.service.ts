@@ -25,7 +25,7 @@ import { recordChange, type EventOutbox } from '@platform/service';
 import type { ContentMapRepository } from '../content-maps/content-map.repository';
 import { rowsOfMap, type AssetSourcesPeer } from '../peers/asset-sources.peer';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
-import type { ExportKind, ExportOutcome, ExportRecord, ExportWorkItem } from './export.model';
+import type { ExportKind, ExportOutcome, ExportRecord, ExportSummary, ExportWorkItem } from './export.model';
 import type { ExportRepository } from './export.repository';
 
 export interface StartedExport {
@@ -195,18 +195,18 @@ export class ExportService {
       isPreview: request.isPreviewExport,
     });
     const archived = campaign.status === 'ARCHIVED';
-    const byType = new Map<string, Map<number, ExportRecord[]>>();
+    const byType = new Map<string, Map<number, ExportSummary[]>>();
     for (const record of records) {
-      const resolutions = byType.get(record.assetExportType) ?? new Map<number, ExportRecord[]>();
+      const resolutions = byType.get(record.assetExportType) ?? new Map<number, ExportSummary[]>();
       resolutions.set(record.resolution, [...(resolutions.get(record.resolution) ?? []), record]);
       byType.set(record.assetExportType, resolutions);
     }
     for (const [type, resolution] of namedKinds(request)) {
-      const resolutions = byType.get(type) ?? new Map<number, ExportRecord[]>();
+      const resolutions = byType.get(type) ?? new Map<number, ExportSummary[]>();
       if (!resolutions.has(resolution)) resolutions.set(resolution, []);
       byType.set(type, resolutions);
     }
-    const line = (record: ExportRecord, status: ExportStatus): ExportResolutionView => ({
+    const line = (record: ExportSummary, status: ExportStatus): ExportResolutionView => ({
       status,
       objectPath: status === 'COMPLETED' || status === 'AVAILABLE' ? record.objectPath : null,
       resolution: record.resolution,
@@ -222,7 +222,7 @@ export class ExportService {
     });
     return EXPORT_ASSET_TYPES.filter((type) => byType.has(type)).map((type) => ({
       assetExportType: type,
-      resolutions: [...(byType.get(type) as Map<number, ExportRecord[]>).entries()]
+      resolutions: [...(byType.get(type) as Map<number, ExportSummary[]>).entries()]
         .sort(([a], [b]) => a - b)
         .flatMap(([resolution, newestFirst]) => {
           const [latest] = newestFirst;
