@@ -63,7 +63,7 @@ describe('StoredZipWriter', () => {
   });
 
   it('waits for its reader instead of buffering the zip', async () => {
-    const zip = new StoredZipWriter();
+    const zip = new StoredZipWriter({ bufferBytes: 16 * 1024 });
     let added = 0;
     const adding = (async () => {
       for (let i = 0; i < 8; i++) {

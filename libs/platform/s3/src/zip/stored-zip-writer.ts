@@ -45,7 +45,7 @@ function dosDateTime(at: Date): { date: number; time: number } {
  */
 export class StoredZipWriter {
   readonly output: Readable;
-  private readonly stream = new PassThrough();
+  private readonly stream: PassThrough;
   private readonly entries: Written[] = [];
   private readonly names = new Set<string>();
   private cursor = 0;
@@ -53,7 +53,12 @@ export class StoredZipWriter {
   private ended = false;
   private readonly stamp: { date: number; time: number };
 
-  constructor(options: { modified?: Date } = {}) {
+  /**
+   * `bufferBytes` (default 1 MiB): how far the zip may run ahead of its reader before `add` waits, so a
+   * caller adding small files does not wait on every one for the reader to catch up.
+   */
+  constructor(options: { modified?: Date; bufferBytes?: number } = {}) {
+    this.stream = new PassThrough({ highWaterMark: options.bufferBytes ?? 1024 * 1024 });
     this.output = this.stream;
     // The reader of `output` gets an abort's error; this keeps it from also being an uncaught 'error' event.
     this.stream.on('error', () => undefined);
