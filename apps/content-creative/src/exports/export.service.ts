@@ -256,20 +256,28 @@ export class ExportService {
     const record = await this.exports.find(accountId, queueId);
     if (!record) throw exportNotFound(queueId);
     if (FINISHED_EXPORT_STATUSES.includes(record.status)) return { record, items: [], campaignStatus: '' };
-    const { status: campaignStatus } = await channels.campaign(accountId, record.retailCampaignId);
+    // The renderer waits for this answer before it draws: what does not depend on another read is asked at once.
+    const [{ status: campaignStatus }, maps] = await Promise.all([
+      channels.campaign(accountId, record.retailCampaignId),
+      this.maps.ofCampaign(accountId, record.retailCampaignId),
+    ]);
     const items: ExportWorkItem[] = [];
-    for (const map of await this.maps.ofCampaign(accountId, record.retailCampaignId)) {
+    for (const map of maps) {
+      const sampled = record.isPreview
+        ? { ...map, placements: map.placements.map((p) => ({ ...p, content: p.content.slice(0, EXPORT_LIMITS.previewItemsPerPlacement) })) }
+        : map;
+      const reading = rowsOfMap(assets, accountId, sampled);
+      // Handled here too: a plan read that fails first leaves this one unawaited.
+      void reading.catch(() => undefined);
       const plan = await channels.plan(accountId, map.mediaPlanId).catch((error: unknown) => {
         // A plan deleted since the map was saved has nothing left to render.
         if (error instanceof AppError && error.status === 404) return undefined;
         throw error;
       });
+      // A deleted plan's rows are not needed, nor is a failure to read them.
       if (!plan) continue;
       const current = new Map(plan.placements.map((p) => [p.placementId, p]));
-      const sampled = record.isPreview
-        ? { ...map, placements: map.placements.map((p) => ({ ...p, content: p.content.slice(0, EXPORT_LIMITS.previewItemsPerPlacement) })) }
-        : map;
-      const rows = await rowsOfMap(assets, accountId, sampled);
+      const rows = await reading;
       for (const placement of sampled.placements) {
         const now = current.get(placement.placementId);
         if (!now) continue;
