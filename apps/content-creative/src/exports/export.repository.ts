@@ -125,15 +125,22 @@ export class ExportRepository {
     retailCampaignId: number,
     filter: { assetExportType?: string; resolution?: number; isPreview: boolean },
   ): Promise<ExportSummary[]> {
-    const query = this.db
-      .knex('exports')
-      .where({ account_id: accountId, retail_campaign_id: retailCampaignId, is_preview: filter.isPreview })
-      .orderBy('export_id', 'desc')
-      .limit(CAMPAIGN_EXPORTS_READ)
-      .select<Omit<ExportRow, 'manifest'>[]>(SUMMARY_COLUMNS);
-    if (filter.assetExportType !== undefined) void query.where('asset_export_type', filter.assetExportType);
-    if (filter.resolution !== undefined) void query.where('resolution', filter.resolution);
-    return (await query).map(toSummary);
+    // A prepared statement (one of four texts, by the filters given): this read is polled while an export runs.
+    const params: (string | number)[] = [accountId, retailCampaignId, filter.isPreview ? 1 : 0];
+    let where = 'account_id = ? AND retail_campaign_id = ? AND is_preview = ?';
+    if (filter.assetExportType !== undefined) {
+      where += ' AND asset_export_type = ?';
+      params.push(filter.assetExportType);
+    }
+    if (filter.resolution !== undefined) {
+      where += ' AND resolution = ?';
+      params.push(filter.resolution);
+    }
+    const rows = await this.db.execute<Omit<ExportRow, 'manifest'>>(
+      `SELECT ${SUMMARY_COLUMNS.join(', ')} FROM exports WHERE ${where} ORDER BY export_id DESC LIMIT ${CAMPAIGN_EXPORTS_READ}`,
+      params,
+    );
+    return rows.map(toSummary);
   }
 
   /** The newest completed export of a format, full or preview (any resolution, lowest first on ties) with its manifest. */
