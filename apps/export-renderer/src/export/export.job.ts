@@ -184,10 +184,17 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
 
       const template = work.templateIdx === null ? undefined : await peers.templates().layouts(accountId, work.templateIdx);
       const assets = planAssets(work.items, payload.assetExportType, payload.resolution, isCarousel(template), EXPORT_LIMITS.maxFrames);
-      await peers.contentCreative().record(accountId, queueId, { status: 'PROCESSING', statusMessage: '', totalItems: assets.length });
-      await sink.progress(0, assets.length, `Rendering ${assets.length} creatives`);
-
       const dir = await mkdtemp(join(deps.tmpDir ?? tmpdir(), 'export-'));
+      // PROCESSING is recorded while the first creatives are drawn: the lanes stop if it fails, and no later
+      // report (progress or outcome) goes out before it.
+      let stopDrawing = false;
+      const processing = peers
+        .contentCreative()
+        .record(accountId, queueId, { status: 'PROCESSING', statusMessage: '', totalItems: assets.length })
+        .then(() => sink.progress(0, assets.length, `Rendering ${assets.length} creatives`));
+      void processing.catch(() => {
+        stopDrawing = true;
+      });
       const zip = openExportZip(store, accountKey(accountId, payload.objectPath), new Date(work.createdAt));
       let stored = false;
       try {
@@ -231,18 +238,20 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
         let done = 0;
         let reportedAt = Date.now();
         const lane = async () => {
-          while (next < assets.length) {
+          while (next < assets.length && !stopDrawing) {
             const index = order[next++];
             prefetch(next);
             results[index] = await drawAsset(accountId, assets[index], payload, template, dir, loadImage, zip, storePreview);
             done++;
             if (done < assets.length && Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
               reportedAt = Date.now();
+              await processing;
               await sink.progress(done, assets.length, `Rendered ${done} of ${assets.length} creatives`);
             }
           }
         };
         await Promise.all(Array.from({ length: Math.min(concurrency, assets.length) }, lane));
+        await processing;
         await previews.settled();
 
         const manifest: ExportManifest = {
@@ -279,6 +288,8 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
         await peers.contentCreative().record(accountId, queueId, { status: 'COMPLETED', statusMessage: message, manifestJson, totalItems: results.length });
         return { totalItems: results.length, totalProcessed: files.length, message };
       } finally {
+        // Whatever ends the job, it ends after its PROCESSING report settled (so no outcome can overtake it).
+        await processing.catch(() => undefined);
         if (!stored) await zip.abandon(new Error('the export did not finish'));
         await rm(dir, { recursive: true, force: true });
       }
