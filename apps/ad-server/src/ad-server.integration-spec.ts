@@ -46,7 +46,14 @@ function campaign(overrides: Partial<ServingCampaign> = {}, clickTracker = 'http
             price: '$2.49',
             landingUrl: 'https://shop.example/oat',
             callToAction: 'Buy',
-            exports: { png: { path: 'exports/retail-campaign-101/q1/files/oat.png', width: 300, height: 250 } },
+            exports: {
+              png: {
+                path: 'exports/retail-campaign-101/q1/Spring_png_1x.zip',
+                entry: { name: '12-oat.png', offset: 58, bytes: 4100 },
+                width: 300,
+                height: 250,
+              },
+            },
           },
           { contentValue: 'SKU-2', name: 'Rye bread', imageUrl: null, price: '$3.10', landingUrl: 'https://shop.example/rye', callToAction: null, exports: {} },
         ],
@@ -179,7 +186,8 @@ describe('ad-server (real NATS: the serving_snapshot bucket in, DELIVERY events 
     for (let cb = 0; cb < 50; cb++) {
       const body = await (await get(`/serve/v1/tags/rich-media.js?${tagQuery(`&cb=${cb}&adchoices=1`)}`)).text();
       if (!body.includes('oat.png')) continue;
-      expect(body).toContain(`${PUBLIC}/files/accounts/7/exports/retail-campaign-101/q1/files/oat.png`);
+      // The still is its entry of the export's zip, read by the gateway with one range request.
+      expect(body).toContain(`${PUBLIC}/files/accounts/7/exports/retail-campaign-101/q1/Spring_png_1x.zip?entry=12-oat.png&amp;at=58&amp;bytes=4100`);
       expect(body).toContain(`${PUBLIC}/serve/v1/click?`);
       expect(body).toContain(`${PUBLIC}/serve/v1/event?`);
       expect(body).toContain('https://imp.example/p?cb=');
@@ -306,8 +314,11 @@ describe('ad-server (real NATS: the serving_snapshot bucket in, DELIVERY events 
     const before = (await deliveryEvents()).length;
     for (let cb = 0; cb < 50; cb++) {
       const answer = await get(`/serve/v1/img/rich-media.png?${tagQuery(`&noscript=1&cb=ns${cb}`)}`);
-      if (answer.headers.get('location')?.endsWith('oat.png')) {
+      if (answer.headers.get('location')?.includes('oat.png')) {
         expect(answer.status).toBe(302);
+        expect(answer.headers.get('location')).toBe(
+          `${PUBLIC}/files/accounts/7/exports/retail-campaign-101/q1/Spring_png_1x.zip?entry=12-oat.png&at=58&bytes=4100`,
+        );
         const events = (await deliveryEvents()).slice(before);
         expect(events[events.length - 1]).toMatchObject({ type: 'impression', creative: 'SKU-1' });
         return;

@@ -10,6 +10,7 @@ import { exportRendererConfigSchema, type ExportRendererConfig } from './export-
 import { contentCreativePeer } from './peers/content-creative.peer';
 import { templatesPeer } from './peers/templates.peer';
 import { productImageSource } from './product-images/product-image.source';
+import { warmUpRenderer } from './rendering/creative-renderer';
 
 /** The export renderer: draws a campaign's creatives with sharp (ffmpeg for mp4) and packs them into one zip. */
 export const exportRenderer: WorkerSpec<ExportRendererConfig> = {
@@ -27,6 +28,7 @@ export const exportRenderer: WorkerSpec<ExportRendererConfig> = {
       variable: 'INTERNAL_AUTH_KEY',
       warn: (m) => logger.warn(m),
     });
+    await warmUpRenderer();
     const contentCreative = connectPeer(SERVICE_ENDPOINTS.contentCreative);
     const templates = connectPeer(SERVICE_ENDPOINTS.templates);
     return [

@@ -51,7 +51,7 @@ function markupOf(ctx: ServeContext, served: Served, choice: AdChoice, kind: str
   const video: BannerVideo | null =
     mp4 && BANNER_VIDEO_KINDS.has(kind)
       ? {
-          url: ctx.urls.file(campaign.accountId, mp4.path),
+          url: ctx.urls.file(campaign.accountId, mp4),
           events: Object.fromEntries(
             BANNER_VIDEO_EVENTS.map((event) => [
               event,
@@ -65,7 +65,7 @@ function markupOf(ctx: ServeContext, served: Served, choice: AdChoice, kind: str
     video,
     width: choice.placement.width,
     height: choice.placement.height,
-    imageFileUrl: still ? ctx.urls.file(campaign.accountId, still.path) : null,
+    imageFileUrl: still ? ctx.urls.file(campaign.accountId, still) : null,
     clickUrl: ctx.urls.click(query, choice, consent.personalized),
     impressionUrl: ctx.urls.event('impression', query, choice, consent.personalized),
     adChoices: query.adChoices,
@@ -134,7 +134,7 @@ export async function noscriptImage(ctx: ServeContext, params: URLSearchParams):
   for (const field of ['bannerImpressionTrackers', 'bannerImpressionOutTagTrackers'])
     for (const url of choice.placement.trackers[field] ?? []) ctx.fireTracker(ctx.expandTracker(url));
   const still = choice.item.exports.png;
-  const target = still ? ctx.urls.file(campaign.accountId, still.path) : choice.item.imageUrl;
+  const target = still ? ctx.urls.file(campaign.accountId, still) : choice.item.imageUrl;
   return target ? { status: 302, location: target } : { status: 200, contentType: 'image/gif', body: PIXEL };
 }
 

@@ -39,7 +39,7 @@ export function vastDocument(ctx: ServeContext, params: URLSearchParams): ServeA
     adTitle: choice.item.name ?? campaign.source.campaignName,
     creativeId: choice.item.contentValue,
     durationSeconds: video.durationSeconds ?? DEFAULT_VIDEO_SECONDS,
-    mediaFile: { url: ctx.urls.file(campaign.accountId, video.path), width: video.width, height: video.height, type: 'video/mp4' },
+    mediaFile: { url: ctx.urls.file(campaign.accountId, video), width: video.width, height: video.height, type: 'video/mp4' },
     clickThrough: choice.item.landingUrl || choice.dynamicCampaign?.defaultUrl ? selfTrackedClick(ctx, served, choice) : null,
     own: { impression: ctx.urls.event('impression', query, choice, consent.personalized), events },
     trackers: choice.placement.trackers,
@@ -54,7 +54,7 @@ export function nativeAnswer(ctx: ServeContext, served: Served): ServeAnswer {
   const { choice } = served.decision;
   const campaign = served.campaign as CompiledCampaign;
   const response = buildNativeResponse({
-    ...nativeContentOf(choice.item, choice.placement, (path) => ctx.urls.file(campaign.accountId, path)),
+    ...nativeContentOf(choice.item, choice.placement, (file) => ctx.urls.file(campaign.accountId, file)),
     sponsoredBy: campaign.source.campaignName,
     clickUrl: selfTrackedClick(ctx, served, choice),
     impressionUrls: [ctx.urls.event('impression', served.query, choice, served.consent.personalized)],

@@ -137,7 +137,7 @@ describe('nativeContentOf', () => {
   };
 
   it('prefers the png export with its size', () => {
-    expect(nativeContentOf(item, { width: 300, height: 250 }, (path) => `https://cdn.example/${path}`)).toEqual({
+    expect(nativeContentOf(item, { width: 300, height: 250 }, (file) => `https://cdn.example/${file.path}`)).toEqual({
       title: 'Trail Running Shoe',
       image: { url: 'https://cdn.example/exports/12/SKU-1.png', w: 1200, h: 627 },
       price: '89.99',
@@ -146,11 +146,11 @@ describe('nativeContentOf', () => {
   });
 
   it('falls back to the item image with the placement size, or none', () => {
-    expect(nativeContentOf({ ...item, exports: {} }, { width: 300, height: 250 }, (path) => path).image).toEqual({
+    expect(nativeContentOf({ ...item, exports: {} }, { width: 300, height: 250 }, (file) => file.path).image).toEqual({
       url: 'https://feed.example/sku-1.jpg',
       w: 300,
       h: 250,
     });
-    expect(nativeContentOf({ ...item, exports: {}, imageUrl: null }, { width: 300, height: 250 }, (path) => path).image).toBeNull();
+    expect(nativeContentOf({ ...item, exports: {}, imageUrl: null }, { width: 300, height: 250 }, (file) => file.path).image).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import type { ServingItem } from '@contracts/domain';
+import type { ServingExportFile, ServingItem } from '@contracts/domain';
 import { newCacheBuster, trackerUrls, uriSafe } from '../trackers/cache-buster';
 
 /**
@@ -216,17 +216,16 @@ export function wrapNativeLegacy(response: NativeResponse): { native: NativeResp
 }
 
 /**
- * The native content of a served item: the png export with its size (`fileUrl` turns its path into a
- * URL), else the item's image with the placement's size.
+ * The native content of a served item: the png export with its size (`fileUrl` turns it into a URL), else the item's image with the placement's size.
  */
 export function nativeContentOf(
   item: ServingItem,
   placement: { width: number; height: number },
-  fileUrl: (path: string) => string,
+  fileUrl: (file: ServingExportFile) => string,
 ): Pick<NativeAdInput, 'title' | 'image' | 'price' | 'ctaText'> {
   const exported = item.exports.png;
   const image = exported
-    ? { url: fileUrl(exported.path), w: exported.width, h: exported.height }
+    ? { url: fileUrl(exported), w: exported.width, h: exported.height }
     : item.imageUrl
       ? { url: item.imageUrl, w: placement.width, h: placement.height }
       : null;

@@ -1,4 +1,4 @@
-import { accountFileUrl, type DeliveryEventType } from '@contracts/domain';
+import { accountFileUrl, accountZipEntryUrl, type DeliveryEventType, type ServingExportFile } from '@contracts/domain';
 import type { AdChoice } from '../decision/ad-decision';
 import type { AdQuery } from '../http/ad-query';
 
@@ -29,8 +29,8 @@ export class ServeUrls {
     return `${this.publicBase}${CLICK_PATH}?${this.context(query, choice, personalized)}${click}`;
   }
 
-  /** An exported file of the account, as the gateway serves it. */
-  file(accountId: number, path: string): string {
-    return accountFileUrl(this.publicBase, accountId, path);
+  /** An exported file of the account, as the gateway serves it: a file of its own, or an entry of the export's zip. */
+  file(accountId: number, file: Pick<ServingExportFile, 'path' | 'entry'>): string {
+    return file.entry ? accountZipEntryUrl(this.publicBase, accountId, file.path, file.entry) : accountFileUrl(this.publicBase, accountId, file.path);
   }
 }

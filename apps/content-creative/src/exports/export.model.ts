@@ -21,6 +21,9 @@ export interface ExportRecord {
   createdAt: Date;
 }
 
+/** An export without its manifest, as lists of exports read it. */
+export type ExportSummary = Omit<ExportRecord, 'manifestJson'>;
+
 /** Which exports one start competes with: a campaign's exports of one format and resolution. */
 export interface ExportKind {
   accountId: number;

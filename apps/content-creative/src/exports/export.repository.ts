@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { FINISHED_EXPORT_STATUSES, type ExportAssetType, type ExportJobStatus } from '@contracts/domain';
 import type { ServiceDatabase } from '@platform/mysql';
-import type { ExportKind, ExportOutcome, ExportRecord } from './export.model';
+import type { ExportKind, ExportOutcome, ExportRecord, ExportSummary } from './export.model';
 
 interface ExportRow {
   queue_id: string;
@@ -21,7 +21,7 @@ interface ExportRow {
   created_at: Date;
 }
 
-const toRecord = (row: ExportRow): ExportRecord => ({
+const toSummary = (row: Omit<ExportRow, 'manifest'>): ExportSummary => ({
   queueId: row.queue_id,
   accountId: Number(row.account_id),
   orgId: row.org_id,
@@ -34,10 +34,29 @@ const toRecord = (row: ExportRow): ExportRecord => ({
   status: row.status as ExportJobStatus,
   statusMessage: row.status_message,
   objectPath: row.object_path,
-  manifestJson: row.manifest,
   totalItems: Number(row.total_items),
   createdAt: row.created_at,
 });
+
+const toRecord = (row: ExportRow): ExportRecord => ({ ...toSummary(row), manifestJson: row.manifest });
+
+/** Every column but the manifest (tens of kilobytes for a large export), for reads that list exports. */
+const SUMMARY_COLUMNS = [
+  'queue_id',
+  'account_id',
+  'org_id',
+  'retail_campaign_id',
+  'campaign_name',
+  'template_idx',
+  'asset_export_type',
+  'resolution',
+  'is_preview',
+  'status',
+  'status_message',
+  'object_path',
+  'total_items',
+  'created_at',
+] as const satisfies readonly (keyof ExportRow)[];
 
 const kindWhere = (kind: ExportKind) => ({
   account_id: kind.accountId,
@@ -97,21 +116,31 @@ export class ExportRepository {
     return row && toRecord(row);
   }
 
-  /** The campaign's newest exports, newest first, optionally of one format and resolution. */
+  /**
+   * The campaign's newest exports, newest first, optionally of one format and resolution, without their
+   * manifests: what the status read (polled while an export runs) lists.
+   */
   async ofCampaign(
     accountId: number,
     retailCampaignId: number,
     filter: { assetExportType?: string; resolution?: number; isPreview: boolean },
-  ): Promise<ExportRecord[]> {
-    const query = this.db
-      .knex('exports')
-      .where({ account_id: accountId, retail_campaign_id: retailCampaignId, is_preview: filter.isPreview })
-      .orderBy('export_id', 'desc')
-      .limit(CAMPAIGN_EXPORTS_READ)
-      .select<ExportRow[]>('*');
-    if (filter.assetExportType !== undefined) void query.where('asset_export_type', filter.assetExportType);
-    if (filter.resolution !== undefined) void query.where('resolution', filter.resolution);
-    return (await query).map(toRecord);
+  ): Promise<ExportSummary[]> {
+    // A prepared statement (one of four texts, by the filters given): this read is polled while an export runs.
+    const params: (string | number)[] = [accountId, retailCampaignId, filter.isPreview ? 1 : 0];
+    let where = 'account_id = ? AND retail_campaign_id = ? AND is_preview = ?';
+    if (filter.assetExportType !== undefined) {
+      where += ' AND asset_export_type = ?';
+      params.push(filter.assetExportType);
+    }
+    if (filter.resolution !== undefined) {
+      where += ' AND resolution = ?';
+      params.push(filter.resolution);
+    }
+    const rows = await this.db.execute<Omit<ExportRow, 'manifest'>>(
+      `SELECT ${SUMMARY_COLUMNS.join(', ')} FROM exports WHERE ${where} ORDER BY export_id DESC LIMIT ${CAMPAIGN_EXPORTS_READ}`,
+      params,
+    );
+    return rows.map(toSummary);
   }
 
   /** The newest completed export of a format, full or preview (any resolution, lowest first on ties) with its manifest. */

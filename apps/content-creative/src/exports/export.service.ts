@@ -25,7 +25,7 @@ import { recordChange, type EventOutbox } from '@platform/service';
 import type { ContentMapRepository } from '../content-maps/content-map.repository';
 import { rowsOfMap, type AssetSourcesPeer } from '../peers/asset-sources.peer';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
-import type { ExportKind, ExportOutcome, ExportRecord, ExportWorkItem } from './export.model';
+import type { ExportKind, ExportOutcome, ExportRecord, ExportSummary, ExportWorkItem } from './export.model';
 import type { ExportRepository } from './export.repository';
 
 export interface StartedExport {
@@ -195,18 +195,18 @@ export class ExportService {
       isPreview: request.isPreviewExport,
     });
     const archived = campaign.status === 'ARCHIVED';
-    const byType = new Map<string, Map<number, ExportRecord[]>>();
+    const byType = new Map<string, Map<number, ExportSummary[]>>();
     for (const record of records) {
-      const resolutions = byType.get(record.assetExportType) ?? new Map<number, ExportRecord[]>();
+      const resolutions = byType.get(record.assetExportType) ?? new Map<number, ExportSummary[]>();
       resolutions.set(record.resolution, [...(resolutions.get(record.resolution) ?? []), record]);
       byType.set(record.assetExportType, resolutions);
     }
     for (const [type, resolution] of namedKinds(request)) {
-      const resolutions = byType.get(type) ?? new Map<number, ExportRecord[]>();
+      const resolutions = byType.get(type) ?? new Map<number, ExportSummary[]>();
       if (!resolutions.has(resolution)) resolutions.set(resolution, []);
       byType.set(type, resolutions);
     }
-    const line = (record: ExportRecord, status: ExportStatus): ExportResolutionView => ({
+    const line = (record: ExportSummary, status: ExportStatus): ExportResolutionView => ({
       status,
       objectPath: status === 'COMPLETED' || status === 'AVAILABLE' ? record.objectPath : null,
       resolution: record.resolution,
@@ -222,7 +222,7 @@ export class ExportService {
     });
     return EXPORT_ASSET_TYPES.filter((type) => byType.has(type)).map((type) => ({
       assetExportType: type,
-      resolutions: [...(byType.get(type) as Map<number, ExportRecord[]>).entries()]
+      resolutions: [...(byType.get(type) as Map<number, ExportSummary[]>).entries()]
         .sort(([a], [b]) => a - b)
         .flatMap(([resolution, newestFirst]) => {
           const [latest] = newestFirst;
@@ -256,20 +256,28 @@ export class ExportService {
     const record = await this.exports.find(accountId, queueId);
     if (!record) throw exportNotFound(queueId);
     if (FINISHED_EXPORT_STATUSES.includes(record.status)) return { record, items: [], campaignStatus: '' };
-    const { status: campaignStatus } = await channels.campaign(accountId, record.retailCampaignId);
+    // The renderer waits for this answer before it draws: what does not depend on another read is asked at once.
+    const [{ status: campaignStatus }, maps] = await Promise.all([
+      channels.campaign(accountId, record.retailCampaignId),
+      this.maps.ofCampaign(accountId, record.retailCampaignId),
+    ]);
     const items: ExportWorkItem[] = [];
-    for (const map of await this.maps.ofCampaign(accountId, record.retailCampaignId)) {
+    for (const map of maps) {
+      const sampled = record.isPreview
+        ? { ...map, placements: map.placements.map((p) => ({ ...p, content: p.content.slice(0, EXPORT_LIMITS.previewItemsPerPlacement) })) }
+        : map;
+      const reading = rowsOfMap(assets, accountId, sampled);
+      // Handled here too: a plan read that fails first leaves this one unawaited.
+      void reading.catch(() => undefined);
       const plan = await channels.plan(accountId, map.mediaPlanId).catch((error: unknown) => {
         // A plan deleted since the map was saved has nothing left to render.
         if (error instanceof AppError && error.status === 404) return undefined;
         throw error;
       });
+      // A deleted plan's rows are not needed, nor is a failure to read them.
       if (!plan) continue;
       const current = new Map(plan.placements.map((p) => [p.placementId, p]));
-      const sampled = record.isPreview
-        ? { ...map, placements: map.placements.map((p) => ({ ...p, content: p.content.slice(0, EXPORT_LIMITS.previewItemsPerPlacement) })) }
-        : map;
-      const rows = await rowsOfMap(assets, accountId, sampled);
+      const rows = await reading;
       for (const placement of sampled.placements) {
         const now = current.get(placement.placementId);
         if (!now) continue;

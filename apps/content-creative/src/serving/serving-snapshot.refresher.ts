@@ -1,4 +1,4 @@
-import type { AuditChangeEvent } from '@contracts/domain';
+import type { AuditChangeEvent, AuditResourceType } from '@contracts/domain';
 import { decodeJobProgress, jobProgressConsumerSpec, JobStatus } from '@platform/jobs';
 import type { Logger } from '@platform/logging';
 import { runConsumer, type Naming, type RunningConsumer } from '@platform/nats';
@@ -9,9 +9,28 @@ import type { ServingPeers, ServingSnapshotService } from './serving-snapshot.se
 export const SERVING_AUDIT_DURABLE = 'content-creative-serving-changes';
 export const SERVING_JOBS_DURABLE = 'content-creative-serving-jobs';
 
-/** The account an audit event concerns; org-level resources (media channels) concern no campaign's serving. */
-function auditAccount(data: Uint8Array): number | undefined {
+/**
+ * Changes that never reach a snapshot. An export's row changes while it runs, but serving shows completed
+ * exports only, and a completed export is a finished job (below); queued uploads and copies, cloud
+ * services, webhooks and template bookmarks are nowhere in a snapshot.
+ */
+const NOT_SERVED: ReadonlySet<AuditResourceType> = new Set<AuditResourceType>([
+  'export',
+  'asset-library-upload',
+  'cloud-copy',
+  'cloud-service',
+  'webhook',
+  'template-bookmark',
+]);
+
+/**
+ * The account whose serving an audit event may change; org-level resources (media channels) concern no
+ * campaign's serving, and NOT_SERVED resources none at all (a running export would otherwise compile its
+ * account's snapshots while the renderer draws).
+ */
+export function servingAuditAccount(data: Uint8Array): number | undefined {
   const event = JSON.parse(Buffer.from(data).toString('utf8')) as Partial<AuditChangeEvent>;
+  if (event.resourceType !== undefined && NOT_SERVED.has(event.resourceType)) return undefined;
   return typeof event.accountId === 'number' ? event.accountId : undefined;
 }
 
@@ -71,7 +90,7 @@ export async function startServingRefresher(options: ServingRefresherOptions): P
       jsm,
       spec: options.names.consumerSpec(auditChangeConsumerSpec(SERVING_AUDIT_DURABLE)),
       logger,
-      handler: async ({ data }) => mark(auditAccount(data)),
+      handler: async ({ data }) => mark(servingAuditAccount(data)),
     }),
     await runConsumer({
       js,

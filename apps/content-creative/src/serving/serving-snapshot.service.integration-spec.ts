@@ -101,6 +101,19 @@ describe('serving snapshots (content-creative, on MariaDB)', () => {
           status: 'FAILED',
           error: 'no image',
         },
+        {
+          // Not kept on its own: served as its entry of the zip.
+          mediaPlanId: PLAN,
+          placementId: 11,
+          placementName: 'Leaderboard',
+          contentValue: 'SKU-3',
+          dimension: '728x90',
+          resolution: 2,
+          fileName: '11-SKU-3.png',
+          bytes: 12,
+          zipOffset: 58,
+          status: 'COMPLETED',
+        },
       ],
     };
     await bed.db.knex('exports').insert({
@@ -155,8 +168,16 @@ describe('serving snapshots (content-creative, on MariaDB)', () => {
         exports: { png: { path: 'exports/x/files/a.png', width: 1456, height: 180 } },
       },
       expect.objectContaining({ contentValue: 'SKU-2', exports: {} }),
-      // A value the source no longer has still serves, unenriched.
-      { contentValue: 'SKU-3', name: null, imageUrl: null, price: null, landingUrl: null, callToAction: null, exports: {} },
+      // A value the source no longer has still serves, unenriched; its still is its entry of the export's zip.
+      {
+        contentValue: 'SKU-3',
+        name: null,
+        imageUrl: null,
+        price: null,
+        landingUrl: null,
+        callToAction: null,
+        exports: { png: { path: 'exports/x/a.zip', entry: { name: '11-SKU-3.png', offset: 58, bytes: 12 }, width: 1456, height: 180 } },
+      },
     ]);
     expect(Object.values(compiled?.dynamicCampaigns ?? {})).toEqual([
       expect.objectContaining({ defaultUrl: 'https://shop.example/', graph: expect.objectContaining({ rulePriority: 'EQUAL_ROTATION' }) }),

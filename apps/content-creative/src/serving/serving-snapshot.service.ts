@@ -163,7 +163,8 @@ export class ServingSnapshotService {
 
   /**
    * The files each placement and content value has in the newest completed export of each serving
-   * format that kept its files beside the zip (`previewPath` in the manifest).
+   * format: a file kept on its own beside the zip (`previewPath` in the manifest: mp4 exports, and png
+   * exports made before stills were served from the zip), else the file's entry in the zip (`zipOffset`).
    */
   private async exportedFiles(accountId: number, retailCampaignId: number): Promise<Map<string, ServingItem['exports']>> {
     const byItem = new Map<string, ServingItem['exports']>();
@@ -172,10 +173,16 @@ export class ServingSnapshotService {
       if (!latest?.manifestJson) continue;
       const manifest = JSON.parse(latest.manifestJson) as ExportManifest;
       for (const asset of manifest.assets) {
-        if (asset.status !== 'COMPLETED' || !asset.previewPath) continue;
+        if (asset.status !== 'COMPLETED') continue;
+        const located: Pick<ServingExportFile, 'path' | 'entry'> | undefined = asset.previewPath
+          ? { path: asset.previewPath }
+          : asset.zipOffset !== undefined
+            ? { path: latest.objectPath, entry: { name: asset.fileName, offset: asset.zipOffset, bytes: asset.bytes } }
+            : undefined;
+        if (!located) continue;
         const { width, height } = size(asset.dimension);
         const file: ServingExportFile = {
-          path: asset.previewPath,
+          ...located,
           width: width * asset.resolution,
           height: height * asset.resolution,
           ...(asset.durationSeconds ? { durationSeconds: asset.durationSeconds } : {}),

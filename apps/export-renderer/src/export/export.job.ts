@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXPORT_JOB_KIND, EXPORT_LIMITS, type AssetExportJob, type ExportManifest, type ExportManifestAsset } from '@contracts/domain';
@@ -13,7 +13,7 @@ import type { ProductImage, ProductImageSource } from '../product-images/product
 import { chooseLayout, creativeContentOf } from '../rendering/creative-layout';
 import { encodeGif, encodeStill, renderFrame, type Frame } from '../rendering/creative-renderer';
 import { encodeMp4, VIDEO_SECONDS_PER_FRAME } from '../rendering/video-encoder';
-import { storeExportZip } from './export-archive';
+import { openExportZip, type ExportZip } from './export-archive';
 import { isCarousel, planAssets, type PlannedAsset } from './export-plan';
 
 export interface ExportJobDeps {
@@ -99,9 +99,10 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
     template: TemplateRendering | undefined,
     dir: string,
     loadImage: (url: string | null) => Promise<ProductImage>,
-    /** png and mp4 exports: stores the file on its own too. */
+    zip: ExportZip,
+    /** Preview and mp4 exports: stores the file on its own too. */
     storePreview: ((key: string, bytes: Buffer, contentType: string) => void) | undefined,
-  ): Promise<{ entry: ExportManifestAsset; path?: string }> {
+  ): Promise<{ entry: ExportManifestAsset; drawn: boolean }> {
     const base = {
       mediaPlanId: asset.mediaPlanId,
       placementId: asset.placementId,
@@ -130,12 +131,11 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
           : job.assetExportType === 'mp4'
             ? await encodeMp4(frames, dir)
             : await encodeStill(frames[0], job.assetExportType);
-      const path = join(dir, asset.fileName);
-      await writeFile(path, bytes);
+      const { offset } = await zip.add(asset.fileName, bytes);
       let previewPath: string | undefined;
       if (storePreview) {
-        // png and mp4 exports keep each creative on its own too: the content map read shows a preview export's,
-        // ad serving a full export's (the still of a display ad, the MediaFile of a VAST ad).
+        // Preview and mp4 exports keep each creative on its own too: the content map read shows a preview export's,
+        // ad serving an mp4 export's (the MediaFile of a VAST ad). A full png export's stills are served out of its zip.
         previewPath = `${folderOf(job.objectPath)}/files/${asset.fileName}`;
         storePreview(accountKey(accountId, previewPath), bytes, job.assetExportType === 'mp4' ? 'video/mp4' : 'image/png');
       }
@@ -145,16 +145,17 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
           ...base,
           fileName: asset.fileName,
           bytes: bytes.length,
+          zipOffset: offset,
           status: 'COMPLETED',
           ...(previewPath ? { previewPath } : {}),
           ...(job.assetExportType === 'mp4' ? { durationSeconds: frames.length * VIDEO_SECONDS_PER_FRAME } : {}),
           ...(unique.length ? { warnings: unique } : {}),
         },
-        path,
+        drawn: true,
       };
     } catch (error) {
       logger.warn({ err: error, placementId: asset.placementId }, 'export asset failed');
-      return { entry: { ...base, fileName: '', bytes: 0, status: 'FAILED', error: error instanceof Error ? error.message : String(error) } };
+      return { entry: { ...base, fileName: '', bytes: 0, status: 'FAILED', error: error instanceof Error ? error.message : String(error) }, drawn: false };
     }
   }
 
@@ -183,12 +184,21 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
 
       const template = work.templateIdx === null ? undefined : await peers.templates().layouts(accountId, work.templateIdx);
       const assets = planAssets(work.items, payload.assetExportType, payload.resolution, isCarousel(template), EXPORT_LIMITS.maxFrames);
-      await peers.contentCreative().record(accountId, queueId, { status: 'PROCESSING', statusMessage: '', totalItems: assets.length });
-      await sink.progress(0, assets.length, `Rendering ${assets.length} creatives`);
-
       const dir = await mkdtemp(join(deps.tmpDir ?? tmpdir(), 'export-'));
+      // PROCESSING is recorded while the first creatives are drawn: the lanes stop if it fails, and no later
+      // report (progress or outcome) goes out before it.
+      let stopDrawing = false;
+      const processing = peers
+        .contentCreative()
+        .record(accountId, queueId, { status: 'PROCESSING', statusMessage: '', totalItems: assets.length })
+        .then(() => sink.progress(0, assets.length, `Rendering ${assets.length} creatives`));
+      void processing.catch(() => {
+        stopDrawing = true;
+      });
+      const zip = openExportZip(store, accountKey(accountId, payload.objectPath), new Date(work.createdAt));
+      let stored = false;
       try {
-        const results: { entry: ExportManifestAsset; path?: string }[] = new Array(assets.length);
+        const results: { entry: ExportManifestAsset; drawn: boolean }[] = new Array(assets.length);
         // A product shown on several placements is fetched once: creatives are drawn product by product
         // (the manifest keeps the plan's order), so a few recent images are all a cache needs to hold.
         const fetched = new Map<string, Promise<ProductImage>>();
@@ -205,12 +215,13 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
         const order = assets
           .map((_, index) => index)
           .sort((a, b) => (productOf(assets[a]) < productOf(assets[b]) ? -1 : productOf(assets[a]) > productOf(assets[b]) ? 1 : a - b));
-        // png and mp4 files (a preview export's, and a full export's for ad serving) go to the store beside
-        // the drawing rather than in its way: a few puts in flight, all settled before the export completes.
-        // Other formats put their zip only.
+        // A preview export's files (the content map's previews) and an mp4 export's (VAST MediaFiles) also go to
+        // the store on their own, beside the drawing rather than in its way: a few puts in flight, all settled
+        // before the export completes. Other exports are one object, their zip (ad serving reads a full png
+        // export's stills out of it by their offsets).
         const previews = boundedQueue(PREVIEW_PUTS_IN_FLIGHT);
         const storePreview =
-          work.isPreview || payload.assetExportType === 'png' || payload.assetExportType === 'mp4'
+          work.isPreview || payload.assetExportType === 'mp4'
             ? (key: string, bytes: Buffer, contentType: string) =>
                 previews.add(async () => {
                   await store.putObject(key, bytes, { size: bytes.length, contentType });
@@ -227,18 +238,20 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
         let done = 0;
         let reportedAt = Date.now();
         const lane = async () => {
-          while (next < assets.length) {
+          while (next < assets.length && !stopDrawing) {
             const index = order[next++];
             prefetch(next);
-            results[index] = await drawAsset(accountId, assets[index], payload, template, dir, loadImage, storePreview);
+            results[index] = await drawAsset(accountId, assets[index], payload, template, dir, loadImage, zip, storePreview);
             done++;
             if (done < assets.length && Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
               reportedAt = Date.now();
+              await processing;
               await sink.progress(done, assets.length, `Rendered ${done} of ${assets.length} creatives`);
             }
           }
         };
         await Promise.all(Array.from({ length: Math.min(concurrency, assets.length) }, lane));
+        await processing;
         await previews.settled();
 
         const manifest: ExportManifest = {
@@ -252,8 +265,9 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
           assets: results.map((r) => r.entry),
         };
         const manifestJson = JSON.stringify(manifest, null, 2);
-        const files = results.flatMap((r) => (r.path ? [{ path: r.path, name: r.entry.fileName }] : []));
-        await storeExportZip(store, accountKey(accountId, payload.objectPath), join(dir, 'export.zip'), files, manifestJson);
+        await zip.finish(manifestJson);
+        stored = true;
+        const files = results.filter((r) => r.drawn);
 
         const failed = results.length - files.length;
         const degraded = results.filter((r) => r.entry.warnings?.length).length;
@@ -274,6 +288,9 @@ export function exportJob(deps: ExportJobDeps): JobHandler<AssetExportJob> {
         await peers.contentCreative().record(accountId, queueId, { status: 'COMPLETED', statusMessage: message, manifestJson, totalItems: results.length });
         return { totalItems: results.length, totalProcessed: files.length, message };
       } finally {
+        // Whatever ends the job, it ends after its PROCESSING report settled (so no outcome can overtake it).
+        await processing.catch(() => undefined);
+        if (!stored) await zip.abandon(new Error('the export did not finish'));
         await rm(dir, { recursive: true, force: true });
       }
     },

@@ -6,7 +6,7 @@ import ffprobe from '@ffprobe-installer/ffprobe';
 import sharp from 'sharp';
 import type { TemplateLayout } from '@contracts/domain';
 import { chooseLayout, creativeContentOf } from './creative-layout';
-import { encodeGif, encodeStill, renderFrame, type Frame } from './creative-renderer';
+import { encodeGif, encodeStill, renderFrame, warmUpRenderer, type Frame } from './creative-renderer';
 import { encodeMp4, VIDEO_SECONDS_PER_FRAME } from './video-encoder';
 
 const LAYOUT_300x250: TemplateLayout = {
@@ -137,5 +137,11 @@ describe(renderFrame.name, () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe(warmUpRenderer.name, () => {
+  it('draws and encodes a creative of the default layout, so a worker pays the text renderer set-up at start', async () => {
+    await expect(warmUpRenderer()).resolves.toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { EXPORT_LIMITS, parseDimension, type TemplateLayout } from '@contracts/domain';
-import { creativeSvg, type CreativeContent } from './creative-layout';
+import { chooseLayout, creativeSvg, type CreativeContent } from './creative-layout';
 
 /** One drawn creative, as raw RGBA pixels (what every encoder starts from). */
 export interface Frame {
@@ -81,4 +81,19 @@ export async function encodeGif(frames: readonly Frame[], delayMs: number): Prom
     .gif({ loop: 0, delay: frames.map(() => delayMs) })
     .timeout({ seconds: renderSeconds })
     .toBuffer();
+}
+
+/**
+ * Draws and encodes one creative of the default layout, texts included, and throws it away: the first
+ * drawing in a process pays for loading the text renderer's fonts and configuration, which a worker
+ * pays at start rather than inside its first export.
+ */
+export async function warmUpRenderer(): Promise<void> {
+  const { layout } = chooseLayout([], '300x250', 1);
+  const frame = await renderFrame(
+    layout,
+    { name: 'Warm-up', price: '$1.00', callToAction: 'Shop', imageUrl: null, brandColor: null, brandTextColor: null },
+    null,
+  );
+  await encodeStill(frame, 'png');
 }

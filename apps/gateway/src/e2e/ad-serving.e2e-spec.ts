@@ -164,6 +164,8 @@ describe('creative delivery: a generated tag in a browser page, served, counted 
       (body) => body.includes(`/exports/`) && body.includes('.png'),
     );
     expect(script).toContain(`${system.baseUrl}/files/accounts/${account}/`);
+    // The still is its entry of the export's zip (the export is one object), read by the gateway with a range request.
+    expect(script).toMatch(/_png_1x\.zip\?entry=[^"&]+\.png&amp;at=\d+&amp;bytes=\d+/);
     expect(started.queueId).toEqual(expect.any(String));
   });
 

@@ -302,9 +302,28 @@ describe('creative export over HTTP (gateway -> content-creative -> JetStream ->
     expect(read.body.manifest).toEqual(manifest);
     expectProblem(await http('GET', exportsPath('exports/not-an-export/manifest'), { key: fullKey }), 404, 'EXPORT_NOT_FOUND');
 
-    // A full png export keeps each file on its own for ad serving, but the content map read previews
-    // come from preview exports only: still the product images.
-    expect(manifest.assets.every((a) => a.previewPath?.endsWith(`/${queueId}/files/${a.fileName}`))).toBe(true);
+    // A full png export is one object, its zip: each still is served out of it by the offset the manifest gives
+    // (one range read), whole or by byte range; the content map read previews come from preview exports only:
+    // still the product images.
+    const zipUrl = line.url as string;
+    for (const asset of manifest.assets) {
+      expect(asset.previewPath).toBeUndefined();
+      const entryUrl = `${zipUrl}?entry=${encodeURIComponent(asset.fileName)}&at=${asset.zipOffset}&bytes=${asset.bytes}`;
+      const still = await fetch(entryUrl);
+      expect({ status: still.status, type: still.headers.get('content-type'), ranges: still.headers.get('accept-ranges') }).toEqual({
+        status: 200,
+        type: 'image/png',
+        ranges: 'bytes',
+      });
+      expect(Buffer.from(await still.arrayBuffer()).equals(files.get(asset.fileName) as Buffer)).toBe(true);
+      const part = await fetch(entryUrl, { headers: { Range: 'bytes=8-15' } });
+      expect({ status: part.status, range: part.headers.get('content-range') }).toEqual({ status: 206, range: `bytes 8-15/${asset.bytes}` });
+      expect(Buffer.from(await part.arrayBuffer()).equals((files.get(asset.fileName) as Buffer).subarray(8, 16))).toBe(true);
+    }
+    // An offset that is not an entry's answers 404, never other bytes of the zip.
+    const [one] = manifest.assets;
+    const wrong = await fetch(`${zipUrl}?entry=${one.fileName}&at=${(one.zipOffset as number) + 1}&bytes=${one.bytes}`);
+    expect(wrong.status).toBe(404);
     expect(await previewUrls()).toEqual(placements.flatMap(() => [`${imageBase}/p/1.png`, `${imageBase}/p/missing.png`]));
   });
 
@@ -348,6 +367,14 @@ describe('creative export over HTTP (gateway -> content-creative -> JetStream ->
       const kept = await fetch(`${system.baseUrl}/files/accounts/${account}/${asset.previewPath}`);
       expect(kept.headers.get('content-type')).toBe('video/mp4');
       expect(Buffer.from(await kept.arrayBuffer()).equals(files.get(asset.fileName) as Buffer)).toBe(true);
+      // Players ask for byte ranges.
+      const part = await fetch(`${system.baseUrl}/files/accounts/${account}/${asset.previewPath}`, { headers: { Range: 'bytes=0-99' } });
+      expect({ status: part.status, type: part.headers.get('content-type'), range: part.headers.get('content-range') }).toEqual({
+        status: 206,
+        type: 'video/mp4',
+        range: `bytes 0-99/${asset.bytes}`,
+      });
+      expect(Buffer.from(await part.arrayBuffer()).equals((files.get(asset.fileName) as Buffer).subarray(0, 100))).toBe(true);
     }
   });
 

@@ -81,8 +81,14 @@ export interface ExportManifestAsset {
   fileName: string;
   bytes: number;
   /**
-   * png and mp4 exports: the file also stored on its own (relative to the account's files): a preview export's
-   * are the content map's previews, a full export's the served stills and videos.
+   * Where the file's bytes start in the zip. Entries are stored uncompressed, so the file is the zip's bytes
+   * `[zipOffset, zipOffset + bytes)`, right after its local header: ad serving shows a full png export's stills
+   * from there (`?entry=` on the zip's file URL) with one range read, and the export stays one object.
+   */
+  zipOffset?: number;
+  /**
+   * Preview and mp4 exports: the file also stored on its own (relative to the account's files): a preview
+   * export's are the content map's previews, an mp4 export's the served videos.
    */
   previewPath?: string;
   /** mp4 exports: the video's running time. */

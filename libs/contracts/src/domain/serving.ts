@@ -1,4 +1,5 @@
 import type { DecisionGraph } from './content-creative';
+import type { ZipEntryLocation } from './storage';
 
 /**
  * Creative delivery: what the ad server reads and what it reports.
@@ -23,10 +24,12 @@ export const SERVING_SNAPSHOT_VERSION = 1;
 
 /**
  * A file of an export: its path among the account's files, which the gateway serves at
- * `<PUBLIC_BASE_URL>/files/accounts/<accountId>/<path>` (the ad server builds the URL).
+ * `<PUBLIC_BASE_URL>/files/accounts/<accountId>/<path>` (the ad server builds the URL). With `entry`, `path`
+ * is the export's zip and the file is that entry of it (`accountZipEntryUrl`): a full png export's stills.
  */
 export interface ServingExportFile {
   path: string;
+  entry?: ZipEntryLocation;
   width: number;
   height: number;
   /** A video's running time, when the export recorded it. */

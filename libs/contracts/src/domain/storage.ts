@@ -135,3 +135,21 @@ export const uploadStagingKey = (accountId: number, id: string) => `staging/uplo
 /** Where the gateway serves an account's files (library files, kept export files), under the public base. */
 export const accountFileUrl = (publicBase: string, accountId: number, path: string): string =>
   `${publicBase}/files/accounts/${accountId}/${path.split('/').map(encodeURIComponent).join('/')}`;
+
+/** A file stored uncompressed inside a zip: its name in the zip, where its bytes start, and how many there are. */
+export interface ZipEntryLocation {
+  name: string;
+  offset: number;
+  bytes: number;
+}
+
+/** The query parameters naming one entry of a zip on its file URL (`?entry=<name>&at=<offset>&bytes=<n>`). */
+export const ZIP_ENTRY_QUERY = { name: 'entry', offset: 'at', bytes: 'bytes' } as const;
+
+/**
+ * Where the gateway serves one entry of a stored zip among the account's files (an export's still): the zip's
+ * own URL naming the entry, answered with that entry's bytes only, read from the store with one range request.
+ */
+export const accountZipEntryUrl = (publicBase: string, accountId: number, zipPath: string, entry: ZipEntryLocation): string =>
+  `${accountFileUrl(publicBase, accountId, zipPath)}?${ZIP_ENTRY_QUERY.name}=${encodeURIComponent(entry.name)}` +
+  `&${ZIP_ENTRY_QUERY.offset}=${entry.offset}&${ZIP_ENTRY_QUERY.bytes}=${entry.bytes}`;

@@ -6,3 +6,6 @@ export { MIN_PART_SIZE } from './multipart-upload';
 export { InvalidObjectKeyError, ObjectNotFoundError, ObjectSizeMismatchError, ObjectStoreUnavailableError } from './object-store.errors';
 export { startEmbeddedS3 } from './embedded-s3-server';
 export type { EmbeddedS3, EmbeddedS3Options } from './embedded-s3-server';
+export { StoredZipWriter } from './zip/stored-zip-writer';
+export { readStoredZipEntry } from './zip/stored-zip-entry';
+export type { StoredZipEntry } from './zip/zip-format';

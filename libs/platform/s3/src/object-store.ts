@@ -64,8 +64,8 @@ export interface ObjectStore {
    * two parts in memory whatever its size. Resolves with the number of bytes stored.
    */
   putObject(key: string, body: Buffer | Readable, options?: PutObjectOptions): Promise<{ size: number }>;
-  /** Rejects with ObjectNotFoundError for a missing key. */
-  getObject(key: string): Promise<Readable>;
+  /** Rejects with ObjectNotFoundError for a missing key. With `range`, only `length` bytes from `offset` (fewer at the end). */
+  getObject(key: string, range?: { offset: number; length: number }): Promise<Readable>;
   getObjectBuffer(key: string): Promise<Buffer>;
   /** Up to `length` bytes from `offset` (fewer at the end of the object). */
   getObjectRange(key: string, offset: number, length: number): Promise<Buffer>;
@@ -122,10 +122,10 @@ class MinioObjectStore implements ObjectStore {
     });
   }
 
-  async getObject(key: string): Promise<Readable> {
+  async getObject(key: string, range?: { offset: number; length: number }): Promise<Readable> {
     validateObjectKey(key);
     try {
-      return await this.client.getObject(this.bucket, key);
+      return range ? await this.client.getPartialObject(this.bucket, key, range.offset, range.length) : await this.client.getObject(this.bucket, key);
     } catch (error) {
       if (isNotFound(error)) throw new ObjectNotFoundError(key);
       throw error;
