@@ -1,5 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
-import { crc32 } from './crc32';
+import { crc32 } from 'node:zlib';
 import {
   CENTRAL_HEADER_SIGNATURE,
   CENTRAL_HEADER_SIZE,
