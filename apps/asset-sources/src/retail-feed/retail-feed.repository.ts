@@ -51,20 +51,21 @@ export class RetailFeedRepository {
    * limit + 1 values (the extra one tells whether more follow), so the list is never counted.
    */
   async values(assetSourceId: number, column: RetailFeedValueColumn, query: string, window: PageWindow): Promise<ValuePage> {
-    const contains = query === '' ? '' : ' AND value LIKE ?';
-    const params = [assetSourceId, assetSourceId, ...(query === '' ? [] : [likeContaining(query)]), window.limit + 1, window.offset];
+    const like = (column: string) => (query === '' ? '' : ` AND ${column} LIKE ?`);
+    const search = query === '' ? [] : [likeContaining(query)];
+    const page = [window.limit + 1, window.offset];
     const rows =
       column === 'key_value'
         ? await this.db.execute<{ value: string }>(
             'SELECT MIN(key_value COLLATE utf8mb4_bin) AS value FROM asset_source_rows FORCE INDEX (ix_asset_source_rows_key) ' +
-              `WHERE asset_source_id = ? AND generation = ${SERVED_GENERATION} AND key_value > ''${contains.replace('value', 'key_value')} ` +
+              `WHERE asset_source_id = ? AND generation = ${SERVED_GENERATION} AND key_value > ''${like('key_value')} ` +
               'GROUP BY key_value ORDER BY key_value LIMIT ? OFFSET ?',
-            params,
+            [assetSourceId, assetSourceId, ...search, ...page],
           )
         : await this.db.execute<{ value: string }>(
             `SELECT value FROM asset_source_row_values WHERE asset_source_id = ? AND generation = ${SERVED_GENERATION} AND field = ? ` +
-              `AND value > ''${contains} ORDER BY value LIMIT ? OFFSET ?`,
-            [assetSourceId, assetSourceId, column, ...params.slice(2)],
+              `AND value > ''${like('value')} ORDER BY value LIMIT ? OFFSET ?`,
+            [assetSourceId, assetSourceId, column, ...search, ...page],
           );
     return { items: rows.slice(0, window.limit).map((row) => row.value), more: rows.length > window.limit };
   }
