@@ -10,6 +10,8 @@ export type ListedField = (typeof LISTED_FIELDS)[number];
 
 /** As the index held them: the first 255 characters. */
 const VALUE_MAX = 255;
+/** A value equal to one stored ignoring case replaces it only when it comes first in binary order. */
+const KEEP_FIRST_SPELLING = 'ON DUPLICATE KEY UPDATE value = IF(BINARY VALUES(value) < BINARY value, VALUES(value), value)';
 /** Values per INSERT. */
 const WRITE_BATCH = 1_000;
 
@@ -74,7 +76,7 @@ export async function addRowValues(
     const batch = values.slice(from, from + WRITE_BATCH);
     await knex.raw(
       `INSERT INTO asset_source_row_values (asset_source_id, generation, field, value) VALUES ${batch.map(() => '(?, ?, ?, ?)').join(', ')} ` +
-        'ON DUPLICATE KEY UPDATE value = IF(BINARY VALUES(value) < BINARY value, VALUES(value), value)',
+        KEEP_FIRST_SPELLING,
       batch.flatMap(([field, value]) => [assetSourceId, generation, field, value]),
     );
   }
@@ -97,7 +99,7 @@ export async function addRowValuesFromRows(
         `SELECT asset_source_id, generation, LEFT(JSON_VALUE(row_json, ?), ${VALUE_MAX}) AS v FROM asset_source_rows ` +
         `WHERE asset_source_id = ? AND ordinal >= ?${generation === undefined ? '' : ' AND generation = ?'}) r ` +
         "WHERE v > '' GROUP BY asset_source_id, generation, v " +
-        'ON DUPLICATE KEY UPDATE value = IF(BINARY VALUES(value) < BINARY value, VALUES(value), value)',
+        KEEP_FIRST_SPELLING,
       [field, `$.${JSON.stringify(field)}`, assetSourceId, fromOrdinal, ...(generation === undefined ? [] : [generation])],
     );
   }
