@@ -79,15 +79,7 @@ export class StoredZipWriter {
       const entry: Written = { name, nameBytes, headerOffset, offset, bytes: bytes.length, crc: crc32(bytes) };
       const header = Buffer.alloc(LOCAL_HEADER_SIZE);
       header.writeUInt32LE(LOCAL_HEADER_SIGNATURE, 0);
-      header.writeUInt16LE(VERSION, 4);
-      header.writeUInt16LE(UTF8_NAME_FLAG, 6);
-      header.writeUInt16LE(METHOD_STORED, 8);
-      header.writeUInt16LE(this.stamp.time, 10);
-      header.writeUInt16LE(this.stamp.date, 12);
-      header.writeUInt32LE(entry.crc, 14);
-      header.writeUInt32LE(bytes.length, 18);
-      header.writeUInt32LE(bytes.length, 22);
-      header.writeUInt16LE(nameBytes.length, 26);
+      this.writeEntryFields(header, 4, entry);
       header.writeUInt16LE(0, 28);
       this.names.add(name);
       this.entries.push(entry);
@@ -95,6 +87,22 @@ export class StoredZipWriter {
       await this.write(bytes);
       return { name, offset, bytes: bytes.length };
     });
+  }
+
+  /**
+   * The fields a local header (at 4) and its central directory header (at 6) share, in the same order: version
+   * needed, flags, method, time, date, CRC-32, compressed and uncompressed size (equal: stored), name length.
+   */
+  private writeEntryFields(header: Buffer, at: number, entry: Written): void {
+    header.writeUInt16LE(VERSION, at);
+    header.writeUInt16LE(UTF8_NAME_FLAG, at + 2);
+    header.writeUInt16LE(METHOD_STORED, at + 4);
+    header.writeUInt16LE(this.stamp.time, at + 6);
+    header.writeUInt16LE(this.stamp.date, at + 8);
+    header.writeUInt32LE(entry.crc, at + 10);
+    header.writeUInt32LE(entry.bytes, at + 14);
+    header.writeUInt32LE(entry.bytes, at + 18);
+    header.writeUInt16LE(entry.nameBytes.length, at + 22);
   }
 
   /** Writes the central directory and ends `output`. */
@@ -107,15 +115,7 @@ export class StoredZipWriter {
         const header = Buffer.alloc(CENTRAL_HEADER_SIZE);
         header.writeUInt32LE(CENTRAL_HEADER_SIGNATURE, 0);
         header.writeUInt16LE(MADE_BY, 4);
-        header.writeUInt16LE(VERSION, 6);
-        header.writeUInt16LE(UTF8_NAME_FLAG, 8);
-        header.writeUInt16LE(METHOD_STORED, 10);
-        header.writeUInt16LE(this.stamp.time, 12);
-        header.writeUInt16LE(this.stamp.date, 14);
-        header.writeUInt32LE(entry.crc, 16);
-        header.writeUInt32LE(entry.bytes, 20);
-        header.writeUInt32LE(entry.bytes, 24);
-        header.writeUInt16LE(entry.nameBytes.length, 28);
+        this.writeEntryFields(header, 6, entry);
         // extra field length, comment length, disk number start, internal attributes: 0
         header.writeUInt32LE(FILE_ATTRIBUTES, 38);
         header.writeUInt32LE(entry.headerOffset, 42);
