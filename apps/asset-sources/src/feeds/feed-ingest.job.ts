@@ -16,8 +16,8 @@ import type { FeedSourceService } from './feed-source.service';
 /** How often a running ingestion reports its progress to the queue. */
 const PROGRESS_EVERY_MS = 1_000;
 const KEY_VALUE_MAX = 255;
-/** Row inserts in flight while parsing goes on; the next batch waits for the oldest (bounded memory). */
-const INSERTS_IN_FLIGHT = 2;
+/** Row loads in flight while parsing goes on; the next batch waits for the oldest (bounded memory). */
+const LOADS_IN_FLIGHT = 2;
 /** Rows whose key may repeat an earlier one, held (ordinal and line) until the database checks them... */
 const KEY_CANDIDATES = 10_000;
 /** ...this many per query. */
@@ -168,7 +168,7 @@ async function ingest(
 
 /**
  * Reads every row into the run's generation, checking each and recording the health report; throws
- * when the feed itself breaks. Rows go in multi-row inserts, INSERTS_IN_FLIGHT at a time while parsing
+ * when the feed itself breaks. Rows go in batched loads (LOAD DATA), LOADS_IN_FLIGHT at a time while parsing
  * goes on (the next batch waits for the oldest), so memory stays bounded whatever the feed's size.
  * Duplicate keys: a fixed-size filter of the keys seen names the rows whose key may repeat an earlier
  * one; the database checks those (up to KEY_CANDIDATES at a time, once every earlier row is written).
@@ -186,7 +186,7 @@ async function stageAll(
   const variantColumn = columns.assetVariantColumn;
   const health: FeedRunHealth = { rowsRead: 0, rowsStored: 0, duplicateKeys: 0, emptyKeys: 0, rejectedRows: 0 };
   const seenColumns = new Set<string>();
-  const inserts = new InFlight(INSERTS_IN_FLIGHT);
+  const loads = new InFlight(LOADS_IN_FLIGHT);
   const keys = keyColumn === null ? undefined : new KeyFilter();
   const listed = new RowValueCollector(keptFields(keyColumn !== null));
   let valuesWritten = Promise.resolve();
@@ -210,13 +210,13 @@ async function stageAll(
       if (rows.count > 0) await deps.rows.stage(rows);
       await deps.feeds.insertReportEntries(queueId, entries);
     })();
-    await inserts.add(Promise.all([rowsWritten, valuesWritten]).then(() => undefined));
+    await loads.add(Promise.all([rowsWritten, valuesWritten]).then(() => undefined));
   };
   /** The candidates whose key an earlier row really has, once every row before them is written. */
   const checkCandidates = async () => {
     if (candidates.count === 0) return;
     await flush();
-    await inserts.drain();
+    await loads.drain();
     for (let from = 0; from < candidates.count; from += KEY_CHECK_BATCH) {
       const to = Math.min(candidates.count, from + KEY_CHECK_BATCH);
       const lineOf = new Map<number, number>();
@@ -287,10 +287,10 @@ async function stageAll(
     await flush();
     await checkCandidates();
     await flush();
-    await inserts.drain();
+    await loads.drain();
   } finally {
     // A feed that broke part-way: no insert may still be writing when the run ends and its rows are dropped.
-    await inserts.settle();
+    await loads.settle();
   }
   // The special columns must be columns of the feed: a feed that never carries one is refused whole.
   const absent = [keyColumn, variantColumn, columns.assetGroupColumn, columns.reportingColumn, columns.rotationWeightColumn].filter(
