@@ -91,6 +91,24 @@ describe(startOutboxRelay.name, () => {
     expect(await woken.flush()).toBe(1);
   });
 
+  it('looks for pending rows with one query and no transaction when nothing is pending', async () => {
+    const event = nextEvent();
+    await knex.transaction((trx) => enqueueOutbox(trx, event));
+    const idle = relay();
+    expect(await idle.flush()).toBe(1);
+    // The published row stays (kept for inspection); an idle pass must not lock, scan or begin for it.
+    const statements: string[] = [];
+    const record = (query: { sql: string }) => statements.push(query.sql);
+    knex.on('query', record);
+    try {
+      expect(await idle.flush()).toBe(0);
+    } finally {
+      knex.off('query', record);
+    }
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^select max\(`id`\) as `maxId` from `outbox` where `published_at` is null$/);
+  });
+
   it('relays rows written in a committed transaction, in order, and marks them published', async () => {
     const events = [nextEvent(), nextEvent(), nextEvent()];
     await knex.transaction(async (trx) => {

@@ -130,8 +130,10 @@ export function startOutboxRelay({
     );
 
   const drain = async (signal?: AbortSignal): Promise<DrainOutcome> => {
-    // Bounding by the newest id now keeps a busy writer from making one drain endless.
-    const [{ maxId }] = await knex(OUTBOX_TABLE).max({ maxId: 'id' });
+    // Bounding by the newest pending id now keeps a busy writer from making one drain endless. Read on
+    // the (published_at, id) index outside a transaction: an idle poll costs this one query, not a
+    // transaction of five round trips.
+    const [{ maxId }] = await knex(OUTBOX_TABLE).whereNull('published_at').max({ maxId: 'id' });
     if (maxId === null || maxId === undefined) return { published: 0, failed: false };
     let published = 0;
     for (;;) {
