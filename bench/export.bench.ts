@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import type { TemplateLayout } from '@contracts/domain';
 import { chooseLayout, creativeContentOf } from '../apps/export-renderer/src/rendering/creative-layout';
 import { encodeStill, renderFrame } from '../apps/export-renderer/src/rendering/creative-renderer';
-import { machineBusyFraction } from './harness/cpu-time';
+import { cpuTimeMs, findPidByCommand, machineBusyFraction } from './harness/cpu-time';
 import { apiClient, expectJson } from './harness/http-api';
 import { startObjectStore, startPlatform } from './harness/platform';
 import { seedRetailerOrg } from './harness/seed';
@@ -138,6 +138,28 @@ async function main(): Promise<void> {
 
     console.log(`machine busy before measuring: ${((await machineBusyFraction()) * 100).toFixed(0)}% of all cores`);
 
+    // CPU from /proc beside the rates: steadier than wall time on a shared machine. The end-to-end side counts
+    // every process an export touches (this one holds the polling client and the image server); the bare
+    // side, this process alone.
+    const exportProcesses: Record<string, number | undefined> = {
+      ...platform.pids,
+      's3 server': s3.pid,
+      mariadbd: findPidByCommand('mariadbd'),
+      'nats-server': findPidByCommand('nats-server'),
+      'bench (client, images)': process.pid,
+    };
+    const cpuNow = (names: string[]) => Object.fromEntries(names.map((name) => [name, cpuTimeMs(exportProcesses[name] ?? -1) ?? 0]));
+    const exportCpu: Record<string, number> = {};
+    const bareCpu: number[] = [];
+    const exportCpuTotals: number[] = [];
+    const measured = async <T>(names: string[], run: () => Promise<T>, record: (spent: Record<string, number>) => void): Promise<T> => {
+      const before = cpuNow(names);
+      const result = await run();
+      const after = cpuNow(names);
+      record(Object.fromEntries(names.map((name) => [name, after[name] - before[name]])));
+      return result;
+    };
+
     // The subject: request to COMPLETED, through every hop.
     const exportEndToEnd = async () => {
       const begin = performance.now();
@@ -188,9 +210,14 @@ async function main(): Promise<void> {
     const baseline: number[] = [];
     for (let run = 0; run < RUNS; run++) {
       await settle();
-      subject.push(await exportEndToEnd());
+      subject.push(
+        await measured(Object.keys(exportProcesses), exportEndToEnd, (spent) => {
+          for (const [name, ms] of Object.entries(spent)) exportCpu[name] = (exportCpu[name] ?? 0) + ms;
+          exportCpuTotals.push(Object.values(spent).reduce((a, b) => a + b, 0));
+        }),
+      );
       await settle();
-      baseline.push(await compositeBare());
+      baseline.push(await measured(['bench (client, images)'], compositeBare, (spent) => bareCpu.push(spent['bench (client, images)'])));
     }
 
     const best = (values: number[]) => Math.max(...values);
@@ -205,6 +232,17 @@ async function main(): Promise<void> {
       `| bare sharp compositing, in process | ${median(baseline).toFixed(1).padStart(20)} | ${best(baseline).toFixed(1).padStart(5)} | ${baseline.map((v) => v.toFixed(1)).join(', ')} |`,
     );
     console.log(`ratio end to end / bare (medians): ${(median(subject) / median(baseline)).toFixed(2)} (goal at least 0.7)`);
+    const perCreative = (ms: number) => (ms / creatives).toFixed(2);
+    console.log(
+      `CPU per creative (ms, median of runs): end to end ${perCreative(median(exportCpuTotals))} over every process, bare ${perCreative(median(bareCpu))}; ` +
+        `CPU ratio bare / end to end ${(median(bareCpu) / median(exportCpuTotals)).toFixed(2)}`,
+    );
+    console.log(
+      `  end to end by process (ms per creative, all runs): ${Object.entries(exportCpu)
+        .sort(([, a], [, b]) => b - a)
+        .map(([name, ms]) => `${name} ${perCreative(ms / RUNS)}`)
+        .join(', ')}`,
+    );
     console.log(
       `export-renderer peak RSS (VmHWM): ${peakRssMb(platform.pids['export-renderer']).toFixed(0)} MB; this process: ${peakRssMb(process.pid).toFixed(0)} MB`,
     );
