@@ -39,6 +39,7 @@ export function createChannelsPlansServices(deps: {
   const adGroupRepository = new AdGroupRepository(db);
   const retailCampaigns = new RetailCampaignService({
     knex: db.knex,
+    announceViewChange,
     campaigns: new RetailCampaignRepository(db),
     adGroups: adGroupRepository,
     events,

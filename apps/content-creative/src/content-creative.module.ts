@@ -36,8 +36,8 @@ export const contentCreativeService: GrpcServiceSpec<ContentCreativeConfig, v1.C
   // The data-signal catalog ships with the code; every start brings the stored one up to date.
   seed: ({ db }) => new DataSignalService(db.knex, new DataSignalRepository(db)).seedCatalog(),
   definition: v1.ContentCreativeServiceService,
-  implementation: ({ config, logger, guard, principalKey, db, events, nats, names, connectPeer, runInBackground }) => {
-    const services = createContentCreativeServices({ db, events, logger });
+  implementation: ({ config, logger, guard, principalKey, db, events, announceViewChange, nats, names, connectPeer, runInBackground }) => {
+    const services = createContentCreativeServices({ db, events, announceViewChange, logger });
     const assetSources = adaptPeer(connectPeer(SERVICE_ENDPOINTS.assetSources), assetSourcesPeer);
     const channelsPlans = adaptPeer(connectPeer(SERVICE_ENDPOINTS.channelsPlans), channelsPlansPeer);
     const taggingTrackers = adaptPeer(connectPeer(SERVICE_ENDPOINTS.taggingTrackers), taggingTrackersPeer);

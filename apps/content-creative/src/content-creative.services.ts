@@ -1,6 +1,6 @@
 import type { Logger } from '@platform/logging';
 import type { ServiceDatabase } from '@platform/mysql';
-import type { EventOutbox } from '@platform/service';
+import type { EventOutbox, ViewChangeAnnouncer } from '@platform/service';
 import { CampaignRepository } from './campaigns/campaign.repository';
 import { CampaignService } from './campaigns/campaign.service';
 import { ContentMapRepository } from './content-maps/content-map.repository';
@@ -23,11 +23,16 @@ export interface ContentCreativeServices {
 }
 
 /** Repositories and services over one database; the gRPC server and the specs build them the same way. */
-export function createContentCreativeServices(deps: { db: ServiceDatabase; events: EventOutbox; logger: Logger }): ContentCreativeServices {
+export function createContentCreativeServices(deps: {
+  db: ServiceDatabase;
+  events: EventOutbox;
+  announceViewChange: ViewChangeAnnouncer;
+  logger: Logger;
+}): ContentCreativeServices {
   const dataSignals = new DataSignalService(deps.db.knex, new DataSignalRepository(deps.db));
   const campaigns = new CampaignService(deps.db.knex, deps.events, new CampaignRepository(deps.db), dataSignals);
   const mapRepository = new ContentMapRepository(deps.db);
-  const exports = new ExportService(deps.db.knex, deps.events, new ExportRepository(deps.db), mapRepository, deps.logger);
+  const exports = new ExportService(deps.db.knex, deps.events, new ExportRepository(deps.db), mapRepository, deps.announceViewChange, deps.logger);
   return {
     dataSignals,
     campaigns,

@@ -1,3 +1,4 @@
+import type { CachedViewChange } from '@contracts/domain';
 import { createLogger } from '@platform/logging';
 import type { ServiceDatabase } from '@platform/mysql';
 import { naming } from '@platform/nats';
@@ -9,6 +10,8 @@ import { CONTENT_CREATIVE_MIGRATIONS } from './migrations';
 export interface ContentCreativeTestBed extends ContentCreativeServices {
   prefix: string;
   db: ServiceDatabase;
+  /** Every cached-view change the services announced, in order. */
+  viewChanges: CachedViewChange[];
   close(): Promise<void>;
 }
 
@@ -18,17 +21,22 @@ export interface ContentCreativeTestBed extends ContentCreativeServices {
  */
 export async function openContentCreativeTestBed(tag: string): Promise<ContentCreativeTestBed> {
   const { prefix, db, close } = await openTestSchema({ tag, base: 'content_creative', migrations: CONTENT_CREATIVE_MIGRATIONS });
+  const viewChanges: CachedViewChange[] = [];
   // Called as a key of the test org would call them, so their writes enter the audit trail.
   const services = actingAs(
     createContentCreativeServices({
       db,
       events: createEventOutbox(naming(prefix.toUpperCase())),
+      announceViewChange: async (change) => {
+        viewChanges.push(change);
+        return true;
+      },
       logger: createLogger({ service: 'content-creative-test', level: 'silent' }),
     }),
     TEST_PRINCIPAL,
   );
   await services.dataSignals.seedCatalog();
-  return { ...services, prefix, db, close };
+  return { ...services, prefix, db, viewChanges, close };
 }
 
 export { rejectionOf };

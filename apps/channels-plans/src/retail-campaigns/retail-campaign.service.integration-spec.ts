@@ -1,4 +1,4 @@
-import { MAX_PAGE_LIMIT, RETAIL_CAMPAIGN_STATUSES, RETAIL_CAMPAIGN_TRANSITIONS, type RetailCampaignStatus } from '@contracts/domain';
+import { CACHED_VIEWS, MAX_PAGE_LIMIT, RETAIL_CAMPAIGN_STATUSES, RETAIL_CAMPAIGN_TRANSITIONS, type RetailCampaignStatus } from '@contracts/domain';
 import { openChannelsPlansTestBed, rejectionOf, type ChannelsPlansTestBed } from '../channels-plans.test-support';
 import type { TemplatesPeer } from '../peers/templates.peer';
 
@@ -242,6 +242,21 @@ describe('RetailCampaignService (real MariaDB)', () => {
       expect((await rejectionOf(bed.retailCampaigns.update(account, id, { status: 'ACTIVE' }))).detail).toBe(
         `Retail campaign ${id} is ARCHIVED; it cannot move to ACTIVE. Allowed from ARCHIVED: none.`,
       );
+    });
+
+    it("announces the account's export status view after a status move only (an archived campaign's exports read ARCHIVED)", async () => {
+      const account = freshAccount();
+      const id = await bed.retailCampaigns.create(account, campaign());
+      const notices = () => bed.viewChanges.filter((change) => change.tenant === String(account));
+      await bed.retailCampaigns.update(account, id, { campaignName: 'Renamed' });
+      await bed.retailCampaigns.update(account, id, { status: 'DRAFT' });
+      expect(notices()).toEqual([]);
+      await bed.retailCampaigns.update(account, id, { status: 'ACTIVE' });
+      await bed.retailCampaigns.update(account, id, { status: 'ARCHIVED' });
+      expect(notices()).toEqual([
+        { view: CACHED_VIEWS.exportStatus, tenant: String(account) },
+        { view: CACHED_VIEWS.exportStatus, tenant: String(account) },
+      ]);
     });
 
     it('accepts the same status again without writing', async () => {

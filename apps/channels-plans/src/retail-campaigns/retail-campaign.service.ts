@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import {
+  CACHED_VIEWS,
   effectivePage,
   fieldChanges,
   fieldCreateValues,
@@ -9,7 +10,7 @@ import {
 } from '@contracts/domain';
 import { fieldTableErrors, problem, validationFailed } from '@platform/errors';
 import { withTransaction, type Page } from '@platform/mysql';
-import { recordChange, type EventOutbox } from '@platform/service';
+import { recordChange, type EventOutbox, type ViewChangeAnnouncer } from '@platform/service';
 import type { AdGroupRepository } from '../ad-groups/ad-group.repository';
 import type { CampaignFacts, CreateRetailCampaignInput, RetailCampaignRecord, UpdateRetailCampaignInput } from './retail-campaign.model';
 import type { RetailCampaignRepository } from './retail-campaign.repository';
@@ -38,7 +39,16 @@ export function assertStatusMove(retailCampaignId: number, from: RetailCampaignS
  * every rule is re-checked here because other callers may reach the service.
  */
 export class RetailCampaignService {
-  constructor(private readonly deps: { knex: Knex; campaigns: RetailCampaignRepository; adGroups: AdGroupRepository; events: EventOutbox }) {}
+  constructor(
+    private readonly deps: {
+      knex: Knex;
+      campaigns: RetailCampaignRepository;
+      adGroups: AdGroupRepository;
+      events: EventOutbox;
+      /** A campaign's status shows in the export status read, a cached view of the gateways. */
+      announceViewChange: ViewChangeAnnouncer;
+    },
+  ) {}
 
   /**
    * A campaign built from a template (templateIdx) is stored only once `templates` confirms the
@@ -98,17 +108,20 @@ export class RetailCampaignService {
     const errors = fieldTableErrors(RETAIL_CAMPAIGN_FIELDS, 'update', input);
     if (errors.length > 0) throw validationFailed(errors);
 
-    await withTransaction(this.deps.knex, async (trx) => {
+    const statusMoved = await withTransaction(this.deps.knex, async (trx) => {
       const current = await this.deps.campaigns.lockStatus(trx, accountId, retailCampaignId);
       if (current === undefined) throw retailCampaignNotFound(retailCampaignId);
       const changes = fieldChanges(RETAIL_CAMPAIGN_FIELDS, input);
       if (changes.status === current) delete changes.status;
       if (changes.status !== undefined) assertStatusMove(retailCampaignId, current, changes.status);
-      if (Object.keys(changes).length === 0) return;
+      if (Object.keys(changes).length === 0) return false;
       const before = await this.deps.campaigns.findForChange(trx, accountId, retailCampaignId);
       await this.deps.campaigns.update(trx, accountId, retailCampaignId, changes);
       const after = await this.deps.campaigns.findForChange(trx, accountId, retailCampaignId);
       await recordChange(trx, this.deps.events, { resourceType: 'retail-campaign', resourceId: retailCampaignId, action: 'update', accountId, before, after });
+      return changes.status !== undefined;
     });
+    // After the commit, before the answer (an ARCHIVED campaign's export status lines read ARCHIVED).
+    if (statusMoved) await this.deps.announceViewChange({ view: CACHED_VIEWS.exportStatus, tenant: String(accountId) });
   }
 }

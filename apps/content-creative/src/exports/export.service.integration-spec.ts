@@ -1,4 +1,4 @@
-import { EXPORT_LIMITS, type ExportManifest } from '@contracts/domain';
+import { CACHED_VIEWS, EXPORT_LIMITS, type ExportManifest } from '@contracts/domain';
 import { decodeJobProgress, JobStatus } from '@platform/jobs';
 import { withTransaction } from '@platform/mysql';
 import { openContentCreativeTestBed, rejectionOf, type ContentCreativeTestBed } from '../content-creative.test-support';
@@ -220,6 +220,22 @@ describe('export jobs (content-creative, on MariaDB)', () => {
     });
     expect(down).toMatchObject({ status: 'INITIATED' });
     expect(down).not.toHaveProperty('queued');
+  });
+
+  it("announces the account's export status view after each start and status move, and not when nothing changed", async () => {
+    bed.viewChanges.length = 0;
+    const view = { view: CACHED_VIEWS.exportStatus, tenant: String(ACCOUNT) };
+    const { queueId } = await bed.exports.start(caller, request('jpg', 1), channels('ACTIVE'));
+    expect(bed.viewChanges).toEqual([view]);
+    // A second start answers the running export: nothing the status read shows has changed.
+    expect((await bed.exports.start(caller, request('jpg', 1), channels('ACTIVE'))).queueId).toBe(queueId);
+    expect(bed.viewChanges).toHaveLength(1);
+    await bed.exports.record(ACCOUNT, queueId, { status: 'PROCESSING', statusMessage: '', manifestJson: null, totalItems: 4 });
+    await bed.exports.record(ACCOUNT, queueId, { status: 'COMPLETED', statusMessage: 'done', manifestJson: '{"assets":[]}', totalItems: 4 });
+    expect(bed.viewChanges).toEqual([view, view, view]);
+    // A redelivered report on a finished export changes nothing, so it announces nothing.
+    await bed.exports.record(ACCOUNT, queueId, { status: 'FAILED', statusMessage: 'late', manifestJson: null, totalItems: 0 });
+    expect(bed.viewChanges).toHaveLength(3);
   });
 
   it('keeps a finished export as it ended: a redelivered job reporting again changes nothing', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import {
+  CACHED_VIEWS,
   campaignNotActive,
   EXPORT_ASSET_TYPES,
   EXPORT_JOB_KIND,
@@ -21,7 +22,7 @@ import { AppError, enforce, enforceAt, problem, validationFailed, type FieldErro
 import { admitJob, announceQueued, jobAcceptedEntries, type JobProgress, type QueueViewAnnouncer } from '@platform/jobs';
 import type { Logger } from '@platform/logging';
 import { isDuplicateKey, withTransaction } from '@platform/mysql';
-import { recordChange, type EventOutbox } from '@platform/service';
+import { recordChange, type EventOutbox, type ViewChangeAnnouncer } from '@platform/service';
 import type { ContentMapRepository } from '../content-maps/content-map.repository';
 import { rowsOfMap, type AssetSourcesPeer } from '../peers/asset-sources.peer';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
@@ -84,6 +85,8 @@ export class ExportService {
     private readonly events: EventOutbox,
     private readonly exports: ExportRepository,
     private readonly maps: ContentMapRepository,
+    /** The status read is a cached view of the gateways: each committed start and move is announced before it answers. */
+    private readonly announceViewChange: ViewChangeAnnouncer,
     private readonly logger: Logger,
     /** Exports one account may have running at once (JOB_CONCURRENCY_CAPS). */
     private readonly runningCap: number | undefined = JOB_CONCURRENCY_CAPS[EXPORT_JOB_KIND],
@@ -173,6 +176,8 @@ export class ExportService {
       started = await accept();
     }
     const { queued, ...answer } = started;
+    // A new export (not the running one answered again) changes what the status read shows.
+    if (queued) await this.statusChanged(kind.accountId);
     if (queued) await announceQueued(queueView, queued, this.logger);
     return answer;
   }
@@ -307,12 +312,19 @@ export class ExportService {
   async record(accountId: number, queueId: string, outcome: ExportOutcome): Promise<void> {
     if (!RECORDABLE.includes(outcome.status))
       throw validationFailed([{ pointer: '/status', code: 'NOT_ALLOWED', detail: 'status must be PROCESSING, COMPLETED or FAILED.' }]);
-    await withTransaction(this.knex, async (trx) => {
+    const moved = await withTransaction(this.knex, async (trx) => {
       const record = await this.exports.findForUpdate(trx, accountId, queueId);
       if (!record) throw exportNotFound(queueId);
-      if (FINISHED_EXPORT_STATUSES.includes(record.status)) return;
+      if (FINISHED_EXPORT_STATUSES.includes(record.status)) return false;
       const status = outcome.status === 'FAILED' && record.status === 'INITIATED' ? 'FAILED_TO_INITIATE' : outcome.status;
       await this.exports.record(trx, accountId, queueId, { ...outcome, status });
+      return true;
     });
+    if (moved) await this.statusChanged(accountId);
+  }
+
+  /** After the commit, before the answer: no gateway replica may then serve a status read from before it. */
+  private async statusChanged(accountId: number): Promise<void> {
+    await this.announceViewChange({ view: CACHED_VIEWS.exportStatus, tenant: String(accountId) });
   }
 }

@@ -472,4 +472,30 @@ describe('creative export over HTTP (gateway -> content-creative -> JetStream ->
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   });
+
+  it('answers repeated status reads from the gateway cache, and the read after a campaign is archived answers ARCHIVED', async () => {
+    const lookups = async (outcome: string) => {
+      const metrics = await (await fetch(system.metricsUrl)).text();
+      const line = metrics
+        .split('\n')
+        .find((l) => l.startsWith('gateway_response_cache_lookups_total') && l.includes('exportAssetStatus') && l.includes(`outcome="${outcome}"`));
+      return line ? Number(line.split(' ').pop()) : 0;
+    };
+    const read = async () => {
+      const answer = await status('?assetExportType=png&resolution=2');
+      expect(answer.status).toBe(200);
+      return answer.body[0].resolutionsResponse;
+    };
+    const [line] = await read();
+    expect(line).toMatchObject({ status: 'COMPLETED', url: expect.any(String) });
+    const hitsBefore = await lookups('hit');
+    expect(await read()).toEqual([line]);
+    expect(await lookups('hit')).toBeGreaterThan(hitsBefore);
+    // Changed behind the service, with no notice: only the cache TTL would bound this, and it proves the read came from memory.
+    await system.sql('content_creative', 'UPDATE exports SET status_message = ? WHERE queue_id = ?', ['changed behind the service', line.queueId]);
+    expect(await read()).toEqual([line]);
+
+    await call('PATCH', `/v2/accounts/${account}/retail-campaigns/${campaign}`, { status: 'ARCHIVED' });
+    expect(await read()).toEqual([{ ...line, status: 'ARCHIVED', url: null, statusMessage: 'changed behind the service' }]);
+  });
 });

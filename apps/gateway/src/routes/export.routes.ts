@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import {
+  CACHED_VIEWS,
   CONTENT_CREATIVE_ACCESS,
   EXPORT_ASSET_TYPES,
   EXPORT_JOB_KIND,
@@ -112,9 +113,12 @@ export const exportRoutes = [
       'runs or failed (a second line, url set). NOT_INITIATED: a format and resolution the filter names (assetExportType alone names every ' +
       'resolution the format supports) that has never been exported (no url, queueId empty); without assetExportType only exported formats are ' +
       'listed. ARCHIVED: every line of an archived campaign (no url). isPreviewExport=true answers preview exports instead, the same way ' +
-      `(png at resolution 1 only). ${PREVIEW_EXPORTS}`,
+      `(png at resolution 1 only). ${PREVIEW_EXPORTS} ` +
+      'Answers may come from the gateway cache; an answer always reflects every export start, export status move and campaign status move ' +
+      'whose answer was received before the request was sent, whichever gateway replica took either.',
     permission: CONTENT_CREATIVE_ACCESS.getExportStatus,
     scope: { account: 'accountId' },
+    cache: { view: CACHED_VIEWS.exportStatus },
     params: CampaignPath,
     query: Type.Object(
       {

@@ -17,6 +17,12 @@ export const CACHED_VIEWS = {
    * bookmarks, and for every account at each start of the service (a release may bring a new System catalog).
    */
   retailTemplates: 'retail-templates',
+  /**
+   * Export status (GET /v2/accounts/:accountId/retail-campaigns/:retailCampaignIdx/exportAssetStatus), per
+   * account: what clients poll while an export runs. Changed by content-creative on every export start and
+   * status move, and by channels-plans on a campaign's status move (an ARCHIVED campaign answers ARCHIVED).
+   */
+  exportStatus: 'export-status',
 } as const;
 export type CachedView = (typeof CACHED_VIEWS)[keyof typeof CACHED_VIEWS];
 
