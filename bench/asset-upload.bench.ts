@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { ZipFile } from 'yazl';
-import { cpuTimeMs, findPidByCommand, machineBusyFraction } from './harness/cpu-time';
+import { cpuSince, cpuSnapshot, findPidByCommand, machineBusyFraction } from './harness/cpu-time';
 import { apiClient, expectJson, type Api } from './harness/http-api';
 import { percentile } from './harness/percentiles';
 import { startObjectStore, startPlatform } from './harness/platform';
@@ -66,11 +66,6 @@ async function libraryNames(api: Api, apiKey: string, accountId: number, prefix:
   } while (nextKey);
   return names;
 }
-
-/** CPU of each process so far, to subtract around a run. */
-const cpuSnapshot = (pids: Record<string, number>) => Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuTimeMs(pid) ?? NaN]));
-const cpuSince = (pids: Record<string, number>, before: Record<string, number>) =>
-  Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, (cpuTimeMs(pid) ?? NaN) - (before[name] ?? NaN)]));
 
 /** `times` after the command prints the shell's own and its children's user and system time. */
 const shellTime = (text: string) =>

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'minio';
-import { cpuTimeMs, findPidByCommand, machineBusyFraction } from './harness/cpu-time';
+import { cpuSince, cpuSnapshot, findPidByCommand, machineBusyFraction } from './harness/cpu-time';
 import { apiClient, expectJson } from './harness/http-api';
 import { percentile } from './harness/percentiles';
 import { startObjectStore, startPlatform } from './harness/platform';
@@ -31,10 +31,6 @@ const BASELINE_PREFIX = 'baseline';
 const MB = 1_000_000;
 
 const names = Array.from({ length: OBJECTS }, (_, i) => `clip-${String(i).padStart(2, '0')}.mp4`);
-
-const cpuSnapshot = (pids: Record<string, number>) => Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuTimeMs(pid) ?? NaN]));
-const cpuSince = (pids: Record<string, number>, before: Record<string, number>) =>
-  Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, (cpuTimeMs(pid) ?? NaN) - (before[name] ?? NaN)]));
 
 interface Run {
   seconds: number;

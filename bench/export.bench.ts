@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import type { TemplateLayout } from '@contracts/domain';
 import { chooseLayout, creativeContentOf } from '../apps/export-renderer/src/rendering/creative-layout';
 import { encodeStill, renderFrame } from '../apps/export-renderer/src/rendering/creative-renderer';
-import { cpuTimeMs, findPidByCommand, machineBusyFraction } from './harness/cpu-time';
+import { cpuSince, cpuSnapshot, findPidByCommand, machineBusyFraction } from './harness/cpu-time';
 import { apiClient, expectJson } from './harness/http-api';
 import { startObjectStore, startPlatform } from './harness/platform';
 import { seedRetailerOrg } from './harness/seed';
@@ -141,24 +141,20 @@ async function main(): Promise<void> {
     // CPU from /proc beside the rates: steadier than wall time on a shared machine. The end-to-end side counts
     // every process an export touches (this one holds the polling client and the image server); the bare
     // side, this process alone.
-    const exportProcesses: Record<string, number | undefined> = {
-      ...platform.pids,
-      's3 server': s3.pid,
-      mariadbd: findPidByCommand('mariadbd'),
-      'nats-server': findPidByCommand('nats-server'),
-      'bench (client, images)': process.pid,
-    };
-    const cpuNow = (names: string[]) => Object.fromEntries(names.map((name) => [name, cpuTimeMs(exportProcesses[name] ?? -1) ?? 0]));
+    const BENCH = 'bench (client, images)';
+    const exportPids = Object.fromEntries(
+      Object.entries({
+        ...platform.pids,
+        's3 server': s3.pid,
+        mariadbd: findPidByCommand('mariadbd'),
+        'nats-server': findPidByCommand('nats-server'),
+        [BENCH]: process.pid,
+      }).filter((entry): entry is [string, number] => entry[1] !== undefined),
+    );
+    const barePids = { [BENCH]: process.pid };
     const exportCpu: Record<string, number> = {};
     const bareCpu: number[] = [];
     const exportCpuTotals: number[] = [];
-    const measured = async <T>(names: string[], run: () => Promise<T>, record: (spent: Record<string, number>) => void): Promise<T> => {
-      const before = cpuNow(names);
-      const result = await run();
-      const after = cpuNow(names);
-      record(Object.fromEntries(names.map((name) => [name, after[name] - before[name]])));
-      return result;
-    };
 
     // The subject: request to COMPLETED, through every hop.
     const exportEndToEnd = async () => {
@@ -210,14 +206,15 @@ async function main(): Promise<void> {
     const baseline: number[] = [];
     for (let run = 0; run < RUNS; run++) {
       await settle();
-      subject.push(
-        await measured(Object.keys(exportProcesses), exportEndToEnd, (spent) => {
-          for (const [name, ms] of Object.entries(spent)) exportCpu[name] = (exportCpu[name] ?? 0) + ms;
-          exportCpuTotals.push(Object.values(spent).reduce((a, b) => a + b, 0));
-        }),
-      );
+      let before = cpuSnapshot(exportPids);
+      subject.push(await exportEndToEnd());
+      const spent = cpuSince(exportPids, before);
+      for (const [name, ms] of Object.entries(spent)) exportCpu[name] = (exportCpu[name] ?? 0) + ms;
+      exportCpuTotals.push(Object.values(spent).reduce((a, b) => a + b, 0));
       await settle();
-      baseline.push(await measured(['bench (client, images)'], compositeBare, (spent) => bareCpu.push(spent['bench (client, images)'])));
+      before = cpuSnapshot(barePids);
+      baseline.push(await compositeBare());
+      bareCpu.push(cpuSince(barePids, before)[BENCH]);
     }
 
     const best = (values: number[]) => Math.max(...values);

@@ -16,6 +16,16 @@ export function cpuTimeMs(pid: number): number | undefined {
   }
 }
 
+/** CPU of each named process so far, to subtract around a run (NaN where /proc could not tell). */
+export function cpuSnapshot(pids: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuTimeMs(pid) ?? NaN]));
+}
+
+/** CPU each named process used since `before` (a cpuSnapshot of the same processes). */
+export function cpuSince(pids: Record<string, number>, before: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, (cpuTimeMs(pid) ?? NaN) - (before[name] ?? NaN)]));
+}
+
 /** The first process whose command name (comm) is `name`, e.g. the local `mariadbd`. */
 export function findPidByCommand(name: string): number | undefined {
   try {
