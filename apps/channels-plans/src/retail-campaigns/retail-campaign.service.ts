@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import {
-  CACHED_VIEWS,
   effectivePage,
+  exportStatusChanged,
   fieldChanges,
   fieldCreateValues,
   RETAIL_CAMPAIGN_FIELDS,
@@ -122,6 +122,6 @@ export class RetailCampaignService {
       return changes.status !== undefined;
     });
     // After the commit, before the answer (an ARCHIVED campaign's export status lines read ARCHIVED).
-    if (statusMoved) await this.deps.announceViewChange({ view: CACHED_VIEWS.exportStatus, tenant: String(accountId) });
+    if (statusMoved) await this.deps.announceViewChange(exportStatusChanged(accountId));
   }
 }

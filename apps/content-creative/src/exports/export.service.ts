@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import {
-  CACHED_VIEWS,
   campaignNotActive,
   EXPORT_ASSET_TYPES,
   EXPORT_JOB_KIND,
@@ -9,6 +8,7 @@ import {
   EXPORT_LIMITS,
   EXPORT_RESOLUTIONS,
   exportResolutionRefusal,
+  exportStatusChanged,
   exportZipName,
   FINISHED_EXPORT_STATUSES,
   HIGH_RESOLUTION_EXPORT_TYPES,
@@ -176,9 +176,11 @@ export class ExportService {
       started = await accept();
     }
     const { queued, ...answer } = started;
-    // A new export (not the running one answered again) changes what the status read shows.
-    if (queued) await this.statusChanged(kind.accountId);
-    if (queued) await announceQueued(queueView, queued, this.logger);
+    if (queued) {
+      // A new export (not the running one answered again) changes what the status read shows.
+      await this.statusChanged(kind.accountId);
+      await announceQueued(queueView, queued, this.logger);
+    }
     return answer;
   }
 
@@ -325,6 +327,6 @@ export class ExportService {
 
   /** After the commit, before the answer: no gateway replica may then serve a status read from before it. */
   private async statusChanged(accountId: number): Promise<void> {
-    await this.announceViewChange({ view: CACHED_VIEWS.exportStatus, tenant: String(accountId) });
+    await this.announceViewChange(exportStatusChanged(accountId));
   }
 }

@@ -35,6 +35,9 @@ export interface CachedViewChange {
   tenant: string;
 }
 
+/** The notice that an account's export status read changed (its tenant is the account, as the route's scope names it). */
+export const exportStatusChanged = (accountId: number): CachedViewChange => ({ view: CACHED_VIEWS.exportStatus, tenant: String(accountId) });
+
 /** The notice as it travels; anything else on the subject is treated as "something changed". */
 export function parseCachedViewChange(data: Uint8Array): CachedViewChange | undefined {
   try {
