@@ -49,6 +49,34 @@ describe(bundleApp.name, () => {
     expect(check.status).toBe(0);
   });
 
+  it("bundles asset-sources' feed parser thread beside main.js, a module node runs as a worker without TypeScript", async () => {
+    const outdir = join(outRoot, 'asset-sources');
+    const { workerFiles } = await bundleApp({ app: 'asset-sources', outdir });
+
+    expect(workerFiles).toEqual([join(outdir, 'feed-parse.worker.js')]);
+    const code = readFileSync(workerFiles[0], 'utf8');
+    expect(code).toContain('require("csv-parse")');
+    expect(code).not.toContain('@platform/');
+    // Run as the thread it is, it parses a feed sent the way the service sends one.
+    const script = [
+      `const { Worker } = require('node:worker_threads');`,
+      `const format = { contentType: 'csv', characterEncoding: 'UTF_8', csvSeparator: 'auto', firstRowIsHeader: true, cdp: false };`,
+      `const config = { rootIsObject: false, rowXPath: '', xpathMap: {}, csvColumns: {}, memPerRow: 0, estRowsPerChunk: 0, oneRowPerObject: false, rootIsArray: false, cdp: false, fileId: '', cdpXpathMap: {} };`,
+      `const worker = new Worker(${JSON.stringify(workerFiles[0])}, { workerData: { format, config, ahead: 2, chunksAhead: 1 } });`,
+      `let sent = false;`,
+      `worker.on('message', (m) => {`,
+      `  if (m.kind === 'pull') { worker.postMessage(sent ? { kind: 'end' } : { kind: 'chunk', bytes: Buffer.from('sku;name\\nA;Shirt\\n') }); sent = true; }`,
+      `  else if (m.kind === 'rows') { console.log(JSON.stringify(m.rows)); worker.postMessage({ kind: 'ack' }); }`,
+      `  else { console.log(m.kind); worker.terminate(); }`,
+      `});`,
+    ].join('\n');
+    // npm packages come from the workspace's node_modules, as the image's own do from /app/node_modules.
+    const env = { ...process.env, NODE_PATH: join(WORKSPACE_ROOT, 'node_modules') };
+    const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', cwd: outdir, env });
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim().split('\n')).toEqual([JSON.stringify({ names: ['sku', 'name'], lines: [2], layout: [2, 0, 1], values: ['A', 'Shirt'] }), 'done']);
+  });
+
   it('finds at least the two apps that exist today', () => {
     expect(APPS).toEqual(expect.arrayContaining(['gateway', 'channels-plans']));
   });

@@ -1,11 +1,13 @@
-// Bundles one app's main.ts into a single CommonJS file for its container image.
+// Bundles one app's main.ts into a single CommonJS file for its container image, and each of its
+// worker-thread modules (`src/**/*.worker.ts`) into `<name>.worker.js` beside it, where
+// startModuleWorker (@platform/service) finds it at run time.
 // Usage: tsx tools/build/bundle.ts <app-name> [--outdir <dir>]
 //
 // Workspace code (@platform/*, @contracts/* through tsconfig paths) is inlined, so the image needs no
 // TypeScript and no libs/ tree; npm packages stay external because several (mysql2, sharp, grpc-js
 // internals) resolve files at run time, and the image installs them with `npm ci --omit=dev`.
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { build, type BuildResult, type Metafile } from 'esbuild';
 
 export const WORKSPACE_ROOT = resolve(__dirname, '../..');
@@ -19,6 +21,8 @@ export interface BundleOptions {
 
 export interface BundleOutput {
   outfile: string;
+  /** The worker-thread modules' files, beside outfile. */
+  workerFiles: string[];
   metafile: Metafile;
   warnings: BuildResult['warnings'];
 }
@@ -32,11 +36,12 @@ export async function bundleApp(options: BundleOptions): Promise<BundleOutput> {
   if (!existsSync(entry)) throw new Error(`no entry point at ${entry}`);
   const outdir = resolve(root, options.outdir ?? join('dist', 'apps', options.app));
   const outfile = join(outdir, 'main.js');
+  const workers = workerModules(join(root, 'apps', options.app, 'src'));
 
   const result = await build({
     absWorkingDir: root,
-    entryPoints: [entry],
-    outfile,
+    entryPoints: [{ in: entry, out: 'main' }, ...workers.map((path) => ({ in: path, out: basename(path, '.ts') }))],
+    outdir,
     bundle: true,
     platform: 'node',
     target: 'node20',
@@ -54,7 +59,19 @@ export async function bundleApp(options: BundleOptions): Promise<BundleOutput> {
     logLevel: 'silent',
     legalComments: 'none',
   });
-  return { outfile, metafile: result.metafile, warnings: result.warnings };
+  return { outfile, workerFiles: workers.map((path) => join(outdir, `${basename(path, '.ts')}.js`)), metafile: result.metafile, warnings: result.warnings };
+}
+
+/** An app's worker-thread modules; their names must differ, as their bundles share one folder. */
+function workerModules(srcDir: string): string[] {
+  const paths = readdirSync(srcDir, { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.worker.ts'))
+    .sort()
+    .map((path) => join(srcDir, path));
+  const names = paths.map((path) => basename(path));
+  const repeated = names.find((name, i) => names.indexOf(name) !== i);
+  if (repeated) throw new Error(`two worker modules are named ${repeated}`);
+  return paths;
 }
 
 function parseArgs(argv: string[]): BundleOptions {

@@ -9,7 +9,7 @@ import { assetSourcesConfigSchema, type AssetSourcesConfig } from './asset-sourc
 import { assetSourcesGrpc } from './asset-sources.grpc';
 import { createAssetSourcesServices } from './asset-sources.services';
 import { feedIngestJob } from './feeds/feed-ingest.job';
-import { feedReaderFor, libraryTransport } from './feeds/reading';
+import { feedReaderFor, libraryTransport, parseInWorker } from './feeds/reading';
 import { ASSET_SOURCES_MIGRATIONS } from './migrations';
 import { contentCreativePeer } from './peers/content-creative.peer';
 import { storageLibraryPeer } from './peers/storage-library.peer';
@@ -55,6 +55,8 @@ export const assetSourcesService: GrpcServiceSpec<AssetSourcesConfig, v1.AssetSo
       allowlist: parseAllowlist(config.OUTBOUND_ALLOWLIST),
       limits: { maxBytes: config.FEED_INGEST_MAX_BYTES, timeoutMs: config.FEED_INGEST_TIMEOUT_MS },
       library,
+      // A whole feed is parsed on another core than the ingestion's own work.
+      parsing: parseInWorker,
     });
     runInBackground('feed ingest', () =>
       runJobConsumer({

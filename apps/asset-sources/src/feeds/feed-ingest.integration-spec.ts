@@ -10,6 +10,7 @@ import { feedIngestJob } from './feed-ingest.job';
 import { StagedRows } from './feed-rows.repository';
 import { FEED_INGEST_KIND, type FeedIngestPayload, type FeedSourceInput } from './feed-source.model';
 import { httpFeedReader, startFeedHttpServer, type FeedHttpServer } from './reading/feed-test-servers';
+import { parseInWorker } from './reading/feed-parsing';
 
 jest.setTimeout(60_000);
 
@@ -69,7 +70,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
   const job = () =>
     feedIngestJob({
       db: bed.db,
-      reader: httpFeedReader([server.hostPort]),
+      reader: httpFeedReader([server.hostPort], {}, parseInWorker),
       ...bed.feedStore,
       feedSources: bed.feedSources,
       assetSources: bed.assetSources,

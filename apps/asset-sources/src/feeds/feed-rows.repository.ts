@@ -11,7 +11,8 @@ export interface StagedRow {
 
 /** A batch of a run's rows for `stage`, held as the load's text while it fills (see LoadDataRows). */
 export class StagedRows {
-  readonly data = new LoadDataRows();
+  /** Room for a full batch (the last rows added may pass STAGE_BATCH_BYTES by a chunk's worth) from the start. */
+  readonly data = new LoadDataRows(STAGE_BATCH_BYTES + 512 * 1024);
 
   constructor(
     private readonly assetSourceId: number,

@@ -1,29 +1,50 @@
 import type { ProblemCode } from '@contracts/domain';
-import { status as GrpcStatus } from '@grpc/grpc-js';
+import type { status as GrpcStatus } from '@grpc/grpc-js';
 
 /**
  * The single place where gRPC status codes and HTTP statuses meet. Services throw AppError, whose
  * status comes from the problem catalog; it crosses gRPC as the closest gRPC code plus the full
  * problem in metadata, so the edge answers the problem itself and never reads the gRPC code back.
  */
+
+/**
+ * The gRPC status codes used here, as the gRPC protocol fixes them (grpc-js's `status` enum has the
+ * same values): written out so that loading the error types, as a worker thread's code does, does not
+ * load grpc-js.
+ */
+const GRPC = {
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  OUT_OF_RANGE: 11,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  UNAUTHENTICATED: 16,
+} as const satisfies Partial<Record<keyof typeof GrpcStatus, GrpcStatus>>;
+
 const HTTP_TO_GRPC: Record<number, GrpcStatus> = {
-  400: GrpcStatus.INVALID_ARGUMENT,
-  401: GrpcStatus.UNAUTHENTICATED,
-  403: GrpcStatus.PERMISSION_DENIED,
-  404: GrpcStatus.NOT_FOUND,
-  409: GrpcStatus.FAILED_PRECONDITION,
-  413: GrpcStatus.OUT_OF_RANGE,
-  415: GrpcStatus.INVALID_ARGUMENT,
-  424: GrpcStatus.FAILED_PRECONDITION,
-  429: GrpcStatus.RESOURCE_EXHAUSTED,
-  501: GrpcStatus.UNIMPLEMENTED,
-  502: GrpcStatus.UNAVAILABLE,
-  503: GrpcStatus.UNAVAILABLE,
-  504: GrpcStatus.DEADLINE_EXCEEDED,
+  400: GRPC.INVALID_ARGUMENT,
+  401: GRPC.UNAUTHENTICATED,
+  403: GRPC.PERMISSION_DENIED,
+  404: GRPC.NOT_FOUND,
+  409: GRPC.FAILED_PRECONDITION,
+  413: GRPC.OUT_OF_RANGE,
+  415: GRPC.INVALID_ARGUMENT,
+  424: GRPC.FAILED_PRECONDITION,
+  429: GRPC.RESOURCE_EXHAUSTED,
+  501: GRPC.UNIMPLEMENTED,
+  502: GRPC.UNAVAILABLE,
+  503: GRPC.UNAVAILABLE,
+  504: GRPC.DEADLINE_EXCEEDED,
 };
 
 export function httpStatusToGrpc(status: number): GrpcStatus {
-  return HTTP_TO_GRPC[status] ?? (status >= 500 ? GrpcStatus.INTERNAL : GrpcStatus.UNKNOWN);
+  return HTTP_TO_GRPC[status] ?? (status >= 500 ? GRPC.INTERNAL : GRPC.UNKNOWN);
 }
 
 /**
@@ -32,11 +53,11 @@ export function httpStatusToGrpc(status: number): GrpcStatus {
  */
 export function grpcStatusToProblemCode(code: number): ProblemCode {
   switch (code) {
-    case GrpcStatus.DEADLINE_EXCEEDED:
+    case GRPC.DEADLINE_EXCEEDED:
       return 'UPSTREAM_TIMEOUT';
-    case GrpcStatus.UNAVAILABLE:
+    case GRPC.UNAVAILABLE:
       return 'SERVICE_UNAVAILABLE';
-    case GrpcStatus.UNIMPLEMENTED:
+    case GRPC.UNIMPLEMENTED:
       return 'NOT_IMPLEMENTED';
     default:
       return 'INTERNAL_ERROR';

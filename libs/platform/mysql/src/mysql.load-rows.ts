@@ -22,7 +22,7 @@ export function loadDataField(value: BulkValue): string {
 
 const UNESCAPED: Record<string, string> = { '\\': '\\', t: '\t', n: '\n', r: '\r', '0': '\0' };
 
-/** Bytes a LoadDataRows starts with; it doubles as rows come. */
+/** Bytes a LoadDataRows starts with unless told; it doubles as rows come. */
 const INITIAL_BYTES = 64 * 1024;
 
 /**
@@ -31,9 +31,14 @@ const INITIAL_BYTES = 64 * 1024;
  * until it is sent (collections were the larger cost of a feed's ingestion when it did).
  */
 export class LoadDataRows {
-  private buffer = Buffer.allocUnsafe(INITIAL_BYTES);
+  private buffer: Buffer;
   private used = 0;
   private rows = 0;
+
+  /** `expectedBytes`: the text a caller's batches usually reach, allocated at once (each doubling copies what was written). */
+  constructor(expectedBytes = INITIAL_BYTES) {
+    this.buffer = Buffer.allocUnsafe(expectedBytes);
+  }
 
   static of(rows: readonly (readonly BulkValue[])[]): LoadDataRows {
     const data = new LoadDataRows();

@@ -21,4 +21,5 @@ export { startPeriodicTask, type PeriodicTaskOptions } from './periodic-task';
 export { runGrpcService, type GrpcServiceProcess, type RunGrpcServiceOptions } from './run-grpc-service';
 export { runWorker, workerFields, type RunWorkerOptions, type WorkerConfig, type WorkerDeps, type WorkerProcess, type WorkerSpec } from './run-worker';
 export { createViewChangeAnnouncer, type ViewChangeAnnouncer, type ViewChangeAnnouncerOptions } from './view-changes';
+export { startModuleWorker } from './module-worker';
 export { openProcessShell, type ProcessOptions, type ProcessShell } from './process-shell';

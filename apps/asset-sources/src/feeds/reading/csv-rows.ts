@@ -6,6 +6,12 @@ import { peekText } from './text-head';
 const SEPARATOR_CHARS: Record<Exclude<FeedCsvSeparator, 'auto'>, string> = { comma: ',', tab: '\t', pipe: '|' };
 /** Candidates of auto-detection: the three named ones and the semicolon of European spreadsheet exports. */
 const DETECTABLE = [',', '\t', '|', ';'];
+/**
+ * Characters a record may reach before the feed counts as broken: far past any row that could be
+ * stored (ASSET_SOURCE_ROW_MAX_BYTES), and a quote that never closes stops here instead of taking the
+ * rest of the feed into memory.
+ */
+const MAX_RECORD_CHARS = 1024 * 1024;
 
 /**
  * The separator that splits the first line (quotes respected) into the most fields; a comma when
@@ -69,7 +75,15 @@ function csvParseCore(options: Options): CsvParseCore {
 export async function* csvRows(source: AsyncIterable<Buffer>, options: CsvReadOptions, onShape?: (shape: CsvShape) => void): AsyncGenerator<FeedRowBatch> {
   const { head, text } = await peekText(source, hasFirstLine, 1024 * 1024);
   const separator = options.separator === 'auto' ? detectSeparator(head) : SEPARATOR_CHARS[options.separator];
-  const core = csvParseCore({ delimiter: separator, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, raw: true, bom: true });
+  const core = csvParseCore({
+    delimiter: separator,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    raw: true,
+    bom: true,
+    max_record_size: MAX_RECORD_CHARS,
+  });
 
   let columns: Array<[string, number]> | undefined = options.columns ? Object.entries(options.columns) : undefined;
   let width = columns ? Math.max(0, ...columns.map(([, i]) => i)) + 1 : undefined;

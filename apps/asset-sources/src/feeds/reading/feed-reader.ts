@@ -2,12 +2,10 @@ import { isOutboundFetchError } from '@platform/outbound-fetch';
 import type { FeedConfig, FeedFormat, FeedReader, FeedRow, FeedRowBatch, FeedUrlType, RejectedFeedRow } from '../feed-reading';
 import { validationFailed } from '@platform/errors';
 import { isRejectedFeedRow } from '../feed-reading';
-import { csvRows } from './csv-rows';
 import { CustomCodeSandbox } from './custom-code.sandbox';
-import { jsonRows } from './json-rows';
-import { xmlRows } from './xml-rows';
 import { feedProblemOf, feedRefused } from './feed-errors';
-import { ByteTally, decodeFeedText, destroyQuietly, utf8FeedBytes } from './feed-text';
+import { parseHere, type FeedParsing, type ParsedFeed } from './feed-parsing';
+import { destroyQuietly } from './feed-text';
 import type { FeedReadLimits, FeedTransport } from './feed-transport';
 
 export interface FeedReaderDeps {
@@ -16,6 +14,8 @@ export interface FeedReaderDeps {
   /** The asset library, for a feed named by fileId. */
   library?: FeedTransport;
   limits: FeedReadLimits;
+  /** Where the bytes are parsed (default: in the calling thread). */
+  parsing?: FeedParsing;
 }
 
 /** The config of a feed before anything is detected: each format fills in what it uses. */
@@ -57,7 +57,8 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
         throw error;
       }
       const { body, version } = opened;
-      const tally = new ByteTally();
+      const parse = deps.parsing ?? parseHere;
+      let parsed: ParsedFeed | undefined;
       const config: FeedConfig = { ...emptyFeedConfig(format, location.fileId ?? ''), ...format.config, cdp: format.cdp };
       const stopOnAbort = () => body.destroy(signal?.reason instanceof Error ? signal.reason : new Error('The feed read was aborted.'));
       signal?.addEventListener('abort', stopOnAbort, { once: true });
@@ -74,8 +75,8 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
 
       async function* batches(): AsyncGenerator<FeedRowBatch> {
         try {
-          const parsed = formatRows(body as AsyncIterable<Buffer>, tally, format, config);
-          yield* sandbox ? transformedRows(parsed, sandbox, config) : parsed;
+          parsed = parse(body as AsyncIterable<Buffer>, format, config);
+          yield* sandbox ? transformedRows(parsed.batches, sandbox, config) : parsed.batches;
           finished = true;
         } catch (error) {
           throw isOutboundFetchError(error) ? feedProblemOf(error, deps.limits.maxBytes) : error;
@@ -88,8 +89,8 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
         version,
         batches: batches(),
         contentHash() {
-          if (!finished) throw new Error('The content hash is known once every row has been read.');
-          return tally.hex();
+          if (!finished || !parsed) throw new Error('The content hash is known once every row has been read.');
+          return parsed.contentHash();
         },
         cdpLogs: () => [...(keptLogs ?? sandbox?.cdpLogs() ?? [])],
         config: () => config,
@@ -127,32 +128,4 @@ async function* transformedRows(batches: AsyncIterable<FeedRowBatch>, sandbox: C
     }
     if (transformed.length > 0) yield transformed;
   }
-}
-
-/** csv-parse reads bytes (UTF-8, as they came when the feed is); the JSON and XML parsers read text. */
-function formatRows(body: AsyncIterable<Buffer>, tally: ByteTally, format: FeedFormat, config: FeedConfig): AsyncIterable<FeedRowBatch> {
-  const text = () => decodeFeedText(body, format.characterEncoding, tally);
-  switch (format.contentType) {
-    case 'csv':
-      return csvRows(
-        utf8FeedBytes(body, format.characterEncoding, tally),
-        {
-          separator: format.csvSeparator,
-          firstRowIsHeader: format.firstRowIsHeader,
-          columns: Object.keys(config.csvColumns).length > 0 ? config.csvColumns : undefined,
-        },
-        (shape) => (config.csvColumns = shape.columns),
-      );
-    case 'json':
-      return jsonRows(text(), given(config, ['rootIsArray', 'rootIsObject', 'rowXPath', 'oneRowPerObject']), (shape) => Object.assign(config, shape));
-    case 'xml':
-      return xmlRows(text(), given(config, ['rowXPath', 'xpathMap']), (shape) => Object.assign(config, shape));
-  }
-}
-
-/** The fields of a config from process that say something (a false flag or an empty path is "detect"). */
-function given<K extends keyof FeedConfig>(config: FeedConfig, keys: K[]): Partial<Pick<FeedConfig, K>> {
-  const picked: Partial<Pick<FeedConfig, K>> = {};
-  for (const key of keys) if (config[key]) picked[key] = config[key];
-  return picked;
 }

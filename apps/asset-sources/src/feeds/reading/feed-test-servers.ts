@@ -4,6 +4,7 @@ import { createOutboundFetch } from '@platform/outbound-fetch';
 import type { FeedFormat, FeedLocation, FeedRow, OpenedFeed, RejectedFeedRow } from '../feed-reading';
 import { isRejectedFeedRow } from '../feed-reading';
 import { createFeedReader, type FeedReaderDeps } from './feed-reader';
+import type { FeedParsing } from './feed-parsing';
 import { httpTransport } from './http-transport';
 
 /** A real HTTP server on 127.0.0.1 for feed specs, answering what `route` says per path. */
@@ -39,11 +40,11 @@ export async function startFeedHttpServer(route: (req: IncomingMessage, res: Ser
   };
 }
 
-/** A reader over http(s) only, with `allowlist` admitted past the outbound guard. */
-export function httpFeedReader(allowlist: string[], limits: Partial<FeedReaderDeps['limits']> = {}) {
+/** A reader over http(s) only, with `allowlist` admitted past the outbound guard; `parsing` as the service's ingestion sets it, when given. */
+export function httpFeedReader(allowlist: string[], limits: Partial<FeedReaderDeps['limits']> = {}, parsing?: FeedParsing) {
   const outbound = createOutboundFetch({ allowlist });
   const http = httpTransport(outbound);
-  return createFeedReader({ transports: { http, https: http }, limits: { maxBytes: 1024 * 1024, timeoutMs: 5_000, ...limits } });
+  return createFeedReader({ transports: { http, https: http }, limits: { maxBytes: 1024 * 1024, timeoutMs: 5_000, ...limits }, parsing });
 }
 
 export const CSV_FORMAT: FeedFormat = { contentType: 'csv', characterEncoding: 'UTF_8', csvSeparator: 'comma', firstRowIsHeader: true, cdp: false };

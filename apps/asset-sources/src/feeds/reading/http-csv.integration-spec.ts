@@ -123,6 +123,15 @@ describe('http(s) feeds in CSV (a real HTTP server on loopback)', () => {
     expect(error.code).toBe('FEED_NOT_A_FEED');
   });
 
+  it('fails the feed where a quote runs on past a megabyte, without reading the rest of it into memory', async () => {
+    feeds.set('/runaway.csv', { body: `sku,name\nG1,ok\nG2,"${'x'.repeat(1_200_000)}` });
+    const error = await rejectionOf(
+      readAll(await httpFeedReader([server.hostPort], { maxBytes: 4 * 1024 * 1024 }).open(httpLocation(`${server.origin}/runaway.csv`), CSV_FORMAT)),
+    );
+    expect(error.code).toBe('FEED_NOT_A_FEED');
+    expect(error.detail).toMatch(/after line 2: Max Record Size/);
+  });
+
   it.each([
     ['iso_8859_1', iconv.encode('sku,name\nH1,Crème brûlée\n', 'latin1'), 'Crème brûlée'],
     ['CP1252', iconv.encode('sku,name\nH1,€5 “deal”\n', 'win1252'), '€5 “deal”'],

@@ -1,0 +1,34 @@
+import { status } from '@grpc/grpc-js';
+import { grpcStatusToProblemCode, httpStatusToGrpc } from './status-mapping';
+
+// The mapping writes gRPC's codes out instead of loading grpc-js: they must be grpc-js's own values.
+describe('status mapping', () => {
+  it.each([
+    [400, status.INVALID_ARGUMENT],
+    [401, status.UNAUTHENTICATED],
+    [403, status.PERMISSION_DENIED],
+    [404, status.NOT_FOUND],
+    [409, status.FAILED_PRECONDITION],
+    [413, status.OUT_OF_RANGE],
+    [415, status.INVALID_ARGUMENT],
+    [424, status.FAILED_PRECONDITION],
+    [429, status.RESOURCE_EXHAUSTED],
+    [501, status.UNIMPLEMENTED],
+    [502, status.UNAVAILABLE],
+    [503, status.UNAVAILABLE],
+    [504, status.DEADLINE_EXCEEDED],
+    [500, status.INTERNAL],
+    [418, status.UNKNOWN],
+  ])('HTTP %i crosses gRPC as %i', (http, grpc) => {
+    expect(httpStatusToGrpc(http)).toBe(grpc);
+  });
+
+  it.each([
+    [status.DEADLINE_EXCEEDED, 'UPSTREAM_TIMEOUT'],
+    [status.UNAVAILABLE, 'SERVICE_UNAVAILABLE'],
+    [status.UNIMPLEMENTED, 'NOT_IMPLEMENTED'],
+    [status.INTERNAL, 'INTERNAL_ERROR'],
+  ])('gRPC %i without a problem answers %s', (grpc, code) => {
+    expect(grpcStatusToProblemCode(grpc)).toBe(code);
+  });
+});
