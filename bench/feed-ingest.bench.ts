@@ -23,13 +23,15 @@ import { withTeardown } from './harness/teardown';
  * POST until its queue answers Completed, and the asset-sources process's peak RSS (VmHWM, restarted
  * before each format) over the run. Baseline, in the same run: the bare parser the feed reader uses
  * (csv-parse, saxes) reading the same bytes from the same server in a process of its own, counting
- * rows; its rows/s and peak RSS. The services run with the NODE_OPTIONS the Kubernetes manifests give them.
+ * rows; its rows/s and peak RSS. The services run with the NODE_OPTIONS and MALLOC_ARENA_MAX the Kubernetes manifests give them.
  */
 type Format = 'csv' | 'xml';
 const ROWS = Number(process.env.BENCH_FEED_ROWS ?? 1_000_000);
 const FORMATS = (process.env.BENCH_FEED_FORMATS ?? 'csv,xml').split(',').map((f) => f.trim()) as Format[];
 /** deploy/k8s/components/asset-sources/asset-sources.yaml (and the other services' manifests). */
 const DEPLOYED_NODE_OPTIONS = '--max-old-space-size=256';
+/** deploy/k8s/components/asset-sources/asset-sources.yaml: glibc's malloc arenas, at most two. */
+const DEPLOYED_MALLOC_ARENA_MAX = '2';
 const ORG_ID = 'bench-feeds';
 /** A million rows on a busy machine take longer than the harness's default ten minutes. */
 const INGEST_DEADLINE_MS = 60 * 60_000;
@@ -148,8 +150,9 @@ async function main(): Promise<void> {
         OUTBOUND_ALLOWLIST: `${feedHost},${s3.hostPort}`,
         FEED_INGEST_MAX_BYTES: String(largest * 2),
         FEED_SCHEDULE_SWEEP_MS: '0',
-        // As the Kubernetes manifests run every service (deploy/k8s/components/*/: NODE_OPTIONS).
+        // As the Kubernetes manifests run every service (deploy/k8s/components/*/: NODE_OPTIONS; asset-sources also MALLOC_ARENA_MAX).
         NODE_OPTIONS: DEPLOYED_NODE_OPTIONS,
+        MALLOC_ARENA_MAX: DEPLOYED_MALLOC_ARENA_MAX,
       },
     });
     const api = apiClient(platform.gatewayUrl);
