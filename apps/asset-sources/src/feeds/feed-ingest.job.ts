@@ -191,6 +191,8 @@ async function stageAll(
   const listed = new RowValueCollector(keptFields(keyColumn !== null));
   let valuesWritten = Promise.resolve();
   const candidates = { ordinals: new Int32Array(KEY_CANDIDATES), lines: new Int32Array(KEY_CANDIDATES), count: 0 };
+  // The loads' buffers, reused batch after batch once their load is done.
+  const spareBuffers: Buffer[] = [];
   let staged = new StagedRows(assetSourceId, generation);
   let report: FeedReportEntry[] = [];
   let seq = 0;
@@ -200,14 +202,18 @@ async function stageAll(
   const flush = async () => {
     const rows = staged;
     const entries = report;
-    staged = new StagedRows(assetSourceId, generation);
+    staged = new StagedRows(assetSourceId, generation, spareBuffers.pop());
     report = [];
-    if (rows.count === 0 && entries.length === 0) return;
+    if (rows.count === 0 && entries.length === 0) {
+      spareBuffers.push(rows.data.release());
+      return;
+    }
     const values = listed.take();
     // Listed values are written one batch after another (two writes of the same values would deadlock), rows two at a time.
     valuesWritten = valuesWritten.then(() => deps.rows.stageValues(assetSourceId, generation, values));
     const rowsWritten = (async () => {
       if (rows.count > 0) await deps.rows.stage(rows);
+      spareBuffers.push(rows.data.release());
       await deps.feeds.insertReportEntries(queueId, entries);
     })();
     await loads.add(Promise.all([rowsWritten, valuesWritten]).then(() => undefined));

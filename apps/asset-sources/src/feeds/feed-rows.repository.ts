@@ -11,13 +11,16 @@ export interface StagedRow {
 
 /** A batch of a run's rows for `stage`, held as the load's text while it fills (see LoadDataRows). */
 export class StagedRows {
-  /** Room for a full batch (the last rows added may pass STAGE_BATCH_BYTES by a chunk's worth) from the start. */
-  readonly data = new LoadDataRows(STAGE_BATCH_BYTES + 512 * 1024);
+  readonly data: LoadDataRows;
 
+  /** `buffer`: one an earlier batch of the run gave back; else room for a full batch (the last rows added may pass STAGE_BATCH_BYTES by a chunk's worth). */
   constructor(
     private readonly assetSourceId: number,
     private readonly generation: number,
-  ) {}
+    buffer?: Buffer,
+  ) {
+    this.data = new LoadDataRows(buffer ?? STAGE_BATCH_BYTES + 512 * 1024);
+  }
 
   static of(assetSourceId: number, generation: number, rows: readonly StagedRow[]): StagedRows {
     const staged = new StagedRows(assetSourceId, generation);

@@ -144,6 +144,20 @@ describe('ServiceDatabase.execute and the list, duplicate-key and JSON helpers (
     await expect(db.loadRows('items', ['owner', 'name'], [['load', Number.POSITIVE_INFINITY]])).rejects.toThrow(/not a number SQL can store/);
   });
 
+  it('fills a buffer an earlier batch released, loading only the rows written since', async () => {
+    const first = new LoadDataRows(16);
+    first.add(['reuse', 'a first batch longer than its 16 bytes']);
+    expect(await db.loadRows('items', ['owner', 'name'], first)).toBe(1);
+    const buffer = first.release();
+    expect(first.count).toBe(0);
+    const second = new LoadDataRows(buffer);
+    second.add(['reuse', 'second']);
+    expect(second.toBuffer().buffer).toBe(buffer.buffer);
+    expect(await db.loadRows('items', ['owner', 'name'], second)).toBe(1);
+    const rows = await db.execute<ItemRow>("SELECT name FROM items WHERE owner = 'reuse' ORDER BY id");
+    expect(rows.map((r) => r.name)).toEqual(['a first batch longer than its 16 bytes', 'second']);
+  });
+
   it('loads rows as one INSERT when the server refuses LOCAL INFILE', async () => {
     // A client that does not offer LOCAL INFILE is refused as a server with local_infile off refuses it.
     const pool = createPool({

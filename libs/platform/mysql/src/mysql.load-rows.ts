@@ -35,9 +35,22 @@ export class LoadDataRows {
   private used = 0;
   private rows = 0;
 
-  /** `expectedBytes`: the text a caller's batches usually reach, allocated at once (each doubling copies what was written). */
-  constructor(expectedBytes = INITIAL_BYTES) {
-    this.buffer = Buffer.allocUnsafe(expectedBytes);
+  /**
+   * `room`: the bytes a caller's batches usually reach, allocated at once (each doubling copies what
+   * was written), or a buffer to fill again that an earlier batch gave back (`release`): its memory is
+   * already mapped, where a new one of megabytes is fresh pages the first write faults in one by one.
+   */
+  constructor(room: number | Buffer = INITIAL_BYTES) {
+    this.buffer = typeof room === 'number' ? Buffer.allocUnsafe(room) : room;
+  }
+
+  /** The buffer, for the next batch once this one's load is done; this batch holds no text after it. */
+  release(): Buffer {
+    const buffer = this.buffer;
+    this.buffer = Buffer.alloc(0);
+    this.used = 0;
+    this.rows = 0;
+    return buffer;
   }
 
   static of(rows: readonly (readonly BulkValue[])[]): LoadDataRows {
