@@ -4,7 +4,7 @@ import type { FeedConfig, FeedFormat, FeedRow, FeedRowBatch, RejectedFeedRow } f
 
 /**
  * The messages between the ingestion and the thread that parses its feed (feed-parse.worker.ts).
- * The thread asks for the feed's bytes a chunk at a time (one chunk ahead of its parser) and sends
+ * The thread asks for the feed's bytes a chunk at a time (`chunksAhead` chunks ahead of its parser) and sends
  * rows back a batch per chunk, at most `ahead` batches before the ingestion acknowledges one: memory
  * stays bounded on both sides whatever the feed's size.
  */

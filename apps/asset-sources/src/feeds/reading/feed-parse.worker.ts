@@ -28,7 +28,7 @@ port.on('message', (message: ToParser) => {
   chunkArrived?.();
 });
 
-/** The feed's bytes, asked for one chunk ahead of the parser. */
+/** The feed's bytes, asked for `chunksAhead` chunks ahead of the parser. */
 async function* feedBytes(): AsyncGenerator<Buffer> {
   for (let i = 0; i < chunksAhead; i++) send({ kind: 'pull' });
   for (;;) {
