@@ -2,12 +2,6 @@ import type { ProblemCode } from '@contracts/domain';
 import type { status as GrpcStatus } from '@grpc/grpc-js';
 
 /**
- * The single place where gRPC status codes and HTTP statuses meet. Services throw AppError, whose
- * status comes from the problem catalog; it crosses gRPC as the closest gRPC code plus the full
- * problem in metadata, so the edge answers the problem itself and never reads the gRPC code back.
- */
-
-/**
  * The gRPC status codes used here, as the gRPC protocol fixes them (grpc-js's `status` enum has the
  * same values): written out so that loading the error types, as a worker thread's code does, does not
  * load grpc-js.
@@ -27,6 +21,11 @@ const GRPC = {
   UNAUTHENTICATED: 16,
 } as const satisfies Partial<Record<keyof typeof GrpcStatus, GrpcStatus>>;
 
+/**
+ * The single place where gRPC status codes and HTTP statuses meet. Services throw AppError, whose
+ * status comes from the problem catalog; it crosses gRPC as the closest gRPC code plus the full
+ * problem in metadata, so the edge answers the problem itself and never reads the gRPC code back.
+ */
 const HTTP_TO_GRPC: Record<number, GrpcStatus> = {
   400: GRPC.INVALID_ARGUMENT,
   401: GRPC.UNAUTHENTICATED,
