@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { failureOf, encodeBatch, type FromParser, type ParseJob, type ToParser } from './feed-parse.protocol';
 import { formatRows } from './feed-format';
 import { ByteTally } from './feed-text';
+import { Inbox } from './inbox';
 
 /**
  * The thread that parses an ingestion's feed (started by parseInWorker): bytes in, rows out, as
@@ -13,8 +14,8 @@ const port = parentPort;
 const { format, config, ahead, chunksAhead } = workerData as ParseJob;
 const send = (message: FromParser) => port.postMessage(message);
 
-const chunks: (Buffer | null)[] = [];
-let chunkArrived: (() => void) | undefined;
+/** The feed's bytes as they arrive; null once they ended. */
+const chunks = new Inbox<Buffer | null>();
 let unacknowledged = 0;
 let acknowledged: (() => void) | undefined;
 
@@ -25,15 +26,13 @@ port.on('message', (message: ToParser) => {
     return;
   }
   chunks.push(message.kind === 'end' ? null : Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength));
-  chunkArrived?.();
 });
 
 /** The feed's bytes, asked for `chunksAhead` chunks ahead of the parser. */
 async function* feedBytes(): AsyncGenerator<Buffer> {
   for (let i = 0; i < chunksAhead; i++) send({ kind: 'pull' });
   for (;;) {
-    while (chunks.length === 0) await new Promise<void>((resolve) => (chunkArrived = resolve));
-    const chunk = chunks.shift() as Buffer | null;
+    const chunk = await chunks.next();
     if (chunk === null) return;
     send({ kind: 'pull' });
     yield chunk;

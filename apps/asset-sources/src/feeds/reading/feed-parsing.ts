@@ -4,6 +4,7 @@ import { feedNotAFeed } from './feed-errors';
 import { formatRows } from './feed-format';
 import { decodeBatch, errorOf, type FromParser, type ParseJob, type ToParser } from './feed-parse.protocol';
 import { ByteTally } from './feed-text';
+import { Inbox } from './inbox';
 
 /** A feed's rows as they are parsed, and the sha256 of its bytes once they all were. */
 export interface ParsedFeed {
@@ -99,30 +100,4 @@ function parserFailure(error: Error): Error {
       `A part of the feed needs more than the ${PARSER_RESOURCE_LIMITS.maxOldGenerationSizeMb} MB its parser may hold: a quote, element or value that never ends?`,
     );
   return new Error(`The feed's parser failed: ${error.message}`);
-}
-
-/** Messages in arrival order for one reader; the first failure ends it. */
-class Inbox<T> {
-  private readonly queue: T[] = [];
-  private failure: { error: unknown } | undefined;
-  private wake: (() => void) | undefined;
-
-  push(message: T): void {
-    this.queue.push(message);
-    this.wake?.();
-  }
-
-  fail(error: unknown): void {
-    this.failure ??= { error };
-    this.wake?.();
-  }
-
-  async next(): Promise<T> {
-    for (;;) {
-      const message = this.queue.shift();
-      if (message !== undefined) return message;
-      if (this.failure) throw this.failure.error;
-      await new Promise<void>((resolve) => (this.wake = resolve));
-    }
-  }
 }
