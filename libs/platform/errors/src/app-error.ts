@@ -51,6 +51,25 @@ export class AppError extends Error {
   }
 }
 
+/** An AppError as plain data, for crossing a boundary (gRPC metadata, a worker thread's message) whole. */
+export interface WireProblem {
+  status: number;
+  code: string;
+  detail: string;
+  errors?: FieldError[];
+  extensions?: Record<string, string | number | boolean>;
+  headers?: Record<string, string>;
+}
+
+export function toWireProblem(error: AppError): WireProblem {
+  return { status: error.status, code: error.code, detail: error.detail, errors: error.errors, extensions: error.extensions, headers: error.headers };
+}
+
+/** The AppError a WireProblem was made from, its status as sent (see `fromPeer`). */
+export function fromWireProblem(wire: WireProblem): AppError {
+  return AppError.fromPeer(wire.status, wire.code, wire.detail, { errors: wire.errors, extensions: wire.extensions, headers: wire.headers });
+}
+
 /** The usual way to refuse: `throw problem('MEDIA_PLAN_NOT_FOUND', \`Media plan ${id} was not found.\`)`. */
 export const problem = (code: ProblemCode, detail: string, options?: AppErrorOptions) => new AppError(code, detail, options);
 

@@ -1,5 +1,4 @@
-import { AppError, type AppErrorOptions } from '@platform/errors';
-import type { ProblemCode } from '@contracts/domain';
+import { AppError, fromWireProblem, toWireProblem, type WireProblem } from '@platform/errors';
 import type { FeedConfig, FeedFormat, FeedRow, FeedRowBatch, RejectedFeedRow } from '../feed-reading';
 
 /**
@@ -80,20 +79,14 @@ export function decodeBatch({ names, lines, layout, values }: EncodedBatch): (Fe
   return rows;
 }
 
-/** A parser's failure as it crosses threads: a problem keeps its code, detail and members; anything else its message. */
-export interface ParseFailure {
-  code?: string;
-  detail: string;
-  extensions?: AppErrorOptions['extensions'];
-  errors?: AppErrorOptions['errors'];
-}
+/** A parser's failure as it crosses threads: a problem whole; anything else its message. */
+export type ParseFailure = { problem: WireProblem } | { message: string };
 
 export function failureOf(error: unknown): ParseFailure {
-  if (error instanceof AppError) return { code: error.code, detail: error.detail, extensions: error.extensions, errors: error.errors };
-  return { detail: error instanceof Error ? error.message : String(error) };
+  if (error instanceof AppError) return { problem: toWireProblem(error) };
+  return { message: error instanceof Error ? error.message : String(error) };
 }
 
 export function errorOf(failure: ParseFailure): Error {
-  if (failure.code === undefined) return new Error(failure.detail);
-  return new AppError(failure.code as ProblemCode, failure.detail, { extensions: failure.extensions, errors: failure.errors });
+  return 'problem' in failure ? fromWireProblem(failure.problem) : new Error(failure.message);
 }
