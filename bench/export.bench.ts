@@ -10,6 +10,7 @@ import { cpuSince, cpuSnapshot, findPidByCommand, machineBusyFraction } from './
 import { apiClient, expectJson } from './harness/http-api';
 import { startObjectStore, startPlatform } from './harness/platform';
 import { seedRetailerOrg } from './harness/seed';
+import { settle } from './harness/settle';
 import { withTeardown } from './harness/teardown';
 
 /**
@@ -24,8 +25,6 @@ const PRODUCTS = Number(process.env.BENCH_EXPORT_PRODUCTS ?? 100);
 /** Timed runs a side, after one untimed run each: the first export of a process pays for connections, prepared statements and JIT. */
 const RUNS = Number(process.env.BENCH_EXPORT_RUNS ?? 5);
 const DIMENSIONS = ['300x250', '728x90'];
-/** Quiet time before each timed run (see the runs below). */
-const SETTLE_MS = 1_500;
 /** The renderer's EXPORT_RENDER_CONCURRENCY (its default is 2), used by the baseline too. */
 const CONCURRENCY = Number(process.env.BENCH_EXPORT_CONCURRENCY ?? 2);
 
@@ -199,7 +198,6 @@ async function main(): Promise<void> {
     // machine whose speed drifts over a minute, both sides see the same drift. Each timed run starts after
     // a pause in which the work an export leaves behind it (the serving snapshot compile, 500 ms after it
     // completed) is done, so it is charged to neither side.
-    const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     await exportEndToEnd();
     await compositeBare();
     const subject: number[] = [];

@@ -14,6 +14,7 @@ import { startObjectStore, startPlatform } from './harness/platform';
 import { settleQueue } from './harness/queue';
 
 import { seedRetailerOrg } from './harness/seed';
+import { settle } from './harness/settle';
 import { withTeardown } from './harness/teardown';
 
 /**
@@ -37,8 +38,6 @@ const ORG_ID = 'bench-feeds';
 /** A million rows on a busy machine take longer than the harness's default ten minutes. */
 const INGEST_DEADLINE_MS = 60 * 60_000;
 const execFileAsync = promisify(execFile);
-/** Quiet between runs, so that one's leftovers (a process exiting, the last writes) fall in neither. */
-const SETTLE_MS = 1_500;
 
 const COLUMNS = ['sku', 'title', 'description', 'link', 'image_link', 'price', 'brand', 'category', 'availability', 'gtin'];
 
@@ -194,7 +193,7 @@ async function main(): Promise<void> {
 
       // The baseline runs on either side of the subject's: the host's speed drifts by a fifth within minutes.
       const bareBefore = await bareParse(format, feedHost);
-      await new Promise((settled) => setTimeout(settled, SETTLE_MS));
+      await settle();
 
       // The subject: create, then the queue from Queued to Completed.
       await resetPeakRss(assetSourcesPid);
@@ -236,7 +235,7 @@ async function main(): Promise<void> {
       if (detail.rowCount !== ROWS) throw new Error(`the ${format} source serves ${detail.rowCount} rows, not ${ROWS}`);
 
       // The second baseline run, right after the subject's.
-      await new Promise((settled) => setTimeout(settled, SETTLE_MS));
+      await settle();
       const bareAfter = await bareParse(format, feedHost);
 
       const ingestRate = ROWS / ingestSeconds;
