@@ -52,14 +52,33 @@ export function columnNameOf(path: string): string {
     .replace(/\[(\d+)\]/g, '.$1');
 }
 
-interface OpenElement {
+/**
+ * An element path of the document, met once and kept: what a row needs of it (its path from the row,
+ * the column it fills, how often the current row had it) is worked out the first time only, so an
+ * element costs a map lookup by tag name instead of building and hashing its path strings.
+ */
+interface PathNode {
   /** From the root: `/rss/channel/item/g:price`. */
-  path: string;
-  /** From the row element, inside a row (`g:price`); empty outside. */
-  relative: string;
-  text: string;
-  leaf: boolean;
+  readonly absolute: string;
+  /** From the row element, inside a row (`g:price`); empty for the row element itself and outside rows. */
+  readonly relative: string;
+  readonly children: Map<string, PathNode>;
+  /** The attributes met on this element, by name, as leaves of their own (`g:price/@unit`). */
+  readonly attributes: Map<string, Leaf>;
+  /** This element as a leaf (its text a value). */
+  readonly leaf: Leaf;
 }
+
+/** A value's place in a row: its path from the row, and the row that last had it and how often. */
+interface Leaf {
+  readonly path: string;
+  /** The column of the first occurrence in a row: undefined until asked, null when the path is not read. */
+  column: string | null | undefined;
+  lastRow: number;
+  count: number;
+}
+
+const leafAt = (path: string): Leaf => ({ path, column: undefined, lastRow: -1, count: 0 });
 
 /**
  * Streams the rows of an XML feed with a SAX parser: each element at rowXPath is a row, its leaf
@@ -77,6 +96,7 @@ export async function* xmlRows(source: AsyncIterable<string>, given: Partial<Xml
     rowXPath = detectRowXPath(peeked.head);
     if (!rowXPath) throw feedNotAFeed('The feed is not XML with a repeating row element in its first 256 KB.');
   }
+  const rowPrefix = `${rowXPath}/`;
   const fixedMap = given.xpathMap && Object.keys(given.xpathMap).length > 0 ? given.xpathMap : undefined;
   const shape: XmlShape = { rowXPath, xpathMap: { ...(fixedMap ?? {}) } };
   const columnOfPath = new Map(Object.entries(shape.xpathMap).map(([column, path]) => [path, column]));
@@ -95,48 +115,72 @@ export async function* xmlRows(source: AsyncIterable<string>, given: Partial<Xml
     return name;
   };
 
+  const nodeAt = (absolute: string): PathNode => {
+    const relative = absolute.startsWith(rowPrefix) ? absolute.slice(rowPrefix.length) : '';
+    return { absolute, relative, children: new Map(), attributes: new Map(), leaf: leafAt(relative) };
+  };
+  const documentNode = nodeAt('');
+  const attributeLeaf = (node: PathNode, name: string): Leaf => {
+    let leaf = node.attributes.get(name);
+    if (!leaf) {
+      leaf = leafAt(node.relative === '' ? `@${name}` : `${node.relative}/@${name}`);
+      node.attributes.set(name, leaf);
+    }
+    return leaf;
+  };
+
   const ready: Array<FeedRow | RejectedFeedRow> = [];
-  const stack: OpenElement[] = [];
+  // The open elements, innermost last: their path, text so far, and whether they are leaves so far.
+  const openNodes: PathNode[] = [];
+  const openTexts: string[] = [];
+  const openLeaves: boolean[] = [];
+  let depth = 0;
   let row: { number: number; line: number; depth: number; values: Record<string, string>; broken?: string } | undefined;
   let rowsSeen = 0;
   let closing = false;
   const parser = new SaxesParser({ position: true, xmlns: false });
-  // Which row last had each path, and how often: a leaf repeated within a row gets an index. Kept
-  // across rows (a row's number tells a stale count), so no row allocates a map of its own.
-  const lastRowOf = new Map<string, number>();
-  const countOf = new Map<string, number>();
 
-  const put = (path: string, value: string) => {
+  /** A leaf's value in the current row: its first occurrence under its column, a repeat under `path[n]`'s. */
+  const put = (leaf: Leaf, value: string) => {
     if (!row) return;
-    const count = lastRowOf.get(path) === row.number ? (countOf.get(path) ?? 1) + 1 : 1;
-    lastRowOf.set(path, row.number);
-    countOf.set(path, count);
-    const column = columnFor(count === 1 ? path : `${path}[${count}]`);
-    if (column !== undefined) row.values[column] = value;
+    leaf.count = leaf.lastRow === row.number ? leaf.count + 1 : 1;
+    leaf.lastRow = row.number;
+    let column: string | null | undefined;
+    if (leaf.count === 1) {
+      if (leaf.column === undefined) leaf.column = columnFor(leaf.path) ?? null;
+      column = leaf.column;
+    } else {
+      column = columnFor(`${leaf.path}[${leaf.count}]`);
+    }
+    if (column !== undefined && column !== null) row.values[column] = value;
   };
 
   parser.on('opentag', (tag: SaxesTagPlain) => {
-    const parent = stack.at(-1);
-    const absolute = `${parent?.path ?? ''}/${tag.name}`;
-    if (parent) parent.leaf = false;
-    if (!row && absolute === rowXPath) row = { number: rowsSeen, line: parser.line, depth: stack.length, values: {} };
-    // The path relative to the row, computed once per element of a row.
-    const relative = row ? absolute.slice(rowXPath.length + 1) : '';
-    stack.push({ path: absolute, relative, text: '', leaf: true });
-    if (row) for (const name in tag.attributes) put(relative === '' ? `@${name}` : `${relative}/@${name}`, tag.attributes[name] as string);
+    const parent = depth > 0 ? openNodes[depth - 1] : documentNode;
+    if (depth > 0) openLeaves[depth - 1] = false;
+    let node = parent.children.get(tag.name);
+    if (!node) {
+      node = nodeAt(`${parent.absolute}/${tag.name}`);
+      parent.children.set(tag.name, node);
+    }
+    if (!row && node.absolute === rowXPath) row = { number: rowsSeen, line: parser.line, depth, values: {} };
+    openNodes[depth] = node;
+    openTexts[depth] = '';
+    openLeaves[depth] = true;
+    depth++;
+    if (row) for (const name in tag.attributes) put(attributeLeaf(node, name), tag.attributes[name] as string);
   });
   const onText = (chunk: string) => {
-    const top = stack.at(-1);
-    if (top && row) top.text += chunk;
+    if (row && depth > 0) openTexts[depth - 1] += chunk;
   };
   parser.on('text', onText);
   parser.on('cdata', onText);
   parser.on('closetag', () => {
-    const element = stack.pop() as OpenElement;
-    if (row && stack.length > row.depth && element.leaf) {
-      put(element.relative, element.text.trim());
-    }
-    if (row && stack.length === row.depth) {
+    if (depth === 0) return;
+    depth--;
+    if (row && depth > row.depth && openLeaves[depth]) put(openNodes[depth].leaf, openTexts[depth].trim());
+    openTexts[depth] = '';
+    if (row && depth === row.depth) {
       rowsSeen++;
       ready.push(row.broken ? { line: row.line, reason: row.broken } : { line: row.line, values: row.values });
       row = undefined;

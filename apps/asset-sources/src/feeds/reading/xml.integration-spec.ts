@@ -81,6 +81,24 @@ describe('XML feeds (a real HTTP server on loopback)', () => {
     ]);
   });
 
+  it('numbers a leaf repeated within a row afresh in every row, and rejects only the row with a malformed part', async () => {
+    const body = [
+      '<feed>',
+      '<p><img src="a1"/><img src="a2"/><name>A</name></p>',
+      '<p><img src="b1"/><name>B</name></p>',
+      '<p><name>C &nbsp; D</name><img src="c1"/></p>',
+      '<p><img src="d1"/><img src="d2"/><img src="d3"/></p>',
+      '</feed>',
+    ].join('\n');
+    const { all } = await read('/repeats.xml', body, { config: { ...emptyFeedConfig({ cdp: false }), rowXPath: '/feed/p' } });
+    expect(all).toEqual([
+      { line: 2, values: { 'img.src': 'a1', img: '', 'img.src.2': 'a2', 'img.2': '', name: 'A' } },
+      { line: 3, values: { 'img.src': 'b1', img: '', name: 'B' } },
+      { line: 4, reason: 'malformed XML: 4:17: undefined entity.' },
+      { line: 5, values: { 'img.src': 'd1', img: '', 'img.src.2': 'd2', 'img.2': '', 'img.src.3': 'd3', 'img.3': '' } },
+    ]);
+  });
+
   it('follows the rowXPath and xpathMap given by process, reading only the mapped columns', async () => {
     const body = '<feed><meta><item><x>no</x></item></meta><list><entry><code>E1</code><label>One</label></entry></list></feed>';
     const { rows } = await read('/given.xml', body, {
