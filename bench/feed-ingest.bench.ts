@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { cpuTimeMs, findPidByCommand, machineBusyFraction } from './harness/cpu-time';
 import { apiClient, expectJson } from './harness/http-api';
 import { startObjectStore, startPlatform } from './harness/platform';
+import { COLUMNS, feedHead, feedRow, feedTail, type FeedFormat as Format } from './harness/product-feed';
 import { settleQueue } from './harness/queue';
 
 import { seedRetailerOrg } from './harness/seed';
@@ -27,7 +28,6 @@ import { withTeardown } from './harness/teardown';
  * saxes) reading the same bytes from the same server in a process of its own, counting rows; its rows/s
  * and peak RSS. The services run with the NODE_OPTIONS and MALLOC_ARENA_MAX the Kubernetes manifests give them.
  */
-type Format = 'csv' | 'xml';
 const ROWS = Number(process.env.BENCH_FEED_ROWS ?? 1_000_000);
 const FORMATS = (process.env.BENCH_FEED_FORMATS ?? 'csv,xml').split(',').map((f) => f.trim()) as Format[];
 /** deploy/k8s/components/asset-sources/asset-sources.yaml (and the other services' manifests). */
@@ -39,63 +39,18 @@ const ORG_ID = 'bench-feeds';
 const INGEST_DEADLINE_MS = 60 * 60_000;
 const execFileAsync = promisify(execFile);
 
-const COLUMNS = ['sku', 'title', 'description', 'link', 'image_link', 'price', 'brand', 'category', 'availability', 'gtin'];
-
-/** One product row of about 300 bytes, with a quoted field holding a comma. */
-function productRow(i: number): string {
-  const sku = `SKU-${String(i).padStart(8, '0')}`;
-  return [
-    sku,
-    `Product ${i} in colour ${i % 17}`,
-    `"Comfortable, durable item number ${i}; machine washable and made from recycled material of grade ${i % 9}"`,
-    `https://shop.example.com/p/${sku}`,
-    `https://cdn.example.com/images/${sku}.jpg`,
-    `${(i % 500) + 0.99} USD`,
-    `Brand ${i % 120}`,
-    `Apparel > Category ${i % 40} > Sub ${i % 7}`,
-    i % 11 === 0 ? 'out of stock' : 'in stock',
-    String(400_000_000_000 + i),
-  ].join(',');
-}
-
-const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-/** The same row as an XML element: one child element per column, in column order. */
-function productElement(i: number): string {
-  const fields = parseCsvLine(productRow(i));
-  return `<product>${COLUMNS.map((c, k) => `<${c}>${escapeXml(fields[k])}</${c}>`).join('')}</product>`;
-}
-
-/** The fields of one generated CSV line (only the description is quoted, and holds no quote). */
-function parseCsvLine(line: string): string[] {
-  const fields: string[] = [];
-  for (let at = 0; at <= line.length;) {
-    if (line[at] === '"') {
-      const close = line.indexOf('"', at + 1);
-      fields.push(line.slice(at + 1, close));
-      at = close + 2;
-    } else {
-      const comma = line.indexOf(',', at);
-      const stop = comma === -1 ? line.length : comma;
-      fields.push(line.slice(at, stop));
-      at = stop + 1;
-    }
-  }
-  return fields;
-}
-
 async function writeFeed(path: string, rows: number, format: Format): Promise<void> {
   const out = createWriteStream(path);
-  out.write(format === 'csv' ? `${COLUMNS.join(',')}\n` : '<?xml version="1.0" encoding="UTF-8"?>\n<products>\n');
+  out.write(feedHead(format));
   let chunk = '';
   for (let i = 0; i < rows; i++) {
-    chunk += `${format === 'csv' ? productRow(i) : productElement(i)}\n`;
+    chunk += `${feedRow(format, i)}\n`;
     if (chunk.length > 1 << 20) {
       if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
       chunk = '';
     }
   }
-  out.end(format === 'csv' ? chunk : `${chunk}</products>\n`);
+  out.end(`${chunk}${feedTail(format)}`);
   await finished(out);
 }
 
@@ -247,7 +202,11 @@ async function main(): Promise<void> {
         'peak RSS MiB': bare.peakRssMiB.toFixed(0),
         'CPU s': (bare.cpuMs / 1000).toFixed(1),
         'CPU s mariadbd': '',
+        'CPU µs/row': ((bare.cpuMs * 1000) / bare.rows).toFixed(1),
       });
+      // CPU per row moves less with the host's speed than rows/s: the ingest's counts asset-sources and MariaDB.
+      const ingestCpuPerRow = ((ingestCpuMs + (Number.isFinite(dbCpuMs) ? dbCpuMs : 0)) * 1000) / ROWS;
+      const bareCpuPerRow = ((bareBefore.cpuMs + bareAfter.cpuMs) * 1000) / (bareBefore.rows + bareAfter.rows);
       console.log(`message: ${done.message}`);
       console.table({
         [`bare ${parser} before (baseline)`]: bareRow(bareBefore),
@@ -257,12 +216,14 @@ async function main(): Promise<void> {
           'peak RSS MiB': ingestPeak.toFixed(0),
           'CPU s': (ingestCpuMs / 1000).toFixed(1),
           'CPU s mariadbd': Number.isFinite(dbCpuMs) ? (dbCpuMs / 1000).toFixed(1) : 'not read',
+          'CPU µs/row': ingestCpuPerRow.toFixed(1),
         },
         [`bare ${parser} after (baseline)`]: bareRow(bareAfter),
       });
       const line =
         `${format}: ratio rows/s subject/baseline ${(ingestRate / bareRate).toFixed(3)} against the baselines' mean ${Math.round(bareRate)} rows/s (goal at least 0.5); ` +
-        `asset-sources peak RSS ${ingestPeak.toFixed(0)} MiB (${rssBefore.toFixed(0)} MiB before the run; goal at most 256)`;
+        `asset-sources peak RSS ${ingestPeak.toFixed(0)} MiB (${rssBefore.toFixed(0)} MiB before the run; goal at most 256); ` +
+        `CPU per row ${ingestCpuPerRow.toFixed(1)} µs (asset-sources and MariaDB) against the bare parser's ${bareCpuPerRow.toFixed(1)}`;
       console.log(line);
       summary.push(line);
     }
