@@ -1,7 +1,5 @@
-import { status as GrpcStatus } from '@grpc/grpc-js';
 import { AppError, enforce, enforceAt, forbidden, problem, validationFailed } from './app-error';
 import { toProblem } from './problem';
-import { grpcStatusToProblemCode, httpStatusToGrpc } from './status-mapping';
 
 describe(toProblem.name, () => {
   const context = { instance: '/v2/org/o1/retail-media-channels', requestId: 'r-1' };
@@ -25,29 +23,6 @@ describe(toProblem.name, () => {
     expect(problem).toMatchObject({ status: 403, code: 'PERMISSION_DENIED', requiredPermission: 'MediaChannel_All' });
     const sneaky = new AppError('ACCOUNT_NOT_FOUND', 'x', { extensions: { status: 200 } });
     expect(toProblem(sneaky, context).status).toBe(404);
-  });
-});
-
-describe('status mapping', () => {
-  it.each([
-    [400, GrpcStatus.INVALID_ARGUMENT],
-    [403, GrpcStatus.PERMISSION_DENIED],
-    [404, GrpcStatus.NOT_FOUND],
-    [409, GrpcStatus.FAILED_PRECONDITION],
-    [503, GrpcStatus.UNAVAILABLE],
-    [504, GrpcStatus.DEADLINE_EXCEEDED],
-  ])('HTTP %i crosses gRPC as %i', (http, grpc) => {
-    expect(httpStatusToGrpc(http)).toBe(grpc);
-  });
-
-  it.each([
-    [GrpcStatus.DEADLINE_EXCEEDED, 'UPSTREAM_TIMEOUT', 504],
-    [GrpcStatus.UNAVAILABLE, 'SERVICE_UNAVAILABLE', 503],
-    [GrpcStatus.UNIMPLEMENTED, 'NOT_IMPLEMENTED', 501],
-    [GrpcStatus.RESOURCE_EXHAUSTED, 'INTERNAL_ERROR', 500],
-    [99, 'INTERNAL_ERROR', 500],
-  ])('a gRPC failure without a problem (%i) answers %s, %i', (grpc, code, status) => {
-    expect(new AppError(grpcStatusToProblemCode(grpc), 'x')).toMatchObject({ code, status });
   });
 });
 

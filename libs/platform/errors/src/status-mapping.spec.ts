@@ -1,4 +1,5 @@
 import { status } from '@grpc/grpc-js';
+import { AppError } from './app-error';
 import { grpcStatusToProblemCode, httpStatusToGrpc } from './status-mapping';
 
 // The mapping writes gRPC's codes out instead of loading grpc-js: they must be grpc-js's own values.
@@ -24,11 +25,14 @@ describe('status mapping', () => {
   });
 
   it.each([
-    [status.DEADLINE_EXCEEDED, 'UPSTREAM_TIMEOUT'],
-    [status.UNAVAILABLE, 'SERVICE_UNAVAILABLE'],
-    [status.UNIMPLEMENTED, 'NOT_IMPLEMENTED'],
-    [status.INTERNAL, 'INTERNAL_ERROR'],
-  ])('gRPC %i without a problem answers %s', (grpc, code) => {
+    [status.DEADLINE_EXCEEDED, 'UPSTREAM_TIMEOUT', 504],
+    [status.UNAVAILABLE, 'SERVICE_UNAVAILABLE', 503],
+    [status.UNIMPLEMENTED, 'NOT_IMPLEMENTED', 501],
+    [status.INTERNAL, 'INTERNAL_ERROR', 500],
+    [status.RESOURCE_EXHAUSTED, 'INTERNAL_ERROR', 500],
+    [99, 'INTERNAL_ERROR', 500],
+  ])('a gRPC failure without a problem (%i) answers %s, %i', (grpc, code, httpStatus) => {
     expect(grpcStatusToProblemCode(grpc)).toBe(code);
+    expect(new AppError(grpcStatusToProblemCode(grpc), 'x')).toMatchObject({ code, status: httpStatus });
   });
 });
