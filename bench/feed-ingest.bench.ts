@@ -3,7 +3,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { finished } from 'node:stream/promises';
@@ -13,7 +13,7 @@ import { apiClient, expectJson } from './harness/http-api';
 import { startObjectStore, startPlatform } from './harness/platform';
 import { COLUMNS, feedHead, feedRow, feedTail, type FeedFormat as Format } from './harness/product-feed';
 import { settleQueue } from './harness/queue';
-
+import { writeRowsAlone } from './harness/rows-written-alone';
 import { seedRetailerOrg } from './harness/seed';
 import { settle } from './harness/settle';
 import { withTeardown } from './harness/teardown';
@@ -27,6 +27,9 @@ import { withTeardown } from './harness/teardown';
  * run (the ratio is against the mean of their rates): the bare parser the feed reader uses (csv-parse,
  * saxes) reading the same bytes from the same server in a process of its own, counting rows; its rows/s
  * and peak RSS. The services run with the NODE_OPTIONS and MALLOC_ARENA_MAX the Kubernetes manifests give them.
+ * Beside them, the database's share alone: the same rows as the ingestion stores them, already encoded,
+ * loaded into a fresh copy of the schema (harness/rows-written-alone.ts), and from it and the bare parser
+ * the highest ratio any ingestion storing the rows in MariaDB could reach on this machine's cores.
  */
 const ROWS = Number(process.env.BENCH_FEED_ROWS ?? 1_000_000);
 const FORMATS = (process.env.BENCH_FEED_FORMATS ?? 'csv,xml').split(',').map((f) => f.trim()) as Format[];
@@ -38,6 +41,7 @@ const ORG_ID = 'bench-feeds';
 /** A million rows on a busy machine take longer than the harness's default ten minutes. */
 const INGEST_DEADLINE_MS = 60 * 60_000;
 const execFileAsync = promisify(execFile);
+const MYSQL_URL = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
 
 async function writeFeed(path: string, rows: number, format: Format): Promise<void> {
   const out = createWriteStream(path);
@@ -89,6 +93,16 @@ async function bareParse(format: Format, feedHost: string): Promise<BareRun> {
 /** Starts a new peak: VmHWM restarts from the current RSS (Linux clear_refs 5), so each format's peak is its own. */
 async function resetPeakRss(pid: number): Promise<void> {
   await writeFile(`/proc/${pid}/clear_refs`, '5');
+}
+
+/**
+ * The highest ratio an ingestion that parses the rows and stores them could reach: it takes at least
+ * as long as the parser alone, as long as the stores alone, and as long as their CPU takes spread
+ * over every core, whichever is longest.
+ */
+function ratioCeiling(bareRowsPerSecond: number, bareCpuUsPerRow: number, storeRowsPerSecond: number, storeCpuUsPerRow: number): number {
+  const fastestUsPerRow = Math.max(1e6 / bareRowsPerSecond, 1e6 / storeRowsPerSecond, (bareCpuUsPerRow + storeCpuUsPerRow) / cpus().length);
+  return 1e6 / bareRowsPerSecond / fastestUsPerRow;
 }
 
 async function main(): Promise<void> {
@@ -192,6 +206,8 @@ async function main(): Promise<void> {
       // The second baseline run, right after the subject's.
       await settle();
       const bareAfter = await bareParse(format, feedHost);
+      await settle();
+      const alone = await writeRowsAlone({ mysqlUrl: MYSQL_URL, schemaPrefix: platform.prefix, rows: ROWS, mariadbPid });
 
       const ingestRate = ROWS / ingestSeconds;
       const bareRate = (bareBefore.rows / bareBefore.seconds + bareAfter.rows / bareAfter.seconds) / 2;
@@ -219,6 +235,14 @@ async function main(): Promise<void> {
           'CPU µs/row': ingestCpuPerRow.toFixed(1),
         },
         [`bare ${parser} after (baseline)`]: bareRow(bareAfter),
+        'rows written alone (database share)': {
+          seconds: alone.seconds.toFixed(1),
+          'rows/s': Math.round(ROWS / alone.seconds),
+          'peak RSS MiB': '',
+          'CPU s': '',
+          'CPU s mariadbd': Number.isFinite(alone.dbCpuMs) ? (alone.dbCpuMs / 1000).toFixed(1) : 'not read',
+          'CPU µs/row': Number.isFinite(alone.dbCpuMs) ? ((alone.dbCpuMs * 1000) / ROWS).toFixed(1) : 'not read',
+        },
       });
       const line =
         `${format}: ratio rows/s subject/baseline ${(ingestRate / bareRate).toFixed(3)} against the baselines' mean ${Math.round(bareRate)} rows/s (goal at least 0.5); ` +
@@ -226,6 +250,12 @@ async function main(): Promise<void> {
         `CPU per row ${ingestCpuPerRow.toFixed(1)} µs (asset-sources and MariaDB) against the bare parser's ${bareCpuPerRow.toFixed(1)}`;
       console.log(line);
       summary.push(line);
+      const ceiling = ratioCeiling(bareRate, bareCpuPerRow, ROWS / alone.seconds, (alone.dbCpuMs * 1000) / ROWS);
+      const ceilingLine =
+        `${format}: storing the rows alone: ${Math.round(ROWS / alone.seconds)} rows/s, ${((alone.dbCpuMs * 1000) / ROWS).toFixed(1)} µs of MariaDB CPU per row; ` +
+        `parsing at the bare parser's cost beside it on ${cpus().length} cores, nothing else costing anything, the ratio could reach at most ${ceiling.toFixed(3)}`;
+      console.log(ceilingLine);
+      summary.push(ceilingLine);
     }
     console.log(`\n${summary.join('\n')}`);
   });

@@ -32,6 +32,9 @@ function productElement(i: number): string {
   return `<product>${COLUMNS.map((c, k) => `<${c}>${escapeXml(fields[k])}</${c}>`).join('')}</product>`;
 }
 
+/** Row `i`'s values, in column order, as a reader of either format gives them. */
+export const productValues = (i: number): string[] => parseCsvLine(productRow(i));
+
 /** The fields of one generated CSV line (only the description is quoted, and holds no quote). */
 function parseCsvLine(line: string): string[] {
   const fields: string[] = [];
