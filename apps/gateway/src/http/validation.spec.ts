@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { FREE_FORM_JSON_MAX_DEPTH } from '@contracts/domain';
-import { FreeFormObject, IdInt64, Idx, OrgId, PathParams } from '../routes/common.schemas';
+import { FreeFormObject, IdInt64, Idx, Nullable, OrgId, PathParams, StringEnum } from '../routes/common.schemas';
 import { PageQuery } from './pagination';
 import { compileValidator, invalidUnicode } from './validation';
 
@@ -39,6 +39,38 @@ describe(compileValidator.name, () => {
     query(given);
     expect(given.limit).toBe(7);
     expect(query({ limit: '500' })).toEqual([{ parameter: 'limit', code: 'OUT_OF_RANGE', detail: 'limit must be <= 100.' }]);
+  });
+});
+
+describe('fields that may be null', () => {
+  const body = compileValidator(
+    Type.Object(
+      {
+        frequency: Type.Optional(Nullable(StringEnum(['HOURLY', 'DAILY']))),
+        startTime: Type.Optional(Nullable(Type.String({ pattern: '^[0-2][0-9]:[0-5][0-9]$' }))),
+        either: Type.Optional(Type.Union([Type.String({ minLength: 3 }), Type.Integer({ minimum: 10 })])),
+      },
+      { additionalProperties: false },
+    ),
+    'body',
+  );
+
+  it('take null and a valid value', () => {
+    expect(body({ frequency: null, startTime: null })).toEqual([]);
+    expect(body({ frequency: 'DAILY', startTime: '09:30' })).toEqual([]);
+  });
+
+  it("answer a wrong value with the field's own rule alone, not the null branch or the anyOf", () => {
+    expect(body({ frequency: 'MONTHLY', startTime: '9h30' })).toEqual([
+      { pointer: '/frequency', code: 'NOT_ALLOWED', detail: 'frequency must be one of: "HOURLY", "DAILY".' },
+      { pointer: '/startTime', code: 'INVALID_FORMAT', detail: 'startTime must match ^[0-2][0-9]:[0-5][0-9]$.' },
+    ]);
+    // As the same field would be answered were it not nullable.
+    expect(body({ frequency: 7 }).map((e) => e.code)).toEqual(['INVALID_TYPE', 'NOT_ALLOWED']);
+  });
+
+  it('report any other union whole: each branch says what it wanted', () => {
+    expect(body({ either: 'ab' }).map((e) => e.code)).toEqual(['TOO_SHORT', 'INVALID_TYPE', 'ANYOF']);
   });
 });
 

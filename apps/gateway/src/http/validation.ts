@@ -180,10 +180,36 @@ function describe(error: ErrorObject, name: string): string {
   }
 }
 
+/**
+ * A field that may be null (`Nullable` in common.schemas.ts: anyOf the field's schema or null) and got
+ * a wrong value that is not null fails both branches: ajv reports the field's own rule, "must be of
+ * type null" and "must match a schema in anyOf". Only the first says what is wrong: the other two are
+ * dropped, so each such field gets the errors of its schema alone. Any other anyOf is reported whole.
+ */
+function withoutNullBranchNoise(errors: ErrorObject[]): ErrorObject[] {
+  const dropped = new Set<ErrorObject>();
+  for (const anyOf of errors) {
+    if (anyOf.keyword !== 'anyOf') continue;
+    const branches = new Map<string, ErrorObject[]>();
+    for (const error of errors) {
+      if (!error.schemaPath.startsWith(`${anyOf.schemaPath}/`) || error.instancePath !== anyOf.instancePath) continue;
+      const branch = error.schemaPath.slice(anyOf.schemaPath.length + 1).split('/')[0];
+      branches.set(branch, [...(branches.get(branch) ?? []), error]);
+    }
+    const nullBranch = [...branches.values()].find(
+      (branch) => branch.length === 1 && branch[0].keyword === 'type' && (branch[0].params as { type?: unknown }).type === 'null',
+    );
+    if (branches.size !== 2 || !nullBranch) continue;
+    dropped.add(anyOf);
+    dropped.add(nullBranch[0]);
+  }
+  return dropped.size === 0 ? errors : errors.filter((error) => !dropped.has(error));
+}
+
 function toFieldErrors(errors: ErrorObject[], location: Location): FieldError[] {
   const seen = new Set<string>();
   const result: FieldError[] = [];
-  for (const error of errors) {
+  for (const error of withoutNullBranchNoise(errors)) {
     const pointer = fieldName(error);
     const code = SCHEMA_KEYWORD_RULES[error.keyword] ?? error.keyword.toUpperCase();
     const key = `${pointer}|${code}`;
