@@ -191,6 +191,16 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     expect(await bed.feedStore.rows.stagedCount(queueId)).toBe(0);
   });
 
+  it("says which of the source's columns no row had, and leaves their cells empty", async () => {
+    feeds.set('/no-colour.csv', { body: csv(products(3)) });
+    const definition = { ...input('/').definition, columnNames: ['sku', 'name', 'price', 'weight', 'colour', 'size'] };
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/no-colour.csv', { definition }, server));
+    const result = await run(queueId, assetSourceId);
+    expect(result.message).toBe('Completed: 3 rows serving, 3 read; no row has the columns "colour", "size".');
+    expect((await rows(assetSourceId))[0]).toEqual({ sku: 'P0', name: 'Product 0', price: '0.99', weight: '1' });
+    expect((await bed.feedSources.report([ACCOUNT], queueId, { line: 0, seq: 0 }, 10)).run.message).toBe(result.message);
+  });
+
   it('reports every rejected row, past any cap of a hundred', async () => {
     feeds.set('/many-bad.csv', { body: csv([...products(10), ...Array.from({ length: 250 }, (_, i) => `Q${i},Bad,1.00,heavy`)]) });
     const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/many-bad.csv', {}, server));
@@ -356,23 +366,24 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
 
     const confirmed = await bed.feedSources.confirmHeld(ACCOUNT, assetSourceId);
     expect(confirmed).toEqual({ queueId: empty.queueId, rowCount: 0 });
+    expect((await bed.feedSources.report([ACCOUNT], empty.queueId, { line: 0, seq: 0 }, 1)).run.message).toBe('Confirmed by the owner: 0 rows serving.');
     expect((await bed.assetSources.get(ACCOUNT, assetSourceId)).rowCount).toBe(0);
     expect((await bed.feedSources.settings(assetSourceId))?.held).toBeNull();
     expect((await rejectionOf(bed.feedSources.confirmHeld(ACCOUNT, assetSourceId))).code).toBe('FEED_NOTHING_HELD');
   });
 
   it.each([
-    ['delete', ['A', 'C', 'D'], []],
-    ['keep', ['A', 'C', 'D', 'B'], []],
-    ['disable', ['A', 'C', 'D'], ['B']],
-  ] as const)('follows missingRowPolicy %s for rows gone from the feed', async (policy, served, disabled) => {
+    ['delete', ['A', 'C', 'D'], [], 'Completed: 3 rows serving, 3 read.'],
+    ['keep', ['A', 'C', 'D', 'B'], [], 'Completed: 4 rows serving (1 kept from the previous version), 3 read.'],
+    ['disable', ['A', 'C', 'D'], ['B'], 'Completed: 3 rows serving, 3 read; 1 row missing from the feed set aside (missingRowPolicy disable).'],
+  ] as const)('follows missingRowPolicy %s for rows gone from the feed, and says what it did', async (policy, served, disabled, message) => {
     const path = `/policy-${policy}.csv`;
     feeds.set(path, { body: csv(['A,a,1,1', 'B,b,1,1', 'C,c,1,1']) });
     const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input(path, { policies: { missingRowPolicy: policy } }, server));
     await run(queueId, assetSourceId);
     feeds.set(path, { body: csv(['A,a,1,1', 'C,c,1,1', 'D,d,1,1']) });
     const next = await bed.feedSources.replace(ACCOUNT, assetSourceId, input(path, {}, server));
-    await run(next.queueId, assetSourceId);
+    expect((await run(next.queueId, assetSourceId)).message).toBe(message);
     expect((await rows(assetSourceId)).map((r) => r.sku)).toEqual(served);
     expect(await bed.feedStore.rows.disabledKeys(assetSourceId)).toEqual(disabled);
     // A disabled row is never mapped: content maps and campaigns look rows up by key.
@@ -384,7 +395,9 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
         assetSourceId,
         input(path, { policies: { missingRowPolicy: 'disable', shrinkGuardPercent: 100 } }, server),
       );
-      await run(back.queueId, assetSourceId);
+      expect((await run(back.queueId, assetSourceId)).message).toBe(
+        'Completed: 2 rows serving, 2 read; 2 rows missing from the feed set aside (missingRowPolicy disable).',
+      );
       expect(await bed.feedStore.rows.disabledKeys(assetSourceId)).toEqual(['C', 'D']);
     }
   });
@@ -526,5 +539,27 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     const [latest] = await bed.db.knex('feed_runs').where({ asset_source_id: assetSourceId, status: 'Queued' }).select('queue_id');
     expect((await run(latest.queue_id, assetSourceId)).message).toBe('Skipped: the feed is unchanged (content hash).');
     expect((await bed.feedSources.report([ACCOUNT], latest.queue_id, { line: 0, seq: 0 }, 1)).run.status).toBe('Skipped');
+  });
+
+  it('reads endDate back as the day given, and starts no scheduled run after it', async () => {
+    clock = new Date('2026-11-24T12:00:00Z');
+    feeds.set('/ending.csv', { body: csv(products(10)) });
+    const schedule = { isScheduled: true, frequency: 'DAILY' as const, startTime: '06:00', endDate: '2026-11-25' };
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/ending.csv', { schedule }, server));
+    await run(queueId, assetSourceId);
+    const settings = await bed.feedSources.settings(assetSourceId);
+    expect(settings?.schedule.endDate).toBe('2026-11-25');
+    expect(settings?.nextRunAt?.toISOString()).toBe('2026-11-25T11:00:00.000Z');
+
+    // The run on the last day starts; the sweep then finds no later run within endDate.
+    const scheduledRuns = async () =>
+      Number((await bed.db.knex('feed_runs').where({ asset_source_id: assetSourceId, run_trigger: 'schedule' }).count({ n: '*' }))[0].n);
+    clock = new Date('2026-11-25T11:00:30Z');
+    await bed.feedSources.startDueRuns();
+    expect(await scheduledRuns()).toBe(1);
+    expect((await bed.feedSources.settings(assetSourceId))?.nextRunAt).toBeNull();
+    clock = new Date('2026-11-26T11:00:30Z');
+    await bed.feedSources.startDueRuns();
+    expect(await scheduledRuns()).toBe(1);
   });
 });

@@ -6,7 +6,7 @@ import type { AssetSourceRecord } from '../sources/asset-source.model';
 import type { AssetSourceService } from '../sources/asset-source.service';
 import { isNumericWeight } from '../sources/asset-source.rules';
 import { isRejectedFeedRow, type FeedReader, type OpenedFeed } from './feed-reading';
-import { STAGE_BATCH, STAGE_BATCH_BYTES, StagedRows, type FeedRowsRepository } from './feed-rows.repository';
+import { asideSummary, servingSummary, STAGE_BATCH, STAGE_BATCH_BYTES, StagedRows, type FeedRowsRepository, type SwapOutcome } from './feed-rows.repository';
 import { KeyFilter } from './key-filter';
 import { keptFields, RowValueCollector } from '../sources/row-values';
 import { FEED_INGEST_KIND, type FeedIngestPayload, type FeedReportEntry, type FeedRunHealth, type FeedSourceRecord } from './feed-source.model';
@@ -127,7 +127,7 @@ async function ingest(
         return { totalItems: 0, totalProcessed: 0, message: `Skipped: the feed is unchanged (${unchanged}).` };
       }
     }
-    const health = await stageAll(deps, queueId, generation, source, opened, sink).catch(async (error: unknown) => {
+    const { health, columnsInNoRow } = await stageAll(deps, queueId, generation, source, opened, sink).catch(async (error: unknown) => {
       if (error instanceof RunEnded) throw error;
       return end('Failed', `The feed was not ingested: ${reason(error)} The rows already serving are unchanged.`);
     });
@@ -151,11 +151,11 @@ async function ingest(
       throw new RunEnded(message);
     }
     const served = await withTransaction(deps.db.knex, async (trx) => {
-      const count = await deps.rows.swapIn(trx, assetSourceId, generation, source.columns.assetKeyColumn !== null, feed.policies.missingRowPolicy, now());
+      const outcome = await deps.rows.swapIn(trx, assetSourceId, generation, source.columns.assetKeyColumn !== null, feed.policies.missingRowPolicy, now());
       await deps.feeds.setApplied(trx, assetSourceId, { queueId, ...full });
-      const message = completedMessage(health, count);
+      const message = completedMessage(health, outcome, columnsInNoRow);
       await deps.feeds.saveRun(trx, queueId, { status: 'Completed', message, health, version: full });
-      return { count, message };
+      return { message };
     });
     await deps.assetSources
       .changed(accountId, assetSourceId)
@@ -168,7 +168,8 @@ async function ingest(
 
 /**
  * Reads every row into the run's generation, checking each and recording the health report; throws
- * when the feed itself breaks. Rows go in batched loads (LOAD DATA), LOADS_IN_FLIGHT at a time while parsing
+ * when the feed itself breaks. Answers the report's counts and the source's columns no row had (a
+ * special column no row has fails the run instead). Rows go in batched loads (LOAD DATA), LOADS_IN_FLIGHT at a time while parsing
  * goes on (the next batch waits for the oldest), so memory stays bounded whatever the feed's size.
  * Duplicate keys: a fixed-size filter of the keys seen names the rows whose key may repeat an earlier
  * one; the database checks those (up to KEY_CANDIDATES at a time, once every earlier row is written).
@@ -180,7 +181,7 @@ async function stageAll(
   source: AssetSourceRecord,
   opened: OpenedFeed,
   sink: JobProgressSink,
-): Promise<FeedRunHealth> {
+): Promise<{ health: FeedRunHealth; columnsInNoRow: string[] }> {
   const { assetSourceId, columnNames, columns } = source;
   const keyColumn = columns.assetKeyColumn;
   const variantColumn = columns.assetVariantColumn;
@@ -304,7 +305,7 @@ async function stageAll(
   );
   if (health.rowsStored > 0 && absent.length > 0)
     throw new Error(`the feed has no column ${absent.map((c) => JSON.stringify(c)).join(', ')}, which the source names as a special column.`);
-  return health;
+  return { health, columnsInNoRow: health.rowsStored > 0 ? columnNames.filter((c) => !seenColumns.has(c)) : [] };
 }
 
 /** Writes started in order, at most `limit` at once; the first failure is thrown by the next add or drain. */
@@ -367,12 +368,17 @@ function sameVersion(version: { etag: string | null; lastModified: string | null
   return undefined;
 }
 
-function completedMessage(health: FeedRunHealth, served: number): string {
-  const parts = [`${served} rows serving`, `${health.rowsRead} read`];
+/** The counts, what the missing-row policy did, and the source's columns no row had (a misspelt column, or one the feed dropped): its cells are empty. */
+function completedMessage(health: FeedRunHealth, outcome: SwapOutcome, columnsInNoRow: readonly string[]): string {
+  const parts = [servingSummary(outcome), `${health.rowsRead} read`];
   if (health.rejectedRows > 0) parts.push(`${health.rejectedRows} rejected`);
   if (health.duplicateKeys > 0) parts.push(`${health.duplicateKeys} duplicate keys`);
   if (health.emptyKeys > 0) parts.push(`${health.emptyKeys} empty keys`);
-  return `Completed: ${parts.join(', ')}.`;
+  const absent =
+    columnsInNoRow.length === 0
+      ? ''
+      : `; no row has the column${columnsInNoRow.length === 1 ? '' : 's'} ${columnsInNoRow.map((c) => JSON.stringify(c)).join(', ')}`;
+  return `Completed: ${parts.join(', ')}${asideSummary(outcome)}${absent}.`;
 }
 
 /** A failure's own message, for the queue: readers phrase theirs for the customer and never include a secret. */

@@ -42,6 +42,22 @@ export class StagedRows {
   }
 }
 
+/** What a swap left serving, and what the missing-row policy did with the rows the new version lacks. */
+export interface SwapOutcome {
+  served: number;
+  /** Rows of the previous version the keep policy appended (their key is not in the new version). */
+  kept: number;
+  /** Rows the disable policy holds aside after the swap, this run's and earlier runs' still missing. */
+  disabled: number;
+}
+
+/** "N rows serving", and how many of them the keep policy carried over. */
+export const servingSummary = ({ served, kept }: SwapOutcome): string => `${served} rows serving${kept > 0 ? ` (${kept} kept from the previous version)` : ''}`;
+
+/** What the disable policy holds aside, as a clause to end a message with (empty when nothing is). */
+export const asideSummary = ({ disabled }: SwapOutcome): string =>
+  disabled > 0 ? `; ${disabled} row${disabled === 1 ? '' : 's'} missing from the feed set aside (missingRowPolicy disable)` : '';
+
 /** Rows per load of a run's rows: about 2 MB of text for typical product rows... */
 export const STAGE_BATCH = 5_000;
 /** ...and at most this many bytes of row text per load, whatever the rows' size. */
@@ -157,9 +173,10 @@ export class FeedRowsRepository {
    * whose key the new one lacks follow `policy` (appended to it, set aside as disabled, or dropped
    * with the old generation), the disabled rows whose key is back are dropped from the side table, and
    * row_count follows. No row is copied for the default policy: the flip is an update of the source.
-   * Readers see the old rows until the commit and the new ones after it. Answers the rows now served.
+   * Readers see the old rows until the commit and the new ones after it. Answers the rows now served,
+   * how many of them the keep policy carried over, and how many rows the disable policy holds aside.
    */
-  async swapIn(trx: Knex.Transaction, assetSourceId: number, generation: number, keyed: boolean, policy: FeedMissingRowPolicy, at: Date): Promise<number> {
+  async swapIn(trx: Knex.Transaction, assetSourceId: number, generation: number, keyed: boolean, policy: FeedMissingRowPolicy, at: Date): Promise<SwapOutcome> {
     const [[current]] = (await trx.raw('SELECT row_generation FROM asset_sources WHERE asset_source_id = ? FOR UPDATE', [assetSourceId])) as [
       [{ row_generation: number }],
     ];
@@ -167,13 +184,16 @@ export class FeedRowsRepository {
     const missing =
       'FROM asset_source_rows o WHERE o.asset_source_id = ? AND o.generation = ? AND o.key_value IS NOT NULL ' +
       'AND NOT EXISTS (SELECT 1 FROM asset_source_rows s FORCE INDEX (ix_asset_source_rows_key) WHERE s.asset_source_id = o.asset_source_id AND s.generation = ? AND s.key_value = o.key_value)';
+    let kept = 0;
+    let disabled = 0;
     if (keyed && policy === 'keep' && served !== generation) {
       const stored = await this.rowsOf(trx, assetSourceId, generation);
-      await trx.raw(
+      const [copied] = (await trx.raw(
         'INSERT INTO asset_source_rows (asset_source_id, generation, ordinal, key_value, row_json) ' +
           `SELECT o.asset_source_id, ?, ? + ROW_NUMBER() OVER (ORDER BY o.ordinal) - 1, o.key_value, o.row_json ${missing}`,
         [generation, stored, assetSourceId, served, generation],
-      );
+      )) as [{ affectedRows: number }];
+      kept = Number(copied.affectedRows);
       await addRowValuesFromRows(trx, assetSourceId, keptFields(keyed), { generation, fromOrdinal: stored });
     }
     if (keyed && policy === 'disable') {
@@ -188,12 +208,14 @@ export class FeedRowsRepository {
           'WHERE d.asset_source_id = ?',
         [generation, assetSourceId],
       );
+      const [[aside]] = (await trx.raw('SELECT COUNT(*) AS n FROM feed_disabled_rows WHERE asset_source_id = ?', [assetSourceId])) as [[{ n: number }]];
+      disabled = Number(aside.n);
     } else {
       await trx('feed_disabled_rows').where({ asset_source_id: assetSourceId }).delete();
     }
     const count = await this.rowsOf(trx, assetSourceId, generation);
     await trx('asset_sources').where({ asset_source_id: assetSourceId }).update({ row_generation: generation, row_count: count, rows_fetched_at: at });
-    return count;
+    return { served: count, kept, disabled };
   }
 
   /** The rows of a generation: its ordinals run from 0 without gaps, so the highest answers (one index probe). */

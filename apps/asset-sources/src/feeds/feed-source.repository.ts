@@ -30,7 +30,8 @@ interface FeedSourceRowDb {
   is_scheduled: number;
   frequency: FeedSettings['schedule']['frequency'];
   start_time: string | null;
-  end_date: string | null;
+  /** A DATE: the driver reads it as midnight UTC (the connection's time zone), see calendarDay. */
+  end_date: Date | null;
   next_run_at: Date | null;
   missing_row_policy: FeedMissingRowPolicy;
   shrink_guard_percent: number;
@@ -66,6 +67,9 @@ interface StoredUrlConfig extends FeedUrlSettings {
   secretsSet?: FeedSecretField[];
 }
 
+/** A DATE column's day as stored, yyyy-mm-dd: the driver gives midnight UTC of it. */
+const calendarDay = (date: Date | null): string | null => (date === null ? null : date.toISOString().slice(0, 10));
+
 const toSource = (row: FeedSourceRowDb): FeedSourceRecord => {
   const { secretsSet = [], ...urlConfig } = readJsonColumn<StoredUrlConfig>(row.url_config) ?? {};
   return {
@@ -80,7 +84,7 @@ const toSource = (row: FeedSourceRowDb): FeedSourceRecord => {
       customCode: row.custom_code,
       feedConfig: readJsonColumn<FeedConfig>(row.feed_config),
     },
-    schedule: { isScheduled: Boolean(row.is_scheduled), frequency: row.frequency, startTime: row.start_time, endDate: row.end_date },
+    schedule: { isScheduled: Boolean(row.is_scheduled), frequency: row.frequency, startTime: row.start_time, endDate: calendarDay(row.end_date) },
     policies: { missingRowPolicy: row.missing_row_policy, shrinkGuardPercent: Number(row.shrink_guard_percent) },
     secretsSet,
     sealedSecrets: row.sealed_credentials,

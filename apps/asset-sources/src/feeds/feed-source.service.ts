@@ -9,7 +9,7 @@ import type { SecretBox } from '@platform/secrets';
 import type { EventOutbox } from '@platform/service';
 import type { AssetSourceRepository } from '../sources/asset-source.repository';
 import type { AssetSourceService } from '../sources/asset-source.service';
-import type { FeedRowsRepository } from './feed-rows.repository';
+import { asideSummary, servingSummary, type FeedRowsRepository } from './feed-rows.repository';
 import { firstFeedRun, nextFeedRun, type FeedSchedule } from './feed-schedule';
 import {
   FEED_INGEST_KIND,
@@ -170,7 +170,7 @@ export class FeedSourceService {
     const rowCount = await withTransaction(this.deps.knex, async (trx) => {
       const beforeSource = await this.deps.assetSources.beforeChange(trx, accountId, assetSourceId);
       const before = beforeSource && { ...beforeSource, ...(await this.feedForChange(trx, assetSourceId)) };
-      const served = await this.deps.rows.swapIn(
+      const outcome = await this.deps.rows.swapIn(
         trx,
         assetSourceId,
         generation,
@@ -179,13 +179,16 @@ export class FeedSourceService {
         this.now(),
       );
       await this.deps.feeds.setApplied(trx, assetSourceId, run);
-      await this.deps.feeds.saveRun(trx, run.queueId, { status: 'Completed', message: `Confirmed by the owner: ${served} rows serving.` });
+      await this.deps.feeds.saveRun(trx, run.queueId, {
+        status: 'Completed',
+        message: `Confirmed by the owner: ${servingSummary(outcome)}${asideSummary(outcome)}.`,
+      });
       // The confirmation is the owner's change of the feed: the held version becomes the applied one.
       await this.deps.assetSources.recordSourceChange(trx, { accountId, assetSourceId, action: 'update', before, resourceType: 'feed-source' }, async () => ({
         ...(await this.feedForChange(trx, assetSourceId)),
-        confirmedRowCount: served,
+        confirmedRowCount: outcome.served,
       }));
-      return served;
+      return outcome.served;
     });
     // The generation it replaced, and nothing newer than the one confirmed (a run may be writing one).
     await this.deps.rows.dropUnserved(assetSourceId, generation);
