@@ -47,7 +47,7 @@ describe('fields that may be null', () => {
     Type.Object(
       {
         frequency: Type.Optional(Nullable(StringEnum(['HOURLY', 'DAILY']))),
-        startTime: Type.Optional(Nullable(Type.String({ pattern: '^[0-2][0-9]:[0-5][0-9]$' }))),
+        startTime: Type.Optional(Nullable(Type.String({ pattern: '^[0-2][0-9]:[0-5][0-9]$', description: 'hh:mm, US Eastern.' }))),
         either: Type.Optional(Type.Union([Type.String({ minLength: 3 }), Type.Integer({ minimum: 10 })])),
       },
       { additionalProperties: false },
@@ -63,7 +63,8 @@ describe('fields that may be null', () => {
   it("answer a wrong value with the field's own rule alone, not the null branch or the anyOf", () => {
     expect(body({ frequency: 'MONTHLY', startTime: '9h30' })).toEqual([
       { pointer: '/frequency', code: 'NOT_ALLOWED', detail: 'frequency must be one of: "HOURLY", "DAILY".' },
-      { pointer: '/startTime', code: 'INVALID_FORMAT', detail: 'startTime must match ^[0-2][0-9]:[0-5][0-9]$.' },
+      // The pattern's description says what it means.
+      { pointer: '/startTime', code: 'INVALID_FORMAT', detail: 'startTime must match ^[0-2][0-9]:[0-5][0-9]$ (hh:mm, US Eastern).' },
     ]);
     // As the same field would be answered were it not nullable.
     expect(body({ frequency: 7 }).map((e) => e.code)).toEqual(['INVALID_TYPE', 'NOT_ALLOWED']);

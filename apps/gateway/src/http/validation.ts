@@ -9,8 +9,9 @@ import { FieldError } from '@platform/errors';
  * arrive as strings, so their validator coerces before checking, after a check of its own that an
  * integer is spelled as a plain decimal literal ("1e3", "0x10" and " 7" are refused, not read).
  */
-const bodyAjv = withFreeFormKeywords(addFormats(new Ajv({ allErrors: true, strict: false })));
-const parameterAjv = withFreeFormKeywords(addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: true, useDefaults: true })));
+// verbose: an error carries the schema it broke, whose description says what a pattern means (describe).
+const bodyAjv = withFreeFormKeywords(addFormats(new Ajv({ allErrors: true, strict: false, verbose: true })));
+const parameterAjv = withFreeFormKeywords(addFormats(new Ajv({ allErrors: true, strict: false, verbose: true, coerceTypes: true, useDefaults: true })));
 
 export type Location = 'body' | 'path' | 'query';
 
@@ -166,8 +167,10 @@ function describe(error: ErrorObject, name: string): string {
       return `${name} must be of type ${String(params.type)}.`;
     case 'enum':
       return `${name} must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}.`;
-    case 'pattern':
-      return `${name} must match ${String(params.pattern)}${error.parentSchema?.description ? ` (${error.parentSchema.description})` : ''}.`;
+    case 'pattern': {
+      const meaning = typeof error.parentSchema?.description === 'string' ? error.parentSchema.description.replace(/\.$/, '') : '';
+      return `${name} must match ${String(params.pattern)}${meaning ? ` (${meaning})` : ''}.`;
+    }
     case 'minLength':
       return `${name} must be at least ${String(params.limit)} character${params.limit === 1 ? '' : 's'} long.`;
     case 'maxLength':
