@@ -541,6 +541,39 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     expect((await bed.feedSources.report([ACCOUNT], latest.queue_id, { line: 0, seq: 0 }, 1)).run.status).toBe('Skipped');
   });
 
+  it("lists a source's runs newest first, a page at a time, for its own account and kind only", async () => {
+    clock = new Date('2026-11-27T12:00:00Z');
+    feeds.set('/listed-runs.csv', { body: csv(products(3)) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/listed-runs.csv', {}, server));
+    await run(queueId, assetSourceId);
+    clock = new Date('2026-11-27T12:05:00Z');
+    feeds.set('/listed-runs.csv', { body: 'not,a\n"broken' });
+    const update = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/listed-runs.csv', {}, server));
+    await rejectionOf(run(update.queueId, assetSourceId));
+
+    const page = await bed.feedSources.runs(ACCOUNT, assetSourceId, { offset: 0, limit: 10 });
+    expect(page.total).toBe(2);
+    expect(page.items.map((r) => [r.queueId, r.trigger, r.status])).toEqual([
+      [update.queueId, 'update', 'Failed'],
+      [queueId, 'create', 'Completed'],
+    ]);
+    expect(page.items[1]).toMatchObject({ rowsRead: 3, rowsStored: 3, message: 'Completed: 3 rows serving, 3 read.' });
+    expect((await bed.feedSources.runs(ACCOUNT, assetSourceId, { offset: 1, limit: 1 })).items.map((r) => r.queueId)).toEqual([queueId]);
+    // Missing values take the defaults.
+    expect((await bed.feedSources.runs(ACCOUNT, assetSourceId, {})).items).toHaveLength(2);
+
+    expect((await rejectionOf(bed.feedSources.runs(ACCOUNT + 1, assetSourceId))).code).toBe('ASSET_SOURCE_NOT_FOUND');
+    const inline = await bed.assetSources.createInline(ACCOUNT, {
+      definition: {
+        ...input('/').definition,
+        columnNames: ['sku'],
+        columns: { ...input('/').definition.columns, reportingColumn: null, rotationWeightColumn: null },
+      },
+      rowsJson: '[{"sku":"A"}]',
+    });
+    expect((await rejectionOf(bed.feedSources.runs(ACCOUNT, inline))).code).toBe('ASSET_SOURCE_KIND_MISMATCH');
+  });
+
   it('reads endDate back as the day given, and starts no scheduled run after it', async () => {
     clock = new Date('2026-11-24T12:00:00Z');
     feeds.set('/ending.csv', { body: csv(products(10)) });

@@ -115,7 +115,7 @@ export function feedSourceGrpc({
   guard: CallGuard;
   feedSources: FeedSourceService;
   storageLibrary: PeerOf<StorageLibraryPeer>;
-}): Pick<v1.AssetSourcesServiceServer, 'createFeedSource' | 'replaceFeedSource' | 'confirmFeedVersion' | 'listFeedReport'> {
+}): Pick<v1.AssetSourcesServiceServer, 'createFeedSource' | 'replaceFeedSource' | 'confirmFeedVersion' | 'listFeedReport' | 'listFeedRuns'> {
   return unaryHandlers(v1.AssetSourcesServiceService, ASSET_SOURCES_ACCESS, logger, {
     createFeedSource: async (request, call) => {
       guard.account(call, request.accountId);
@@ -137,6 +137,12 @@ export function feedSourceGrpc({
       const limit = Math.min(Math.max(request.limit, 1), FEED_REPORT_PAGE_ROWS);
       const { run, entries } = await feedSources.report([request.accountId], request.queueId, { line: request.afterLine, seq: request.afterSeq }, limit);
       return { run: toRun(run), entries: entries.map((e) => ({ ...e, keyValue: e.keyValue ?? undefined })) };
+    },
+
+    listFeedRuns: async (request, call) => {
+      guard.account(call, request.accountId);
+      const page = await feedSources.runs(request.accountId, request.assetSourceId, request.page);
+      return { runs: page.items.map(toRun), total: page.total };
     },
   });
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { FeedMissingRowPolicy, FeedSecretField } from '@contracts/domain';
-import { readJsonColumn, writeJsonColumn, type ServiceDatabase } from '@platform/mysql';
+import { listWithTotalQuery, readJsonColumn, writeJsonColumn, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
 import type { FeedConfig } from './feed-reading';
 import type {
   FeedReportEntry,
@@ -226,6 +226,18 @@ export class FeedSourceRepository {
   async getRun(queueId: string): Promise<FeedRunRecord | undefined> {
     const row = (await this.db.knex('feed_runs').where({ queue_id: queueId }).first()) as FeedRunRowDb | undefined;
     return row && toRun(row);
+  }
+
+  /** A source's runs, newest first (the queue id breaks a tie in the same millisecond), through ix_feed_runs_source. */
+  listRuns(assetSourceId: number, window: PageWindow): Promise<Page<FeedRunRecord>> {
+    const query = this.db
+      .knex('feed_runs')
+      .where({ asset_source_id: assetSourceId })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'queue_id', order: 'desc' },
+      ]);
+    return listWithTotalQuery<FeedRunRowDb, FeedRunRecord>(query.select('*'), window, toRun);
   }
 
   /** The account's runs, of every source, queued or running: what its feed-ingest job cap counts. */

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { FEED_SECRET_FIELDS, FEED_SHRINK_GUARD_DEFAULT_PERCENT, JOB_CONCURRENCY_CAPS, type FeedSecretField } from '@contracts/domain';
+import { effectivePage, FEED_SECRET_FIELDS, FEED_SHRINK_GUARD_DEFAULT_PERCENT, JOB_CONCURRENCY_CAPS, type FeedSecretField } from '@contracts/domain';
 import { AppError, problem, validationFailed } from '@platform/errors';
 import { admitJob, announceQueued, jobAcceptedEntries, type JobProgress, type JobRequest, type QueueViewAnnouncer } from '@platform/jobs';
 import type { Logger } from '@platform/logging';
-import { withTransaction } from '@platform/mysql';
+import { withTransaction, type Page } from '@platform/mysql';
 import type { SecretBox } from '@platform/secrets';
 import type { EventOutbox } from '@platform/service';
 import type { AssetSourceRepository } from '../sources/asset-source.repository';
@@ -206,6 +206,12 @@ export class FeedSourceService {
     const run = await this.deps.feeds.getRun(queueId);
     if (!run || !accountIds.includes(run.accountId)) throw runNotFound(queueId);
     return { run, entries: await this.deps.feeds.reportPage(queueId, after, limit) };
+  }
+
+  /** A feed source's runs, newest first: the queue ids of scheduled runs are found here. */
+  async runs(accountId: number, assetSourceId: number, page?: { offset?: number; limit?: number }): Promise<Page<FeedRunRecord>> {
+    await this.deps.assetSources.ofKind(accountId, assetSourceId, 'feed');
+    return this.deps.feeds.listRuns(assetSourceId, effectivePage(page));
   }
 
   /**

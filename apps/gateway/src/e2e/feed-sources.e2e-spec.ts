@@ -240,6 +240,26 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
 
     expect(await fallDue(1)).toMatchObject({ status: 'Completed', message: expect.stringMatching(/^Skipped: the feed is unchanged/) });
     expect((await data(created.body.id)).rowCount).toBe(8);
+
+    // The owner finds the scheduled runs' queue ids on the source: newest first, a page at a time.
+    const [first, second] = (await scheduledRuns()).map((r) => r.queue_id);
+    type RunsPage = { runs: Json[]; total: number; next: string | null; previous: string | null };
+    const runs = await call<RunsPage>('GET', `${base()}/feed/${created.body.id}/runs`, undefined, viewKey);
+    expect(runs.status).toBe(200);
+    expect(runs.body).toMatchObject({ total: 3, next: null, previous: null });
+    expect(runs.body.runs.map((r) => [r.queueId, r.trigger, r.status])).toEqual([
+      [second, 'schedule', 'Skipped'],
+      [first, 'schedule', 'Completed'],
+      [created.body.queueId, 'create', 'Completed'],
+    ]);
+    expect(runs.body.runs[1]).toMatchObject({ rows: 8, rowsStored: 8, message: 'Completed: 8 rows serving, 8 read.' });
+    const paged = await call<RunsPage>('GET', `${base()}/feed/${created.body.id}/runs?offset=1&limit=1`);
+    expect(paged.body.runs.map((r) => r.queueId)).toEqual([first]);
+    const followed = await call<RunsPage>('GET', new URL(paged.body.next as string).pathname + new URL(paged.body.next as string).search);
+    expect(followed.body.runs.map((r) => r.queueId)).toEqual([created.body.queueId]);
+    expectProblem(await call('GET', `${base()}/feed/${created.body.id}/runs`, undefined, otherKey), 404, 'ACCOUNT_NOT_FOUND');
+    expectProblem(await call('GET', `${base(sameOrgAccount)}/feed/${created.body.id}/runs`), 404, 'ASSET_SOURCE_NOT_FOUND');
+    expectProblem(await call('GET', `${base()}/feed/${created.body.id}/runs?limit=101`), 400, 'VALIDATION_FAILED');
   });
 
   it('creates from the output of process, refusing columns the feed config does not name', async () => {

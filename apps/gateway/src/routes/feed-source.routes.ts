@@ -22,7 +22,8 @@ import {
 } from '@contracts/domain';
 import type { assetSourcesV1 as v1 } from '@contracts/proto';
 import { sourceDefinitionMembers } from './asset-source.routes';
-import { AccountId, BoundedString, FreeFormObject, Int32, Int64, Nullable, PathParams, StringEnum } from './common.schemas';
+import { PageQuery } from '../http/pagination';
+import { AccountId, BoundedString, FreeFormObject, Int32, Int64, Nullable, PageLinksSchema, PathParams, StringEnum } from './common.schemas';
 import { defineRoute } from './route.types';
 import { neutraliseCell } from './tagging.routes';
 
@@ -344,6 +345,57 @@ export const feedSourceRoutes = [
     async handle({ params, backends }) {
       const result = await backends.assetSources.confirmFeedVersion({ accountId: params.accountId, assetSourceId: params.assetSourceId });
       return { body: { msg: 'The held feed version is serving.', queueId: result.queueId, rowCount: result.rowCount } };
+    },
+  }),
+
+  defineRoute({
+    operationId: 'listFeedRuns',
+    method: 'get',
+    path: '/v2/accounts/:accountId/asset-sources/feed/:assetSourceId/runs',
+    tag: TAG,
+    summary: "List a feed source's ingestion runs",
+    description:
+      'Newest first: the runs of create, update and the schedule, each with its queue id, state, message and health counts. ' +
+      'A scheduled run is found here (its queue id is not answered to anyone): Skipped when the feed was unchanged, Failed with the reason when it could not be read.',
+    permission: ASSET_SOURCES_ACCESS.listFeedRuns,
+    scope: { account: 'accountId' },
+    extension: true,
+    params: FeedPath,
+    query: PageQuery,
+    success: {
+      status: 200,
+      description: 'A page of runs',
+      schema: Type.Object({ runs: Type.Array(RunSchema), total: Type.Integer({ description: 'Runs of the source in all.' }), ...PageLinksSchema }),
+    },
+    problems: ['ASSET_SOURCE_NOT_FOUND', 'ASSET_SOURCE_KIND_MISMATCH'],
+    example: {
+      params: { accountId: 1001, assetSourceId: 46 },
+      query: { offset: 0, limit: 1 },
+      response: {
+        runs: [
+          {
+            queueId: EXAMPLE_QUEUE_ID,
+            assetSourceId: 46,
+            trigger: 'schedule',
+            status: 'Skipped',
+            message: 'Skipped: the feed is unchanged (ETag).',
+            rows: 0,
+            rowsStored: 0,
+            duplicateKeys: 0,
+            emptyKeys: 0,
+            rejectedRows: 0,
+            createdTime: '2026-03-02T11:00:00.000Z',
+            finishedTime: '2026-03-02T11:00:01.000Z',
+          },
+        ],
+        total: 2,
+        next: 'https://api.example.com/v2/accounts/1001/asset-sources/feed/46/runs?offset=1&limit=1',
+        previous: null,
+      },
+    },
+    async handle({ params, query, backends, links }) {
+      const result = await backends.assetSources.listFeedRuns({ accountId: params.accountId, assetSourceId: params.assetSourceId, page: query });
+      return { body: { runs: result.runs.map(presentRun), total: result.total, ...links({ ...query, total: result.total }) } };
     },
   }),
 

@@ -384,6 +384,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/accounts/{accountId}/asset-sources/feed/{assetSourceId}/runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a feed source's ingestion runs
+     * @description Newest first: the runs of create, update and the schedule, each with its queue id, state, message and health counts. A scheduled run is found here (its queue id is not answered to anyone): Skipped when the feed was unchanged, Failed with the reason when it could not be read.
+     */
+    get: operations['listFeedRuns'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/accounts/{accountId}/asset-sources/feed/create': {
     parameters: {
       query?: never;
@@ -6300,6 +6320,181 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
+        };
+      };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
+        };
+      };
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  listFeedRuns: {
+    parameters: {
+      query?: {
+        /** @description Page size, at most 100. */
+        limit?: number;
+        /** @description Items to skip. */
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description The feed source */
+        assetSourceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of runs */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            next: string | null;
+            previous: string | null;
+            runs: {
+              assetSourceId: number;
+              /** Format: date-time */
+              createdTime: string;
+              /** @description Rows whose key (and variant) an earlier row had; stored, and listed in the report. */
+              duplicateKeys: number;
+              /** @description Rows without a value in the asset key column; stored, and listed in the report. */
+              emptyKeys: number;
+              finishedTime: string | null;
+              message: string;
+              queueId: string;
+              /** @description Rows not stored, each listed in the report with its line and reason. */
+              rejectedRows: number;
+              /** @description Rows the feed held, rejected ones included. */
+              rows: number;
+              rowsStored: number;
+              /**
+               * @description Skipped: a scheduled run found the feed unchanged. Held: the shrink guard holds the version. The queue shows Completed for Completed and Skipped, Failed for Held and Failed.
+               * @enum {string}
+               */
+              status: 'Queued' | 'Processing' | 'Completed' | 'Skipped' | 'Held' | 'Failed';
+              /** @enum {string} */
+              trigger: 'create' | 'update' | 'schedule';
+            }[];
+            /** @description Runs of the source in all. */
+            total: number;
+          };
+        };
+      };
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
+        };
+      };
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
+        };
+      };
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
+        };
+      };
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); ASSET_SOURCE_NOT_FOUND (Asset source not found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'ASSET_SOURCE_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Conflict: ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ASSET_SOURCE_KIND_MISMATCH';
           };
         };
       };

@@ -93,6 +93,7 @@ export const ASSET_SOURCES_ACCESS = {
   replaceFeedSource: PERMISSIONS.assetSourcesEdit,
   confirmFeedVersion: PERMISSIONS.assetSourcesEdit,
   listFeedReport: PERMISSIONS.assetSourcesView,
+  listFeedRuns: PERMISSIONS.assetSourcesView,
 } as const satisfies ServiceAccess<AssetSourcesServiceService>;
 
 /** storage-library: every method of the service, by its key in the generated definition. */

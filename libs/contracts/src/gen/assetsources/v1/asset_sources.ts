@@ -542,6 +542,17 @@ export interface ListFeedReportResponse {
   entries: FeedReportEntry[];
 }
 
+export interface ListFeedRunsRequest {
+  accountId: number;
+  assetSourceId: number;
+  page: PageRequest | undefined;
+}
+
+export interface ListFeedRunsResponse {
+  runs: FeedRun[];
+  total: number;
+}
+
 /** Process (36): the members of a feed create that say how to read it. */
 export interface ProcessFeedRequest {
   accountId: number;
@@ -8689,6 +8700,202 @@ export const ListFeedReportResponse: MessageFns<ListFeedReportResponse> = {
   },
 };
 
+function createBaseListFeedRunsRequest(): ListFeedRunsRequest {
+  return { accountId: 0, assetSourceId: 0, page: undefined };
+}
+
+export const ListFeedRunsRequest: MessageFns<ListFeedRunsRequest> = {
+  encode(message: ListFeedRunsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      writer.uint32(16).int64(message.assetSourceId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListFeedRunsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListFeedRunsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListFeedRunsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListFeedRunsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListFeedRunsRequest>, I>>(base?: I): ListFeedRunsRequest {
+    return ListFeedRunsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListFeedRunsRequest>, I>>(object: I): ListFeedRunsRequest {
+    const message = createBaseListFeedRunsRequest();
+    message.accountId = object.accountId ?? 0;
+    message.assetSourceId = object.assetSourceId ?? 0;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListFeedRunsResponse(): ListFeedRunsResponse {
+  return { runs: [], total: 0 };
+}
+
+export const ListFeedRunsResponse: MessageFns<ListFeedRunsResponse> = {
+  encode(message: ListFeedRunsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.runs) {
+      FeedRun.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListFeedRunsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListFeedRunsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.runs.push(FeedRun.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListFeedRunsResponse {
+    return {
+      runs: globalThis.Array.isArray(object?.runs) ? object.runs.map((e: any) => FeedRun.fromJSON(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: ListFeedRunsResponse): unknown {
+    const obj: any = {};
+    if (message.runs?.length) {
+      obj.runs = message.runs.map((e) => FeedRun.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListFeedRunsResponse>, I>>(base?: I): ListFeedRunsResponse {
+    return ListFeedRunsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListFeedRunsResponse>, I>>(object: I): ListFeedRunsResponse {
+    const message = createBaseListFeedRunsResponse();
+    message.runs = object.runs?.map((e) => FeedRun.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
 function createBaseProcessFeedRequest(): ProcessFeedRequest {
   return {
     accountId: 0,
@@ -9387,6 +9594,17 @@ export const AssetSourcesServiceService = {
       Buffer.from(ListFeedReportResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListFeedReportResponse => ListFeedReportResponse.decode(value),
   },
+  /** Extension: a feed source's ingestion runs, newest first (scheduled ones included), a page at a time. */
+  listFeedRuns: {
+    path: "/assetsources.v1.AssetSourcesService/ListFeedRuns" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListFeedRunsRequest): Buffer => Buffer.from(ListFeedRunsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListFeedRunsRequest => ListFeedRunsRequest.decode(value),
+    responseSerialize: (value: ListFeedRunsResponse): Buffer =>
+      Buffer.from(ListFeedRunsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListFeedRunsResponse => ListFeedRunsResponse.decode(value),
+  },
 } as const;
 
 export interface AssetSourcesServiceServer extends UntypedServiceImplementation {
@@ -9440,6 +9658,8 @@ export interface AssetSourcesServiceServer extends UntypedServiceImplementation 
   confirmFeedVersion: handleUnaryCall<ConfirmFeedVersionRequest, ConfirmFeedVersionResponse>;
   /** Extension: one ingestion run (its queue id) with its health counts and a page of its health report. */
   listFeedReport: handleUnaryCall<ListFeedReportRequest, ListFeedReportResponse>;
+  /** Extension: a feed source's ingestion runs, newest first (scheduled ones included), a page at a time. */
+  listFeedRuns: handleUnaryCall<ListFeedRunsRequest, ListFeedRunsResponse>;
 }
 
 export interface AssetSourcesServiceClient extends Client {
@@ -9842,6 +10062,22 @@ export interface AssetSourcesServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListFeedReportResponse) => void,
+  ): ClientUnaryCall;
+  /** Extension: a feed source's ingestion runs, newest first (scheduled ones included), a page at a time. */
+  listFeedRuns(
+    request: ListFeedRunsRequest,
+    callback: (error: ServiceError | null, response: ListFeedRunsResponse) => void,
+  ): ClientUnaryCall;
+  listFeedRuns(
+    request: ListFeedRunsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListFeedRunsResponse) => void,
+  ): ClientUnaryCall;
+  listFeedRuns(
+    request: ListFeedRunsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListFeedRunsResponse) => void,
   ): ClientUnaryCall;
 }
 
