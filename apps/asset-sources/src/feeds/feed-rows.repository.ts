@@ -227,6 +227,12 @@ export class FeedRowsRepository {
     return row.top === null ? 0 : Number(row.top) + 1;
   }
 
+  /** How many rows the disable policy keeps aside (by the side table's primary key). */
+  async disabledCount(assetSourceId: number): Promise<number> {
+    const [row] = await this.db.execute<{ n: number }>('SELECT COUNT(*) AS n FROM feed_disabled_rows WHERE asset_source_id = ?', [assetSourceId]);
+    return Number(row?.n ?? 0);
+  }
+
   /** The rows the disable policy keeps aside (never served or mapped), by key. */
   async disabledKeys(assetSourceId: number): Promise<string[]> {
     const rows: { key_value: string }[] = await this.db

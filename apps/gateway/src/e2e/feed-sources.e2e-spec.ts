@@ -343,4 +343,25 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
       message: expect.stringMatching(/^Confirmed/),
     });
   });
+
+  it('sets aside the rows a new version lacks under missingRowPolicy disable, counts them on the source, and serves them again when they return', async () => {
+    feeds.set('/aside.csv', csv(products(5)));
+    const created = await call<{ id: number; queueId: string }>('POST', `${base()}/feed/create`, feedBody('/aside.csv', { missingRowPolicy: 'disable' }));
+    await ended(created.body.queueId);
+    type Detail = { feed: { missingRowPolicy: string; disabledRows: number } };
+    expect((await call<Detail>('GET', `${base()}/${created.body.id}`)).body.feed).toMatchObject({ missingRowPolicy: 'disable', disabledRows: 0 });
+
+    feeds.set('/aside.csv', csv(products(3)));
+    const fewer = await call<{ queueId: string }>('PUT', `${base()}/feed/${created.body.id}`, feedBody('/aside.csv'));
+    expect((await ended(fewer.body.queueId)).message).toBe(
+      'Completed: 3 rows serving, 3 read; 2 rows missing from the feed set aside (missingRowPolicy disable).',
+    );
+    expect((await call<Detail>('GET', `${base()}/${created.body.id}`)).body.feed.disabledRows).toBe(2);
+    expect((await data(created.body.id)).data.map((row) => row.sku)).toEqual(['P000', 'P001', 'P002']);
+
+    feeds.set('/aside.csv', csv(products(5)));
+    const back = await call<{ queueId: string }>('PUT', `${base()}/feed/${created.body.id}`, feedBody('/aside.csv'));
+    expect((await ended(back.body.queueId)).message).toBe('Completed: 5 rows serving, 5 read.');
+    expect((await call<Detail>('GET', `${base()}/${created.body.id}`)).body.feed.disabledRows).toBe(0);
+  });
 });

@@ -35,6 +35,9 @@ export const FeedSettingsSchema = Type.Object(
       ),
     ),
     servingQueueId: optionalString('The run whose rows are serving.'),
+    disabledRows: Type.Integer({
+      description: 'Rows missing from the feed that missingRowPolicy disable holds aside: never served or mapped, dropped from there when their key returns.',
+    }),
   },
   { description: 'Feed sources only (extension).' },
 );
@@ -64,4 +67,5 @@ export const presentFeedSettings = (f: v1.FeedSettings) => ({
   shrinkGuardPercent: f.shrinkGuardPercent,
   ...(f.heldQueueId !== undefined ? { held: { queueId: f.heldQueueId, reason: f.heldReason ?? '' } } : {}),
   ...(f.servingQueueId !== undefined ? { servingQueueId: f.servingQueueId } : {}),
+  disabledRows: f.disabledRows,
 });

@@ -3883,6 +3883,8 @@ export interface operations {
               credentialsSet: ('username' | 'password' | 'accessKey' | 'secretKey' | 'privateKey')[];
               csvSeparator: string;
               customCode?: string;
+              /** @description Rows missing from the feed that missingRowPolicy disable holds aside: never served or mapped, dropped from there when their key returns. */
+              disabledRows: number;
               /** @description yyyy-mm-dd. */
               endDate?: string;
               fileId?: string;
@@ -4096,6 +4098,8 @@ export interface operations {
               credentialsSet: ('username' | 'password' | 'accessKey' | 'secretKey' | 'privateKey')[];
               csvSeparator: string;
               customCode?: string;
+              /** @description Rows missing from the feed that missingRowPolicy disable holds aside: never served or mapped, dropped from there when their key returns. */
+              disabledRows: number;
               /** @description yyyy-mm-dd. */
               endDate?: string;
               fileId?: string;

@@ -465,7 +465,11 @@ export interface FeedSettings {
     | string
     | undefined;
   /** The run whose rows are serving. */
-  servingQueueId?: string | undefined;
+  servingQueueId?:
+    | string
+    | undefined;
+  /** Rows missing from the feed that missing_row_policy disable holds aside (never served or mapped). */
+  disabledRows: number;
 }
 
 export interface CreateFeedSourceRequest {
@@ -6959,6 +6963,7 @@ function createBaseFeedSettings(): FeedSettings {
     heldQueueId: undefined,
     heldReason: undefined,
     servingQueueId: undefined,
+    disabledRows: 0,
   };
 }
 
@@ -7032,6 +7037,9 @@ export const FeedSettings: MessageFns<FeedSettings> = {
     }
     if (message.servingQueueId !== undefined) {
       writer.uint32(186).string(message.servingQueueId);
+    }
+    if (message.disabledRows !== 0) {
+      writer.uint32(192).int64(message.disabledRows);
     }
     return writer;
   },
@@ -7233,6 +7241,14 @@ export const FeedSettings: MessageFns<FeedSettings> = {
             message.servingQueueId = reader.string();
             continue;
           }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.disabledRows = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7350,6 +7366,11 @@ export const FeedSettings: MessageFns<FeedSettings> = {
         : isSet(object.serving_queue_id)
         ? globalThis.String(object.serving_queue_id)
         : undefined,
+      disabledRows: isSet(object.disabledRows)
+        ? globalThis.Number(object.disabledRows)
+        : isSet(object.disabled_rows)
+        ? globalThis.Number(object.disabled_rows)
+        : 0,
     };
   },
 
@@ -7424,6 +7445,9 @@ export const FeedSettings: MessageFns<FeedSettings> = {
     if (message.servingQueueId !== undefined) {
       obj.servingQueueId = message.servingQueueId;
     }
+    if (message.disabledRows !== 0) {
+      obj.disabledRows = Math.round(message.disabledRows);
+    }
     return obj;
   },
 
@@ -7455,6 +7479,7 @@ export const FeedSettings: MessageFns<FeedSettings> = {
     message.heldQueueId = object.heldQueueId ?? undefined;
     message.heldReason = object.heldReason ?? undefined;
     message.servingQueueId = object.servingQueueId ?? undefined;
+    message.disabledRows = object.disabledRows ?? 0;
     return message;
   },
 };
