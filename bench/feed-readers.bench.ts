@@ -1,12 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { parse } from 'csv-parse';
-import { SaxesParser } from 'saxes';
 import type { FeedFormat as ReaderFormat } from '../apps/asset-sources/src/feeds/feed-reading';
 import { emptyFeedConfig } from '../apps/asset-sources/src/feeds/reading/feed-reader';
 import { formatRows } from '../apps/asset-sources/src/feeds/reading/feed-format';
 import { ByteTally } from '../apps/asset-sources/src/feeds/reading/feed-text';
+import { csvRowCounter, saxesRowCounter } from './harness/bare-parsers';
 import { feedHead, feedRow, feedTail, type FeedFormat } from './harness/product-feed';
 
 /**
@@ -51,30 +50,19 @@ async function readerRows(format: FeedFormat, chunks: Buffer[]): Promise<number>
  */
 async function bareRows(format: FeedFormat, chunks: Buffer[], withText = false): Promise<number> {
   if (format === 'csv') {
-    const parser = Readable.from(chunks).pipe(parse({ columns: true, relax_column_count: true }));
-    let rows = 0;
-    parser.on('readable', () => {
-      while (parser.read() !== null) rows++;
-    });
-    await finished(parser);
-    return rows;
+    const { parser, rows } = csvRowCounter();
+    await finished(Readable.from(chunks).pipe(parser));
+    return rows();
   }
-  let rows = 0;
-  let depth = 0;
-  const parser = new SaxesParser({ position: true, xmlns: false });
+  const { parser, rows } = saxesRowCounter();
   if (withText) {
     parser.on('text', () => undefined);
     parser.on('cdata', () => undefined);
   }
-  parser.on('opentag', () => void depth++);
-  parser.on('closetag', () => {
-    depth--;
-    if (depth === 1) rows++;
-  });
   const decoder = new TextDecoder('utf-8');
   for (const chunk of chunks) parser.write(decoder.decode(chunk, { stream: true }));
   parser.close();
-  return rows;
+  return rows();
 }
 
 /** CPU µs per row of one run. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { parse } from 'csv-parse';
+import { csvRowCounter } from './bare-parsers';
 
 /**
  * The feed benchmark's baseline, run as a process of its own so its peak RSS is its own: csv-parse
@@ -13,12 +13,8 @@ async function main(url: string): Promise<void> {
   const cpuBegin = process.cpuUsage();
   const rows = await new Promise<number>((resolve, reject) => {
     get(url, (response) => {
-      let count = 0;
-      const parser = parse({ columns: true, relax_column_count: true });
-      parser.on('readable', () => {
-        while (parser.read() !== null) count++;
-      });
-      parser.on('end', () => resolve(count));
+      const { parser, rows: counted } = csvRowCounter();
+      parser.on('end', () => resolve(counted()));
       parser.on('error', reject);
       response.pipe(parser);
     }).on('error', reject);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { SaxesParser } from 'saxes';
+import { saxesRowCounter } from './bare-parsers';
 
 /**
  * The XML side of the feed benchmark's baseline, run as a process of its own so its peak RSS is its
@@ -14,20 +14,13 @@ async function main(url: string): Promise<void> {
   const cpuBegin = process.cpuUsage();
   const rows = await new Promise<number>((resolve, reject) => {
     get(url, (response) => {
-      let count = 0;
-      let depth = 0;
-      const parser = new SaxesParser({ position: true, xmlns: false });
-      parser.on('opentag', () => void depth++);
-      parser.on('closetag', () => {
-        depth--;
-        if (depth === 1) count++;
-      });
+      const { parser, rows: counted } = saxesRowCounter();
       parser.on('error', reject);
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => parser.write(chunk));
       response.on('end', () => {
         parser.close();
-        resolve(count);
+        resolve(counted());
       });
       response.on('error', reject);
     }).on('error', reject);

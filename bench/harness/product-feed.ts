@@ -28,7 +28,7 @@ const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&
 
 /** The same row as an XML element: one child element per column, in column order. */
 function productElement(i: number): string {
-  const fields = parseCsvLine(productRow(i));
+  const fields = productValues(i);
   return `<product>${COLUMNS.map((c, k) => `<${c}>${escapeXml(fields[k])}</${c}>`).join('')}</product>`;
 }
 

@@ -1,15 +1,11 @@
 import { createConnection } from 'mysql2/promise';
 import { createLogger } from '@platform/logging';
-import { LoadDataRows, openOwnSchema } from '@platform/mysql';
+import { openOwnSchema } from '@platform/mysql';
+import { InFlight, LOADS_IN_FLIGHT } from '../../apps/asset-sources/src/feeds/feed-ingest.job';
+import { FeedRowsRepository, STAGE_BATCH, STAGE_BATCH_BYTES, StagedRows } from '../../apps/asset-sources/src/feeds/feed-rows.repository';
 import { ASSET_SOURCES_MIGRATIONS } from '../../apps/asset-sources/src/migrations';
 import { cpuTimeMs } from './cpu-time';
 import { COLUMNS, productValues } from './product-feed';
-
-/** As the ingestion batches its loads (feed-rows.repository.ts: STAGE_BATCH, STAGE_BATCH_BYTES; feed-ingest.job.ts: LOADS_IN_FLIGHT). */
-const BATCH_ROWS = 5_000;
-const BATCH_BYTES = 2 * 1024 * 1024;
-const LOADS_IN_FLIGHT = 2;
-const ROW_COLUMNS = ['asset_source_id', 'generation', 'ordinal', 'key_value', 'row_json'];
 
 export interface RowsWrittenAlone {
   seconds: number;
@@ -21,9 +17,10 @@ export interface RowsWrittenAlone {
  * The database's share of an ingestion, measured alone: the rows the ingestion of the product feed
  * stores (the same JSON text, key and ordinals), already encoded, written into a fresh copy of
  * asset-sources' schema (its migrations: the same table, indexes and foreign key) the way the
- * ingestion writes them (LOAD DATA batches of the same size, two in flight, through the platform's
- * loader). No parsing, no checks, no network: how fast the rows can go in at all on this machine,
- * so the ingestion's ratio can be read against what storing the rows alone leaves room for.
+ * ingestion writes them: its batches (StagedRows, STAGE_BATCH rows or STAGE_BATCH_BYTES), its load
+ * (FeedRowsRepository.stage) and its loads in flight (InFlight, LOADS_IN_FLIGHT). No parsing, no
+ * checks, no network: how fast the rows can go in at all on this machine, so the ingestion's ratio
+ * can be read against what storing the rows alone leaves room for.
  */
 export async function writeRowsAlone(options: {
   mysqlUrl: string;
@@ -48,28 +45,26 @@ export async function writeRowsAlone(options: {
     })) as number[];
     const generation = 1;
     // Encoded before the clock starts: only the loads are timed.
-    const batches: LoadDataRows[] = [];
-    let batch = new LoadDataRows(BATCH_BYTES + 512 * 1024);
+    const batches: StagedRows[] = [];
+    let batch = new StagedRows(assetSourceId, generation);
     for (let ordinal = 0; ordinal < options.rows; ordinal++) {
       const values = productValues(ordinal);
       const row: Record<string, string> = {};
       COLUMNS.forEach((column, k) => (row[column] = values[k]));
-      batch.add([assetSourceId, generation, ordinal, row.sku, JSON.stringify(row)]);
-      if (batch.count >= BATCH_ROWS || batch.length >= BATCH_BYTES) {
+      batch.add(ordinal, row.sku, JSON.stringify(row));
+      if (batch.count >= STAGE_BATCH || batch.length >= STAGE_BATCH_BYTES) {
         batches.push(batch);
-        batch = new LoadDataRows(BATCH_BYTES + 512 * 1024);
+        batch = new StagedRows(assetSourceId, generation);
       }
     }
     if (batch.count > 0) batches.push(batch);
 
+    const store = new FeedRowsRepository(db);
     const cpuBefore = options.mariadbPid === undefined ? NaN : (cpuTimeMs(options.mariadbPid) ?? NaN);
     const begin = performance.now();
-    const inFlight: Promise<number>[] = [];
-    for (const rows of batches) {
-      inFlight.push(db.loadRows('asset_source_rows', ROW_COLUMNS, rows));
-      if (inFlight.length >= LOADS_IN_FLIGHT) await inFlight.shift();
-    }
-    await Promise.all(inFlight);
+    const loads = new InFlight(LOADS_IN_FLIGHT);
+    for (const rows of batches) await loads.add(store.stage(rows));
+    await loads.drain();
     const seconds = (performance.now() - begin) / 1000;
     const dbCpuMs = options.mariadbPid === undefined ? NaN : (cpuTimeMs(options.mariadbPid) ?? NaN) - cpuBefore;
     const [[stored]] = (await db.knex.raw('SELECT COUNT(*) AS n FROM asset_source_rows WHERE asset_source_id = ?', [assetSourceId])) as [[{ n: number }]];

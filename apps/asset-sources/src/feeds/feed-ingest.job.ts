@@ -17,7 +17,7 @@ import type { FeedSourceService } from './feed-source.service';
 const PROGRESS_EVERY_MS = 1_000;
 const KEY_VALUE_MAX = 255;
 /** Row loads in flight while parsing goes on; the next batch waits for the oldest (bounded memory). */
-const LOADS_IN_FLIGHT = 2;
+export const LOADS_IN_FLIGHT = 2;
 /** Rows whose key may repeat an earlier one, held (ordinal and line) until the database checks them... */
 const KEY_CANDIDATES = 10_000;
 /** ...this many per query. */
@@ -309,7 +309,7 @@ async function stageAll(
 }
 
 /** Writes started in order, at most `limit` at once; the first failure is thrown by the next add or drain. */
-class InFlight {
+export class InFlight {
   private readonly pending: Promise<void>[] = [];
   private failure: { error: unknown } | undefined;
 
