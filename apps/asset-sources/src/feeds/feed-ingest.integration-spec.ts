@@ -386,6 +386,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     expect((await run(next.queueId, assetSourceId)).message).toBe(message);
     expect((await rows(assetSourceId)).map((r) => r.sku)).toEqual(served);
     expect(await bed.feedStore.rows.disabledKeys(assetSourceId)).toEqual(disabled);
+    expect((await bed.feedSources.settings(assetSourceId))?.disabledRows).toBe(disabled.length);
     // A disabled row is never mapped: content maps and campaigns look rows up by key.
     expect(await bed.assetSources.findRows(ACCOUNT, assetSourceId, 'sku', ['B'])).toEqual(policy === 'keep' ? [expect.objectContaining({ value: 'B' })] : []);
     if (policy === 'disable') {
@@ -399,6 +400,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
         'Completed: 2 rows serving, 2 read; 2 rows missing from the feed set aside (missingRowPolicy disable).',
       );
       expect(await bed.feedStore.rows.disabledKeys(assetSourceId)).toEqual(['C', 'D']);
+      expect((await bed.feedSources.settings(assetSourceId))?.disabledRows).toBe(2);
     }
   });
 

@@ -213,6 +213,7 @@ export class FeedRowsRepository {
     } else {
       await trx('feed_disabled_rows').where({ asset_source_id: assetSourceId }).delete();
     }
+    await trx('feed_sources').where({ asset_source_id: assetSourceId }).update({ disabled_rows: disabled });
     const count = await this.rowsOf(trx, assetSourceId, generation);
     await trx('asset_sources').where({ asset_source_id: assetSourceId }).update({ row_generation: generation, row_count: count, rows_fetched_at: at });
     return { served: count, kept, disabled };
@@ -225,12 +226,6 @@ export class FeedRowsRepository {
       generation,
     ])) as [[{ top: number | null }]];
     return row.top === null ? 0 : Number(row.top) + 1;
-  }
-
-  /** How many rows the disable policy keeps aside (by the side table's primary key). */
-  async disabledCount(assetSourceId: number): Promise<number> {
-    const [row] = await this.db.execute<{ n: number }>('SELECT COUNT(*) AS n FROM feed_disabled_rows WHERE asset_source_id = ?', [assetSourceId]);
-    return Number(row?.n ?? 0);
   }
 
   /** The rows the disable policy keeps aside (never served or mapped), by key. */

@@ -62,7 +62,7 @@ export function toFeedInput(f: v1.FeedSourceFields): FeedSourceInput {
 }
 
 /** A feed source's settings as answered: the secret members by name only. */
-export function toFeedSettings(feed: FeedSourceRecord, disabledRows: number): v1.FeedSettings {
+export function toFeedSettings(feed: FeedSourceRecord): v1.FeedSettings {
   return {
     urlType: feed.location.urlType,
     url: feed.location.url,
@@ -87,7 +87,7 @@ export function toFeedSettings(feed: FeedSourceRecord, disabledRows: number): v1
     heldQueueId: feed.held?.queueId,
     heldReason: feed.held?.reason,
     servingQueueId: feed.applied.queueId ?? undefined,
-    disabledRows,
+    disabledRows: feed.disabledRows,
   };
 }
 

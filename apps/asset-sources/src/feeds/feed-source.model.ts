@@ -75,6 +75,8 @@ export interface FeedSourceRecord extends FeedSettings {
   sealedSecrets: Buffer | null;
   nextRunAt: Date | null;
   held: { queueId: string; reason: string } | null;
+  /** Rows missing from the feed that the disable policy holds aside (counted by the swap). */
+  disabledRows: number;
   applied: { queueId: string | null; etag: string | null; lastModified: string | null; contentHash: string | null };
 }
 

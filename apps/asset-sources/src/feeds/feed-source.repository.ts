@@ -37,6 +37,7 @@ interface FeedSourceRowDb {
   shrink_guard_percent: number;
   held_queue_id: string | null;
   held_reason: string | null;
+  disabled_rows: number;
   applied_queue_id: string | null;
   applied_etag: string | null;
   applied_last_modified: string | null;
@@ -90,6 +91,7 @@ const toSource = (row: FeedSourceRowDb): FeedSourceRecord => {
     sealedSecrets: row.sealed_credentials,
     nextRunAt: row.next_run_at,
     held: row.held_queue_id === null ? null : { queueId: row.held_queue_id, reason: row.held_reason ?? '' },
+    disabledRows: Number(row.disabled_rows),
     applied: { queueId: row.applied_queue_id, etag: row.applied_etag, lastModified: row.applied_last_modified, contentHash: row.applied_content_hash },
   };
 };

@@ -208,11 +208,6 @@ export class FeedSourceService {
     return { run, entries: await this.deps.feeds.reportPage(queueId, after, limit) };
   }
 
-  /** Rows missing from the feed that the disable policy holds aside. */
-  disabledRows(assetSourceId: number): Promise<number> {
-    return this.deps.rows.disabledCount(assetSourceId);
-  }
-
   /** A feed source's runs, newest first: the queue ids of scheduled runs are found here. */
   async runs(accountId: number, assetSourceId: number, page?: { offset?: number; limit?: number }): Promise<Page<FeedRunRecord>> {
     await this.deps.assetSources.ofKind(accountId, assetSourceId, 'feed');

@@ -1,10 +1,7 @@
 import { migrateDown } from '@platform/mysql';
 import { openTestSchema, type TestSchema } from '@platform/testing';
-import { ASSET_SOURCES_MIGRATIONS } from '.';
+import { migrationsUpTo } from '.';
 import { feedRowGenerations } from './20261128160000_feed_row_generations';
-
-/** The migrations up to this one: the later ones are undone and redone by their own specs. */
-const UP_TO_THIS = ASSET_SOURCES_MIGRATIONS.slice(0, ASSET_SOURCES_MIGRATIONS.indexOf(feedRowGenerations) + 1);
 
 jest.setTimeout(60_000);
 
@@ -16,7 +13,7 @@ describe('migration 20261128160000_feed_row_generations', () => {
   let schema: TestSchema;
 
   beforeAll(async () => {
-    schema = await openTestSchema({ tag: 'feedgen', base: 'asset_sources', migrations: UP_TO_THIS });
+    schema = await openTestSchema({ tag: 'feedgen', base: 'asset_sources', migrations: migrationsUpTo(feedRowGenerations) });
   });
 
   afterAll(async () => {

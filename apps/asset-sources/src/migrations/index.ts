@@ -5,6 +5,7 @@ import { createFeedSources } from './20261125010000_create_feed_sources';
 import { indexActiveFeedRuns } from './20261128120000_index_active_feed_runs';
 import { feedRowGenerations } from './20261128160000_feed_row_generations';
 import { rowValues } from './20261128190000_row_values';
+import { feedDisabledRowCount } from './20261129070000_feed_disabled_row_count';
 
 /** Every schema change of this service, in order; the outbox migration comes from @platform/nats. */
 export const ASSET_SOURCES_MIGRATIONS: Migration[] = [
@@ -14,4 +15,8 @@ export const ASSET_SOURCES_MIGRATIONS: Migration[] = [
   indexActiveFeedRuns,
   feedRowGenerations,
   rowValues,
+  feedDisabledRowCount,
 ];
+
+/** The migrations up to `last`, for a spec that undoes and redoes `last` (a later one has a spec of its own). */
+export const migrationsUpTo = (last: Migration): Migration[] => ASSET_SOURCES_MIGRATIONS.slice(0, ASSET_SOURCES_MIGRATIONS.indexOf(last) + 1);

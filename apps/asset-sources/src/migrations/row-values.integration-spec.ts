@@ -1,6 +1,7 @@
 import { migrateDown } from '@platform/mysql';
 import { openTestSchema, type TestSchema } from '@platform/testing';
-import { ASSET_SOURCES_MIGRATIONS } from '.';
+import { rowValues } from './20261128190000_row_values';
+import { migrationsUpTo } from '.';
 
 jest.setTimeout(60_000);
 
@@ -13,7 +14,7 @@ describe('migration 20261128190000_row_values', () => {
   let schema: TestSchema;
 
   beforeAll(async () => {
-    schema = await openTestSchema({ tag: 'rowvalues', base: 'asset_sources', migrations: ASSET_SOURCES_MIGRATIONS });
+    schema = await openTestSchema({ tag: 'rowvalues', base: 'asset_sources', migrations: migrationsUpTo(rowValues) });
   });
 
   afterAll(async () => {

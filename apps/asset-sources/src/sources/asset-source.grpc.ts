@@ -63,7 +63,6 @@ export async function toDetail(
   const settings = record.recommendation;
   const status = settings ? await recommendations.status(record) : undefined;
   const feed = record.assetSourceType === 'feed' ? await feedSources.settings(record.assetSourceId) : undefined;
-  const disabledRows = feed ? await feedSources.disabledRows(record.assetSourceId) : 0;
   return {
     assetSourceId: record.assetSourceId,
     assetSourceName: record.assetSourceName,
@@ -86,7 +85,7 @@ export async function toDetail(
         : undefined,
     createdTime: record.createdAt.toISOString(),
     updatedTime: record.updatedAt.toISOString(),
-    feed: feed && toFeedSettings(feed, disabledRows),
+    feed: feed && toFeedSettings(feed),
   };
 }
 
