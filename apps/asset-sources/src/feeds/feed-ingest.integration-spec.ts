@@ -429,7 +429,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     expect(kept.map((r) => Number(r.generation))).toEqual([await generationsServed(assetSourceId)]);
   });
 
-  it('keeps stored secrets on an update that leaves them out, and drops them when urlType changes', async () => {
+  it('keeps stored secrets on an update that leaves them out, and drops them when urlType, host or port changes', async () => {
     const created = await bed.feedSources.create(ACCOUNT, input('/x.csv', { secrets: { username: 'u1', password: 'p1' } }, server));
     await bed.feedSources.replace(ACCOUNT, created.assetSourceId, input('/x.csv', {}, server));
     const stored = async () => {
@@ -443,6 +443,23 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
       created.assetSourceId,
       input('/x.csv', { location: { ...input('/x.csv', {}, server).location, urlType: 'http' } }, server),
     );
+    expect(await stored()).toEqual({ username: 'u1', password: 'p1' });
+    // Another host: the stored password is not sent there. A username alone is asked its password, saying why.
+    const elsewhere = input('/x.csv', { location: { ...input('/x.csv').location, url: 'http://feeds.example.com:8080/x.csv' }, secrets: { username: 'u1' } });
+    const refused = await rejectionOf(bed.feedSources.replace(ACCOUNT, created.assetSourceId, elsewhere));
+    expect(refused).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: [{ pointer: '/urlConfig/password', code: 'REQUIRED', detail: expect.stringMatching(/stays with the feed's former server/) }],
+    });
+    expect(await stored()).toEqual({ username: 'u1', password: 'p1' });
+    // The same host on another port, credentials left out: none go with it.
+    await bed.feedSources.replace(
+      ACCOUNT,
+      created.assetSourceId,
+      input('/x.csv', { location: { ...input('/x.csv').location, url: 'http://feeds.example.com:8080/x.csv' } }),
+    );
+    expect(await stored()).toEqual({});
+    await bed.feedSources.replace(ACCOUNT, created.assetSourceId, input('/x.csv', { secrets: { username: 'u2', password: 'p2' } }, server));
     await bed.feedSources.replace(
       ACCOUNT,
       created.assetSourceId,

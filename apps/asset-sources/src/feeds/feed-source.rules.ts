@@ -202,3 +202,16 @@ export function feedSourceErrors(input: FeedSourceInput, secretsStored: Readonly
 export function givenSecrets(secrets: FeedSecrets): FeedSecrets {
   return Object.fromEntries(Object.entries(secrets).filter(([, v]) => v !== undefined && v !== '')) as FeedSecrets;
 }
+
+/**
+ * An update that moves a feed to another urlType or server does not take its stored credentials
+ * along; a credential it then lacks is asked for again, saying why.
+ */
+export function withCredentialsNotCarried(errors: FieldError[], storedElsewhere: readonly FeedSecretField[]): FieldError[] {
+  const stored = new Set<string>(storedElsewhere.map((member) => `/urlConfig/${member}`));
+  return errors.map((error) =>
+    error.code === 'REQUIRED' && stored.has(error.pointer)
+      ? { ...error, detail: `${error.detail} The stored one stays with the feed's former server: give it again for a new urlType, host or port.` }
+      : error,
+  );
+}

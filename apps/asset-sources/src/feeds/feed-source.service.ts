@@ -23,7 +23,8 @@ import {
   type FeedSourceRecord,
 } from './feed-source.model';
 import type { FeedSourceRepository } from './feed-source.repository';
-import { feedSourceErrors, givenSecrets } from './feed-source.rules';
+import { feedSourceErrors, givenSecrets, withCredentialsNotCarried } from './feed-source.rules';
+import { sameCredentialDestination } from './reading/feed-destination';
 
 /** Due sources one sweep starts at most; the rest are due on the next sweep. */
 const SWEEP_BATCH = 50;
@@ -96,8 +97,8 @@ export class FeedSourceService {
 
   /**
    * Replaces a feed source's settings (39) and queues an ingestion with them. A secret member not
-   * given keeps its stored value while the urlType stays the same; the rows keep serving until the
-   * new run swaps its version in.
+   * given keeps its stored value while the credentials go to the same place (urlType, host and port:
+   * `credentialDestination`); the rows keep serving until the new run swaps its version in.
    */
   async replace(
     accountId: number,
@@ -107,10 +108,10 @@ export class FeedSourceService {
   ): Promise<{ assetSourceId: number; queueId: string }> {
     const current = await this.deps.assetSources.ofKind(accountId, assetSourceId, 'feed');
     const stored = await this.feedOf(assetSourceId);
-    const sameTransport = stored.location.urlType === input.location.urlType;
-    const kept = sameTransport ? this.open(stored) : {};
-    const errors = feedSourceErrors(input, new Set(sameTransport ? stored.secretsSet : []));
-    if (errors.length > 0) throw validationFailed(errors);
+    const sameDestination = sameCredentialDestination(stored.location, input.location);
+    const kept = sameDestination ? this.open(stored) : {};
+    const errors = feedSourceErrors(input, new Set(sameDestination ? stored.secretsSet : []));
+    if (errors.length > 0) throw validationFailed(sameDestination ? errors : withCredentialsNotCarried(errors, stored.secretsSet));
     const settings = this.settingsOf(input, stored);
     const next = { ...input.definition, assetSourceName: input.definition.assetSourceName.trim(), contentType: settings.format.contentType };
     const refusal = await this.deps.assetSources.refuseChange(current, next);

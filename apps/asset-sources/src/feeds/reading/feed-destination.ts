@@ -1,0 +1,29 @@
+import type { FeedLocation } from '../feed-reading';
+import { objectLocationOf } from './objstore-transport';
+
+/**
+ * Where a feed's credentials are sent: its urlType and the server it logs in to (host and port; for
+ * objstore the S3 endpoint the request is signed for). Undefined for an asset-library file, which
+ * takes no credentials, and for a URL that does not parse.
+ *
+ * An update keeps stored credentials only while this stays the same: whoever may edit a source must
+ * not be able to point it at a server of their own and have the stored password sent there.
+ */
+export function credentialDestination(location: FeedLocation): string | undefined {
+  if (location.fileId) return undefined;
+  try {
+    if (location.urlType === 'objstore') return `objstore ${objectLocationOf(location).endpoint}`;
+    const url = new URL(location.url);
+    if (location.urlType === 'sftp') return `sftp ${url.hostname}:${location.urlConfig.portNumber ?? (url.port || 22)}`;
+    // URL drops a scheme's default port, so http://host and http://host:80 are one destination.
+    return `${location.urlType} ${url.host}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether stored credentials may go with the new location. */
+export function sameCredentialDestination(stored: FeedLocation, next: FeedLocation): boolean {
+  const before = credentialDestination(stored);
+  return before !== undefined && before === credentialDestination(next);
+}
