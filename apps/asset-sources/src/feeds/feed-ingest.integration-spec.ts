@@ -114,6 +114,23 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
         'REQUIRED',
       ],
       [{ location: { urlType: 'https', url: 'http://feeds.example.com/a.csv', fileId: null, urlConfig: {} } }, '/url', 'INVALID_FORMAT'],
+      ...(
+        [
+          ['s3://bucket/feed.csv', { endpoint: 'http://minio.example.com:9000/bucket' }, '/urlConfig/endpoint', 'INVALID_FORMAT'],
+          ['s3://bucket/feed.csv', { endpoint: 'ftp://minio.example.com' }, '/urlConfig/endpoint', 'INVALID_FORMAT'],
+          ['http://minio.example.com:9000/bucket/feed.csv', { endpoint: 'http://other.example.com' }, '/urlConfig/endpoint', 'NOT_ALLOWED'],
+          ['s3://bucket/feed.csv', { region: 'EU West' }, '/urlConfig/region', 'INVALID_FORMAT'],
+        ] as const
+      ).map(([url, urlConfig, pointer, code]): [Partial<FeedSourceInput>, string, string] => [
+        { location: { urlType: 'objstore', url, fileId: null, urlConfig }, secrets: { accessKey: 'AK', secretKey: 'SK' } },
+        pointer,
+        code,
+      ]),
+      [
+        { location: { urlType: 'https', url: 'https://feeds.example.com/a.csv', fileId: null, urlConfig: { region: 'us-east-1' } } },
+        '/urlConfig/region',
+        'UNKNOWN_FIELD',
+      ],
       [{ schedule: { isScheduled: true, frequency: null, startTime: '25:00', endDate: '2026-02-30' } }, '/frequency', 'REQUIRED'],
       [{ schedule: { isScheduled: true, frequency: 'DAILY', startTime: '25:00', endDate: null } }, '/startTime', 'INVALID_FORMAT'],
       [{ schedule: { isScheduled: true, frequency: 'DAILY', startTime: '06:00', endDate: '2026-02-30' } }, '/endDate', 'INVALID_FORMAT'],

@@ -3,19 +3,15 @@ import { assetSourcesV1 as v1 } from '@contracts/proto';
 import type { Logger } from '@platform/logging';
 import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { FeedProcessService } from './feed-process.service';
+import { splitUrlConfig } from './feed-source.grpc';
 import type { FeedReadInput } from './feed-source.rules';
 
 // The service refuses values outside the enumerations, so the casts only carry what it checks.
 function toReadInput(request: v1.ProcessFeedRequest): FeedReadInput {
-  const c = request.urlConfig ?? {};
+  const { urlConfig, secrets } = splitUrlConfig(request.urlConfig);
   return {
-    location: {
-      urlType: request.urlType as FeedUrlType,
-      url: request.url,
-      fileId: request.fileId || null,
-      urlConfig: { additionalParams: c.additionalParams, httpMethod: c.httpMethod as 'GET' | 'POST' | undefined, portNumber: c.portNumber },
-    },
-    secrets: { username: c.username, password: c.password, accessKey: c.accessKey, secretKey: c.secretKey, privateKey: c.privateKey },
+    location: { urlType: request.urlType as FeedUrlType, url: request.url, fileId: request.fileId || null, urlConfig },
+    secrets,
     format: {
       contentType: request.contentType as FeedContentType,
       characterEncoding: request.characterEncoding as FeedCharacterEncoding,

@@ -14,7 +14,7 @@ import type { Logger } from '@platform/logging';
 import { unaryHandlers, type CallGuard } from '@platform/service';
 import { toSpecialColumns } from '../sources/asset-source.grpc';
 import type { FeedConfig } from './feed-reading';
-import type { FeedRunRecord, FeedSourceInput, FeedSourceRecord } from './feed-source.model';
+import type { FeedRunRecord, FeedSecrets, FeedSourceInput, FeedSourceRecord, FeedUrlSettings } from './feed-source.model';
 import type { PeerOf } from '@platform/grpc';
 import type { StorageLibraryPeer } from '../peers/storage-library.peer';
 import type { FeedSourceService } from './feed-source.service';
@@ -30,18 +30,27 @@ function parseFeedConfig(json: string | undefined): FeedConfig | null {
   throw validationFailed([{ pointer: '/feedConfig', code: 'INVALID_TYPE', detail: 'feedConfig must be the config object process answered.' }]);
 }
 
-// The service refuses values outside the enumerations, so the casts only carry what it checks.
-export function toFeedInput(f: v1.FeedSourceFields): FeedSourceInput {
-  const c = f.urlConfig ?? {};
+/** urlConfig as a request carries it, split into what is stored in the clear and the secrets the service seals. */
+export function splitUrlConfig(c: v1.FeedUrlConfig = {}): { urlConfig: FeedUrlSettings; secrets: FeedSecrets } {
   return {
-    definition: { assetSourceName: f.assetSourceName, columnNames: f.columnNames, columns: toSpecialColumns(f.columns), contentType: null },
-    location: {
-      urlType: f.urlType as FeedUrlType,
-      url: f.url,
-      fileId: f.fileId ?? null,
-      urlConfig: { additionalParams: c.additionalParams, httpMethod: c.httpMethod as 'GET' | 'POST' | undefined, portNumber: c.portNumber },
+    urlConfig: {
+      additionalParams: c.additionalParams,
+      httpMethod: c.httpMethod as 'GET' | 'POST' | undefined,
+      portNumber: c.portNumber,
+      endpoint: c.endpoint,
+      region: c.region,
     },
     secrets: { username: c.username, password: c.password, accessKey: c.accessKey, secretKey: c.secretKey, privateKey: c.privateKey },
+  };
+}
+
+// The service refuses values outside the enumerations, so the casts only carry what it checks.
+export function toFeedInput(f: v1.FeedSourceFields): FeedSourceInput {
+  const { urlConfig, secrets } = splitUrlConfig(f.urlConfig);
+  return {
+    definition: { assetSourceName: f.assetSourceName, columnNames: f.columnNames, columns: toSpecialColumns(f.columns), contentType: null },
+    location: { urlType: f.urlType as FeedUrlType, url: f.url, fileId: f.fileId ?? null, urlConfig },
+    secrets,
     format: {
       contentType: f.contentType as FeedContentType,
       characterEncoding: f.characterEncoding as FeedCharacterEncoding,
@@ -70,6 +79,8 @@ export function toFeedSettings(feed: FeedSourceRecord): v1.FeedSettings {
     additionalParams: feed.location.urlConfig.additionalParams,
     httpMethod: feed.location.urlConfig.httpMethod,
     portNumber: feed.location.urlConfig.portNumber,
+    endpoint: feed.location.urlConfig.endpoint,
+    region: feed.location.urlConfig.region,
     credentialsSet: feed.secretsSet,
     contentType: feed.format.contentType,
     characterEncoding: feed.format.characterEncoding,

@@ -15,6 +15,9 @@ export interface FeedUrlSettings {
   additionalParams?: string;
   httpMethod?: 'GET' | 'POST';
   portNumber?: number;
+  /** objstore (extension): the S3-compatible server of an s3:// url, and the signing region. */
+  endpoint?: string;
+  region?: string;
 }
 
 /** The secret members of urlConfig, in the clear: only in memory, sealed before they are stored. */

@@ -10,6 +10,8 @@ import {
   FEED_HTTP_METHODS,
   FEED_MISSING_ROW_POLICIES,
   FEED_PRIVATE_KEY_MAX,
+  FEED_S3_ENDPOINT_MAX,
+  FEED_S3_REGION_PATTERN,
   FEED_URL_MAX,
   FEED_URL_TYPES,
   type FeedSecretField,
@@ -25,7 +27,7 @@ export const URL_CONFIG_MEMBERS: Record<FeedUrlType, readonly (keyof FeedUrlSett
   http: ['additionalParams', 'httpMethod', 'username', 'password'],
   https: ['additionalParams', 'httpMethod', 'username', 'password'],
   ftp: ['username', 'password'],
-  objstore: ['accessKey', 'secretKey'],
+  objstore: ['accessKey', 'secretKey', 'endpoint', 'region'],
   sftp: ['portNumber', 'privateKey', 'username', 'password'],
 };
 
@@ -95,6 +97,7 @@ function locationErrors(input: FeedReadInput, secretsStored: ReadonlySet<FeedSec
     });
   if (urlConfig.portNumber !== undefined && (!Number.isInteger(urlConfig.portNumber) || urlConfig.portNumber < 1 || urlConfig.portNumber > 65_535))
     errors.push({ pointer: '/urlConfig/portNumber', code: 'OUT_OF_RANGE', detail: 'portNumber must be 1 to 65535.' });
+  errors.push(...objectStoreErrors(location));
   for (const [member, value] of Object.entries(secrets) as [FeedSecretField, string | undefined][]) {
     const max = member === 'privateKey' ? FEED_PRIVATE_KEY_MAX : FEED_CREDENTIAL_MAX;
     if (value !== undefined && value.length > max)
@@ -102,6 +105,40 @@ function locationErrors(input: FeedReadInput, secretsStored: ReadonlySet<FeedSec
   }
   const has = (member: FeedSecretField) => (secrets[member] !== undefined && secrets[member] !== '') || secretsStored.has(member);
   if (location.fileId === null) errors.push(...requiredCredentials(location.urlType, has));
+  return errors;
+}
+
+/** objstore's endpoint is the base URL of an S3-compatible server, for an s3:// url only (an http(s) url names its server); a region is a name. */
+function objectStoreErrors(location: FeedReadInput['location']): FieldError[] {
+  const { endpoint, region } = location.urlConfig;
+  const errors: FieldError[] = [];
+  if (endpoint !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(endpoint);
+    } catch {
+      url = undefined;
+    }
+    const bare = url && (url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/' && !url.search && !url.username && !url.password;
+    if (!bare || endpoint.length > FEED_S3_ENDPOINT_MAX)
+      errors.push({
+        pointer: '/urlConfig/endpoint',
+        code: 'INVALID_FORMAT',
+        detail: `endpoint must be the base URL of an S3-compatible server (http(s)://host[:port], no path or credentials), at most ${FEED_S3_ENDPOINT_MAX} characters.`,
+      });
+    else if (!location.url.startsWith('s3:'))
+      errors.push({
+        pointer: '/urlConfig/endpoint',
+        code: 'NOT_ALLOWED',
+        detail: 'endpoint goes with an s3://<bucket>/<key> url; an http(s) url names its server itself.',
+      });
+  }
+  if (region !== undefined && !new RegExp(FEED_S3_REGION_PATTERN).test(region))
+    errors.push({
+      pointer: '/urlConfig/region',
+      code: 'INVALID_FORMAT',
+      detail: 'region must be a region name such as us-east-1 (lowercase letters, digits and dashes).',
+    });
   return errors;
 }
 
@@ -210,7 +247,7 @@ export function givenSecrets(secrets: FeedSecrets): FeedSecrets {
 export function withCredentialsNotCarried(errors: FieldError[], storedElsewhere: readonly FeedSecretField[]): FieldError[] {
   const stored = new Set<string>(storedElsewhere.map((member) => `/urlConfig/${member}`));
   return errors.map((error) =>
-    error.code === 'REQUIRED' && stored.has(error.pointer)
+    error.code === 'REQUIRED' && 'pointer' in error && stored.has(error.pointer)
       ? { ...error, detail: `${error.detail} The stored one stays with the feed's former server: give it again for a new urlType, host or port.` }
       : error,
   );

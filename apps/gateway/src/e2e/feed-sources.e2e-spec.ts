@@ -1,5 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedS3, type EmbeddedS3 } from '@platform/s3';
 import { admin, E2eSystem, expectProblem, Http, httpClient, startE2eSystem } from './e2e-system';
 
 jest.setTimeout(180_000);
@@ -9,6 +13,7 @@ type Json = Record<string, unknown>;
 /** The retailer's feed host on loopback: serves what `feeds` holds per path, basic auth on /private/. */
 const feeds = new Map<string, string>();
 const SECRET = 'feed-pa55word-do-not-echo';
+const BUCKET_SECRET = 'bucket-s3cret-do-not-echo';
 
 async function startFeedHost(): Promise<{ origin: string; port: number; close(): Promise<void> }> {
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -44,6 +49,9 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
   let system: E2eSystem;
   let http: Http;
   let host: Awaited<ReturnType<typeof startFeedHost>>;
+  /** A retailer's own S3-compatible bucket server (objstore feeds), apart from the platform's. */
+  let bucketServer: EmbeddedS3;
+  let bucketDirectory: string;
   let account: number;
   let otherAccount: number;
   let sameOrgAccount: number;
@@ -86,11 +94,13 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
 
   beforeAll(async () => {
     host = await startFeedHost();
+    bucketDirectory = await mkdtemp(join(tmpdir(), 'e2e-feed-bucket-'));
+    bucketServer = await startEmbeddedS3({ port: 0, directory: bucketDirectory, accessKey: 'retailer-ak', secretKey: BUCKET_SECRET });
     system = await startE2eSystem('feeds', {
       // The storage worker places the files a fileId feed is read from.
       workers: ['storage-worker'],
       // The schedule sweep runs every half second inside asset-sources; no other spec here schedules a feed.
-      env: { OUTBOUND_ALLOWLIST: `127.0.0.1:${host.port}`, FEED_SCHEDULE_SWEEP_MS: '500' },
+      env: { OUTBOUND_ALLOWLIST: `127.0.0.1:${host.port},${new URL(bucketServer.endpoint).host}`, FEED_SCHEDULE_SWEEP_MS: '500' },
     });
     http = httpClient(system.baseUrl);
     const a = admin(http);
@@ -106,6 +116,8 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
   afterAll(async () => {
     await system?.stop();
     await host?.close();
+    await bucketServer?.close();
+    if (bucketDirectory) await rm(bucketDirectory, { recursive: true, force: true });
   });
 
   it('creates a feed source directly, ingests it as a job, and serves it like any asset source', async () => {
@@ -286,12 +298,56 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     expect((await data(created.body.id)).data).toHaveLength(3);
   });
 
+  it('reads an objstore feed at s3://bucket/key on the endpoint and region given, and sends its keys to no other server', async () => {
+    const bucket = bucketServer.client();
+    await bucket.makeBucket('exports');
+    await bucket.putObject('exports', 'daily/products.csv', Buffer.from(csv(products(4))));
+    const objstore = {
+      urlType: 'objstore',
+      url: 's3://exports/daily/products.csv',
+      urlConfig: { accessKey: 'retailer-ak', secretKey: BUCKET_SECRET, endpoint: bucketServer.endpoint, region: 'eu-west-3' },
+    };
+    const created = await call<{ id: number; queueId: string }>('POST', `${base()}/feed/create`, feedBody('', { assetSourceName: 'Bucket feed', ...objstore }));
+    expect(created.status).toBe(201);
+    expect(await ended(created.body.queueId)).toMatchObject({ status: 'Completed', totalProcessed: 4 });
+    expect((await data(created.body.id)).data.map((row) => row.sku)).toEqual(['P000', 'P001', 'P002', 'P003']);
+    const detail = await call<{ feed: Json }>('GET', `${base()}/${created.body.id}`);
+    expect(detail.body.feed).toMatchObject({ urlConfig: { endpoint: bucketServer.endpoint, region: 'eu-west-3' }, credentialsSet: ['accessKey', 'secretKey'] });
+    expect(detail.text).not.toContain(BUCKET_SECRET);
+
+    // The same server: the keys stay. Another server: they are asked for again, and nothing changes.
+    const { accessKey: _ak, secretKey: _sk, ...withoutKeys } = objstore.urlConfig;
+    const same = await call<{ queueId: string }>('PUT', `${base()}/feed/${created.body.id}`, feedBody('', { ...objstore, urlConfig: withoutKeys }));
+    expect(same.status).toBe(200);
+    expect(await ended(same.body.queueId)).toMatchObject({ status: 'Completed' });
+    const elsewhere = await call(
+      'PUT',
+      `${base()}/feed/${created.body.id}`,
+      feedBody('', { ...objstore, urlConfig: { ...withoutKeys, endpoint: 'http://203.0.113.9:9000' } }),
+    );
+    expectProblem(elsewhere, 400, 'VALIDATION_FAILED');
+    expect(elsewhere.body.errors).toEqual([
+      expect.objectContaining({ pointer: '/urlConfig/accessKey', code: 'REQUIRED', detail: expect.stringContaining('former server') }),
+      expect.objectContaining({ pointer: '/urlConfig/secretKey', code: 'REQUIRED' }),
+    ]);
+    expect((await call<{ feed: Json }>('GET', `${base()}/${created.body.id}`)).body.feed).toMatchObject({ urlConfig: { endpoint: bucketServer.endpoint } });
+    // endpoint names a server for an s3:// url only.
+    const misplaced = await call('POST', `${base()}/feed/create`, feedBody('', { ...objstore, url: `${bucketServer.endpoint}/exports/daily/products.csv` }));
+    expectProblem(misplaced, 400, 'VALIDATION_FAILED');
+    expect(misplaced.body.errors).toEqual([expect.objectContaining({ pointer: '/urlConfig/endpoint', code: 'NOT_ALLOWED' })]);
+  });
+
   it('refuses bad input naming the field, and stores nothing', async () => {
     const before = (await call<{ assetSources: Json[] }>('GET', `${base()}?limit=100`)).body.assetSources.length;
     const cases: [Json, string, string][] = [
       [{ assetKeyColumn: 'ean' }, '/assetKeyColumn', 'UNKNOWN_COLUMN'],
       [{ cdp: true, customCode: '' }, '/customCode', 'REQUIRED'],
       [{ urlType: 'objstore', url: 's3://bucket/feed.csv', urlConfig: { accessKey: 'AK' } }, '/urlConfig/secretKey', 'REQUIRED'],
+      [
+        { urlType: 'objstore', url: 's3://bucket/feed.csv', urlConfig: { accessKey: 'AK', secretKey: 'SK', region: 'EU West' } },
+        '/urlConfig/region',
+        'INVALID_FORMAT',
+      ],
       [{ urlType: 'ftp', url: 'ftp://feeds.example.com/f.csv', urlConfig: { httpMethod: 'GET' } }, '/urlConfig/httpMethod', 'UNKNOWN_FIELD'],
       [{ urlType: 'gopher' }, '/urlType', 'NOT_ALLOWED'],
       [{ characterEncoding: 'latin1' }, '/characterEncoding', 'NOT_ALLOWED'],

@@ -15,6 +15,8 @@ import {
   FEED_HTTP_METHODS,
   FEED_MISSING_ROW_POLICIES,
   FEED_PRIVATE_KEY_MAX,
+  FEED_S3_ENDPOINT_MAX,
+  FEED_S3_REGION_PATTERN,
   FEED_REPORT_PAGE_ROWS,
   FEED_SHRINK_GUARD_DEFAULT_PERCENT,
   FEED_URL_MAX,
@@ -52,13 +54,25 @@ const UrlConfig = Type.Object(
     secretKey: Secret(FEED_CREDENTIAL_MAX, 'objstore.'),
     portNumber: Type.Optional(Int32({ minimum: 1, maximum: 65_535, description: 'sftp (default 22).' })),
     privateKey: Secret(FEED_PRIVATE_KEY_MAX, 'sftp: a PEM or OpenSSH private key.'),
+    endpoint: Type.Optional(
+      BoundedString(FEED_S3_ENDPOINT_MAX, {
+        description:
+          'objstore (extension), with an s3://<bucket>/<key> url: the base URL of the S3-compatible server it is on, http(s)://host[:port] (default AWS S3).',
+      }),
+    ),
+    region: Type.Optional(
+      Type.String({
+        pattern: FEED_S3_REGION_PATTERN,
+        description: 'objstore (extension): the region requests are signed for (default: the one an AWS S3 host names, else us-east-1).',
+      }),
+    ),
   },
   {
     additionalProperties: false,
     description:
-      'Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required); ' +
+      'Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; ' +
       'sftp portNumber, privateKey, username (required) and password (a privateKey or a password is required). A member of another urlType is 400. ' +
-      'On update a secret member left out keeps its stored value while urlType stays the same.',
+      'On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again.',
   },
 );
 

@@ -11,7 +11,13 @@ export const FeedSettingsSchema = Type.Object(
     urlType: Type.String(),
     url: Type.String(),
     fileId: optionalString(),
-    urlConfig: Type.Object({ additionalParams: optionalString(), httpMethod: optionalString(), portNumber: Type.Optional(Type.Integer()) }),
+    urlConfig: Type.Object({
+      additionalParams: optionalString(),
+      httpMethod: optionalString(),
+      portNumber: Type.Optional(Type.Integer()),
+      endpoint: optionalString('objstore (extension): the S3-compatible server of an s3:// url.'),
+      region: optionalString('objstore (extension): the signing region given.'),
+    }),
     credentialsSet: Type.Array(StringEnum(FEED_SECRET_FIELDS), {
       description: 'The secret urlConfig members stored (write-only: their values are never answered).',
     }),
@@ -50,6 +56,8 @@ export const presentFeedSettings = (f: v1.FeedSettings) => ({
     ...(f.additionalParams !== undefined ? { additionalParams: f.additionalParams } : {}),
     ...(f.httpMethod !== undefined ? { httpMethod: f.httpMethod } : {}),
     ...(f.portNumber !== undefined ? { portNumber: f.portNumber } : {}),
+    ...(f.endpoint !== undefined ? { endpoint: f.endpoint } : {}),
+    ...(f.region !== undefined ? { region: f.region } : {}),
   },
   credentialsSet: f.credentialsSet as (typeof FEED_SECRET_FIELDS)[number][],
   contentType: f.contentType,

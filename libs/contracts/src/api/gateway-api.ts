@@ -3909,8 +3909,12 @@ export interface operations {
               url: string;
               urlConfig: {
                 additionalParams?: string;
+                /** @description objstore (extension): the S3-compatible server of an s3:// url. */
+                endpoint?: string;
                 httpMethod?: string;
                 portNumber?: number;
+                /** @description objstore (extension): the signing region given. */
+                region?: string;
               };
               urlType: string;
             };
@@ -4124,8 +4128,12 @@ export interface operations {
               url: string;
               urlConfig: {
                 additionalParams?: string;
+                /** @description objstore (extension): the S3-compatible server of an s3:// url. */
+                endpoint?: string;
                 httpMethod?: string;
                 portNumber?: number;
+                /** @description objstore (extension): the signing region given. */
+                region?: string;
               };
               urlType: string;
             };
@@ -5738,12 +5746,14 @@ export interface operations {
           startTime?: string | null;
           /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. */
           url?: string;
-          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required); sftp portNumber, privateKey, username (required) and password (a privateKey or a password is required). A member of another urlType is 400. On update a secret member left out keeps its stored value while urlType stays the same. */
+          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required) and password (a privateKey or a password is required). A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again. */
           urlConfig?: {
             /** @description objstore. Write-only: sealed at rest, never answered. */
             accessKey?: string;
             /** @description http, https: query string (GET) or form body (POST). */
             additionalParams?: string;
+            /** @description objstore (extension), with an s3://<bucket>/<key> url: the base URL of the S3-compatible server it is on, http(s)://host[:port] (default AWS S3). */
+            endpoint?: string;
             /**
              * @description http, https: GET (default) or POST.
              * @enum {string}
@@ -5758,6 +5768,8 @@ export interface operations {
             portNumber?: number;
             /** @description sftp: a PEM or OpenSSH private key. Write-only: sealed at rest, never answered. */
             privateKey?: string;
+            /** @description objstore (extension): the region requests are signed for (default: the one an AWS S3 host names, else us-east-1). */
+            region?: string;
             /** @description objstore. Write-only: sealed at rest, never answered. */
             secretKey?: string;
             /** @description http, https (basic auth), ftp, sftp. Write-only: sealed at rest, never answered. */
@@ -6005,12 +6017,14 @@ export interface operations {
           startTime?: string | null;
           /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. */
           url?: string;
-          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required); sftp portNumber, privateKey, username (required) and password (a privateKey or a password is required). A member of another urlType is 400. On update a secret member left out keeps its stored value while urlType stays the same. */
+          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required) and password (a privateKey or a password is required). A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again. */
           urlConfig?: {
             /** @description objstore. Write-only: sealed at rest, never answered. */
             accessKey?: string;
             /** @description http, https: query string (GET) or form body (POST). */
             additionalParams?: string;
+            /** @description objstore (extension), with an s3://<bucket>/<key> url: the base URL of the S3-compatible server it is on, http(s)://host[:port] (default AWS S3). */
+            endpoint?: string;
             /**
              * @description http, https: GET (default) or POST.
              * @enum {string}
@@ -6025,6 +6039,8 @@ export interface operations {
             portNumber?: number;
             /** @description sftp: a PEM or OpenSSH private key. Write-only: sealed at rest, never answered. */
             privateKey?: string;
+            /** @description objstore (extension): the region requests are signed for (default: the one an AWS S3 host names, else us-east-1). */
+            region?: string;
             /** @description objstore. Write-only: sealed at rest, never answered. */
             secretKey?: string;
             /** @description http, https (basic auth), ftp, sftp. Write-only: sealed at rest, never answered. */
@@ -6604,12 +6620,14 @@ export interface operations {
           startTime?: string | null;
           /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. */
           url?: string;
-          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required); sftp portNumber, privateKey, username (required) and password (a privateKey or a password is required). A member of another urlType is 400. On update a secret member left out keeps its stored value while urlType stays the same. */
+          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required) and password (a privateKey or a password is required). A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again. */
           urlConfig?: {
             /** @description objstore. Write-only: sealed at rest, never answered. */
             accessKey?: string;
             /** @description http, https: query string (GET) or form body (POST). */
             additionalParams?: string;
+            /** @description objstore (extension), with an s3://<bucket>/<key> url: the base URL of the S3-compatible server it is on, http(s)://host[:port] (default AWS S3). */
+            endpoint?: string;
             /**
              * @description http, https: GET (default) or POST.
              * @enum {string}
@@ -6624,6 +6642,8 @@ export interface operations {
             portNumber?: number;
             /** @description sftp: a PEM or OpenSSH private key. Write-only: sealed at rest, never answered. */
             privateKey?: string;
+            /** @description objstore (extension): the region requests are signed for (default: the one an AWS S3 host names, else us-east-1). */
+            region?: string;
             /** @description objstore. Write-only: sealed at rest, never answered. */
             secretKey?: string;
             /** @description http, https (basic auth), ftp, sftp. Write-only: sealed at rest, never answered. */
@@ -6842,12 +6862,14 @@ export interface operations {
           firstRowIsHeader?: boolean;
           /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. */
           url?: string;
-          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required); sftp portNumber, privateKey, username (required) and password (a privateKey or a password is required). A member of another urlType is 400. On update a secret member left out keeps its stored value while urlType stays the same. */
+          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required) and password (a privateKey or a password is required). A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again. */
           urlConfig?: {
             /** @description objstore. Write-only: sealed at rest, never answered. */
             accessKey?: string;
             /** @description http, https: query string (GET) or form body (POST). */
             additionalParams?: string;
+            /** @description objstore (extension), with an s3://<bucket>/<key> url: the base URL of the S3-compatible server it is on, http(s)://host[:port] (default AWS S3). */
+            endpoint?: string;
             /**
              * @description http, https: GET (default) or POST.
              * @enum {string}
@@ -6862,6 +6884,8 @@ export interface operations {
             portNumber?: number;
             /** @description sftp: a PEM or OpenSSH private key. Write-only: sealed at rest, never answered. */
             privateKey?: string;
+            /** @description objstore (extension): the region requests are signed for (default: the one an AWS S3 host names, else us-east-1). */
+            region?: string;
             /** @description objstore. Write-only: sealed at rest, never answered. */
             secretKey?: string;
             /** @description http, https (basic auth), ftp, sftp. Write-only: sealed at rest, never answered. */

@@ -40,6 +40,9 @@ export const FEED_CREDENTIAL_MAX = 256;
 export const FEED_PRIVATE_KEY_MAX = 16_384;
 export const FEED_CUSTOM_CODE_MAX = 65_536;
 export const FEED_FILE_ID_MAX = 512;
+/** objstore's endpoint (an S3-compatible server's base URL) and signing region (us-east-1, eu-west-3, a MinIO server's own name). */
+export const FEED_S3_ENDPOINT_MAX = 512;
+export const FEED_S3_REGION_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
 /** Size of the feedConfig object (process's `config`) a create or update may carry, serialized. */
 export const FEED_CONFIG_MAX_BYTES = 65_536;
 /** Report entries one page of the health report answers between services (the CSV streams every page). */

@@ -1,6 +1,9 @@
 import type { FeedLocation } from '../feed-reading';
 import { objectLocationOf } from './objstore-transport';
 
+/** A feed's location as stored or as read (an asset-library file's id null or absent when there is none). */
+type CredentialLocation = Pick<FeedLocation, 'urlType' | 'url' | 'urlConfig'> & { fileId?: string | null };
+
 /**
  * Where a feed's credentials are sent: its urlType and the server it logs in to (host and port; for
  * objstore the S3 endpoint the request is signed for). Undefined for an asset-library file, which
@@ -9,7 +12,7 @@ import { objectLocationOf } from './objstore-transport';
  * An update keeps stored credentials only while this stays the same: whoever may edit a source must
  * not be able to point it at a server of their own and have the stored password sent there.
  */
-export function credentialDestination(location: FeedLocation): string | undefined {
+export function credentialDestination(location: CredentialLocation): string | undefined {
   if (location.fileId) return undefined;
   try {
     if (location.urlType === 'objstore') return `objstore ${objectLocationOf(location).endpoint}`;
@@ -23,7 +26,7 @@ export function credentialDestination(location: FeedLocation): string | undefine
 }
 
 /** Whether stored credentials may go with the new location. */
-export function sameCredentialDestination(stored: FeedLocation, next: FeedLocation): boolean {
+export function sameCredentialDestination(stored: CredentialLocation, next: CredentialLocation): boolean {
   const before = credentialDestination(stored);
   return before !== undefined && before === credentialDestination(next);
 }

@@ -17,24 +17,39 @@ export interface ObjectLocation {
 }
 
 /**
- * An objstore url is `s3://<bucket>/<key>` (AWS S3 in urlConfig.region, or the S3-compatible server
- * at urlConfig.endpoint) or the path-style URL of the object itself on an S3-compatible server
- * (`https://store.example:9000/<bucket>/<key>`).
+ * An AWS S3 host: `s3.amazonaws.com`, `s3.<region>.amazonaws.com` or `s3-<region>.amazonaws.com`,
+ * led by `<bucket>.` when the URL is virtual-hosted style (the bucket in the host, the key the path).
  */
-export function objectLocationOf(location: FeedLocation): ObjectLocation {
+const AWS_S3_HOST = /^(?:(.+)\.)?s3(?:[.-]([a-z0-9-]+))?\.amazonaws\.com$/;
+
+/**
+ * An objstore url is `s3://<bucket>/<key>` (AWS S3, or the S3-compatible server at urlConfig.endpoint)
+ * or the URL of the object itself: path-style on any S3-compatible server
+ * (`https://store.example:9000/<bucket>/<key>`), or an AWS S3 object URL of either style. The region
+ * requests are signed for is urlConfig.region, else the one an AWS host names, else us-east-1.
+ */
+export function objectLocationOf(location: Pick<FeedLocation, 'url' | 'urlConfig'>): ObjectLocation {
   let url: URL;
   try {
     url = new URL(location.url);
   } catch {
     throw feedRefused('The objstore url is not a valid URL.');
   }
-  const region = location.urlConfig.region || 'us-east-1';
+  const { endpoint, region: given } = location.urlConfig;
   if (url.protocol === 's3:') {
     const key = decodeURIComponent(url.pathname.replace(/^\//, ''));
     if (!url.hostname || !key) throw feedRefused('An s3:// url names a bucket and a key: s3://<bucket>/<key>.');
-    return { endpoint: location.urlConfig.endpoint || `https://s3.${region}.amazonaws.com`, region, bucket: url.hostname, key };
+    const region = given || 'us-east-1';
+    return { endpoint: endpoint || `https://s3.${region}.amazonaws.com`, region, bucket: url.hostname, key };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw feedRefused('An objstore url is s3://<bucket>/<key> or http(s)://<host>/<bucket>/<key>.');
+  const aws = AWS_S3_HOST.exec(url.hostname);
+  const region = given || aws?.[2] || 'us-east-1';
+  if (aws?.[1]) {
+    const key = decodeURIComponent(url.pathname.replace(/^\//, ''));
+    if (!key) throw feedRefused('An S3 object URL names a key: https://<bucket>.s3.<region>.amazonaws.com/<key>.');
+    return { endpoint: `${url.protocol}//s3.${region}.amazonaws.com`, region, bucket: aws[1], key };
+  }
   const [, bucket, ...rest] = url.pathname.split('/');
   const key = decodeURIComponent(rest.join('/'));
   if (!bucket || !key) throw feedRefused('An objstore url names a bucket and a key: http(s)://<host>/<bucket>/<key>.');

@@ -382,7 +382,15 @@ export interface FeedUrlConfig {
   accessKey?: string | undefined;
   secretKey?: string | undefined;
   portNumber?: number | undefined;
-  privateKey?: string | undefined;
+  privateKey?:
+    | string
+    | undefined;
+  /** objstore (extension): the base URL of the S3-compatible server an s3:// url is on (default AWS S3). */
+  endpoint?:
+    | string
+    | undefined;
+  /** objstore (extension): the region requests are signed for (default: the one an AWS host names, else us-east-1). */
+  region?: string | undefined;
 }
 
 export interface FeedSourceFields {
@@ -470,6 +478,9 @@ export interface FeedSettings {
     | undefined;
   /** Rows missing from the feed that missing_row_policy disable holds aside (never served or mapped). */
   disabledRows: number;
+  /** objstore (extension): the S3-compatible server and signing region given in urlConfig. */
+  endpoint?: string | undefined;
+  region?: string | undefined;
 }
 
 export interface CreateFeedSourceRequest {
@@ -6272,6 +6283,8 @@ function createBaseFeedUrlConfig(): FeedUrlConfig {
     secretKey: undefined,
     portNumber: undefined,
     privateKey: undefined,
+    endpoint: undefined,
+    region: undefined,
   };
 }
 
@@ -6300,6 +6313,12 @@ export const FeedUrlConfig: MessageFns<FeedUrlConfig> = {
     }
     if (message.privateKey !== undefined) {
       writer.uint32(66).string(message.privateKey);
+    }
+    if (message.endpoint !== undefined) {
+      writer.uint32(74).string(message.endpoint);
+    }
+    if (message.region !== undefined) {
+      writer.uint32(82).string(message.region);
     }
     return writer;
   },
@@ -6381,6 +6400,22 @@ export const FeedUrlConfig: MessageFns<FeedUrlConfig> = {
             message.privateKey = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.endpoint = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.region = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6427,6 +6462,8 @@ export const FeedUrlConfig: MessageFns<FeedUrlConfig> = {
         : isSet(object.private_key)
         ? globalThis.String(object.private_key)
         : undefined,
+      endpoint: isSet(object.endpoint) ? globalThis.String(object.endpoint) : undefined,
+      region: isSet(object.region) ? globalThis.String(object.region) : undefined,
     };
   },
 
@@ -6456,6 +6493,12 @@ export const FeedUrlConfig: MessageFns<FeedUrlConfig> = {
     if (message.privateKey !== undefined) {
       obj.privateKey = message.privateKey;
     }
+    if (message.endpoint !== undefined) {
+      obj.endpoint = message.endpoint;
+    }
+    if (message.region !== undefined) {
+      obj.region = message.region;
+    }
     return obj;
   },
 
@@ -6472,6 +6515,8 @@ export const FeedUrlConfig: MessageFns<FeedUrlConfig> = {
     message.secretKey = object.secretKey ?? undefined;
     message.portNumber = object.portNumber ?? undefined;
     message.privateKey = object.privateKey ?? undefined;
+    message.endpoint = object.endpoint ?? undefined;
+    message.region = object.region ?? undefined;
     return message;
   },
 };
@@ -6964,6 +7009,8 @@ function createBaseFeedSettings(): FeedSettings {
     heldReason: undefined,
     servingQueueId: undefined,
     disabledRows: 0,
+    endpoint: undefined,
+    region: undefined,
   };
 }
 
@@ -7040,6 +7087,12 @@ export const FeedSettings: MessageFns<FeedSettings> = {
     }
     if (message.disabledRows !== 0) {
       writer.uint32(192).int64(message.disabledRows);
+    }
+    if (message.endpoint !== undefined) {
+      writer.uint32(202).string(message.endpoint);
+    }
+    if (message.region !== undefined) {
+      writer.uint32(210).string(message.region);
     }
     return writer;
   },
@@ -7249,6 +7302,22 @@ export const FeedSettings: MessageFns<FeedSettings> = {
             message.disabledRows = longToNumber(reader.int64());
             continue;
           }
+          case 25: {
+            if (tag !== 202) {
+              break;
+            }
+
+            message.endpoint = reader.string();
+            continue;
+          }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.region = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7371,6 +7440,8 @@ export const FeedSettings: MessageFns<FeedSettings> = {
         : isSet(object.disabled_rows)
         ? globalThis.Number(object.disabled_rows)
         : 0,
+      endpoint: isSet(object.endpoint) ? globalThis.String(object.endpoint) : undefined,
+      region: isSet(object.region) ? globalThis.String(object.region) : undefined,
     };
   },
 
@@ -7448,6 +7519,12 @@ export const FeedSettings: MessageFns<FeedSettings> = {
     if (message.disabledRows !== 0) {
       obj.disabledRows = Math.round(message.disabledRows);
     }
+    if (message.endpoint !== undefined) {
+      obj.endpoint = message.endpoint;
+    }
+    if (message.region !== undefined) {
+      obj.region = message.region;
+    }
     return obj;
   },
 
@@ -7480,6 +7557,8 @@ export const FeedSettings: MessageFns<FeedSettings> = {
     message.heldReason = object.heldReason ?? undefined;
     message.servingQueueId = object.servingQueueId ?? undefined;
     message.disabledRows = object.disabledRows ?? 0;
+    message.endpoint = object.endpoint ?? undefined;
+    message.region = object.region ?? undefined;
     return message;
   },
 };
