@@ -80,7 +80,9 @@ const UrlConfig = Type.Object(
 export const feedReadMembers = {
   url: Type.Optional(
     BoundedString(FEED_URL_MAX, {
-      description: 'Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId.',
+      description:
+        'Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. ' +
+        'A gzip-compressed feed (a .gz export) is read as the feed it holds; a zip archive or an HTML page is refused as FEED_NOT_A_FEED.',
     }),
   ),
   urlType: StringEnum(FEED_URL_TYPES),

@@ -30,6 +30,22 @@ export function detectSeparator(head: string): string {
   return best;
 }
 
+/**
+ * Why a body that is not CSV at all cannot be read as one. Any text splits into fields, so XML or JSON
+ * would come out as one odd column; NUL characters mean binary bytes, or UTF-16 read as UTF-8.
+ */
+export function notCsvReason(head: string): string | undefined {
+  const start = head
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .slice(0, 256);
+  if (/^<(?:\?xml|rss[\s>]|feed[\s>])/i.test(start)) return 'The feed is XML, not CSV: set contentType xml.';
+  if (/^(?:\{\s*"|\[\s*[{["\]])/.test(start)) return 'The feed is JSON, not CSV: set contentType json.';
+  if (head.includes('\u0000'))
+    return 'The feed holds NUL characters, so it is not CSV text: binary bytes, or UTF-16 without a byte-order mark (set characterEncoding utf_16le).';
+  return undefined;
+}
+
 /** A first line ends outside quotes; detection needs the whole of it. */
 function hasFirstLine(head: string): boolean {
   let quoted = false;
@@ -74,6 +90,8 @@ function csvParseCore(options: Options): CsvParseCore {
  */
 export async function* csvRows(source: AsyncIterable<Buffer>, options: CsvReadOptions, onShape?: (shape: CsvShape) => void): AsyncGenerator<FeedRowBatch> {
   const { head, text } = await peekText(source, hasFirstLine, 1024 * 1024);
+  const notCsv = notCsvReason(head);
+  if (notCsv) throw feedNotAFeed(notCsv);
   const separator = options.separator === 'auto' ? detectSeparator(head) : SEPARATOR_CHARS[options.separator];
   const core = csvParseCore({
     delimiter: separator,

@@ -6,7 +6,8 @@ import { CustomCodeSandbox } from './custom-code.sandbox';
 import { feedProblemOf, feedRefused } from './feed-errors';
 import { parseHere, type FeedParsing, type ParsedFeed } from './feed-parsing';
 import { destroyQuietly } from './feed-text';
-import type { FeedReadLimits, FeedTransport } from './feed-transport';
+import { feedBytes } from './feed-bytes';
+import { describeFeedUrl, type FeedReadLimits, type FeedTransport } from './feed-transport';
 
 export interface FeedReaderDeps {
   /** A transport per urlType; a type without one is refused. */
@@ -36,8 +37,8 @@ export function emptyFeedConfig(format: Pick<FeedFormat, 'cdp'>, fileId = ''): F
 }
 
 /**
- * Reads a feed: the transport its location names, its bytes decoded and hashed as they pass, its
- * format parsed as a stream. Nothing is held but the row in hand and the parsers' small buffers.
+ * Reads a feed: the transport its location names, its bytes (gunzipped when gzip) decoded and hashed
+ * as they pass, its format parsed as a stream. Nothing is held but the row in hand and the parsers' small buffers.
  */
 export function createFeedReader(deps: FeedReaderDeps): FeedReader {
   return {
@@ -57,6 +58,7 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
         throw error;
       }
       const { body, version } = opened;
+      const where = location.fileId ? `asset-library file ${location.fileId}` : describeFeedUrl(location.url);
       const parse = deps.parsing ?? parseHere;
       let parsed: ParsedFeed | undefined;
       const config: FeedConfig = { ...emptyFeedConfig(format, location.fileId ?? ''), ...format.config, cdp: format.cdp };
@@ -75,7 +77,7 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
 
       async function* batches(): AsyncGenerator<FeedRowBatch> {
         try {
-          parsed = parse(body as AsyncIterable<Buffer>, format, config);
+          parsed = parse(feedBytes(body as AsyncIterable<Buffer>, { maxBytes: deps.limits.maxBytes, where }), format, config);
           yield* sandbox ? transformedRows(parsed.batches, sandbox, config) : parsed.batches;
           finished = true;
         } catch (error) {

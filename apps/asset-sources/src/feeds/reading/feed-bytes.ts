@@ -1,0 +1,85 @@
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { problem } from '@platform/errors';
+import { feedNotAFeed } from './feed-errors';
+
+/** Bytes read ahead to tell what a body is: the magic numbers, and an HTML page's start after blank space. */
+const SNIFF_BYTES = 1024;
+
+const startsWith = (head: Buffer, magic: number[]) => magic.every((byte, i) => head[i] === byte);
+const GZIP_MAGIC = [0x1f, 0x8b];
+const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
+
+/** An HTML page where a feed was expected: a login, error or "moved" page answered with 200. */
+const HTML_START = /^(?:\s|<!--.*?-->)*<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/is;
+
+/**
+ * A feed's bytes made ready for its parser: a gzip file (a `.gz` export, known by its first bytes
+ * whatever its name or Content-Type says) is decompressed as it streams, held to the same cap as any
+ * feed (a small file must not inflate without bound); a zip archive and an HTML page are refused as
+ * not a feed, with what to do instead. Everything else passes as it came.
+ */
+export async function* feedBytes(body: AsyncIterable<Buffer>, limits: { maxBytes: number; where: string }): AsyncGenerator<Buffer> {
+  const raw = await peekBytes(body, GZIP_MAGIC.length + ZIP_MAGIC.length);
+  if (startsWith(raw.head, ZIP_MAGIC))
+    throw feedNotAFeed(`The feed at ${limits.where} is a zip archive: give the url of the file itself, or of a gzip (.gz) file.`);
+  const bytes = startsWith(raw.head, GZIP_MAGIC) ? gunzipped(raw.bytes, limits) : raw.bytes;
+  const sniffed = await peekBytes(bytes, SNIFF_BYTES);
+  const start = sniffed.head.toString('latin1').replace(/^\u00ef\u00bb\u00bf/, '');
+  if (HTML_START.test(start))
+    throw feedNotAFeed(`The feed at ${limits.where} is an HTML page, not a feed (a login or error page?): check its url and credentials.`);
+  yield* sniffed.bytes;
+}
+
+/** The first `want` bytes (fewer when the body is shorter), and every byte again from the start. */
+async function peekBytes(source: AsyncIterable<Buffer>, want: number): Promise<{ head: Buffer; bytes: AsyncIterable<Buffer> }> {
+  const iterator = source[Symbol.asyncIterator]();
+  const chunks: Buffer[] = [];
+  let length = 0;
+  let done = false;
+  while (length < want) {
+    const next = await iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    chunks.push(next.value);
+    length += next.value.length;
+  }
+  async function* replay(): AsyncGenerator<Buffer> {
+    yield* chunks.splice(0);
+    if (done) return;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  return { head: Buffer.concat(chunks).subarray(0, want), bytes: replay() };
+}
+
+async function* gunzipped(compressed: AsyncIterable<Buffer>, { maxBytes, where }: { maxBytes: number; where: string }): AsyncGenerator<Buffer> {
+  const gunzip = createGunzip();
+  const input = Readable.from(compressed);
+  // A transport's failure (too large, cut off) reaches the reader as itself, not as a gzip error.
+  let inputError: unknown;
+  input.once('error', (error) => {
+    inputError = error;
+    gunzip.destroy();
+  });
+  input.pipe(gunzip);
+  let total = 0;
+  try {
+    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > maxBytes)
+        throw problem('FEED_TOO_LARGE', `The feed at ${where} decompresses to more than the cap of ${maxBytes} bytes.`, { extensions: { maxBytes } });
+      yield chunk;
+    }
+  } catch (error) {
+    if (inputError) throw inputError;
+    if ((error as { code?: string }).code?.startsWith('Z_'))
+      throw feedNotAFeed(`The feed at ${where} is gzip but does not decompress: ${(error as Error).message}.`);
+    throw error;
+  } finally {
+    input.destroy();
+    gunzip.destroy();
+  }
+  if (inputError) throw inputError;
+}
