@@ -402,7 +402,8 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     const next = await bed.feedSources.replace(ACCOUNT, assetSourceId, input(path, {}, server));
     expect((await run(next.queueId, assetSourceId)).message).toBe(message);
     expect((await rows(assetSourceId)).map((r) => r.sku)).toEqual(served);
-    expect(await bed.feedStore.rows.disabledKeys(assetSourceId)).toEqual(disabled);
+    const aside = await bed.feedSources.disabledRows(ACCOUNT, assetSourceId);
+    expect({ keys: aside.items.map((row) => row.keyValue), total: aside.total }).toEqual({ keys: disabled, total: disabled.length });
     expect((await bed.feedSources.settings(assetSourceId))?.disabledRows).toBe(disabled.length);
     // A disabled row is never mapped: content maps and campaigns look rows up by key.
     expect(await bed.assetSources.findRows(ACCOUNT, assetSourceId, 'sku', ['B'])).toEqual(policy === 'keep' ? [expect.objectContaining({ value: 'B' })] : []);
@@ -416,8 +417,14 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
       expect((await run(back.queueId, assetSourceId)).message).toBe(
         'Completed: 2 rows serving, 2 read; 2 rows missing from the feed set aside (missingRowPolicy disable).',
       );
-      expect(await bed.feedStore.rows.disabledKeys(assetSourceId)).toEqual(['C', 'D']);
+      // B is back and serving again; C and D are held aside, listed by key a page at a time, as last served.
+      const first = await bed.feedSources.disabledRows(ACCOUNT, assetSourceId, { offset: 0, limit: 1 });
+      expect(first.total).toBe(2);
+      expect(first.items.map((row) => [row.keyValue, JSON.parse(row.rowJson)])).toEqual([['C', { sku: 'C', name: 'c', price: '1', weight: '1' }]]);
+      expect(first.items[0]?.disabledAt).toBeInstanceOf(Date);
+      expect((await bed.feedSources.disabledRows(ACCOUNT, assetSourceId, { offset: 1, limit: 1 })).items.map((row) => row.keyValue)).toEqual(['D']);
       expect((await bed.feedSources.settings(assetSourceId))?.disabledRows).toBe(2);
+      expect((await rejectionOf(bed.feedSources.disabledRows(ACCOUNT + 1, assetSourceId))).code).toBe('ASSET_SOURCE_NOT_FOUND');
     }
   });
 

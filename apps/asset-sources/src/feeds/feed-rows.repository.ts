@@ -1,11 +1,18 @@
 import type { Knex } from 'knex';
 import type { FeedMissingRowPolicy } from '@contracts/domain';
-import { LoadDataRows, type ServiceDatabase } from '@platform/mysql';
+import { listWithTotalQuery, LoadDataRows, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
 import { addRowValues, addRowValuesFromRows, dropRowValues, keptFields, type ListedField } from '../sources/row-values';
 
 export interface StagedRow {
   ordinal: number;
   keyValue: string | null;
+  rowJson: string;
+}
+
+/** A row the disable policy keeps aside, as it was last served. */
+export interface DisabledRow {
+  keyValue: string;
+  disabledAt: Date;
   rowJson: string;
 }
 
@@ -228,13 +235,17 @@ export class FeedRowsRepository {
     return row.top === null ? 0 : Number(row.top) + 1;
   }
 
-  /** The rows the disable policy keeps aside (never served or mapped), by key. */
-  async disabledKeys(assetSourceId: number): Promise<string[]> {
-    const rows: { key_value: string }[] = await this.db
+  /** A page of the rows the disable policy keeps aside, by key (the table's primary key), with their count. */
+  listDisabled(assetSourceId: number, window: PageWindow): Promise<Page<DisabledRow>> {
+    const query = this.db
       .knex('feed_disabled_rows')
       .where({ asset_source_id: assetSourceId })
       .orderBy('key_value')
-      .select('key_value');
-    return rows.map((r) => r.key_value);
+      .select('key_value', 'disabled_at', 'row_json');
+    return listWithTotalQuery<{ key_value: string; disabled_at: Date; row_json: string }, DisabledRow>(query, window, (row) => ({
+      keyValue: row.key_value,
+      disabledAt: row.disabled_at,
+      rowJson: row.row_json,
+    }));
   }
 }

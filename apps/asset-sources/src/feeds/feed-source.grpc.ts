@@ -127,7 +127,10 @@ export function feedSourceGrpc({
   guard: CallGuard;
   feedSources: FeedSourceService;
   storageLibrary: PeerOf<StorageLibraryPeer>;
-}): Pick<v1.AssetSourcesServiceServer, 'createFeedSource' | 'replaceFeedSource' | 'confirmFeedVersion' | 'listFeedReport' | 'listFeedRuns'> {
+}): Pick<
+  v1.AssetSourcesServiceServer,
+  'createFeedSource' | 'replaceFeedSource' | 'confirmFeedVersion' | 'listFeedReport' | 'listFeedRuns' | 'listFeedDisabledRows'
+> {
   return unaryHandlers(v1.AssetSourcesServiceService, ASSET_SOURCES_ACCESS, logger, {
     createFeedSource: async (request, call) => {
       guard.account(call, request.accountId);
@@ -155,6 +158,15 @@ export function feedSourceGrpc({
       guard.account(call, request.accountId);
       const page = await feedSources.runs(request.accountId, request.assetSourceId, request.page);
       return { runs: page.items.map(toRun), total: page.total };
+    },
+
+    listFeedDisabledRows: async (request, call) => {
+      guard.account(call, request.accountId);
+      const page = await feedSources.disabledRows(request.accountId, request.assetSourceId, request.page);
+      return {
+        rows: page.items.map((row) => ({ keyValue: row.keyValue, disabledTime: row.disabledAt.toISOString(), rowJson: row.rowJson })),
+        total: page.total,
+      };
     },
   });
 }

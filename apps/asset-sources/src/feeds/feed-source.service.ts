@@ -9,7 +9,7 @@ import type { SecretBox } from '@platform/secrets';
 import type { EventOutbox } from '@platform/service';
 import type { AssetSourceRepository } from '../sources/asset-source.repository';
 import type { AssetSourceService } from '../sources/asset-source.service';
-import { asideSummary, servingSummary, type FeedRowsRepository } from './feed-rows.repository';
+import { asideSummary, servingSummary, type DisabledRow, type FeedRowsRepository } from './feed-rows.repository';
 import { firstFeedRun, nextFeedRun, type FeedSchedule } from './feed-schedule';
 import {
   FEED_INGEST_KIND,
@@ -213,6 +213,12 @@ export class FeedSourceService {
   async runs(accountId: number, assetSourceId: number, page?: { offset?: number; limit?: number }): Promise<Page<FeedRunRecord>> {
     await this.deps.assetSources.ofKind(accountId, assetSourceId, 'feed');
     return this.deps.feeds.listRuns(assetSourceId, effectivePage(page));
+  }
+
+  /** The rows a feed source's missingRowPolicy disable holds aside, by key: what its owner is not serving, and since when. */
+  async disabledRows(accountId: number, assetSourceId: number, page?: { offset?: number; limit?: number }): Promise<Page<DisabledRow>> {
+    await this.deps.assetSources.ofKind(accountId, assetSourceId, 'feed');
+    return this.deps.rows.listDisabled(assetSourceId, effectivePage(page));
   }
 
   /**

@@ -414,10 +414,26 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     );
     expect((await call<Detail>('GET', `${base()}/${created.body.id}`)).body.feed.disabledRows).toBe(2);
     expect((await data(created.body.id)).data.map((row) => row.sku)).toEqual(['P000', 'P001', 'P002']);
+    // Which rows are held aside, by key, a page at a time, as they were last served; a view-only key reads them.
+    type Aside = { rows: { key: string; disabledTime: string; data: Json }[]; total: number; next: string | null; previous: string | null };
+    const aside = await call<Aside>('GET', `${base()}/feed/${created.body.id}/disabled-rows?limit=1`, undefined, viewKey);
+    expect(aside.status).toBe(200);
+    expect(aside.body).toMatchObject({
+      total: 2,
+      previous: null,
+      rows: [{ key: 'P003', data: { sku: 'P003', name: 'Product 3', category: 'shoes', price: '3.99' } }],
+    });
+    expect(Date.parse(aside.body.rows[0]?.disabledTime ?? '')).not.toBeNaN();
+    const nextPage = await call<Aside>('GET', new URL(aside.body.next ?? '').pathname + new URL(aside.body.next ?? '').search, undefined, viewKey);
+    expect(nextPage.body).toMatchObject({ rows: [{ key: 'P004' }], next: null });
+    expectProblem(await call('GET', `${base()}/feed/${created.body.id}/disabled-rows?limit=0`), 400, 'VALIDATION_FAILED');
+    expectProblem(await call('GET', `${base(otherAccount)}/feed/${created.body.id}/disabled-rows`), 404, 'ACCOUNT_NOT_FOUND');
+    expectProblem(await call('GET', `${base(sameOrgAccount)}/feed/${created.body.id}/disabled-rows`), 404, 'ASSET_SOURCE_NOT_FOUND');
 
     feeds.set('/aside.csv', csv(products(5)));
     const back = await call<{ queueId: string }>('PUT', `${base()}/feed/${created.body.id}`, feedBody('/aside.csv'));
     expect((await ended(back.body.queueId)).message).toBe('Completed: 5 rows serving, 5 read.');
     expect((await call<Detail>('GET', `${base()}/${created.body.id}`)).body.feed.disabledRows).toBe(0);
+    expect((await call<{ rows: Json[]; total: number }>('GET', `${base()}/feed/${created.body.id}/disabled-rows`)).body).toMatchObject({ rows: [], total: 0 });
   });
 });

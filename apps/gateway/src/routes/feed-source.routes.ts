@@ -62,6 +62,7 @@ const UrlConfig = Type.Object(
     ),
     region: Type.Optional(
       Type.String({
+        maxLength: 63,
         pattern: FEED_S3_REGION_PATTERN,
         description: 'objstore (extension): the region requests are signed for (default: the one an AWS S3 host names, else us-east-1).',
       }),
@@ -412,6 +413,53 @@ export const feedSourceRoutes = [
     async handle({ params, query, backends, links }) {
       const result = await backends.assetSources.listFeedRuns({ accountId: params.accountId, assetSourceId: params.assetSourceId, page: query });
       return { body: { runs: result.runs.map(presentRun), total: result.total, ...links({ ...query, total: result.total }) } };
+    },
+  }),
+
+  defineRoute({
+    operationId: 'listFeedDisabledRows',
+    method: 'get',
+    path: '/v2/accounts/:accountId/asset-sources/feed/:assetSourceId/disabled-rows',
+    tag: TAG,
+    summary: 'List the rows a feed source holds aside',
+    description:
+      'Under missingRowPolicy disable, a row whose key a new version of the feed lacks is held aside: never served or mapped, and dropped from here when its key returns. ' +
+      'By key, each with when it was set aside and its values as last served; `total` is the count the detail shows as feed.disabledRows.',
+    permission: ASSET_SOURCES_ACCESS.listFeedDisabledRows,
+    scope: { account: 'accountId' },
+    extension: true,
+    params: FeedPath,
+    query: PageQuery,
+    success: {
+      status: 200,
+      description: 'A page of the rows held aside',
+      schema: Type.Object({
+        rows: Type.Array(
+          Type.Object({
+            key: Type.String({ description: 'The value of the asset key column.' }),
+            disabledTime: Type.String({ description: 'When the row was last set aside (UTC).' }),
+            data: Type.Record(Type.String(), Type.Unknown(), { description: 'The row as it was last served, keyed by column name.' }),
+          }),
+        ),
+        total: Type.Integer({ description: 'Rows held aside in all.' }),
+        ...PageLinksSchema,
+      }),
+    },
+    problems: ['ASSET_SOURCE_NOT_FOUND', 'ASSET_SOURCE_KIND_MISMATCH'],
+    example: {
+      params: { accountId: 1001, assetSourceId: 46 },
+      query: { offset: 0, limit: 1 },
+      response: {
+        rows: [{ key: 'SKU-1042', disabledTime: '2026-03-02T11:00:01.000Z', data: { sku: 'SKU-1042', name: 'Linen shirt', price: '39.00' } }],
+        total: 2,
+        next: 'https://api.example.com/v2/accounts/1001/asset-sources/feed/46/disabled-rows?offset=1&limit=1',
+        previous: null,
+      },
+    },
+    async handle({ params, query, backends, links }) {
+      const result = await backends.assetSources.listFeedDisabledRows({ accountId: params.accountId, assetSourceId: params.assetSourceId, page: query });
+      const rows = result.rows.map((row) => ({ key: row.keyValue, disabledTime: row.disabledTime, data: JSON.parse(row.rowJson) as Record<string, unknown> }));
+      return { body: { rows, total: result.total, ...links({ ...query, total: result.total }) } };
     },
   }),
 

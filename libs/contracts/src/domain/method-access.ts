@@ -94,6 +94,7 @@ export const ASSET_SOURCES_ACCESS = {
   confirmFeedVersion: PERMISSIONS.assetSourcesEdit,
   listFeedReport: PERMISSIONS.assetSourcesView,
   listFeedRuns: PERMISSIONS.assetSourcesView,
+  listFeedDisabledRows: PERMISSIONS.assetSourcesView,
 } as const satisfies ServiceAccess<AssetSourcesServiceService>;
 
 /** storage-library: every method of the service, by its key in the generated definition. */

@@ -568,6 +568,27 @@ export interface ListFeedRunsResponse {
   total: number;
 }
 
+/** A row missing_row_policy disable holds aside: never served or mapped, dropped from here when its key returns. */
+export interface FeedDisabledRow {
+  keyValue: string;
+  /** ISO time it was last set aside. */
+  disabledTime: string;
+  /** The row as it was last served: a JSON object keyed by column name. */
+  rowJson: string;
+}
+
+/** A page of a feed source's rows held aside, by key. */
+export interface ListFeedDisabledRowsRequest {
+  accountId: number;
+  assetSourceId: number;
+  page: PageRequest | undefined;
+}
+
+export interface ListFeedDisabledRowsResponse {
+  rows: FeedDisabledRow[];
+  total: number;
+}
+
 /** Process (36): the members of a feed create that say how to read it. */
 export interface ProcessFeedRequest {
   accountId: number;
@@ -9000,6 +9021,315 @@ export const ListFeedRunsResponse: MessageFns<ListFeedRunsResponse> = {
   },
 };
 
+function createBaseFeedDisabledRow(): FeedDisabledRow {
+  return { keyValue: "", disabledTime: "", rowJson: "" };
+}
+
+export const FeedDisabledRow: MessageFns<FeedDisabledRow> = {
+  encode(message: FeedDisabledRow, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyValue !== "") {
+      writer.uint32(10).string(message.keyValue);
+    }
+    if (message.disabledTime !== "") {
+      writer.uint32(18).string(message.disabledTime);
+    }
+    if (message.rowJson !== "") {
+      writer.uint32(26).string(message.rowJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FeedDisabledRow {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFeedDisabledRow();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.keyValue = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.disabledTime = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.rowJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FeedDisabledRow {
+    return {
+      keyValue: isSet(object.keyValue)
+        ? globalThis.String(object.keyValue)
+        : isSet(object.key_value)
+        ? globalThis.String(object.key_value)
+        : "",
+      disabledTime: isSet(object.disabledTime)
+        ? globalThis.String(object.disabledTime)
+        : isSet(object.disabled_time)
+        ? globalThis.String(object.disabled_time)
+        : "",
+      rowJson: isSet(object.rowJson)
+        ? globalThis.String(object.rowJson)
+        : isSet(object.row_json)
+        ? globalThis.String(object.row_json)
+        : "",
+    };
+  },
+
+  toJSON(message: FeedDisabledRow): unknown {
+    const obj: any = {};
+    if (message.keyValue !== "") {
+      obj.keyValue = message.keyValue;
+    }
+    if (message.disabledTime !== "") {
+      obj.disabledTime = message.disabledTime;
+    }
+    if (message.rowJson !== "") {
+      obj.rowJson = message.rowJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FeedDisabledRow>, I>>(base?: I): FeedDisabledRow {
+    return FeedDisabledRow.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FeedDisabledRow>, I>>(object: I): FeedDisabledRow {
+    const message = createBaseFeedDisabledRow();
+    message.keyValue = object.keyValue ?? "";
+    message.disabledTime = object.disabledTime ?? "";
+    message.rowJson = object.rowJson ?? "";
+    return message;
+  },
+};
+
+function createBaseListFeedDisabledRowsRequest(): ListFeedDisabledRowsRequest {
+  return { accountId: 0, assetSourceId: 0, page: undefined };
+}
+
+export const ListFeedDisabledRowsRequest: MessageFns<ListFeedDisabledRowsRequest> = {
+  encode(message: ListFeedDisabledRowsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      writer.uint32(16).int64(message.assetSourceId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListFeedDisabledRowsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListFeedDisabledRowsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListFeedDisabledRowsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListFeedDisabledRowsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListFeedDisabledRowsRequest>, I>>(base?: I): ListFeedDisabledRowsRequest {
+    return ListFeedDisabledRowsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListFeedDisabledRowsRequest>, I>>(object: I): ListFeedDisabledRowsRequest {
+    const message = createBaseListFeedDisabledRowsRequest();
+    message.accountId = object.accountId ?? 0;
+    message.assetSourceId = object.assetSourceId ?? 0;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListFeedDisabledRowsResponse(): ListFeedDisabledRowsResponse {
+  return { rows: [], total: 0 };
+}
+
+export const ListFeedDisabledRowsResponse: MessageFns<ListFeedDisabledRowsResponse> = {
+  encode(message: ListFeedDisabledRowsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.rows) {
+      FeedDisabledRow.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListFeedDisabledRowsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListFeedDisabledRowsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.rows.push(FeedDisabledRow.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListFeedDisabledRowsResponse {
+    return {
+      rows: globalThis.Array.isArray(object?.rows) ? object.rows.map((e: any) => FeedDisabledRow.fromJSON(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: ListFeedDisabledRowsResponse): unknown {
+    const obj: any = {};
+    if (message.rows?.length) {
+      obj.rows = message.rows.map((e) => FeedDisabledRow.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListFeedDisabledRowsResponse>, I>>(base?: I): ListFeedDisabledRowsResponse {
+    return ListFeedDisabledRowsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListFeedDisabledRowsResponse>, I>>(object: I): ListFeedDisabledRowsResponse {
+    const message = createBaseListFeedDisabledRowsResponse();
+    message.rows = object.rows?.map((e) => FeedDisabledRow.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
 function createBaseProcessFeedRequest(): ProcessFeedRequest {
   return {
     accountId: 0,
@@ -9709,6 +10039,17 @@ export const AssetSourcesServiceService = {
       Buffer.from(ListFeedRunsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListFeedRunsResponse => ListFeedRunsResponse.decode(value),
   },
+  listFeedDisabledRows: {
+    path: "/assetsources.v1.AssetSourcesService/ListFeedDisabledRows" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListFeedDisabledRowsRequest): Buffer =>
+      Buffer.from(ListFeedDisabledRowsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListFeedDisabledRowsRequest => ListFeedDisabledRowsRequest.decode(value),
+    responseSerialize: (value: ListFeedDisabledRowsResponse): Buffer =>
+      Buffer.from(ListFeedDisabledRowsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListFeedDisabledRowsResponse => ListFeedDisabledRowsResponse.decode(value),
+  },
 } as const;
 
 export interface AssetSourcesServiceServer extends UntypedServiceImplementation {
@@ -9764,6 +10105,7 @@ export interface AssetSourcesServiceServer extends UntypedServiceImplementation 
   listFeedReport: handleUnaryCall<ListFeedReportRequest, ListFeedReportResponse>;
   /** Extension: a feed source's ingestion runs, newest first (scheduled ones included), a page at a time. */
   listFeedRuns: handleUnaryCall<ListFeedRunsRequest, ListFeedRunsResponse>;
+  listFeedDisabledRows: handleUnaryCall<ListFeedDisabledRowsRequest, ListFeedDisabledRowsResponse>;
 }
 
 export interface AssetSourcesServiceClient extends Client {
@@ -10182,6 +10524,21 @@ export interface AssetSourcesServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListFeedRunsResponse) => void,
+  ): ClientUnaryCall;
+  listFeedDisabledRows(
+    request: ListFeedDisabledRowsRequest,
+    callback: (error: ServiceError | null, response: ListFeedDisabledRowsResponse) => void,
+  ): ClientUnaryCall;
+  listFeedDisabledRows(
+    request: ListFeedDisabledRowsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListFeedDisabledRowsResponse) => void,
+  ): ClientUnaryCall;
+  listFeedDisabledRows(
+    request: ListFeedDisabledRowsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListFeedDisabledRowsResponse) => void,
   ): ClientUnaryCall;
 }
 
