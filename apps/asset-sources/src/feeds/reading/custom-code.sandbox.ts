@@ -9,6 +9,7 @@ import {
   type QuickJSWASMModule,
 } from 'quickjs-emscripten';
 import { validationFailed } from '@platform/errors';
+import { threadCpuBudget } from './thread-cpu';
 
 export interface SandboxLimits {
   /** CPU time of one row's run (and of compiling the code), in ms. */
@@ -23,19 +24,6 @@ export interface SandboxLimits {
 
 const WASM_PAGE_BYTES = 64 * 1024;
 
-/**
- * Interrupts the code once it has used `ms` of this process's CPU time since the call. CPU time, not
- * the wall clock: on a busy machine the code may wait for a core far longer than it runs, and that wait
- * is not the code's doing. QuickJS runs on this thread, so the process's time is the code's own time
- * (plus a little of the runtime's background threads).
- */
-function afterCpuMs(ms: number): () => boolean {
-  const start = process.cpuUsage();
-  return () => {
-    const used = process.cpuUsage(start);
-    return (used.user + used.system) / 1_000 > ms;
-  };
-}
 // The project's TypeScript libs leave out the WebAssembly globals Node has.
 const WasmMemory = (globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => object } }).WebAssembly.Memory;
 /** The build's own starting heap (16 MiB): the sandbox's memory cap sits above it. */
@@ -91,7 +79,7 @@ export class CustomCodeSandbox {
     const vm = runtime.newContext();
     const sandbox = new CustomCodeSandbox(runtime, vm, limits);
     installConsole(vm, (line) => sandbox.log(line));
-    runtime.setInterruptHandler(afterCpuMs(limits.cpuMsPerRow));
+    runtime.setInterruptHandler(threadCpuBudget(limits.cpuMsPerRow));
     const compiled = vm.evalCode(`(function (row) {\n${customCode}\n})`, 'customCode.js');
     if (compiled.error) {
       const message = describeError(vm.dump(compiled.error));
@@ -107,7 +95,7 @@ export class CustomCodeSandbox {
   /** Runs the code over one row's values. */
   run(values: Record<string, string>, line: number): CustomCodeOutcome {
     const { vm, runtime } = this;
-    runtime.setInterruptHandler(afterCpuMs(this.limits.cpuMsPerRow));
+    runtime.setInterruptHandler(threadCpuBudget(this.limits.cpuMsPerRow));
     const input = vm.evalCode(`(${JSON.stringify(values)})`);
     if (input.error) {
       input.error.dispose();
