@@ -114,6 +114,9 @@ async function ingest(
   } catch (error) {
     return end('Failed', `The feed could not be read: ${reason(error)} The rows already serving are unchanged.`);
   }
+  // Trust on first use: the host key an sftp server first authenticated with is the one it must show from now on.
+  if (opened.hostKeyFingerprint !== undefined && feed.location.urlConfig.hostKeyFingerprint === undefined)
+    await deps.feeds.pinHostKey(assetSourceId, feed.location, opened.hostKeyFingerprint);
   try {
     const version = { etag: opened.version.etag ?? null, lastModified: opened.version.lastModified ?? null };
     if (trigger === 'schedule' && feed.applied.queueId !== null) {

@@ -30,6 +30,8 @@ export interface FeedUrlConfig {
   /** objstore extensions: an S3-compatible server's base URL for an s3:// url (default AWS S3), and the signing region (default us-east-1). */
   endpoint?: string;
   region?: string;
+  /** sftp extension: the fingerprint the server's host key must have (`SHA256:...`); a source pins the first one it meets. */
+  hostKeyFingerprint?: string;
 }
 
 /** Where the feed is: a URL of one of the transports, or a file of the account's asset library. */
@@ -92,6 +94,8 @@ export interface FeedVersion {
 
 export interface OpenedFeed {
   version: FeedVersion;
+  /** sftp: the fingerprint of the host key the server presented (`SHA256:...`). */
+  hostKeyFingerprint?: string;
   /**
    * Rows in feed order, in batches (a batch per chunk read, so a million rows are not a million
    * asynchronous steps); a RejectedFeedRow where a row is broken but the feed goes on. Throws when

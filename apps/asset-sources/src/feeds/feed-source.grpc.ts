@@ -39,6 +39,7 @@ export function splitUrlConfig(c: v1.FeedUrlConfig = {}): { urlConfig: FeedUrlSe
       portNumber: c.portNumber,
       endpoint: c.endpoint,
       region: c.region,
+      hostKeyFingerprint: c.hostKeyFingerprint,
     },
     secrets: { username: c.username, password: c.password, accessKey: c.accessKey, secretKey: c.secretKey, privateKey: c.privateKey },
   };
@@ -81,6 +82,7 @@ export function toFeedSettings(feed: FeedSourceRecord): v1.FeedSettings {
     portNumber: feed.location.urlConfig.portNumber,
     endpoint: feed.location.urlConfig.endpoint,
     region: feed.location.urlConfig.region,
+    hostKeyFingerprint: feed.location.urlConfig.hostKeyFingerprint,
     credentialsSet: feed.secretsSet,
     contentType: feed.format.contentType,
     characterEncoding: feed.format.characterEncoding,

@@ -18,6 +18,8 @@ export interface FeedUrlSettings {
   /** objstore (extension): the S3-compatible server of an s3:// url, and the signing region. */
   endpoint?: string;
   region?: string;
+  /** sftp (extension): the fingerprint the server's host key must have; pinned by the first run when not given. */
+  hostKeyFingerprint?: string;
 }
 
 /** The secret members of urlConfig, in the clear: only in memory, sealed before they are stored. */

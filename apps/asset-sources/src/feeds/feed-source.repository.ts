@@ -8,6 +8,7 @@ import type {
   FeedRunRecord,
   FeedRunStatus,
   FeedRunTrigger,
+  FeedLocationSettings,
   FeedSettings,
   FeedSourceRecord,
   FeedUrlSettings,
@@ -158,6 +159,19 @@ export class FeedSourceRepository {
     nextRunAt: Date | null,
   ): Promise<void> {
     await trx('feed_sources').insert({ asset_source_id: assetSourceId, ...settingsColumns(settings, sealed, secretsSet, nextRunAt) });
+  }
+
+  /**
+   * Pins the host key an sftp source's run met, unless the source has one already or was moved
+   * meanwhile (its url or port changed by an update while the run read).
+   */
+  async pinHostKey(assetSourceId: number, at: Pick<FeedLocationSettings, 'url' | 'urlConfig'>, fingerprint: string): Promise<void> {
+    await this.db.write(
+      `UPDATE feed_sources SET url_config = JSON_SET(url_config, '$.hostKeyFingerprint', ?) ` +
+        `WHERE asset_source_id = ? AND url = ? AND JSON_EXTRACT(url_config, '$.hostKeyFingerprint') IS NULL ` +
+        `AND COALESCE(JSON_EXTRACT(url_config, '$.portNumber'), 0) = ?`,
+      [fingerprint, assetSourceId, at.url, at.urlConfig.portNumber ?? 0],
+    );
   }
 
   async update(

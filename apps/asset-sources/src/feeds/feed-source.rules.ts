@@ -12,6 +12,7 @@ import {
   FEED_PRIVATE_KEY_MAX,
   FEED_S3_ENDPOINT_MAX,
   FEED_S3_REGION_PATTERN,
+  FEED_SSH_FINGERPRINT_PATTERN,
   FEED_URL_MAX,
   FEED_URL_TYPES,
   type FeedSecretField,
@@ -28,7 +29,7 @@ export const URL_CONFIG_MEMBERS: Record<FeedUrlType, readonly (keyof FeedUrlSett
   https: ['additionalParams', 'httpMethod', 'username', 'password'],
   ftp: ['username', 'password'],
   objstore: ['accessKey', 'secretKey', 'endpoint', 'region'],
-  sftp: ['portNumber', 'privateKey', 'username', 'password'],
+  sftp: ['portNumber', 'privateKey', 'username', 'password', 'hostKeyFingerprint'],
 };
 
 /** The URL schemes each urlType reads. */
@@ -98,6 +99,13 @@ function locationErrors(input: FeedReadInput, secretsStored: ReadonlySet<FeedSec
   if (urlConfig.portNumber !== undefined && (!Number.isInteger(urlConfig.portNumber) || urlConfig.portNumber < 1 || urlConfig.portNumber > 65_535))
     errors.push({ pointer: '/urlConfig/portNumber', code: 'OUT_OF_RANGE', detail: 'portNumber must be 1 to 65535.' });
   errors.push(...objectStoreErrors(location));
+  const { hostKeyFingerprint } = location.urlConfig;
+  if (hostKeyFingerprint !== undefined && !new RegExp(FEED_SSH_FINGERPRINT_PATTERN).test(hostKeyFingerprint))
+    errors.push({
+      pointer: '/urlConfig/hostKeyFingerprint',
+      code: 'INVALID_FORMAT',
+      detail: 'hostKeyFingerprint must be SHA256: and 43 base64 characters, as ssh-keygen -lf prints it.',
+    });
   for (const [member, value] of Object.entries(secrets) as [FeedSecretField, string | undefined][]) {
     const max = member === 'privateKey' ? FEED_PRIVATE_KEY_MAX : FEED_CREDENTIAL_MAX;
     if (value !== undefined && value.length > max)

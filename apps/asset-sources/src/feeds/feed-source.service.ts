@@ -112,7 +112,7 @@ export class FeedSourceService {
     const kept = sameDestination ? this.open(stored) : {};
     const errors = feedSourceErrors(input, new Set(sameDestination ? stored.secretsSet : []));
     if (errors.length > 0) throw validationFailed(sameDestination ? errors : withCredentialsNotCarried(errors, stored.secretsSet));
-    const settings = this.settingsOf(input, stored);
+    const settings = withPinnedHostKey(this.settingsOf(input, stored), stored, sameDestination);
     const next = { ...input.definition, assetSourceName: input.definition.assetSourceName.trim(), contentType: settings.format.contentType };
     const refusal = await this.deps.assetSources.refuseChange(current, next);
     if (refusal) throw refusal;
@@ -295,4 +295,14 @@ export class FeedSourceService {
   open(feed: FeedSourceRecord): FeedSecrets {
     return feed.sealedSecrets ? (JSON.parse(this.deps.box.open(feed.sealedSecrets)) as FeedSecrets) : {};
   }
+}
+
+/**
+ * An sftp host key pinned by an earlier run stays with its server, as the stored credentials do: an
+ * update that names no fingerprint keeps it, an update to another server starts unpinned.
+ */
+function withPinnedHostKey(settings: FeedSettings, stored: FeedSourceRecord, sameDestination: boolean): FeedSettings {
+  const pinned = stored.location.urlConfig.hostKeyFingerprint;
+  if (!sameDestination || pinned === undefined || settings.location.urlConfig.hostKeyFingerprint !== undefined) return settings;
+  return { ...settings, location: { ...settings.location, urlConfig: { ...settings.location.urlConfig, hostKeyFingerprint: pinned } } };
 }

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedS3, type EmbeddedS3 } from '@platform/s3';
+import { startFeedSftpServer, type FeedSftpServer } from '@platform/testing';
 import { admin, E2eSystem, expectProblem, Http, httpClient, startE2eSystem } from './e2e-system';
 
 jest.setTimeout(180_000);
@@ -14,6 +15,11 @@ type Json = Record<string, unknown>;
 const feeds = new Map<string, string>();
 const SECRET = 'feed-pa55word-do-not-echo';
 const BUCKET_SECRET = 'bucket-s3cret-do-not-echo';
+const SFTP_SERVER = {
+  files: { 'exports/products.csv': `sku,name,category,price\nP000,Product 0,hats,0.99\nP001,Product 1,shoes,1.99\n` },
+  user: 'feeder',
+  password: SECRET,
+};
 
 async function startFeedHost(): Promise<{ origin: string; port: number; close(): Promise<void> }> {
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -52,6 +58,8 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
   /** A retailer's own S3-compatible bucket server (objstore feeds), apart from the platform's. */
   let bucketServer: EmbeddedS3;
   let bucketDirectory: string;
+  /** A retailer's SFTP server (sftp feeds); a test swaps it for one with another host key on the same port. */
+  let sftpServer: FeedSftpServer;
   let account: number;
   let otherAccount: number;
   let sameOrgAccount: number;
@@ -96,11 +104,15 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     host = await startFeedHost();
     bucketDirectory = await mkdtemp(join(tmpdir(), 'e2e-feed-bucket-'));
     bucketServer = await startEmbeddedS3({ port: 0, directory: bucketDirectory, accessKey: 'retailer-ak', secretKey: BUCKET_SECRET });
+    sftpServer = await startFeedSftpServer(SFTP_SERVER);
     system = await startE2eSystem('feeds', {
       // The storage worker places the files a fileId feed is read from.
       workers: ['storage-worker'],
       // The schedule sweep runs every half second inside asset-sources; no other spec here schedules a feed.
-      env: { OUTBOUND_ALLOWLIST: `127.0.0.1:${host.port},${new URL(bucketServer.endpoint).host}`, FEED_SCHEDULE_SWEEP_MS: '500' },
+      env: {
+        OUTBOUND_ALLOWLIST: `127.0.0.1:${host.port},${new URL(bucketServer.endpoint).host},${sftpServer.hostPort}`,
+        FEED_SCHEDULE_SWEEP_MS: '500',
+      },
     });
     http = httpClient(system.baseUrl);
     const a = admin(http);
@@ -117,6 +129,7 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     await system?.stop();
     await host?.close();
     await bucketServer?.close();
+    await sftpServer?.close();
     if (bucketDirectory) await rm(bucketDirectory, { recursive: true, force: true });
   });
 
@@ -335,6 +348,48 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     const misplaced = await call('POST', `${base()}/feed/create`, feedBody('', { ...objstore, url: `${bucketServer.endpoint}/exports/daily/products.csv` }));
     expectProblem(misplaced, 400, 'VALIDATION_FAILED');
     expect(misplaced.body.errors).toEqual([expect.objectContaining({ pointer: '/urlConfig/endpoint', code: 'NOT_ALLOWED' })]);
+  });
+
+  it('pins the host key an sftp server first showed, refuses a server with another, and takes a new key only from its owner', async () => {
+    const sftp = {
+      urlType: 'sftp',
+      url: `sftp://${sftpServer.hostPort}/exports/products.csv`,
+      urlConfig: { username: 'feeder', password: SECRET },
+    };
+    const created = await call<{ id: number; queueId: string }>('POST', `${base()}/feed/create`, feedBody('', { assetSourceName: 'SFTP feed', ...sftp }));
+    expect(await ended(created.body.queueId)).toMatchObject({ status: 'Completed', totalProcessed: 2 });
+    type Detail = { feed: { urlConfig: Json } };
+    const pinned = sftpServer.hostKeyFingerprint;
+    expect((await call<Detail>('GET', `${base()}/${created.body.id}`)).body.feed.urlConfig).toMatchObject({ hostKeyFingerprint: pinned });
+
+    // The same address now answers with another host key: refused before any credential is sent; the rows keep serving.
+    const { port } = sftpServer;
+    await sftpServer.close();
+    sftpServer = await startFeedSftpServer({ ...SFTP_SERVER, port });
+    const again = await call<{ queueId: string }>(
+      'PUT',
+      `${base()}/feed/${created.body.id}`,
+      feedBody('', { assetSourceName: 'SFTP feed', ...sftp, urlConfig: {} }),
+    );
+    const refused = await ended(again.body.queueId);
+    expect(refused.status).toBe('Failed');
+    expect(refused.message).toContain(`presented host key ${sftpServer.hostKeyFingerprint}, not the pinned ${pinned}`);
+    expect(sftpServer.authentications()).toBe(0);
+    expect((await data(created.body.id)).rowCount).toBe(2);
+
+    // Its owner confirms the new key.
+    const confirmed = await call<{ queueId: string }>(
+      'PUT',
+      `${base()}/feed/${created.body.id}`,
+      feedBody('', { assetSourceName: 'SFTP feed', ...sftp, urlConfig: { hostKeyFingerprint: sftpServer.hostKeyFingerprint } }),
+    );
+    expect(await ended(confirmed.body.queueId)).toMatchObject({ status: 'Completed' });
+    expect((await call<Detail>('GET', `${base()}/${created.body.id}`)).body.feed.urlConfig).toMatchObject({
+      hostKeyFingerprint: sftpServer.hostKeyFingerprint,
+    });
+    const malformed = await call('PUT', `${base()}/feed/${created.body.id}`, feedBody('', { ...sftp, urlConfig: { hostKeyFingerprint: 'MD5:aa:bb' } }));
+    expectProblem(malformed, 400, 'VALIDATION_FAILED');
+    expect(malformed.body.errors).toEqual([expect.objectContaining({ pointer: '/urlConfig/hostKeyFingerprint' })]);
   });
 
   it('refuses bad input naming the field, and stores nothing', async () => {

@@ -17,6 +17,7 @@ import {
   FEED_PRIVATE_KEY_MAX,
   FEED_S3_ENDPOINT_MAX,
   FEED_S3_REGION_PATTERN,
+  FEED_SSH_FINGERPRINT_PATTERN,
   FEED_REPORT_PAGE_ROWS,
   FEED_SHRINK_GUARD_DEFAULT_PERCENT,
   FEED_URL_MAX,
@@ -54,6 +55,15 @@ const UrlConfig = Type.Object(
     secretKey: Secret(FEED_CREDENTIAL_MAX, 'objstore.'),
     portNumber: Type.Optional(Int32({ minimum: 1, maximum: 65_535, description: 'sftp (default 22).' })),
     privateKey: Secret(FEED_PRIVATE_KEY_MAX, 'sftp: a PEM or OpenSSH private key.'),
+    hostKeyFingerprint: Type.Optional(
+      Type.String({
+        maxLength: 50,
+        pattern: FEED_SSH_FINGERPRINT_PATTERN,
+        description:
+          "sftp (extension): the fingerprint the server's host key must have, as ssh-keygen -lf prints it (SHA256:...). Not given, the first run pins the key it meets; " +
+          'a server presenting another key is then refused before any credential is sent (FEED_REFUSED).',
+      }),
+    ),
     endpoint: Type.Optional(
       BoundedString(FEED_S3_ENDPOINT_MAX, {
         description:
@@ -72,7 +82,7 @@ const UrlConfig = Type.Object(
     additionalProperties: false,
     description:
       'Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; ' +
-      'sftp portNumber, privateKey, username (required) and password (a privateKey or a password is required). A member of another urlType is 400. ' +
+      'sftp portNumber, privateKey, username (required), password (a privateKey or a password is required) and hostKeyFingerprint. A member of another urlType is 400. ' +
       'On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again.',
   },
 );

@@ -17,6 +17,7 @@ export const FeedSettingsSchema = Type.Object(
       portNumber: Type.Optional(Type.Integer()),
       endpoint: optionalString('objstore (extension): the S3-compatible server of an s3:// url.'),
       region: optionalString('objstore (extension): the signing region given.'),
+      hostKeyFingerprint: optionalString("sftp (extension): the fingerprint the server's host key must have, given or pinned by the first run."),
     }),
     credentialsSet: Type.Array(StringEnum(FEED_SECRET_FIELDS), {
       description: 'The secret urlConfig members stored (write-only: their values are never answered).',
@@ -58,6 +59,7 @@ export const presentFeedSettings = (f: v1.FeedSettings) => ({
     ...(f.portNumber !== undefined ? { portNumber: f.portNumber } : {}),
     ...(f.endpoint !== undefined ? { endpoint: f.endpoint } : {}),
     ...(f.region !== undefined ? { region: f.region } : {}),
+    ...(f.hostKeyFingerprint !== undefined ? { hostKeyFingerprint: f.hostKeyFingerprint } : {}),
   },
   credentialsSet: f.credentialsSet as (typeof FEED_SECRET_FIELDS)[number][],
   contentType: f.contentType,

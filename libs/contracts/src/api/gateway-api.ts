@@ -3931,6 +3931,8 @@ export interface operations {
                 additionalParams?: string;
                 /** @description objstore (extension): the S3-compatible server of an s3:// url. */
                 endpoint?: string;
+                /** @description sftp (extension): the fingerprint the server's host key must have, given or pinned by the first run. */
+                hostKeyFingerprint?: string;
                 httpMethod?: string;
                 portNumber?: number;
                 /** @description objstore (extension): the signing region given. */
@@ -4150,6 +4152,8 @@ export interface operations {
                 additionalParams?: string;
                 /** @description objstore (extension): the S3-compatible server of an s3:// url. */
                 endpoint?: string;
+                /** @description sftp (extension): the fingerprint the server's host key must have, given or pinned by the first run. */
+                hostKeyFingerprint?: string;
                 httpMethod?: string;
                 portNumber?: number;
                 /** @description objstore (extension): the signing region given. */
@@ -5766,7 +5770,7 @@ export interface operations {
           startTime?: string | null;
           /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. A gzip-compressed feed (a .gz export) is read as the feed it holds; a zip archive or an HTML page is refused as FEED_NOT_A_FEED. */
           url?: string;
-          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required) and password (a privateKey or a password is required). A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again. */
+          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required), password (a privateKey or a password is required) and hostKeyFingerprint. A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again. */
           urlConfig?: {
             /** @description objstore. Write-only: sealed at rest, never answered. */
             accessKey?: string;
@@ -5774,6 +5778,8 @@ export interface operations {
             additionalParams?: string;
             /** @description objstore (extension), with an s3://<bucket>/<key> url: the base URL of the S3-compatible server it is on, http(s)://host[:port] (default AWS S3). */
             endpoint?: string;
+            /** @description sftp (extension): the fingerprint the server's host key must have, as ssh-keygen -lf prints it (SHA256:...). Not given, the first run pins the key it meets; a server presenting another key is then refused before any credential is sent (FEED_REFUSED). */
+            hostKeyFingerprint?: string;
             /**
              * @description http, https: GET (default) or POST.
              * @enum {string}
@@ -6037,7 +6043,7 @@ export interface operations {
           startTime?: string | null;
           /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. A gzip-compressed feed (a .gz export) is read as the feed it holds; a zip archive or an HTML page is refused as FEED_NOT_A_FEED. */
           url?: string;
-          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required) and password (a privateKey or a password is required). A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again. */
+          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required), password (a privateKey or a password is required) and hostKeyFingerprint. A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again. */
           urlConfig?: {
             /** @description objstore. Write-only: sealed at rest, never answered. */
             accessKey?: string;
@@ -6045,6 +6051,8 @@ export interface operations {
             additionalParams?: string;
             /** @description objstore (extension), with an s3://<bucket>/<key> url: the base URL of the S3-compatible server it is on, http(s)://host[:port] (default AWS S3). */
             endpoint?: string;
+            /** @description sftp (extension): the fingerprint the server's host key must have, as ssh-keygen -lf prints it (SHA256:...). Not given, the first run pins the key it meets; a server presenting another key is then refused before any credential is sent (FEED_REFUSED). */
+            hostKeyFingerprint?: string;
             /**
              * @description http, https: GET (default) or POST.
              * @enum {string}
@@ -6801,7 +6809,7 @@ export interface operations {
           startTime?: string | null;
           /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. A gzip-compressed feed (a .gz export) is read as the feed it holds; a zip archive or an HTML page is refused as FEED_NOT_A_FEED. */
           url?: string;
-          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required) and password (a privateKey or a password is required). A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again. */
+          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required), password (a privateKey or a password is required) and hostKeyFingerprint. A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again. */
           urlConfig?: {
             /** @description objstore. Write-only: sealed at rest, never answered. */
             accessKey?: string;
@@ -6809,6 +6817,8 @@ export interface operations {
             additionalParams?: string;
             /** @description objstore (extension), with an s3://<bucket>/<key> url: the base URL of the S3-compatible server it is on, http(s)://host[:port] (default AWS S3). */
             endpoint?: string;
+            /** @description sftp (extension): the fingerprint the server's host key must have, as ssh-keygen -lf prints it (SHA256:...). Not given, the first run pins the key it meets; a server presenting another key is then refused before any credential is sent (FEED_REFUSED). */
+            hostKeyFingerprint?: string;
             /**
              * @description http, https: GET (default) or POST.
              * @enum {string}
@@ -7043,7 +7053,7 @@ export interface operations {
           firstRowIsHeader?: boolean;
           /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. A gzip-compressed feed (a .gz export) is read as the feed it holds; a zip archive or an HTML page is refused as FEED_NOT_A_FEED. */
           url?: string;
-          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required) and password (a privateKey or a password is required). A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again. */
+          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required), password (a privateKey or a password is required) and hostKeyFingerprint. A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again. */
           urlConfig?: {
             /** @description objstore. Write-only: sealed at rest, never answered. */
             accessKey?: string;
@@ -7051,6 +7061,8 @@ export interface operations {
             additionalParams?: string;
             /** @description objstore (extension), with an s3://<bucket>/<key> url: the base URL of the S3-compatible server it is on, http(s)://host[:port] (default AWS S3). */
             endpoint?: string;
+            /** @description sftp (extension): the fingerprint the server's host key must have, as ssh-keygen -lf prints it (SHA256:...). Not given, the first run pins the key it meets; a server presenting another key is then refused before any credential is sent (FEED_REFUSED). */
+            hostKeyFingerprint?: string;
             /**
              * @description http, https: GET (default) or POST.
              * @enum {string}

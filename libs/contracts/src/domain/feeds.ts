@@ -43,6 +43,8 @@ export const FEED_FILE_ID_MAX = 512;
 /** objstore's endpoint (an S3-compatible server's base URL) and signing region (us-east-1, eu-west-3, a MinIO server's own name). */
 export const FEED_S3_ENDPOINT_MAX = 512;
 export const FEED_S3_REGION_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
+/** An SSH host key's fingerprint as OpenSSH prints it (`ssh-keygen -lf`): SHA256 and the unpadded base64 of the digest. */
+export const FEED_SSH_FINGERPRINT_PATTERN = '^SHA256:[A-Za-z0-9+/]{43}$';
 /** Size of the feedConfig object (process's `config`) a create or update may carry, serialized. */
 export const FEED_CONFIG_MAX_BYTES = 65_536;
 /** Report entries one page of the health report answers between services (the CSV streams every page). */

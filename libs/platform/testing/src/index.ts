@@ -7,3 +7,4 @@ export * from './daemon-process';
 export * from './private-mariadb';
 export * from './private-nats';
 export * from './otlp-receiver';
+export * from './protocol-servers';

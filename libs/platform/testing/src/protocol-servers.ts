@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -53,6 +54,10 @@ export async function startFeedFtpServer(options: {
 export interface FeedSftpServer {
   port: number;
   hostPort: string;
+  /** Its host key's fingerprint as OpenSSH prints it (SHA256:...). */
+  hostKeyFingerprint: string;
+  /** Authentication requests it has received (a client that refused the host key sends none). */
+  authentications(): number;
   close(): Promise<void>;
 }
 
@@ -61,8 +66,13 @@ export async function startFeedSftpServer(options: {
   user: string;
   password?: string;
   publicKey?: string;
+  /** Default a free one; a test that swaps the server's key listens again on the same port. */
+  port?: number;
 }): Promise<FeedSftpServer> {
   const hostKey = sshUtils.generateKeyPairSync('ed25519').private;
+  const hostPublic = sshUtils.parseKey(hostKey);
+  if (hostPublic instanceof Error) throw hostPublic;
+  let authentications = 0;
   const allowedKey = options.publicKey ? sshUtils.parseKey(options.publicKey) : undefined;
   const connections = new Set<Connection>();
   const server = new SshServer({ hostKeys: [hostKey] }, (client) => {
@@ -70,6 +80,7 @@ export async function startFeedSftpServer(options: {
     client.on('close', () => connections.delete(client));
     client.on('error', () => undefined);
     client.on('authentication', (ctx) => {
+      authentications++;
       if (ctx.username !== options.user) return ctx.reject();
       if (ctx.method === 'password' && options.password && ctx.password === options.password) return ctx.accept();
       if (ctx.method === 'publickey' && allowedKey && !(allowedKey instanceof Error)) {
@@ -86,11 +97,13 @@ export async function startFeedSftpServer(options: {
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     port,
     hostPort: `127.0.0.1:${port}`,
+    hostKeyFingerprint: `SHA256:${createHash('sha256').update(hostPublic.getPublicSSH()).digest('base64').replace(/=+$/, '')}`,
+    authentications: () => authentications,
     close: () =>
       new Promise<void>((resolve) => {
         for (const connection of connections) connection.end();

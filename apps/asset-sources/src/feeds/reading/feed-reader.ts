@@ -57,7 +57,7 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
         sandbox?.dispose();
         throw error;
       }
-      const { body, version } = opened;
+      const { body, version, hostKeyFingerprint } = opened;
       const where = location.fileId ? `asset-library file ${location.fileId}` : describeFeedUrl(location.url);
       const parse = deps.parsing ?? parseHere;
       let parsed: ParsedFeed | undefined;
@@ -89,6 +89,7 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
 
       return {
         version,
+        hostKeyFingerprint,
         batches: batches(),
         contentHash() {
           if (!finished || !parsed) throw new Error('The content hash is known once every row has been read.');

@@ -13,6 +13,8 @@ export interface FeedReadLimits {
 export interface FeedBytes {
   body: Readable;
   version: FeedVersion;
+  /** sftp: the fingerprint of the host key the server presented (`SHA256:...`). */
+  hostKeyFingerprint?: string;
 }
 
 /** One way of reaching a feed (http, ftp, sftp, object storage, the asset library). */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import SftpClient from 'ssh2-sftp-client';
 import { isOutboundFetchError, startOutboundBudget, type GuardedConnector } from '@platform/outbound-fetch';
 import type { FeedLocation } from '../feed-reading';
@@ -7,7 +8,9 @@ import { describeFeedUrl, type FeedBytes, type FeedReadLimits, type FeedTranspor
 /**
  * sftp feeds: the SSH connection runs over a socket the guard opened and checked, authenticated by
  * password or private key (urlConfig), on urlConfig.portNumber or the URL's port (default 22);
- * bytes and time capped. The server's host key is not pinned: feeds carry no known_hosts.
+ * bytes and time capped. The server's host key must have urlConfig.hostKeyFingerprint when it is
+ * set (checked before any credential is sent); its fingerprint is answered either way, so a source
+ * can pin the first one it meets.
  */
 export function sftpTransport(connector: GuardedConnector): FeedTransport {
   return {
@@ -16,15 +19,20 @@ export function sftpTransport(connector: GuardedConnector): FeedTransport {
       const where = describeFeedUrl(location.url);
       const budget = startOutboundBudget(url, limits);
       const client = new SftpClient();
+      let presented: string | undefined;
       const endOnTimeout = () => void client.end().catch(() => undefined);
       budget.signal.addEventListener('abort', endOnTimeout, { once: true });
       const abort = () => budget.dispose();
       signal?.addEventListener('abort', abort, { once: true });
       try {
         const sock = await connector.connect(url, budget.signal);
-        const { username, password, privateKey } = location.urlConfig;
+        const { username, password, privateKey, hostKeyFingerprint: pinned } = location.urlConfig;
         await client.connect({
           sock,
+          hostVerifier: (key: Buffer) => {
+            presented = sshFingerprint(key);
+            return pinned === undefined || presented === pinned;
+          },
           username: username ?? '',
           ...(password ? { password } : {}),
           ...(privateKey ? { privateKey } : {}),
@@ -41,10 +49,20 @@ export function sftpTransport(connector: GuardedConnector): FeedTransport {
         const raw = client.createReadStream(path);
         const body = budget.limitBody(raw, (error) => sftpProblem(error, where, limits.maxBytes) as Error);
         body.once('close', () => void client.end().catch(() => undefined));
-        return { body, version: { lastModified: stats.modifyTime ? new Date(stats.modifyTime).toUTCString() : undefined } };
+        return {
+          body,
+          version: { lastModified: stats.modifyTime ? new Date(stats.modifyTime).toUTCString() : undefined },
+          hostKeyFingerprint: presented,
+        };
       } catch (error) {
         await client.end().catch(() => undefined);
         budget.dispose();
+        const { hostKeyFingerprint: pinned } = location.urlConfig;
+        if (pinned !== undefined && presented !== undefined && presented !== pinned)
+          throw feedRefused(
+            `The SFTP server at ${where} presented host key ${presented}, not the pinned ${pinned}: the connection may be intercepted, so no credential was sent. ` +
+              'If the server was given a new key, update the source with urlConfig.hostKeyFingerprint.',
+          );
         throw budget.signal.aborted && !isOutboundFetchError(error)
           ? feedProblemOf(budget.signal.reason, limits.maxBytes)
           : sftpProblem(error, where, limits.maxBytes);
@@ -55,6 +73,9 @@ export function sftpTransport(connector: GuardedConnector): FeedTransport {
     },
   };
 }
+
+/** An SSH host key's fingerprint as OpenSSH prints it: `SHA256:` and the unpadded base64 of the key's digest. */
+export const sshFingerprint = (key: Buffer): string => `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
 
 function parseSftpUrl(location: FeedLocation): URL {
   let url: URL;

@@ -9,7 +9,7 @@ import { createGuardedConnector, createOutboundFetch } from '@platform/outbound-
 import { startEmbeddedS3, type EmbeddedS3 } from '@platform/s3';
 import type { FeedFormat, FeedLocation } from '../feed-reading';
 import { createFeedReader } from './feed-reader';
-import { startFeedFtpServer, startFeedSftpServer, type FeedFtpServer, type FeedSftpServer } from './feed-protocol-servers';
+import { startFeedFtpServer, startFeedSftpServer, type FeedFtpServer, type FeedSftpServer } from '@platform/testing';
 import { CSV_FORMAT, readAll } from './feed-test-servers';
 import { ftpTransport } from './ftp-transport';
 import { objstoreTransport } from './objstore-transport';
@@ -129,6 +129,25 @@ describe('sftp feeds (ssh2 server on loopback)', () => {
       values(at('sftp', `sftp://${sftp.hostPort}/data/none.csv`, { username: 'feeder', password: 'sftp-pass' }), CSV_FORMAT, [sftp.hostPort]),
     );
     expect(missing.code).toBe('FEED_NOT_FOUND');
+  });
+
+  it("answers the server's host key fingerprint, reads when it is the one pinned, and sends no credential to a server with another", async () => {
+    const location = at('sftp', `sftp://${sftp.hostPort}/data/feed.csv`, { username: 'feeder', password: 'sftp-pass' });
+    const opened = await readerFor([sftp.hostPort]).open(location, CSV_FORMAT);
+    expect(opened.hostKeyFingerprint).toBe(sftp.hostKeyFingerprint);
+    await opened.close();
+    const pinned = at('sftp', location.url, { ...location.urlConfig, hostKeyFingerprint: sftp.hostKeyFingerprint });
+    expect(await values(pinned, CSV_FORMAT, [sftp.hostPort])).toHaveLength(2);
+
+    const before = sftp.authentications();
+    const otherKey = `SHA256:${'A'.repeat(43)}`;
+    const refused = await rejectionOf(values(at('sftp', location.url, { ...location.urlConfig, hostKeyFingerprint: otherKey }), CSV_FORMAT, [sftp.hostPort]));
+    expect(refused).toMatchObject({
+      code: 'FEED_REFUSED',
+      detail: expect.stringContaining(`presented host key ${sftp.hostKeyFingerprint}, not the pinned ${otherKey}`),
+    });
+    expect(refused.detail).not.toContain('sftp-pass');
+    expect(sftp.authentications()).toBe(before);
   });
 
   it('refuses a loopback SFTP host that is not admitted, and 10.0.0.1', async () => {

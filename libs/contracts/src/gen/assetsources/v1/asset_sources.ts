@@ -390,7 +390,11 @@ export interface FeedUrlConfig {
     | string
     | undefined;
   /** objstore (extension): the region requests are signed for (default: the one an AWS host names, else us-east-1). */
-  region?: string | undefined;
+  region?:
+    | string
+    | undefined;
+  /** sftp (extension): the fingerprint the server's host key must have (SHA256:...); a source pins the first one it meets when not given. */
+  hostKeyFingerprint?: string | undefined;
 }
 
 export interface FeedSourceFields {
@@ -480,7 +484,11 @@ export interface FeedSettings {
   disabledRows: number;
   /** objstore (extension): the S3-compatible server and signing region given in urlConfig. */
   endpoint?: string | undefined;
-  region?: string | undefined;
+  region?:
+    | string
+    | undefined;
+  /** sftp (extension): the host key fingerprint the server must present, given or pinned by the first run. */
+  hostKeyFingerprint?: string | undefined;
 }
 
 export interface CreateFeedSourceRequest {
@@ -6306,6 +6314,7 @@ function createBaseFeedUrlConfig(): FeedUrlConfig {
     privateKey: undefined,
     endpoint: undefined,
     region: undefined,
+    hostKeyFingerprint: undefined,
   };
 }
 
@@ -6340,6 +6349,9 @@ export const FeedUrlConfig: MessageFns<FeedUrlConfig> = {
     }
     if (message.region !== undefined) {
       writer.uint32(82).string(message.region);
+    }
+    if (message.hostKeyFingerprint !== undefined) {
+      writer.uint32(90).string(message.hostKeyFingerprint);
     }
     return writer;
   },
@@ -6437,6 +6449,14 @@ export const FeedUrlConfig: MessageFns<FeedUrlConfig> = {
             message.region = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.hostKeyFingerprint = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6485,6 +6505,11 @@ export const FeedUrlConfig: MessageFns<FeedUrlConfig> = {
         : undefined,
       endpoint: isSet(object.endpoint) ? globalThis.String(object.endpoint) : undefined,
       region: isSet(object.region) ? globalThis.String(object.region) : undefined,
+      hostKeyFingerprint: isSet(object.hostKeyFingerprint)
+        ? globalThis.String(object.hostKeyFingerprint)
+        : isSet(object.host_key_fingerprint)
+        ? globalThis.String(object.host_key_fingerprint)
+        : undefined,
     };
   },
 
@@ -6520,6 +6545,9 @@ export const FeedUrlConfig: MessageFns<FeedUrlConfig> = {
     if (message.region !== undefined) {
       obj.region = message.region;
     }
+    if (message.hostKeyFingerprint !== undefined) {
+      obj.hostKeyFingerprint = message.hostKeyFingerprint;
+    }
     return obj;
   },
 
@@ -6538,6 +6566,7 @@ export const FeedUrlConfig: MessageFns<FeedUrlConfig> = {
     message.privateKey = object.privateKey ?? undefined;
     message.endpoint = object.endpoint ?? undefined;
     message.region = object.region ?? undefined;
+    message.hostKeyFingerprint = object.hostKeyFingerprint ?? undefined;
     return message;
   },
 };
@@ -7032,6 +7061,7 @@ function createBaseFeedSettings(): FeedSettings {
     disabledRows: 0,
     endpoint: undefined,
     region: undefined,
+    hostKeyFingerprint: undefined,
   };
 }
 
@@ -7114,6 +7144,9 @@ export const FeedSettings: MessageFns<FeedSettings> = {
     }
     if (message.region !== undefined) {
       writer.uint32(210).string(message.region);
+    }
+    if (message.hostKeyFingerprint !== undefined) {
+      writer.uint32(218).string(message.hostKeyFingerprint);
     }
     return writer;
   },
@@ -7339,6 +7372,14 @@ export const FeedSettings: MessageFns<FeedSettings> = {
             message.region = reader.string();
             continue;
           }
+          case 27: {
+            if (tag !== 218) {
+              break;
+            }
+
+            message.hostKeyFingerprint = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7463,6 +7504,11 @@ export const FeedSettings: MessageFns<FeedSettings> = {
         : 0,
       endpoint: isSet(object.endpoint) ? globalThis.String(object.endpoint) : undefined,
       region: isSet(object.region) ? globalThis.String(object.region) : undefined,
+      hostKeyFingerprint: isSet(object.hostKeyFingerprint)
+        ? globalThis.String(object.hostKeyFingerprint)
+        : isSet(object.host_key_fingerprint)
+        ? globalThis.String(object.host_key_fingerprint)
+        : undefined,
     };
   },
 
@@ -7546,6 +7592,9 @@ export const FeedSettings: MessageFns<FeedSettings> = {
     if (message.region !== undefined) {
       obj.region = message.region;
     }
+    if (message.hostKeyFingerprint !== undefined) {
+      obj.hostKeyFingerprint = message.hostKeyFingerprint;
+    }
     return obj;
   },
 
@@ -7580,6 +7629,7 @@ export const FeedSettings: MessageFns<FeedSettings> = {
     message.disabledRows = object.disabledRows ?? 0;
     message.endpoint = object.endpoint ?? undefined;
     message.region = object.region ?? undefined;
+    message.hostKeyFingerprint = object.hostKeyFingerprint ?? undefined;
     return message;
   },
 };
