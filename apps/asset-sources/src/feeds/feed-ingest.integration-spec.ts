@@ -617,6 +617,41 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     expect((await rejectionOf(bed.feedSources.runs(ACCOUNT, inline))).code).toBe('ASSET_SOURCE_KIND_MISMATCH');
   });
 
+  it('refreshes a source now with its stored settings and credentials, ingesting even an unchanged feed, for its own account and kind only', async () => {
+    feeds.set('/refreshed.csv', { body: csv(products(4)), etag: '"same"' });
+    const { assetSourceId, queueId } = await bed.feedSources.create(
+      ACCOUNT,
+      input(
+        '/refreshed.csv',
+        { secrets: { username: 'u', password: 'p' }, schedule: { isScheduled: true, frequency: 'DAILY', startTime: '06:00', endDate: null } },
+        server,
+      ),
+    );
+    await run(queueId, assetSourceId);
+    feeds.set('/refreshed.csv', { body: csv(products(6)), etag: '"same"' });
+    const refreshed = await bed.feedSources.refresh(ACCOUNT, assetSourceId);
+    // The ETag did not change, so a scheduled run would skip; the owner's refresh reads it.
+    expect((await run(refreshed.queueId, assetSourceId)).message).toBe('Completed: 6 rows serving, 6 read.');
+    expect((await bed.feedSources.runs(ACCOUNT, assetSourceId)).items[0]).toMatchObject({
+      queueId: refreshed.queueId,
+      trigger: 'refresh',
+      status: 'Completed',
+    });
+    const settings = await bed.feedSources.settings(assetSourceId);
+    expect(settings && bed.feedSources.open(settings)).toEqual({ username: 'u', password: 'p' });
+
+    expect((await rejectionOf(bed.feedSources.refresh(ACCOUNT + 1, assetSourceId))).code).toBe('ASSET_SOURCE_NOT_FOUND');
+    const inline = await bed.assetSources.createInline(ACCOUNT, {
+      definition: {
+        ...input('/').definition,
+        columnNames: ['sku'],
+        columns: { ...input('/').definition.columns, reportingColumn: null, rotationWeightColumn: null },
+      },
+      rowsJson: '[{"sku":"A"}]',
+    });
+    expect((await rejectionOf(bed.feedSources.refresh(ACCOUNT, inline))).code).toBe('ASSET_SOURCE_KIND_MISMATCH');
+  });
+
   it('reads endDate back as the day given, and starts no scheduled run after it', async () => {
     clock = new Date('2026-11-24T12:00:00Z');
     feeds.set('/ending.csv', { body: csv(products(10)) });

@@ -131,7 +131,7 @@ export function feedSourceGrpc({
   storageLibrary: PeerOf<StorageLibraryPeer>;
 }): Pick<
   v1.AssetSourcesServiceServer,
-  'createFeedSource' | 'replaceFeedSource' | 'confirmFeedVersion' | 'listFeedReport' | 'listFeedRuns' | 'listFeedDisabledRows'
+  'createFeedSource' | 'replaceFeedSource' | 'refreshFeedSource' | 'confirmFeedVersion' | 'listFeedReport' | 'listFeedRuns' | 'listFeedDisabledRows'
 > {
   return unaryHandlers(v1.AssetSourcesServiceService, ASSET_SOURCES_ACCESS, logger, {
     createFeedSource: async (request, call) => {
@@ -142,6 +142,11 @@ export function feedSourceGrpc({
     replaceFeedSource: async (request, call) => {
       guard.account(call, request.accountId);
       return feedSources.replace(request.accountId, request.assetSourceId, toFeedInput(request.fields as v1.FeedSourceFields), storageLibrary(call));
+    },
+
+    refreshFeedSource: async (request, call) => {
+      guard.account(call, request.accountId);
+      return feedSources.refresh(request.accountId, request.assetSourceId, storageLibrary(call));
     },
 
     confirmFeedVersion: async (request, call) => {

@@ -3,6 +3,7 @@ import type {
   FeedContentType,
   FeedCsvSeparator,
   FeedFrequency,
+  FeedRunTrigger,
   FeedMissingRowPolicy,
   FeedSecretField,
   FeedUrlType,
@@ -85,7 +86,7 @@ export interface FeedSourceRecord extends FeedSettings {
   applied: { queueId: string | null; etag: string | null; lastModified: string | null; contentHash: string | null };
 }
 
-export type FeedRunTrigger = 'create' | 'update' | 'schedule';
+export type { FeedRunTrigger };
 export type FeedRunStatus = 'Queued' | 'Processing' | 'Completed' | 'Skipped' | 'Held' | 'Failed';
 
 /** The health counts of one run. */

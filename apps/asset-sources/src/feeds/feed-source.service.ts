@@ -155,6 +155,17 @@ export class FeedSourceService {
   }
 
   /**
+   * Starts a run of the stored settings now (extension): the owner knows the feed changed and will not
+   * wait for the schedule. Read and swapped in as an update's run is, unchanged or not.
+   */
+  async refresh(accountId: number, assetSourceId: number, queueView?: QueueViewAnnouncer): Promise<{ queueId: string }> {
+    await this.deps.assetSources.ofKind(accountId, assetSourceId, 'feed');
+    const queued = await withTransaction(this.deps.knex, (trx) => this.enqueue(trx, accountId, assetSourceId, 'refresh', this.now()));
+    await announceQueued(queueView, queued, this.deps.logger);
+    return { queueId: queued.queueId };
+  }
+
+  /**
    * Applies the version the shrink guard holds (extension): the owner has looked at it and wants it
    * served. Flipped in like any run, in one transaction.
    */

@@ -161,6 +161,21 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     const list = await call<{ assetSources: Json[] }>('GET', `${base()}?limit=100`);
     expect(list.body.assetSources).toContainEqual({ assetSourceId: created.body.id, assetSourceName: 'Retailer feed', assetSourceType: 'feed' });
 
+    // The retailer's feed changed: refreshed now with the stored settings and credentials, nothing sent again.
+    feeds.set('/catalog.csv', csv(products(31)));
+    expectProblem(await call('POST', `${base()}/feed/${created.body.id}/refresh`, undefined, viewKey), 403, 'PERMISSION_DENIED');
+    const refreshed = await call<{ msg: string; queueId: string }>('POST', `${base()}/feed/${created.body.id}/refresh`);
+    expect(refreshed.status).toBe(200);
+    expect(await ended(refreshed.body.queueId)).toMatchObject({ status: 'Completed', totalProcessed: 31 });
+    const runs = await call<{ runs: Json[] }>('GET', `${base()}/feed/${created.body.id}/runs?limit=1`);
+    expect(runs.body.runs[0]).toMatchObject({ queueId: refreshed.body.queueId, trigger: 'refresh' });
+    expectProblem(await call('POST', `${base(otherAccount)}/feed/${created.body.id}/refresh`), 404, 'ACCOUNT_NOT_FOUND');
+    feeds.set('/catalog.csv', csv([...products(30), 'P001,Duplicate,hats,1.00', ',No key,hats,2.00']));
+    expect(await ended((await call<{ queueId: string }>('POST', `${base()}/feed/${created.body.id}/refresh`)).body.queueId)).toMatchObject({
+      status: 'Completed',
+      totalProcessed: 32,
+    });
+
     // The health report: counts on the run, every entry in the CSV.
     const run = await call<Json>('GET', `${base()}/feed/runs/${created.body.queueId}`);
     expect(run.body).toMatchObject({ status: 'Completed', rows: 32, rowsStored: 32, duplicateKeys: 1, emptyKeys: 1, rejectedRows: 0 });

@@ -16,12 +16,14 @@ import {
   FEED_MISSING_ROW_POLICIES,
   FEED_PRIVATE_KEY_MAX,
   FEED_S3_ENDPOINT_MAX,
+  FEED_RUN_TRIGGERS,
   FEED_S3_REGION_PATTERN,
   FEED_SSH_FINGERPRINT_PATTERN,
   FEED_REPORT_PAGE_ROWS,
   FEED_SHRINK_GUARD_DEFAULT_PERCENT,
   FEED_URL_MAX,
   FEED_URL_TYPES,
+  type FeedRunTrigger,
 } from '@contracts/domain';
 import type { assetSourcesV1 as v1 } from '@contracts/proto';
 import { sourceDefinitionMembers } from './asset-source.routes';
@@ -171,7 +173,7 @@ const Queued = Type.Object({
 const RunSchema = Type.Object({
   queueId: Type.String(),
   assetSourceId: Type.Integer(),
-  trigger: StringEnum(['create', 'update', 'schedule'] as const),
+  trigger: StringEnum(FEED_RUN_TRIGGERS),
   status: StringEnum(['Queued', 'Processing', 'Completed', 'Skipped', 'Held', 'Failed'] as const, {
     description:
       'Skipped: a scheduled run found the feed unchanged. Held: the shrink guard holds the version. The queue shows Completed for Completed and Skipped, Failed for Held and Failed.',
@@ -343,6 +345,31 @@ export const feedSourceRoutes = [
         fields: feedFieldsOf(body),
       });
       return { body: { id: result.assetSourceId, msg: 'Feed asset source updated; its ingestion is queued.', queueId: result.queueId } };
+    },
+  }),
+
+  defineRoute({
+    operationId: 'refreshFeedSource',
+    method: 'post',
+    path: '/v2/accounts/:accountId/asset-sources/feed/:assetSourceId/refresh',
+    tag: TAG,
+    summary: 'Fetch and ingest a feed source now',
+    description:
+      "Queues an ingestion run of the stored settings at once, as an update with them would (the run's trigger is refresh): for a feed its owner knows changed, without waiting for the schedule " +
+      'or sending every setting again. Read and swapped in even when the feed is unchanged; the shrink guard and missingRowPolicy apply as to any run.',
+    permission: ASSET_SOURCES_ACCESS.refreshFeedSource,
+    scope: { account: 'accountId' },
+    extension: true,
+    params: FeedPath,
+    success: { status: 200, description: 'An ingestion is queued', schema: Type.Object({ msg: Type.String(), queueId: Type.String() }) },
+    problems: ['ASSET_SOURCE_NOT_FOUND', 'ASSET_SOURCE_KIND_MISMATCH', ...FEED_RUN_PROBLEMS],
+    example: {
+      params: { accountId: 1001, assetSourceId: 46 },
+      response: { msg: 'The feed is queued for ingestion.', queueId: EXAMPLE_QUEUE_ID },
+    },
+    async handle({ params, backends }) {
+      const result = await backends.assetSources.refreshFeedSource({ accountId: params.accountId, assetSourceId: params.assetSourceId });
+      return { body: { msg: 'The feed is queued for ingestion.', queueId: result.queueId } };
     },
   }),
 
@@ -555,7 +582,7 @@ function presentRun(run: v1.FeedRun) {
   return {
     queueId: run.queueId,
     assetSourceId: run.assetSourceId,
-    trigger: run.trigger as 'create' | 'update' | 'schedule',
+    trigger: run.trigger as FeedRunTrigger,
     status: run.status as 'Queued' | 'Processing' | 'Completed' | 'Skipped' | 'Held' | 'Failed',
     message: run.message,
     rows: run.rowsRead,

@@ -404,6 +404,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/accounts/{accountId}/asset-sources/feed/{assetSourceId}/refresh': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Fetch and ingest a feed source now
+     * @description Queues an ingestion run of the stored settings at once, as an update with them would (the run's trigger is refresh): for a feed its owner knows changed, without waiting for the schedule or sending every setting again. Read and swapped in even when the feed is unchanged; the shrink guard and missingRowPolicy apply as to any run.
+     */
+    post: operations['refreshFeedSource'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/accounts/{accountId}/asset-sources/feed/{assetSourceId}/runs': {
     parameters: {
       query?: never;
@@ -6575,6 +6595,167 @@ export interface operations {
       };
     };
   };
+  refreshFeedSource: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description The feed source */
+        assetSourceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description An ingestion is queued */
+      200: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            msg: string;
+            queueId: string;
+          };
+        };
+      };
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
+        };
+      };
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
+        };
+      };
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
+        };
+      };
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); ASSET_SOURCE_NOT_FOUND (Asset source not found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'ASSET_SOURCE_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); ASSET_SOURCE_KIND_MISMATCH (The asset source is of another kind) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'ASSET_SOURCE_KIND_MISMATCH';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
+          };
+        };
+      };
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests); JOB_LIMIT_REACHED (Too many jobs running for the account) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED' | 'JOB_LIMIT_REACHED';
+          };
+        };
+      };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
+        };
+      };
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
+        };
+      };
+    };
+  };
   listFeedRuns: {
     parameters: {
       query?: {
@@ -6628,7 +6809,7 @@ export interface operations {
                */
               status: 'Queued' | 'Processing' | 'Completed' | 'Skipped' | 'Held' | 'Failed';
               /** @enum {string} */
-              trigger: 'create' | 'update' | 'schedule';
+              trigger: 'create' | 'update' | 'refresh' | 'schedule';
             }[];
             /** @description Runs of the source in all. */
             total: number;
@@ -7360,7 +7541,7 @@ export interface operations {
              */
             status: 'Queued' | 'Processing' | 'Completed' | 'Skipped' | 'Held' | 'Failed';
             /** @enum {string} */
-            trigger: 'create' | 'update' | 'schedule';
+            trigger: 'create' | 'update' | 'refresh' | 'schedule';
           };
         };
       };

@@ -27,6 +27,10 @@ export const FEED_SCHEDULE_TIME_ZONE = 'America/New_York';
 export const FEED_MISSING_ROW_POLICIES = ['delete', 'disable', 'keep'] as const;
 export type FeedMissingRowPolicy = (typeof FEED_MISSING_ROW_POLICIES)[number];
 
+/** What starts an ingestion run: a create, an update, the owner's refresh (extension) or the schedule. */
+export const FEED_RUN_TRIGGERS = ['create', 'update', 'refresh', 'schedule'] as const;
+export type FeedRunTrigger = (typeof FEED_RUN_TRIGGERS)[number];
+
 /** The shrink guard's default: a new version with more than this share fewer rows (or none) is held. */
 export const FEED_SHRINK_GUARD_DEFAULT_PERCENT = 50;
 

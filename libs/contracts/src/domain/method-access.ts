@@ -92,6 +92,7 @@ export const ASSET_SOURCES_ACCESS = {
   createFeedSource: PERMISSIONS.assetSourcesEdit,
   replaceFeedSource: PERMISSIONS.assetSourcesEdit,
   confirmFeedVersion: PERMISSIONS.assetSourcesEdit,
+  refreshFeedSource: PERMISSIONS.assetSourcesEdit,
   listFeedReport: PERMISSIONS.assetSourcesView,
   listFeedRuns: PERMISSIONS.assetSourcesView,
   listFeedDisabledRows: PERMISSIONS.assetSourcesView,

@@ -512,6 +512,15 @@ export interface ReplaceFeedSourceResponse {
   queueId: string;
 }
 
+export interface RefreshFeedSourceRequest {
+  accountId: number;
+  assetSourceId: number;
+}
+
+export interface RefreshFeedSourceResponse {
+  queueId: string;
+}
+
 export interface ConfirmFeedVersionRequest {
   accountId: number;
   assetSourceId: number;
@@ -525,7 +534,7 @@ export interface ConfirmFeedVersionResponse {
 export interface FeedRun {
   queueId: string;
   assetSourceId: number;
-  /** create, update or schedule. */
+  /** create, update, refresh or schedule. */
   trigger: string;
   /** Queued, Processing, Completed, Skipped, Held or Failed. */
   status: string;
@@ -8022,6 +8031,172 @@ export const ReplaceFeedSourceResponse: MessageFns<ReplaceFeedSourceResponse> = 
   },
 };
 
+function createBaseRefreshFeedSourceRequest(): RefreshFeedSourceRequest {
+  return { accountId: 0, assetSourceId: 0 };
+}
+
+export const RefreshFeedSourceRequest: MessageFns<RefreshFeedSourceRequest> = {
+  encode(message: RefreshFeedSourceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      writer.uint32(16).int64(message.assetSourceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RefreshFeedSourceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRefreshFeedSourceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.assetSourceId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RefreshFeedSourceRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      assetSourceId: isSet(object.assetSourceId)
+        ? globalThis.Number(object.assetSourceId)
+        : isSet(object.asset_source_id)
+        ? globalThis.Number(object.asset_source_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: RefreshFeedSourceRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.assetSourceId !== 0) {
+      obj.assetSourceId = Math.round(message.assetSourceId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RefreshFeedSourceRequest>, I>>(base?: I): RefreshFeedSourceRequest {
+    return RefreshFeedSourceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RefreshFeedSourceRequest>, I>>(object: I): RefreshFeedSourceRequest {
+    const message = createBaseRefreshFeedSourceRequest();
+    message.accountId = object.accountId ?? 0;
+    message.assetSourceId = object.assetSourceId ?? 0;
+    return message;
+  },
+};
+
+function createBaseRefreshFeedSourceResponse(): RefreshFeedSourceResponse {
+  return { queueId: "" };
+}
+
+export const RefreshFeedSourceResponse: MessageFns<RefreshFeedSourceResponse> = {
+  encode(message: RefreshFeedSourceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.queueId !== "") {
+      writer.uint32(10).string(message.queueId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RefreshFeedSourceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRefreshFeedSourceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.queueId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RefreshFeedSourceResponse {
+    return {
+      queueId: isSet(object.queueId)
+        ? globalThis.String(object.queueId)
+        : isSet(object.queue_id)
+        ? globalThis.String(object.queue_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RefreshFeedSourceResponse): unknown {
+    const obj: any = {};
+    if (message.queueId !== "") {
+      obj.queueId = message.queueId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RefreshFeedSourceResponse>, I>>(base?: I): RefreshFeedSourceResponse {
+    return RefreshFeedSourceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RefreshFeedSourceResponse>, I>>(object: I): RefreshFeedSourceResponse {
+    const message = createBaseRefreshFeedSourceResponse();
+    message.queueId = object.queueId ?? "";
+    return message;
+  },
+};
+
 function createBaseConfirmFeedVersionRequest(): ConfirmFeedVersionRequest {
   return { accountId: 0, assetSourceId: 0 };
 }
@@ -10066,6 +10241,18 @@ export const AssetSourcesServiceService = {
       Buffer.from(ConfirmFeedVersionResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ConfirmFeedVersionResponse => ConfirmFeedVersionResponse.decode(value),
   },
+  /** Extension: an ingestion run of the stored settings now, as an update with them would start. */
+  refreshFeedSource: {
+    path: "/assetsources.v1.AssetSourcesService/RefreshFeedSource" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RefreshFeedSourceRequest): Buffer =>
+      Buffer.from(RefreshFeedSourceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RefreshFeedSourceRequest => RefreshFeedSourceRequest.decode(value),
+    responseSerialize: (value: RefreshFeedSourceResponse): Buffer =>
+      Buffer.from(RefreshFeedSourceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RefreshFeedSourceResponse => RefreshFeedSourceResponse.decode(value),
+  },
   /** Extension: one ingestion run (its queue id) with its health counts and a page of its health report. */
   listFeedReport: {
     path: "/assetsources.v1.AssetSourcesService/ListFeedReport" as const,
@@ -10151,6 +10338,8 @@ export interface AssetSourcesServiceServer extends UntypedServiceImplementation 
   replaceFeedSource: handleUnaryCall<ReplaceFeedSourceRequest, ReplaceFeedSourceResponse>;
   /** Extension: serves the version the shrink guard holds (FAILED_PRECONDITION, FEED_NOTHING_HELD, when none). */
   confirmFeedVersion: handleUnaryCall<ConfirmFeedVersionRequest, ConfirmFeedVersionResponse>;
+  /** Extension: an ingestion run of the stored settings now, as an update with them would start. */
+  refreshFeedSource: handleUnaryCall<RefreshFeedSourceRequest, RefreshFeedSourceResponse>;
   /** Extension: one ingestion run (its queue id) with its health counts and a page of its health report. */
   listFeedReport: handleUnaryCall<ListFeedReportRequest, ListFeedReportResponse>;
   /** Extension: a feed source's ingestion runs, newest first (scheduled ones included), a page at a time. */
@@ -10542,6 +10731,22 @@ export interface AssetSourcesServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ConfirmFeedVersionResponse) => void,
+  ): ClientUnaryCall;
+  /** Extension: an ingestion run of the stored settings now, as an update with them would start. */
+  refreshFeedSource(
+    request: RefreshFeedSourceRequest,
+    callback: (error: ServiceError | null, response: RefreshFeedSourceResponse) => void,
+  ): ClientUnaryCall;
+  refreshFeedSource(
+    request: RefreshFeedSourceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RefreshFeedSourceResponse) => void,
+  ): ClientUnaryCall;
+  refreshFeedSource(
+    request: RefreshFeedSourceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RefreshFeedSourceResponse) => void,
   ): ClientUnaryCall;
   /** Extension: one ingestion run (its queue id) with its health counts and a page of its health report. */
   listFeedReport(
