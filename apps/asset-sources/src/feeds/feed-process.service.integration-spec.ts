@@ -34,6 +34,16 @@ describe('process (36): the head of a feed (real MariaDB test bed, a real HTTP s
           res.end();
         };
         pump();
+      } else if (req.url === '/items.json') {
+        res.end(
+          JSON.stringify({
+            total: 2,
+            items: [
+              { sku: 'J1', price: { amount: 1 } },
+              { sku: 'J2', price: { amount: 2 }, tags: ['new'] },
+            ],
+          }),
+        );
       } else if (req.url === '/merchant.xml') {
         res.end(
           '<rss xmlns:g="http://base.google.com/ns/1.0"><channel><title>t</title>' +
@@ -93,6 +103,29 @@ describe('process (36): the head of a feed (real MariaDB test bed, a real HTTP s
     const { config, sample } = await bed.feedProcess.process(1, input({ url: `${server.origin}/merchant.xml`, contentType: 'xml' }));
     expect(config).toMatchObject({ rowXPath: '/rss/channel/item', xpathMap: { id: 'g:id', price: 'g:price' } });
     expect(sample).toEqual({ id: ['P1', 'P2'], price: ['1.00 EUR', '2.00 EUR'] });
+  });
+
+  it("names a JSON feed's columns, its rows' dotted member paths, in xpathMap: a create from the config checks columnNames against them", async () => {
+    const { config, sample } = await bed.feedProcess.process(1, input({ url: `${server.origin}/items.json`, contentType: 'json' }));
+    expect(config).toMatchObject({ rootIsObject: true, rowXPath: 'items', xpathMap: { sku: 'sku', 'price.amount': 'price.amount', 'tags.0': 'tags.0' } });
+    expect(sample).toEqual({ sku: ['J1', 'J2'], 'price.amount': ['1', '2'], 'tags.0': ['new'] });
+    const create = (columnNames: string[]) =>
+      bed.feedSources.create(1, {
+        definition: {
+          assetSourceName: 'JSON items',
+          columnNames,
+          columns: { assetKeyColumn: 'sku', assetVariantColumn: null, assetGroupColumn: null, reportingColumn: null, rotationWeightColumn: null },
+          contentType: null,
+        },
+        location: { urlType: 'http', url: `${server.origin}/items.json`, fileId: null, urlConfig: {} },
+        secrets: {},
+        format: { ...input().format, contentType: 'json', feedConfig: config },
+        schedule: { isScheduled: false, frequency: null, startTime: null, endDate: null },
+        policies: {},
+      });
+    const refused = await errorOf(create(['sku', 'price']));
+    expect(refused).toMatchObject({ code: 'VALIDATION_FAILED', errors: [expect.objectContaining({ pointer: '/columnNames/1', code: 'UNKNOWN_COLUMN' })] });
+    expect((await create(['sku', 'price.amount'])).queueId).toEqual(expect.any(String));
   });
 
   it('runs customCode over the head and answers its console output in cdpLogs', async () => {

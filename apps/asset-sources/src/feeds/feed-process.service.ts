@@ -69,10 +69,20 @@ export class FeedProcessService {
     const memPerRow = rows === 0 ? 0 : Math.ceil(rowBytes / rows);
     const config: FeedConfig = {
       ...feed.config(),
+      ...(format.contentType === 'json' && !format.cdp ? { xpathMap: jsonColumnPaths(sample.keys()) } : {}),
       memPerRow,
       estRowsPerChunk: memPerRow === 0 ? 0 : Math.max(1, Math.floor(FEED_CHUNK_BYTES / memPerRow)),
       fileId: location.fileId ?? '',
     };
     return { config, sample: Object.fromEntries(sample), cdpLogs: feed.cdpLogs() };
   }
+}
+
+/**
+ * A JSON feed's columns are its rows' dotted member paths (`price.amount`), named in xpathMap
+ * (column -> path) as an XML feed's leaves are, so a create from this config checks columnNames
+ * against them. The reader does not need them: it flattens every member of every row.
+ */
+function jsonColumnPaths(columns: Iterable<string>): Record<string, string> {
+  return Object.fromEntries([...columns].map((column) => [column, column]));
 }
