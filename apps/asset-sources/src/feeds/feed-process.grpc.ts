@@ -36,8 +36,8 @@ export function feedProcessGrpc({
   return unaryHandlers(v1.AssetSourcesServiceService, ASSET_SOURCES_ACCESS, logger, {
     processFeed: async (request, call) => {
       guard.account(call, request.accountId);
-      const { config, sample, cdpLogs } = await feedProcess.process(request.accountId, toReadInput(request));
-      return { configJson: JSON.stringify(config), sampleJson: JSON.stringify(sample), cdpLogs };
+      const { config, sample, cdpLogs, hostKeyFingerprint } = await feedProcess.process(request.accountId, toReadInput(request));
+      return { configJson: JSON.stringify(config), sampleJson: JSON.stringify(sample), cdpLogs, hostKeyFingerprint };
     },
   });
 }

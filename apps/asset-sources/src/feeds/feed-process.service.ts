@@ -14,6 +14,8 @@ export interface ProcessedFeed {
   /** Column -> up to PROCESS_SAMPLE_VALUES distinct non-empty values, in feed order. */
   sample: Record<string, string[]>;
   cdpLogs: string[];
+  /** sftp: the fingerprint of the host key the server presented, for its owner to check before creating the source. */
+  hostKeyFingerprint?: string;
 }
 
 /**
@@ -74,7 +76,7 @@ export class FeedProcessService {
       estRowsPerChunk: memPerRow === 0 ? 0 : Math.max(1, Math.floor(FEED_CHUNK_BYTES / memPerRow)),
       fileId: location.fileId ?? '',
     };
-    return { config, sample: Object.fromEntries(sample), cdpLogs: feed.cdpLogs() };
+    return { config, sample: Object.fromEntries(sample), cdpLogs: feed.cdpLogs(), hostKeyFingerprint: feed.hostKeyFingerprint };
   }
 }
 

@@ -371,6 +371,9 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
       url: `sftp://${sftpServer.hostPort}/exports/products.csv`,
       urlConfig: { username: 'feeder', password: SECRET },
     };
+    // Process shows the server's host key, for its owner to check before creating the source.
+    const processed = await call<{ hostKeyFingerprint?: string; sample: Json }>('POST', `${base()}/feed/process`, { ...sftp, contentType: 'csv' });
+    expect(processed.body).toMatchObject({ hostKeyFingerprint: sftpServer.hostKeyFingerprint, sample: { sku: ['P000', 'P001'] } });
     const created = await call<{ id: number; queueId: string }>('POST', `${base()}/feed/create`, feedBody('', { assetSourceName: 'SFTP feed', ...sftp }));
     expect(await ended(created.body.queueId)).toMatchObject({ status: 'Completed', totalProcessed: 2 });
     type Detail = { feed: { urlConfig: Json } };

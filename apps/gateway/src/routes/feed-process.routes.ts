@@ -29,6 +29,13 @@ const ProcessAnswer = Type.Object({
   config: FeedConfigSchema,
   sample: Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Column -> up to 5 distinct values of the head of the feed.' }),
   cdpLogs: Type.Array(Type.String(), { description: "customCode's console output and errors (with the line of the row), at most 200 lines." }),
+  hostKeyFingerprint: Type.Optional(
+    Type.String({
+      description:
+        "sftp (extension): the fingerprint of the host key the server presented (SHA256:..., as ssh-keygen -lf prints it). Check it against the server's own, " +
+        'then give it as urlConfig.hostKeyFingerprint on create; without one, the first run pins the key it meets.',
+    }),
+  ),
 });
 
 /** Every cause a feed can fail for, each with its own code: the customer's to fix (424) or the host's (502). */
@@ -103,6 +110,7 @@ export const feedProcessRoutes = [
           config: JSON.parse(answer.configJson) as Static<typeof FeedConfigSchema>,
           sample: JSON.parse(answer.sampleJson) as Record<string, string[]>,
           cdpLogs: answer.cdpLogs,
+          ...(answer.hostKeyFingerprint !== undefined ? { hostKeyFingerprint: answer.hostKeyFingerprint } : {}),
         },
       };
     },

@@ -7313,6 +7313,8 @@ export interface operations {
                 [key: string]: string;
               };
             };
+            /** @description sftp (extension): the fingerprint of the host key the server presented (SHA256:..., as ssh-keygen -lf prints it). Check it against the server's own, then give it as urlConfig.hostKeyFingerprint on create; without one, the first run pins the key it meets. */
+            hostKeyFingerprint?: string;
             /** @description Column -> up to 5 distinct values of the head of the feed. */
             sample: {
               [key: string]: string[];

@@ -634,6 +634,8 @@ export interface ProcessFeedResponse {
   /** JSON object: column name -> array of sample values. */
   sampleJson: string;
   cdpLogs: string[];
+  /** sftp (extension): the fingerprint of the host key the server presented (SHA256:...), to check before creating. */
+  hostKeyFingerprint?: string | undefined;
 }
 
 function createBasePageRequest(): PageRequest {
@@ -9835,7 +9837,7 @@ export const ProcessFeedRequest: MessageFns<ProcessFeedRequest> = {
 };
 
 function createBaseProcessFeedResponse(): ProcessFeedResponse {
-  return { configJson: "", sampleJson: "", cdpLogs: [] };
+  return { configJson: "", sampleJson: "", cdpLogs: [], hostKeyFingerprint: undefined };
 }
 
 export const ProcessFeedResponse: MessageFns<ProcessFeedResponse> = {
@@ -9848,6 +9850,9 @@ export const ProcessFeedResponse: MessageFns<ProcessFeedResponse> = {
     }
     for (const v of message.cdpLogs) {
       writer.uint32(26).string(v!);
+    }
+    if (message.hostKeyFingerprint !== undefined) {
+      writer.uint32(34).string(message.hostKeyFingerprint);
     }
     return writer;
   },
@@ -9889,6 +9894,14 @@ export const ProcessFeedResponse: MessageFns<ProcessFeedResponse> = {
             message.cdpLogs.push(reader.string());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.hostKeyFingerprint = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -9918,6 +9931,11 @@ export const ProcessFeedResponse: MessageFns<ProcessFeedResponse> = {
         : globalThis.Array.isArray(object?.cdp_logs)
         ? object.cdp_logs.map((e: any) => globalThis.String(e))
         : [],
+      hostKeyFingerprint: isSet(object.hostKeyFingerprint)
+        ? globalThis.String(object.hostKeyFingerprint)
+        : isSet(object.host_key_fingerprint)
+        ? globalThis.String(object.host_key_fingerprint)
+        : undefined,
     };
   },
 
@@ -9932,6 +9950,9 @@ export const ProcessFeedResponse: MessageFns<ProcessFeedResponse> = {
     if (message.cdpLogs?.length) {
       obj.cdpLogs = message.cdpLogs;
     }
+    if (message.hostKeyFingerprint !== undefined) {
+      obj.hostKeyFingerprint = message.hostKeyFingerprint;
+    }
     return obj;
   },
 
@@ -9943,6 +9964,7 @@ export const ProcessFeedResponse: MessageFns<ProcessFeedResponse> = {
     message.configJson = object.configJson ?? "";
     message.sampleJson = object.sampleJson ?? "";
     message.cdpLogs = object.cdpLogs?.map((e) => e) || [];
+    message.hostKeyFingerprint = object.hostKeyFingerprint ?? undefined;
     return message;
   },
 };
