@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { FtpSrv } from 'ftp-srv';
-import { Server as SshServer, utils as sshUtils, type Connection } from 'ssh2';
+import { Server as SshServer, utils as sshUtils, type Connection, type ParsedKey } from 'ssh2';
 
 /** An FTP server on 127.0.0.1 (ftp-srv) serving `files` to one user; `pasvHost` is the address its PASV replies name. */
 export interface FeedFtpServer {
@@ -69,9 +69,8 @@ export async function startFeedSftpServer(options: {
   /** Default a free one; a test that swaps the server's key listens again on the same port. */
   port?: number;
 }): Promise<FeedSftpServer> {
-  const hostKey = sshUtils.generateKeyPairSync('ed25519').private;
-  const hostPublic = sshUtils.parseKey(hostKey);
-  if (hostPublic instanceof Error) throw hostPublic;
+  const hostKey = sshKeyPair().private;
+  const hostPublic = sshUtils.parseKey(hostKey) as ParsedKey;
   let authentications = 0;
   const allowedKey = options.publicKey ? sshUtils.parseKey(options.publicKey) : undefined;
   const connections = new Set<Connection>();
@@ -156,6 +155,24 @@ function serveFiles(sftp: Sftp, files: Record<string, string | Buffer>): void {
     handles.delete(handle.readUInt32BE());
     sftp.status(id, STATUS.OK);
   });
+}
+
+/**
+ * An ed25519 key pair that ssh2 reads back. Its generator writes, about once in 200 keys, a private
+ * key its own parser then refuses ("Malformed OpenSSH private key"): such a pair is drawn again.
+ */
+export function sshKeyPair(): { private: string; public: string } {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const pair = sshUtils.generateKeyPairSync('ed25519');
+    let parsed: unknown;
+    try {
+      parsed = sshUtils.parseKey(pair.private);
+    } catch (error) {
+      parsed = error;
+    }
+    if (!(parsed instanceof Error)) return pair;
+  }
+  throw new Error('ssh2 generated no key pair it could read back in 20 attempts');
 }
 
 async function freePort(): Promise<number> {

@@ -3,13 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { Client } from 'minio';
-import { utils as sshUtils } from 'ssh2';
 import { AppError } from '@platform/errors';
 import { createGuardedConnector, createOutboundFetch } from '@platform/outbound-fetch';
 import { startEmbeddedS3, type EmbeddedS3 } from '@platform/s3';
 import type { FeedFormat, FeedLocation } from '../feed-reading';
 import { createFeedReader } from './feed-reader';
-import { startFeedFtpServer, startFeedSftpServer, type FeedFtpServer, type FeedSftpServer } from '@platform/testing';
+import { sshKeyPair, startFeedFtpServer, startFeedSftpServer, type FeedFtpServer, type FeedSftpServer } from '@platform/testing';
 import { CSV_FORMAT, readAll } from './feed-test-servers';
 import { ftpTransport } from './ftp-transport';
 import { objstoreTransport } from './objstore-transport';
@@ -98,7 +97,7 @@ describe('ftp feeds (ftp-srv on loopback)', () => {
 
 describe('sftp feeds (ssh2 server on loopback)', () => {
   let sftp: FeedSftpServer;
-  const keys = sshUtils.generateKeyPairSync('ed25519');
+  const keys = sshKeyPair();
   beforeAll(async () => {
     sftp = await startFeedSftpServer({
       files: { 'data/feed.xml': XML_FEED, 'data/feed.csv': FEED },
