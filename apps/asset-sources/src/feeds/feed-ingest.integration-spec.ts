@@ -83,6 +83,16 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     payload: { assetSourceId },
   });
   const run = (queueId: string, assetSourceId: number) => job().run(request(queueId, assetSourceId), sink);
+  /** A source of another kind, for the feed-only operations to refuse. */
+  const inlineSource = () =>
+    bed.assetSources.createInline(ACCOUNT, {
+      definition: {
+        ...input('/').definition,
+        columnNames: ['sku'],
+        columns: { ...input('/').definition.columns, reportingColumn: null, rotationWeightColumn: null },
+      },
+      rowsJson: '[{"sku":"A"}]',
+    });
   const rows = async (assetSourceId: number) =>
     JSON.parse((await bed.assetSources.readData(ACCOUNT, assetSourceId, { limit: 100 })).rowsJson) as Record<string, string>[];
   const generationsServed = async (assetSourceId: number) =>
@@ -606,14 +616,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     expect((await bed.feedSources.runs(ACCOUNT, assetSourceId, {})).items).toHaveLength(2);
 
     expect((await rejectionOf(bed.feedSources.runs(ACCOUNT + 1, assetSourceId))).code).toBe('ASSET_SOURCE_NOT_FOUND');
-    const inline = await bed.assetSources.createInline(ACCOUNT, {
-      definition: {
-        ...input('/').definition,
-        columnNames: ['sku'],
-        columns: { ...input('/').definition.columns, reportingColumn: null, rotationWeightColumn: null },
-      },
-      rowsJson: '[{"sku":"A"}]',
-    });
+    const inline = await inlineSource();
     expect((await rejectionOf(bed.feedSources.runs(ACCOUNT, inline))).code).toBe('ASSET_SOURCE_KIND_MISMATCH');
   });
 
@@ -641,14 +644,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     expect(settings && bed.feedSources.open(settings)).toEqual({ username: 'u', password: 'p' });
 
     expect((await rejectionOf(bed.feedSources.refresh(ACCOUNT + 1, assetSourceId))).code).toBe('ASSET_SOURCE_NOT_FOUND');
-    const inline = await bed.assetSources.createInline(ACCOUNT, {
-      definition: {
-        ...input('/').definition,
-        columnNames: ['sku'],
-        columns: { ...input('/').definition.columns, reportingColumn: null, rotationWeightColumn: null },
-      },
-      rowsJson: '[{"sku":"A"}]',
-    });
+    const inline = await inlineSource();
     expect((await rejectionOf(bed.feedSources.refresh(ACCOUNT, inline))).code).toBe('ASSET_SOURCE_KIND_MISMATCH');
   });
 

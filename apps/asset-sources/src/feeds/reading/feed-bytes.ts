@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { problem } from '@platform/errors';
 import { feedNotAFeed } from './feed-errors';
+import { peekChunks } from './text-head';
 
 /** Bytes read ahead to tell what a body is: the magic numbers, and an HTML page's start after blank space. */
 const SNIFF_BYTES = 1024;
@@ -33,25 +34,8 @@ export async function* feedBytes(body: AsyncIterable<Buffer>, limits: { maxBytes
 
 /** The first `want` bytes (fewer when the body is shorter), and every byte again from the start. */
 async function peekBytes(source: AsyncIterable<Buffer>, want: number): Promise<{ head: Buffer; bytes: AsyncIterable<Buffer> }> {
-  const iterator = source[Symbol.asyncIterator]();
-  const chunks: Buffer[] = [];
-  let length = 0;
-  let done = false;
-  while (length < want) {
-    const next = await iterator.next();
-    if (next.done) {
-      done = true;
-      break;
-    }
-    chunks.push(next.value);
-    length += next.value.length;
-  }
-  async function* replay(): AsyncGenerator<Buffer> {
-    yield* chunks.splice(0);
-    if (done) return;
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
-  }
-  return { head: Buffer.concat(chunks).subarray(0, want), bytes: replay() };
+  const { head, all } = await peekChunks(source, (read) => read.reduce((length, chunk) => length + chunk.length, 0) < want);
+  return { head: Buffer.concat(head).subarray(0, want), bytes: all };
 }
 
 async function* gunzipped(compressed: AsyncIterable<Buffer>, { maxBytes, where }: { maxBytes: number; where: string }): AsyncGenerator<Buffer> {

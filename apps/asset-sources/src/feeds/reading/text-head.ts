@@ -5,37 +5,48 @@ export interface PeekedText<Chunk extends string | Buffer = string> {
 }
 
 /**
- * Reads chunks until `enough(head)` or `maxChars`, without losing them: detection (a separator, the
- * shape of a JSON or XML feed) looks at the head, parsing then reads everything from the start.
+ * Reads chunks while `wantMore(read so far)`, without losing them: `head` is what was read, `all` every
+ * chunk again from the start (the head replayed, then the rest). What detection looks at (a
+ * separator, the shape of a JSON or XML feed, a gzip header) is read once; parsing reads everything.
  */
-export async function peekText<Chunk extends string | Buffer>(
+export async function peekChunks<Chunk>(
   source: AsyncIterable<Chunk>,
-  enough: (head: string) => boolean,
-  maxChars: number,
-): Promise<PeekedText<Chunk>> {
+  wantMore: (read: readonly Chunk[]) => boolean,
+): Promise<{ head: Chunk[]; all: AsyncIterable<Chunk> }> {
   const iterator = source[Symbol.asyncIterator]();
   const chunks: Chunk[] = [];
-  let head = '';
   let done = false;
-  while (head.length < maxChars && !enough(head)) {
+  while (wantMore(chunks)) {
     const next = await iterator.next();
     if (next.done) {
       done = true;
       break;
     }
     chunks.push(next.value);
-    // Bytes are UTF-8: a character cut at a chunk's end only blurs the head's last character.
-    head += typeof next.value === 'string' ? next.value : next.value.toString('utf8');
   }
   async function* replay(): AsyncGenerator<Chunk> {
-    yield* chunks;
-    chunks.length = 0;
+    yield* chunks.splice(0);
     if (done) return;
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
-      yield next.value;
-    }
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
   }
-  return { head, text: replay() };
+  return { head: [...chunks], all: replay() };
+}
+
+/** Reads chunks until `enough(head)` or `maxChars`, the head as text; see peekChunks. */
+export async function peekText<Chunk extends string | Buffer>(
+  source: AsyncIterable<Chunk>,
+  enough: (head: string) => boolean,
+  maxChars: number,
+): Promise<PeekedText<Chunk>> {
+  let head = '';
+  let decoded = 0;
+  const { all } = await peekChunks(source, (read) => {
+    // Bytes are UTF-8: a character cut at a chunk's end only blurs the head's last character.
+    for (; decoded < read.length; decoded++) {
+      const chunk = read[decoded] as Chunk;
+      head += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    }
+    return head.length < maxChars && !enough(head);
+  });
+  return { head, text: all };
 }
