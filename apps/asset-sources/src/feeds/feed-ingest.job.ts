@@ -8,6 +8,7 @@ import { isNumericWeight } from '../sources/asset-source.rules';
 import { isRejectedFeedRow, type FeedReader, type OpenedFeed } from './feed-reading';
 import { asideSummary, servingSummary, STAGE_BATCH, STAGE_BATCH_BYTES, StagedRows, type FeedRowsRepository, type SwapOutcome } from './feed-rows.repository';
 import { KeyFilter } from './key-filter';
+import { watchForCancel } from './cancel-watch';
 import { keptFields, RowValueCollector } from '../sources/row-values';
 import { FEED_INGEST_KIND, type FeedIngestPayload, type FeedReportEntry, type FeedRunHealth, type FeedSourceRecord } from './feed-source.model';
 import type { FeedSourceRepository } from './feed-source.repository';
@@ -36,6 +37,11 @@ export interface FeedIngestDeps {
 
 /** A run that ended without swapping a version in: the run row says why, and so does the queue (Failed). */
 class RunEnded extends JobFailed {}
+
+/** Thrown inside a run's last transaction when its owner cancelled it first: the transaction rolls back. */
+class CancelledFirst extends Error {}
+
+const CANCELLED_MESSAGE = 'Cancelled by the owner before this version was served. The rows already serving are unchanged.';
 
 /**
  * The feed-ingest job: reads the whole feed through the FeedReader into a new row generation of the
@@ -89,11 +95,16 @@ async function ingest(
   const source = await deps.assetSources.get(accountId, assetSourceId).catch(() => undefined);
   const feed = await deps.feeds.get(assetSourceId);
   if (!source || !feed) throw new JobFailed('The feed source no longer exists.');
+  // Once the owner has cancelled the run, every other end is refused (saveRun answers false): it ends Cancelled.
+  const cancelled = async (health?: FeedRunHealth): Promise<never> => {
+    await deps.feeds.saveRun(undefined, queueId, { status: 'Cancelled', message: CANCELLED_MESSAGE, health });
+    throw new RunEnded(CANCELLED_MESSAGE);
+  };
   const end = async (status: 'Failed' | 'Skipped', message: string, health?: FeedRunHealth): Promise<never> => {
-    await deps.feeds.saveRun(undefined, queueId, { status, message, health });
+    if (!(await deps.feeds.saveRun(undefined, queueId, { status, message, health }))) return cancelled(health);
     throw new RunEnded(message);
   };
-  await deps.feeds.saveRun(undefined, queueId, { status: 'Processing', message: 'Processing' });
+  if (!(await deps.feeds.saveRun(undefined, queueId, { status: 'Processing', message: 'Processing' }))) return cancelled();
   // Under the source's lock: whatever an earlier attempt (or a run killed mid-way) wrote is dropped.
   await deps.rows.dropUnserved(assetSourceId);
   await deps.feeds.deleteReport(queueId);
@@ -117,38 +128,47 @@ async function ingest(
   // Trust on first use: the host key an sftp server first authenticated with is the one it must show from now on.
   if (opened.hostKeyFingerprint !== undefined && feed.location.urlConfig.hostKeyFingerprint === undefined)
     await deps.feeds.pinHostKey(assetSourceId, feed.location, opened.hostKeyFingerprint);
+  // A cancel stops the transfer and the parser at once; whatever the reading then ends with, the run ends Cancelled.
+  const cancelWatch = watchForCancel(
+    () => deps.feeds.cancelRequested(queueId),
+    () => void opened.close().catch(() => undefined),
+  );
   try {
     const version = { etag: opened.version.etag ?? null, lastModified: opened.version.lastModified ?? null };
     if (trigger === 'schedule' && feed.applied.queueId !== null) {
       const unchanged = sameVersion(version, feed);
       if (unchanged) {
-        await deps.feeds.saveRun(undefined, queueId, {
+        const saved = await deps.feeds.saveRun(undefined, queueId, {
           status: 'Skipped',
           message: `Skipped: the feed is unchanged (${unchanged}).`,
           version: { ...version, contentHash: null },
         });
+        if (!saved) return cancelled();
         return { totalItems: 0, totalProcessed: 0, message: `Skipped: the feed is unchanged (${unchanged}).` };
       }
     }
     const { health, columnsInNoRow } = await stageAll(deps, queueId, generation, source, opened, sink).catch(async (error: unknown) => {
+      if (cancelWatch.requested) return cancelled();
       if (error instanceof RunEnded) throw error;
       return end('Failed', `The feed was not ingested: ${reason(error)} The rows already serving are unchanged.`);
     });
+    // A closed transfer may read as the feed's end: a cancelled run never goes on to be served.
+    if (cancelWatch.requested) return cancelled(health);
     const contentHash = opened.contentHash();
     const full = { ...version, contentHash };
     if (trigger === 'schedule' && feed.applied.contentHash === contentHash) {
       const message = 'Skipped: the feed is unchanged (content hash).';
-      await deps.feeds.saveRun(undefined, queueId, { status: 'Skipped', message, health, version: full });
+      if (!(await deps.feeds.saveRun(undefined, queueId, { status: 'Skipped', message, health, version: full }))) return cancelled(health);
       return { totalItems: health.rowsRead, totalProcessed: health.rowsRead, message };
     }
     const hold = shrinkHold(source.rowCount, health.rowsStored, feed.policies.shrinkGuardPercent);
     if (hold) {
       const message = `Held: ${hold} The ${source.rowCount} rows already serving are unchanged until the owner confirms this version.`;
       await withTransaction(deps.db.knex, async (trx) => {
-        await deps.feeds.saveRun(trx, queueId, { status: 'Held', message, health, version: full });
+        if (!(await deps.feeds.saveRun(trx, queueId, { status: 'Held', message, health, version: full }))) throw new CancelledFirst();
         // A newer held version replaces an older one, whose staged rows are then dropped.
         await deps.feeds.setHeld(trx, assetSourceId, { queueId, reason: message });
-      });
+      }).catch((error: unknown) => (error instanceof CancelledFirst ? cancelled(health) : Promise.reject(error)));
       // The older held version, now superseded, is dropped at once.
       if (feed.held && feed.held.queueId !== queueId) await deps.rows.dropUnserved(assetSourceId, generation);
       throw new RunEnded(message);
@@ -157,14 +177,16 @@ async function ingest(
       const outcome = await deps.rows.swapIn(trx, assetSourceId, generation, source.columns.assetKeyColumn !== null, feed.policies.missingRowPolicy, now());
       await deps.feeds.setApplied(trx, assetSourceId, { queueId, ...full });
       const message = completedMessage(health, outcome, columnsInNoRow);
-      await deps.feeds.saveRun(trx, queueId, { status: 'Completed', message, health, version: full });
+      // The run's row is written last: a cancel that got there first rolls the swap back.
+      if (!(await deps.feeds.saveRun(trx, queueId, { status: 'Completed', message, health, version: full }))) throw new CancelledFirst();
       return { message };
-    });
+    }).catch((error: unknown) => (error instanceof CancelledFirst ? cancelled(health) : Promise.reject(error)));
     await deps.assetSources
       .changed(accountId, assetSourceId)
       .catch((error: unknown) => deps.logger.warn({ err: error, assetSourceId }, 'dependents of a feed source failed to follow it'));
     return { totalItems: health.rowsRead, totalProcessed: health.rowsRead, message: served.message };
   } finally {
+    cancelWatch.stop();
     await opened.close().catch(() => undefined);
   }
 }

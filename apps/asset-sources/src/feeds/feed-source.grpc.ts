@@ -117,6 +117,7 @@ const toRun = (run: FeedRunRecord): v1.FeedRun => ({
   rejectedRows: run.rejectedRows,
   createdTime: run.createdAt.toISOString(),
   finishedTime: run.finishedAt?.toISOString(),
+  cancelRequestedTime: run.cancelRequestedAt?.toISOString(),
 });
 
 export function feedSourceGrpc({
@@ -131,7 +132,14 @@ export function feedSourceGrpc({
   storageLibrary: PeerOf<StorageLibraryPeer>;
 }): Pick<
   v1.AssetSourcesServiceServer,
-  'createFeedSource' | 'replaceFeedSource' | 'refreshFeedSource' | 'confirmFeedVersion' | 'listFeedReport' | 'listFeedRuns' | 'listFeedDisabledRows'
+  | 'createFeedSource'
+  | 'replaceFeedSource'
+  | 'refreshFeedSource'
+  | 'cancelFeedRun'
+  | 'confirmFeedVersion'
+  | 'listFeedReport'
+  | 'listFeedRuns'
+  | 'listFeedDisabledRows'
 > {
   return unaryHandlers(v1.AssetSourcesServiceService, ASSET_SOURCES_ACCESS, logger, {
     createFeedSource: async (request, call) => {
@@ -147,6 +155,11 @@ export function feedSourceGrpc({
     refreshFeedSource: async (request, call) => {
       guard.account(call, request.accountId);
       return feedSources.refresh(request.accountId, request.assetSourceId, storageLibrary(call));
+    },
+
+    cancelFeedRun: async (request, call) => {
+      guard.account(call, request.accountId);
+      return { run: toRun(await feedSources.cancelRun(request.accountId, request.queueId)) };
     },
 
     confirmFeedVersion: async (request, call) => {

@@ -3,6 +3,7 @@ import type {
   FeedContentType,
   FeedCsvSeparator,
   FeedFrequency,
+  FeedRunStatus,
   FeedRunTrigger,
   FeedMissingRowPolicy,
   FeedSecretField,
@@ -86,8 +87,7 @@ export interface FeedSourceRecord extends FeedSettings {
   applied: { queueId: string | null; etag: string | null; lastModified: string | null; contentHash: string | null };
 }
 
-export type { FeedRunTrigger };
-export type FeedRunStatus = 'Queued' | 'Processing' | 'Completed' | 'Skipped' | 'Held' | 'Failed';
+export type { FeedRunTrigger, FeedRunStatus };
 
 /** The health counts of one run. */
 export interface FeedRunHealth {
@@ -110,6 +110,8 @@ export interface FeedRunRecord extends FeedRunHealth {
   contentHash: string | null;
   createdAt: Date;
   finishedAt: Date | null;
+  /** When the owner asked to cancel the run (extension); from then on the run can only end Cancelled. */
+  cancelRequestedAt: Date | null;
 }
 
 export type FeedReportKind = 'rejected' | 'duplicate-key' | 'empty-key';

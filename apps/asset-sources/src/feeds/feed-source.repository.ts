@@ -62,6 +62,7 @@ interface FeedRunRowDb {
   content_hash: string | null;
   created_at: Date;
   finished_at: Date | null;
+  cancel_requested_at: Date | null;
 }
 
 /** Which secret members the sealed blob holds is stored beside it in the clear: names only, never values. */
@@ -114,6 +115,7 @@ const toRun = (row: FeedRunRowDb): FeedRunRecord => ({
   contentHash: row.content_hash,
   createdAt: row.created_at,
   finishedAt: row.finished_at,
+  cancelRequestedAt: row.cancel_requested_at,
 });
 
 const settingsColumns = (settings: FeedSettings, sealed: Buffer | null, secretsSet: FeedSecretField[], nextRunAt: Date | null) => ({
@@ -217,6 +219,11 @@ export class FeedSourceRepository {
       .update({ held_queue_id: held?.queueId ?? null, held_reason: held?.reason.slice(0, 1000) ?? null });
   }
 
+  /** Lets go of the version a run held, when it is still the one the source holds. */
+  async releaseHeld(trx: Knex.Transaction, assetSourceId: number, queueId: string): Promise<void> {
+    await trx('feed_sources').where({ asset_source_id: assetSourceId, held_queue_id: queueId }).update({ held_queue_id: null, held_reason: null });
+  }
+
   async setApplied(trx: Knex.Transaction, assetSourceId: number, run: Pick<FeedRunRecord, 'queueId' | 'etag' | 'lastModified' | 'contentHash'>): Promise<void> {
     await trx('feed_sources').where({ asset_source_id: assetSourceId }).update({
       applied_queue_id: run.queueId,
@@ -244,6 +251,31 @@ export class FeedSourceRepository {
     return row && toRun(row);
   }
 
+  /**
+   * A run, its row locked until the caller's transaction ends: what a cancel and a run's end serialize
+   * on. Its source's row is locked first, as a swap locks it first, so a cancel and a swap (or a
+   * confirm) wait for each other instead of deadlocking.
+   */
+  async lockRun(trx: Knex.Transaction, queueId: string): Promise<FeedRunRecord | undefined> {
+    const source = (await trx('feed_runs').where({ queue_id: queueId }).first('asset_source_id')) as Pick<FeedRunRowDb, 'asset_source_id'> | undefined;
+    if (!source) return undefined;
+    await trx.raw('SELECT asset_source_id FROM asset_sources WHERE asset_source_id = ? FOR UPDATE', [source.asset_source_id]);
+    const row = (await trx('feed_runs').where({ queue_id: queueId }).forUpdate().first()) as FeedRunRowDb | undefined;
+    return row && toRun(row);
+  }
+
+  /** Stamps the owner's cancel on a run (in the caller's transaction, the run locked by lockRun). */
+  async requestCancel(trx: Knex.Transaction, queueId: string, at: Date): Promise<void> {
+    await trx('feed_runs').where({ queue_id: queueId }).whereNull('cancel_requested_at').update({ cancel_requested_at: at });
+  }
+
+  /** Whether the owner has asked to cancel the run: what a running ingestion looks for. */
+  async cancelRequested(queueId: string): Promise<boolean> {
+    const row = (await this.db.knex('feed_runs').where({ queue_id: queueId }).first('cancel_requested_at')) as
+      Pick<FeedRunRowDb, 'cancel_requested_at'> | undefined;
+    return row !== undefined && row.cancel_requested_at !== null;
+  }
+
   /** A source's runs, newest first (the queue id breaks a tie in the same millisecond), through ix_feed_runs_source. */
   listRuns(assetSourceId: number, window: PageWindow): Promise<Page<FeedRunRecord>> {
     const query = this.db
@@ -267,7 +299,11 @@ export class FeedSourceRepository {
     return row !== undefined;
   }
 
-  /** A run's state and counts; `finished` stamps the end of a run. */
+  /**
+   * A run's state and counts; an end stamps finished_at. Once the owner has asked to cancel the run,
+   * only Cancelled is written: any other state answers false and changes nothing, so a cancelled run
+   * is never served, held or skipped (inside a transaction, the caller rolls back on false).
+   */
   async saveRun(
     trx: Knex.Transaction | undefined,
     queueId: string,
@@ -277,7 +313,7 @@ export class FeedSourceRepository {
       health?: FeedRunHealth;
       version?: { etag: string | null; lastModified: string | null; contentHash: string | null };
     },
-  ): Promise<void> {
+  ): Promise<boolean> {
     const health = state.health && {
       rows_read: state.health.rowsRead,
       rows_stored: state.health.rowsStored,
@@ -291,9 +327,10 @@ export class FeedSourceRepository {
       content_hash: state.version.contentHash,
     };
     const finished = state.status === 'Queued' || state.status === 'Processing' ? {} : { finished_at: new Date() };
-    await (trx ?? this.db.knex)('feed_runs')
-      .where({ queue_id: queueId })
-      .update({ status: state.status, message: state.message.slice(0, 2000), ...health, ...version, ...finished });
+    const run = (trx ?? this.db.knex)('feed_runs').where({ queue_id: queueId });
+    if (state.status !== 'Cancelled') run.whereNull('cancel_requested_at');
+    const updated = await run.update({ status: state.status, message: state.message.slice(0, 2000), ...health, ...version, ...finished });
+    return Number(updated) > 0;
   }
 
   async deleteReport(queueId: string): Promise<void> {

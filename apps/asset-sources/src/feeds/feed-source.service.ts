@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { effectivePage, FEED_SECRET_FIELDS, FEED_SHRINK_GUARD_DEFAULT_PERCENT, JOB_CONCURRENCY_CAPS, type FeedSecretField } from '@contracts/domain';
 import { AppError, problem, validationFailed } from '@platform/errors';
-import { admitJob, announceQueued, jobAcceptedEntries, type JobProgress, type JobRequest, type QueueViewAnnouncer } from '@platform/jobs';
+import {
+  admitJob,
+  announceQueued,
+  jobAcceptedEntries,
+  jobEndedUnstartedEntry,
+  type JobProgress,
+  type JobRequest,
+  type QueueViewAnnouncer,
+} from '@platform/jobs';
 import type { Logger } from '@platform/logging';
 import { withTransaction, type Page } from '@platform/mysql';
 import type { SecretBox } from '@platform/secrets';
@@ -191,10 +199,12 @@ export class FeedSourceService {
         this.now(),
       );
       await this.deps.feeds.setApplied(trx, assetSourceId, run);
-      await this.deps.feeds.saveRun(trx, run.queueId, {
+      const saved = await this.deps.feeds.saveRun(trx, run.queueId, {
         status: 'Completed',
         message: `Confirmed by the owner: ${servingSummary(outcome)}${asideSummary(outcome)}.`,
       });
+      // The owner discarded the version a moment before (cancel): the swap rolls back.
+      if (!saved) throw problem('FEED_NOTHING_HELD', `Feed source ${assetSourceId} holds no version awaiting confirmation.`);
       // The confirmation is the owner's change of the feed: the held version becomes the applied one.
       await this.deps.assetSources.recordSourceChange(trx, { accountId, assetSourceId, action: 'update', before, resourceType: 'feed-source' }, async () => ({
         ...(await this.feedForChange(trx, assetSourceId)),
@@ -206,6 +216,43 @@ export class FeedSourceService {
     await this.deps.rows.dropUnserved(assetSourceId, generation);
     await this.deps.assetSources.changed(accountId, assetSourceId);
     return { queueId: run.queueId, rowCount };
+  }
+
+  /**
+   * Cancels a run of the account (extension). Queued: it ends Cancelled now and so does its queue
+   * (Failed); the worker that later takes its request does nothing. Processing: the cancel is stamped
+   * on the run; the ingestion sees it within a second (CANCEL_CHECK_MS), stops reading and ends
+   * Cancelled with nothing it read served, and from the stamp on no other end can be written (the
+   * run's row decides, whichever of the two commits first). Held: the held version is discarded, its
+   * rows dropped. The rows already serving are unchanged in every case. A run that has ended: 409.
+   */
+  async cancelRun(accountId: number, queueId: string): Promise<FeedRunRecord> {
+    const now = this.now();
+    const cancelled = await withTransaction(this.deps.knex, async (trx) => {
+      const run = await this.deps.feeds.lockRun(trx, queueId);
+      if (!run || run.accountId !== accountId) throw runNotFound(queueId);
+      if (run.status !== 'Queued' && run.status !== 'Processing' && run.status !== 'Held')
+        throw problem('FEED_RUN_ENDED', `Feed run ${queueId} has already ended (${run.status}): only a queued, running or held run can be cancelled.`);
+      await this.deps.feeds.requestCancel(trx, queueId, now);
+      if (run.status === 'Queued') {
+        const message = 'Cancelled by the owner before it started. The rows already serving are unchanged.';
+        await this.deps.feeds.saveRun(trx, queueId, { status: 'Cancelled', message });
+        await this.deps.events.record(trx, jobEndedUnstartedEntry({ queueId, accountId, kind: FEED_INGEST_KIND }, now.getTime(), message));
+      } else if (run.status === 'Held') {
+        const message = `Discarded by the owner: the held version (${run.rowsStored} rows) is dropped. The rows already serving are unchanged.`;
+        await this.deps.feeds.saveRun(trx, queueId, { status: 'Cancelled', message });
+        await this.deps.feeds.releaseHeld(trx, run.assetSourceId, queueId);
+      }
+      return run;
+    });
+    if (cancelled.status === 'Held') {
+      const held = await this.deps.rows.generationOf(queueId);
+      // Its rows, and nothing newer (a run may be writing a later generation).
+      if (held && held.generation !== null) await this.deps.rows.dropUnserved(cancelled.assetSourceId, held.generation);
+    }
+    const run = await this.deps.feeds.getRun(queueId);
+    if (!run) throw runNotFound(queueId);
+    return run;
   }
 
   /** A run of one of the caller's accounts and a page of its health report, in feed order, after the entry at `after`. */

@@ -1,7 +1,6 @@
 import { migrateDown } from '@platform/mysql';
-import { openTestSchema, type TestSchema } from '@platform/testing';
-import { migrationsUpTo } from '.';
 import { feedRowGenerations } from './20261128160000_feed_row_generations';
+import { insertFeedSource, schemaUpTo } from './migration-test-support';
 
 jest.setTimeout(60_000);
 
@@ -10,36 +9,12 @@ jest.setTimeout(60_000);
  * version the shrink guard holds keeps its rows (generation 1), and down puts them back in staging.
  */
 describe('migration 20261128160000_feed_row_generations', () => {
-  let schema: TestSchema;
-
-  beforeAll(async () => {
-    schema = await openTestSchema({ tag: 'feedgen', base: 'asset_sources', migrations: migrationsUpTo(feedRowGenerations) });
-  });
-
-  afterAll(async () => {
-    await schema?.close();
-  });
+  const schema = schemaUpTo('feedgen', feedRowGenerations);
 
   it('keeps the rows serving and a held version across up and down', async () => {
-    const { knex } = schema.db;
-    expect(await migrateDown(schema.db)).toEqual(['20261128160000_feed_row_generations']);
-    const [id] = await knex('asset_sources').insert({
-      account_id: 1,
-      asset_source_type: 'feed',
-      asset_source_name: 'F',
-      column_names: '["sku"]',
-      row_count: 2,
-    });
-    await knex('feed_sources').insert({
-      asset_source_id: id,
-      url_type: 'http',
-      url_config: '{}',
-      content_type: 'csv',
-      character_encoding: 'UTF_8',
-      csv_separator: 'comma',
-      held_queue_id: 'held-run',
-      held_reason: 'Held: fewer rows',
-    });
+    const { knex } = schema().db;
+    expect(await migrateDown(schema().db)).toEqual(['20261128160000_feed_row_generations']);
+    const id = await insertFeedSource(knex, { row_count: 2 }, { held_queue_id: 'held-run', held_reason: 'Held: fewer rows' });
     await knex('feed_runs').insert({ queue_id: 'held-run', asset_source_id: id, account_id: 1, run_trigger: 'update', status: 'Held' });
     await knex('asset_source_rows').insert(
       [0, 1].map((ordinal) => ({ asset_source_id: id, ordinal, key_value: `S${ordinal}`, row_json: `{"sku":"S${ordinal}"}` })),
@@ -60,7 +35,7 @@ describe('migration 20261128160000_feed_row_generations', () => {
       held_queue_id: 'held-run',
     });
 
-    await migrateDown(schema.db);
+    await migrateDown(schema().db);
     expect(await knex('asset_source_rows').where({ asset_source_id: id }).orderBy('ordinal').pluck('key_value')).toEqual(['S0', 'S1']);
     expect(await knex('feed_staged_rows').where({ queue_id: 'held-run' }).pluck('key_value')).toEqual(['H0']);
     await knex.migrate.latest();

@@ -1,7 +1,6 @@
 import { migrateDown } from '@platform/mysql';
-import { openTestSchema, type TestSchema } from '@platform/testing';
 import { rowValues } from './20261128190000_row_values';
-import { migrationsUpTo } from '.';
+import { schemaUpTo } from './migration-test-support';
 
 jest.setTimeout(60_000);
 
@@ -11,19 +10,11 @@ jest.setTimeout(60_000);
  * brings the columns back.
  */
 describe('migration 20261128190000_row_values', () => {
-  let schema: TestSchema;
-
-  beforeAll(async () => {
-    schema = await openTestSchema({ tag: 'rowvalues', base: 'asset_sources', migrations: migrationsUpTo(rowValues) });
-  });
-
-  afterAll(async () => {
-    await schema?.close();
-  });
+  const schema = schemaUpTo('rowvalues', rowValues);
 
   it('moves the listed values out of the rows and back', async () => {
-    const { knex } = schema.db;
-    expect(await migrateDown(schema.db)).toEqual(['20261128190000_row_values']);
+    const { knex } = schema().db;
+    expect(await migrateDown(schema().db)).toEqual(['20261128190000_row_values']);
     const source = async (keyColumn: string | null) => {
       const [id] = await knex('asset_sources').insert({
         account_id: 1,
@@ -56,7 +47,7 @@ describe('migration 20261128190000_row_values', () => {
     ]);
     expect(await knex.schema.hasColumn('asset_source_rows', 'category_value')).toBe(false);
 
-    await migrateDown(schema.db);
+    await migrateDown(schema().db);
     const [[row]] = (await knex.raw('SELECT sku_value, category_value FROM asset_source_rows WHERE asset_source_id = ? AND ordinal = 1', [keyed])) as [
       [{ sku_value: string; category_value: string }],
     ];

@@ -13,6 +13,8 @@ type Json = Record<string, unknown>;
 
 /** The retailer's feed host on loopback: serves what `feeds` holds per path, basic auth on /private/. */
 const feeds = new Map<string, string>();
+/** Whether the reader of /endless.csv closed its connection. */
+let endlessClosed = false;
 const SECRET = 'feed-pa55word-do-not-echo';
 const BUCKET_SECRET = 'bucket-s3cret-do-not-echo';
 const SFTP_SERVER = {
@@ -26,6 +28,18 @@ async function startFeedHost(): Promise<{ origin: string; port: number; close():
     const path = (req.url ?? '').split('?')[0] ?? '';
     if (path.startsWith('/private/') && req.headers.authorization !== `Basic ${Buffer.from(`feeder:${SECRET}`).toString('base64')}`) {
       res.writeHead(401).end();
+      return;
+    }
+    if (path === '/endless.csv') {
+      // A feed that never ends on its own: rows as fast as they are taken, until the reader closes the connection.
+      res.writeHead(200, { 'content-type': 'text/csv' });
+      res.write('sku,name,category,price\n');
+      let next = 0;
+      const timer = setInterval(() => res.write(Array.from({ length: 200 }, () => `E${next},Endless ${next++},hats,1.00\n`).join('')), 20);
+      res.on('close', () => {
+        clearInterval(timer);
+        endlessClosed = true;
+      });
       return;
     }
     const body = feeds.get(path.replace('/private/', '/'));
@@ -471,6 +485,34 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
       status: 'Completed',
       message: expect.stringMatching(/^Confirmed/),
     });
+  });
+
+  it('cancels a running run: the transfer stops, the queue fails saying so, and the rows serving stay', async () => {
+    feeds.set('/cancelled.csv', csv(products(3)));
+    const created = await call<{ id: number; queueId: string }>('POST', `${base()}/feed/create`, feedBody('/cancelled.csv'));
+    await ended(created.body.queueId);
+    const before = (await data(created.body.id)).data;
+
+    endlessClosed = false;
+    const update = await call<{ queueId: string }>('PUT', `${base()}/feed/${created.body.id}`, feedBody('/endless.csv'));
+    const runPath = `${base()}/feed/runs/${update.body.queueId}`;
+    const deadline = Date.now() + 30_000;
+    while ((await call<{ status: string }>('GET', runPath)).body.status !== 'Processing') {
+      if (Date.now() > deadline) throw new Error('the run did not start');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expectProblem(await call('POST', `${runPath}/cancel`, undefined, viewKey), 403, 'PERMISSION_DENIED');
+    const requested = await call<Json>('POST', `${runPath}/cancel`);
+    expect(requested.status).toBe(200);
+    expect(requested.body).toMatchObject({ queueId: update.body.queueId, status: 'Processing', cancelRequestedTime: expect.any(String) });
+
+    expect(await ended(update.body.queueId)).toMatchObject({ status: 'Failed', message: expect.stringMatching(/^Cancelled by the owner/) });
+    expect(endlessClosed).toBe(true);
+    expect((await call<Json>('GET', runPath)).body).toMatchObject({ status: 'Cancelled', finishedTime: expect.any(String) });
+    expect((await data(created.body.id)).data).toEqual(before);
+    expectProblem(await call('POST', `${runPath}/cancel`), 409, 'FEED_RUN_ENDED');
+    expectProblem(await call('POST', `${base()}/feed/runs/5f0c6f9e-2b1a-4c39-9d7e-0a4b8f3c2d11/cancel`), 404, 'FEED_RUN_NOT_FOUND');
+    expectProblem(await call('POST', `${base()}/feed/runs/not%20an%20id/cancel`), 400, 'VALIDATION_FAILED');
   });
 
   it('sets aside the rows a new version lacks under missingRowPolicy disable, counts them on the source, and serves them again when they return', async () => {

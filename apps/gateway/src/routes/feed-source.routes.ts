@@ -16,6 +16,7 @@ import {
   FEED_MISSING_ROW_POLICIES,
   FEED_PRIVATE_KEY_MAX,
   FEED_S3_ENDPOINT_MAX,
+  FEED_RUN_STATUSES,
   FEED_RUN_TRIGGERS,
   FEED_S3_REGION_PATTERN,
   FEED_SSH_FINGERPRINT_PATTERN,
@@ -23,6 +24,7 @@ import {
   FEED_SHRINK_GUARD_DEFAULT_PERCENT,
   FEED_URL_MAX,
   FEED_URL_TYPES,
+  type FeedRunStatus,
   type FeedRunTrigger,
 } from '@contracts/domain';
 import type { assetSourcesV1 as v1 } from '@contracts/proto';
@@ -174,9 +176,10 @@ const RunSchema = Type.Object({
   queueId: Type.String(),
   assetSourceId: Type.Integer(),
   trigger: StringEnum(FEED_RUN_TRIGGERS),
-  status: StringEnum(['Queued', 'Processing', 'Completed', 'Skipped', 'Held', 'Failed'] as const, {
+  status: StringEnum(FEED_RUN_STATUSES, {
     description:
-      'Skipped: a scheduled run found the feed unchanged. Held: the shrink guard holds the version. The queue shows Completed for Completed and Skipped, Failed for Held and Failed.',
+      'Skipped: a scheduled run found the feed unchanged. Held: the shrink guard holds the version. Cancelled: the owner cancelled the run, or discarded the version it held. ' +
+      'The queue shows Completed for Completed and Skipped, Failed for Held, Failed and Cancelled.',
   }),
   message: Type.String(),
   rows: Type.Integer({ description: 'Rows the feed held, rejected ones included.' }),
@@ -186,6 +189,7 @@ const RunSchema = Type.Object({
   rejectedRows: Type.Integer({ description: 'Rows not stored, each listed in the report with its line and reason.' }),
   createdTime: Type.String({ format: 'date-time' }),
   finishedTime: Nullable(Type.String({ format: 'date-time' })),
+  cancelRequestedTime: Nullable(Type.String({ format: 'date-time', description: 'When the owner asked to cancel the run (extension).' })),
 });
 
 const EXAMPLE_QUEUE_ID = '5f0c6f9e-2b1a-4c39-9d7e-0a4b8f3c2d11';
@@ -440,6 +444,7 @@ export const feedSourceRoutes = [
             rejectedRows: 0,
             createdTime: '2026-03-02T11:00:00.000Z',
             finishedTime: '2026-03-02T11:00:01.000Z',
+            cancelRequestedTime: null,
           },
         ],
         total: 2,
@@ -501,6 +506,47 @@ export const feedSourceRoutes = [
   }),
 
   defineRoute({
+    operationId: 'cancelFeedRun',
+    method: 'post',
+    path: '/v2/accounts/:accountId/asset-sources/feed/runs/:queueId/cancel',
+    tag: TAG,
+    summary: 'Cancel a feed ingestion run, or discard the version it holds',
+    description:
+      'A queued run ends Cancelled at once (its queue Failed). A running run stops within about a second: its transfer and parsing end, nothing it read is served, and it ends Cancelled; ' +
+      'the answer shows it still Processing with cancelRequestedTime set, and no later end of it can be anything but Cancelled. ' +
+      'A run whose version the shrink guard holds (Held) has that version discarded: its rows are dropped and the source holds nothing. ' +
+      'The rows already serving are unchanged in every case. 409 FEED_RUN_ENDED when the run has already ended (Completed, Skipped, Failed or Cancelled).',
+    permission: ASSET_SOURCES_ACCESS.cancelFeedRun,
+    scope: { account: 'accountId' },
+    extension: true,
+    params: RunPath,
+    success: { status: 200, description: 'The run, as it stands after the cancel', schema: RunSchema },
+    problems: ['FEED_RUN_NOT_FOUND', 'FEED_RUN_ENDED'],
+    example: {
+      params: { accountId: 1001, queueId: EXAMPLE_QUEUE_ID },
+      response: {
+        queueId: EXAMPLE_QUEUE_ID,
+        assetSourceId: 46,
+        trigger: 'refresh',
+        status: 'Processing',
+        message: 'Processing',
+        rows: 0,
+        rowsStored: 0,
+        duplicateKeys: 0,
+        emptyKeys: 0,
+        rejectedRows: 0,
+        createdTime: '2026-03-01T06:00:00.000Z',
+        finishedTime: null,
+        cancelRequestedTime: '2026-03-01T06:00:03.000Z',
+      },
+    },
+    async handle({ params, backends }) {
+      const { run } = await backends.assetSources.cancelFeedRun({ accountId: params.accountId, queueId: params.queueId });
+      return { body: presentRun(run as v1.FeedRun) };
+    },
+  }),
+
+  defineRoute({
     operationId: 'getFeedRun',
     method: 'get',
     path: '/v2/accounts/:accountId/asset-sources/feed/runs/:queueId',
@@ -529,6 +575,7 @@ export const feedSourceRoutes = [
         rejectedRows: 2,
         createdTime: '2026-03-01T06:00:00.000Z',
         finishedTime: '2026-03-01T06:00:04.000Z',
+        cancelRequestedTime: null,
       },
     },
     async handle({ params, backends }) {
@@ -583,7 +630,7 @@ function presentRun(run: v1.FeedRun) {
     queueId: run.queueId,
     assetSourceId: run.assetSourceId,
     trigger: run.trigger as FeedRunTrigger,
-    status: run.status as 'Queued' | 'Processing' | 'Completed' | 'Skipped' | 'Held' | 'Failed',
+    status: run.status as FeedRunStatus,
     message: run.message,
     rows: run.rowsRead,
     rowsStored: run.rowsStored,
@@ -592,5 +639,6 @@ function presentRun(run: v1.FeedRun) {
     rejectedRows: run.rejectedRows,
     createdTime: run.createdTime,
     finishedTime: run.finishedTime ?? null,
+    cancelRequestedTime: run.cancelRequestedTime ?? null,
   };
 }

@@ -504,6 +504,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/accounts/{accountId}/asset-sources/feed/runs/{queueId}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a feed ingestion run, or discard the version it holds
+     * @description A queued run ends Cancelled at once (its queue Failed). A running run stops within about a second: its transfer and parsing end, nothing it read is served, and it ends Cancelled; the answer shows it still Processing with cancelRequestedTime set, and no later end of it can be anything but Cancelled. A run whose version the shrink guard holds (Held) has that version discarded: its rows are dropped and the source holds nothing. The rows already serving are unchanged in every case. 409 FEED_RUN_ENDED when the run has already ended (Completed, Skipped, Failed or Cancelled).
+     */
+    post: operations['cancelFeedRun'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/accounts/{accountId}/asset-sources/feed/runs/{queueId}/report': {
     parameters: {
       query?: never;
@@ -6789,6 +6809,7 @@ export interface operations {
             previous: string | null;
             runs: {
               assetSourceId: number;
+              cancelRequestedTime: string | null;
               /** Format: date-time */
               createdTime: string;
               /** @description Rows whose key (and variant) an earlier row had; stored, and listed in the report. */
@@ -6804,10 +6825,10 @@ export interface operations {
               rows: number;
               rowsStored: number;
               /**
-               * @description Skipped: a scheduled run found the feed unchanged. Held: the shrink guard holds the version. The queue shows Completed for Completed and Skipped, Failed for Held and Failed.
+               * @description Skipped: a scheduled run found the feed unchanged. Held: the shrink guard holds the version. Cancelled: the owner cancelled the run, or discarded the version it held. The queue shows Completed for Completed and Skipped, Failed for Held, Failed and Cancelled.
                * @enum {string}
                */
-              status: 'Queued' | 'Processing' | 'Completed' | 'Skipped' | 'Held' | 'Failed';
+              status: 'Queued' | 'Processing' | 'Completed' | 'Skipped' | 'Held' | 'Failed' | 'Cancelled';
               /** @enum {string} */
               trigger: 'create' | 'update' | 'refresh' | 'schedule';
             }[];
@@ -7523,6 +7544,7 @@ export interface operations {
         content: {
           'application/json': {
             assetSourceId: number;
+            cancelRequestedTime: string | null;
             /** Format: date-time */
             createdTime: string;
             /** @description Rows whose key (and variant) an earlier row had; stored, and listed in the report. */
@@ -7538,10 +7560,10 @@ export interface operations {
             rows: number;
             rowsStored: number;
             /**
-             * @description Skipped: a scheduled run found the feed unchanged. Held: the shrink guard holds the version. The queue shows Completed for Completed and Skipped, Failed for Held and Failed.
+             * @description Skipped: a scheduled run found the feed unchanged. Held: the shrink guard holds the version. Cancelled: the owner cancelled the run, or discarded the version it held. The queue shows Completed for Completed and Skipped, Failed for Held, Failed and Cancelled.
              * @enum {string}
              */
-            status: 'Queued' | 'Processing' | 'Completed' | 'Skipped' | 'Held' | 'Failed';
+            status: 'Queued' | 'Processing' | 'Completed' | 'Skipped' | 'Held' | 'Failed' | 'Cancelled';
             /** @enum {string} */
             trigger: 'create' | 'update' | 'refresh' | 'schedule';
           };
@@ -7604,6 +7626,188 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {unknown} */
             code?: 'METHOD_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Too Many Requests: RATE_LIMITED (Too many requests) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'RATE_LIMITED';
+          };
+        };
+      };
+      /** @description Service Unavailable: SERVICE_UNAVAILABLE (A service is unavailable) */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE';
+          };
+        };
+      };
+      /** @description Gateway Timeout: UPSTREAM_TIMEOUT (A service did not answer in time) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'UPSTREAM_TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  cancelFeedRun: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A key the client mints per logical request (a UUID, say). The first answer (any but 5xx or 429) is kept for 24 hours per key, tenant and operation; a retry with the same request gets it again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a retry while the first still runs is 409 IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description Account id */
+        accountId: number;
+        /** @description The queue id of a feed run (answered by create and update, or shown on the source) */
+        queueId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run, as it stands after the cancel */
+      200: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assetSourceId: number;
+            cancelRequestedTime: string | null;
+            /** Format: date-time */
+            createdTime: string;
+            /** @description Rows whose key (and variant) an earlier row had; stored, and listed in the report. */
+            duplicateKeys: number;
+            /** @description Rows without a value in the asset key column; stored, and listed in the report. */
+            emptyKeys: number;
+            finishedTime: string | null;
+            message: string;
+            queueId: string;
+            /** @description Rows not stored, each listed in the report with its line and reason. */
+            rejectedRows: number;
+            /** @description Rows the feed held, rejected ones included. */
+            rows: number;
+            rowsStored: number;
+            /**
+             * @description Skipped: a scheduled run found the feed unchanged. Held: the shrink guard holds the version. Cancelled: the owner cancelled the run, or discarded the version it held. The queue shows Completed for Completed and Skipped, Failed for Held, Failed and Cancelled.
+             * @enum {string}
+             */
+            status: 'Queued' | 'Processing' | 'Completed' | 'Skipped' | 'Held' | 'Failed' | 'Cancelled';
+            /** @enum {string} */
+            trigger: 'create' | 'update' | 'refresh' | 'schedule';
+          };
+        };
+      };
+      /** @description Bad Request: VALIDATION_FAILED (The request is not valid) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED';
+          };
+        };
+      };
+      /** @description Unauthorized: AUTHENTICATION_REQUIRED (An API key is required); API_KEY_INVALID (The API key is invalid or revoked) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'AUTHENTICATION_REQUIRED' | 'API_KEY_INVALID';
+          };
+        };
+      };
+      /** @description Forbidden: PERMISSION_DENIED (The API key lacks the permission) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'PERMISSION_DENIED';
+          };
+        };
+      };
+      /** @description Not Found: ACCOUNT_NOT_FOUND (Account not found); FEED_RUN_NOT_FOUND (Feed run not found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_NOT_FOUND' | 'FEED_RUN_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Method Not Allowed: METHOD_NOT_ALLOWED (Method not allowed on this path) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'METHOD_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Conflict: IDEMPOTENCY_REQUEST_IN_PROGRESS (A request with this idempotency key is still running); FEED_RUN_ENDED (The feed run has already ended) */
+      409: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_REQUEST_IN_PROGRESS' | 'FEED_RUN_ENDED';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED (The idempotency key was used for another request) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED';
           };
         };
       };

@@ -31,6 +31,14 @@ export type FeedMissingRowPolicy = (typeof FEED_MISSING_ROW_POLICIES)[number];
 export const FEED_RUN_TRIGGERS = ['create', 'update', 'refresh', 'schedule'] as const;
 export type FeedRunTrigger = (typeof FEED_RUN_TRIGGERS)[number];
 
+/**
+ * A run's states. Skipped: a scheduled run found the feed unchanged. Held: the shrink guard holds its
+ * version. Cancelled: its owner cancelled it (extension) before it was served, or discarded the version
+ * it held. The queue shows Completed for Completed and Skipped, Failed for Held, Failed and Cancelled.
+ */
+export const FEED_RUN_STATUSES = ['Queued', 'Processing', 'Completed', 'Skipped', 'Held', 'Failed', 'Cancelled'] as const;
+export type FeedRunStatus = (typeof FEED_RUN_STATUSES)[number];
+
 /** The shrink guard's default: a new version with more than this share fewer rows (or none) is held. */
 export const FEED_SHRINK_GUARD_DEFAULT_PERCENT = 50;
 

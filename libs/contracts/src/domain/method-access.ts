@@ -93,6 +93,7 @@ export const ASSET_SOURCES_ACCESS = {
   replaceFeedSource: PERMISSIONS.assetSourcesEdit,
   confirmFeedVersion: PERMISSIONS.assetSourcesEdit,
   refreshFeedSource: PERMISSIONS.assetSourcesEdit,
+  cancelFeedRun: PERMISSIONS.assetSourcesEdit,
   listFeedReport: PERMISSIONS.assetSourcesView,
   listFeedRuns: PERMISSIONS.assetSourcesView,
   listFeedDisabledRows: PERMISSIONS.assetSourcesView,

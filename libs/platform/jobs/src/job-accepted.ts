@@ -48,6 +48,33 @@ export function jobAcceptedEntries(request: JobRequest, acceptedAtMs: number, me
   return { entries, queued };
 }
 
+/**
+ * The Failed event of a job ended before any worker took it (its owner cancelled it), for the outbox
+ * of the transaction that ends it: sequenced as the progress publisher counts, so it out-sequences the
+ * Queued event, and final in the queue view, so the worker's own report when the request reaches it
+ * changes nothing.
+ */
+export function jobEndedUnstartedEntry(job: Pick<JobRequest, 'queueId' | 'accountId' | 'kind'>, endedAtMs: number, message: string): JobOutboxEntry {
+  const ended: JobProgress = {
+    queueId: job.queueId,
+    accountId: job.accountId,
+    kind: job.kind,
+    status: JobStatus.JOB_STATUS_FAILED,
+    totalItems: 0,
+    totalProcessed: 0,
+    message,
+    sequence: Math.floor(endedAtMs) * 1_000,
+    occurredAt: new Date(endedAtMs).toISOString(),
+  };
+  return {
+    subject: jobProgressSubject('', job.kind),
+    msgId: `${job.queueId}:${ended.sequence}`,
+    payload: null,
+    encoded: encodeJobProgress(ended),
+    relayAtCommit: true,
+  };
+}
+
 /** Where a job's Queued state goes at once after the commit that accepts it (storage-library's queue view). */
 export interface QueueViewAnnouncer {
   recordQueued(event: JobProgress): Promise<void>;

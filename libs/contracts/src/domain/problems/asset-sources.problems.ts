@@ -18,6 +18,7 @@ export const ASSET_SOURCES_PROBLEMS = defineProblems({
   // Feed sources: their ingestion runs (queue ids), the health report and the shrink guard.
   FEED_RUN_NOT_FOUND: { status: 404, title: 'Feed run not found' },
   FEED_NOTHING_HELD: { status: 409, title: 'The feed source holds no version awaiting confirmation' },
+  FEED_RUN_ENDED: { status: 409, title: 'The feed run has already ended' },
   // A feed: 424 when the customer can fix it in the feed's settings or at the feed's host, 502 when the host failed.
   FEED_REFUSED: { status: 424, title: 'The feed may not be fetched' },
   FEED_AUTH_FAILED: { status: 424, title: "The feed's host refused the credentials" },

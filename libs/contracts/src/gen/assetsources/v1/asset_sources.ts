@@ -521,6 +521,15 @@ export interface RefreshFeedSourceResponse {
   queueId: string;
 }
 
+export interface CancelFeedRunRequest {
+  accountId: number;
+  queueId: string;
+}
+
+export interface CancelFeedRunResponse {
+  run: FeedRun | undefined;
+}
+
 export interface ConfirmFeedVersionRequest {
   accountId: number;
   assetSourceId: number;
@@ -536,7 +545,7 @@ export interface FeedRun {
   assetSourceId: number;
   /** create, update, refresh or schedule. */
   trigger: string;
-  /** Queued, Processing, Completed, Skipped, Held or Failed. */
+  /** Queued, Processing, Completed, Skipped, Held, Failed or Cancelled. */
   status: string;
   message: string;
   rowsRead: number;
@@ -545,7 +554,11 @@ export interface FeedRun {
   emptyKeys: number;
   rejectedRows: number;
   createdTime: string;
-  finishedTime?: string | undefined;
+  finishedTime?:
+    | string
+    | undefined;
+  /** When the owner asked to cancel the run (a running run ends Cancelled within a second). */
+  cancelRequestedTime?: string | undefined;
 }
 
 export interface FeedReportEntry {
@@ -8199,6 +8212,166 @@ export const RefreshFeedSourceResponse: MessageFns<RefreshFeedSourceResponse> = 
   },
 };
 
+function createBaseCancelFeedRunRequest(): CancelFeedRunRequest {
+  return { accountId: 0, queueId: "" };
+}
+
+export const CancelFeedRunRequest: MessageFns<CancelFeedRunRequest> = {
+  encode(message: CancelFeedRunRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0) {
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.queueId !== "") {
+      writer.uint32(18).string(message.queueId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelFeedRunRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelFeedRunRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.queueId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CancelFeedRunRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.Number(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.Number(object.account_id)
+        : 0,
+      queueId: isSet(object.queueId)
+        ? globalThis.String(object.queueId)
+        : isSet(object.queue_id)
+        ? globalThis.String(object.queue_id)
+        : "",
+    };
+  },
+
+  toJSON(message: CancelFeedRunRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0) {
+      obj.accountId = Math.round(message.accountId);
+    }
+    if (message.queueId !== "") {
+      obj.queueId = message.queueId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelFeedRunRequest>, I>>(base?: I): CancelFeedRunRequest {
+    return CancelFeedRunRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelFeedRunRequest>, I>>(object: I): CancelFeedRunRequest {
+    const message = createBaseCancelFeedRunRequest();
+    message.accountId = object.accountId ?? 0;
+    message.queueId = object.queueId ?? "";
+    return message;
+  },
+};
+
+function createBaseCancelFeedRunResponse(): CancelFeedRunResponse {
+  return { run: undefined };
+}
+
+export const CancelFeedRunResponse: MessageFns<CancelFeedRunResponse> = {
+  encode(message: CancelFeedRunResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.run !== undefined) {
+      FeedRun.encode(message.run, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelFeedRunResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelFeedRunResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.run = FeedRun.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CancelFeedRunResponse {
+    return { run: isSet(object.run) ? FeedRun.fromJSON(object.run) : undefined };
+  },
+
+  toJSON(message: CancelFeedRunResponse): unknown {
+    const obj: any = {};
+    if (message.run !== undefined) {
+      obj.run = FeedRun.toJSON(message.run);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelFeedRunResponse>, I>>(base?: I): CancelFeedRunResponse {
+    return CancelFeedRunResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelFeedRunResponse>, I>>(object: I): CancelFeedRunResponse {
+    const message = createBaseCancelFeedRunResponse();
+    message.run = (object.run !== undefined && object.run !== null) ? FeedRun.fromPartial(object.run) : undefined;
+    return message;
+  },
+};
+
 function createBaseConfirmFeedVersionRequest(): ConfirmFeedVersionRequest {
   return { accountId: 0, assetSourceId: 0 };
 }
@@ -8399,6 +8572,7 @@ function createBaseFeedRun(): FeedRun {
     rejectedRows: 0,
     createdTime: "",
     finishedTime: undefined,
+    cancelRequestedTime: undefined,
   };
 }
 
@@ -8439,6 +8613,9 @@ export const FeedRun: MessageFns<FeedRun> = {
     }
     if (message.finishedTime !== undefined) {
       writer.uint32(98).string(message.finishedTime);
+    }
+    if (message.cancelRequestedTime !== undefined) {
+      writer.uint32(106).string(message.cancelRequestedTime);
     }
     return writer;
   },
@@ -8552,6 +8729,14 @@ export const FeedRun: MessageFns<FeedRun> = {
             message.finishedTime = reader.string();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.cancelRequestedTime = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -8614,6 +8799,11 @@ export const FeedRun: MessageFns<FeedRun> = {
         : isSet(object.finished_time)
         ? globalThis.String(object.finished_time)
         : undefined,
+      cancelRequestedTime: isSet(object.cancelRequestedTime)
+        ? globalThis.String(object.cancelRequestedTime)
+        : isSet(object.cancel_requested_time)
+        ? globalThis.String(object.cancel_requested_time)
+        : undefined,
     };
   },
 
@@ -8655,6 +8845,9 @@ export const FeedRun: MessageFns<FeedRun> = {
     if (message.finishedTime !== undefined) {
       obj.finishedTime = message.finishedTime;
     }
+    if (message.cancelRequestedTime !== undefined) {
+      obj.cancelRequestedTime = message.cancelRequestedTime;
+    }
     return obj;
   },
 
@@ -8675,6 +8868,7 @@ export const FeedRun: MessageFns<FeedRun> = {
     message.rejectedRows = object.rejectedRows ?? 0;
     message.createdTime = object.createdTime ?? "";
     message.finishedTime = object.finishedTime ?? undefined;
+    message.cancelRequestedTime = object.cancelRequestedTime ?? undefined;
     return message;
   },
 };
@@ -10275,6 +10469,20 @@ export const AssetSourcesServiceService = {
       Buffer.from(RefreshFeedSourceResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RefreshFeedSourceResponse => RefreshFeedSourceResponse.decode(value),
   },
+  /**
+   * Extension: cancels a queued or running run, or discards the version a held run holds
+   * (NOT_FOUND, FEED_RUN_NOT_FOUND; FAILED_PRECONDITION, FEED_RUN_ENDED, when it has ended). Answers the run.
+   */
+  cancelFeedRun: {
+    path: "/assetsources.v1.AssetSourcesService/CancelFeedRun" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CancelFeedRunRequest): Buffer => Buffer.from(CancelFeedRunRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CancelFeedRunRequest => CancelFeedRunRequest.decode(value),
+    responseSerialize: (value: CancelFeedRunResponse): Buffer =>
+      Buffer.from(CancelFeedRunResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CancelFeedRunResponse => CancelFeedRunResponse.decode(value),
+  },
   /** Extension: one ingestion run (its queue id) with its health counts and a page of its health report. */
   listFeedReport: {
     path: "/assetsources.v1.AssetSourcesService/ListFeedReport" as const,
@@ -10362,6 +10570,11 @@ export interface AssetSourcesServiceServer extends UntypedServiceImplementation 
   confirmFeedVersion: handleUnaryCall<ConfirmFeedVersionRequest, ConfirmFeedVersionResponse>;
   /** Extension: an ingestion run of the stored settings now, as an update with them would start. */
   refreshFeedSource: handleUnaryCall<RefreshFeedSourceRequest, RefreshFeedSourceResponse>;
+  /**
+   * Extension: cancels a queued or running run, or discards the version a held run holds
+   * (NOT_FOUND, FEED_RUN_NOT_FOUND; FAILED_PRECONDITION, FEED_RUN_ENDED, when it has ended). Answers the run.
+   */
+  cancelFeedRun: handleUnaryCall<CancelFeedRunRequest, CancelFeedRunResponse>;
   /** Extension: one ingestion run (its queue id) with its health counts and a page of its health report. */
   listFeedReport: handleUnaryCall<ListFeedReportRequest, ListFeedReportResponse>;
   /** Extension: a feed source's ingestion runs, newest first (scheduled ones included), a page at a time. */
@@ -10769,6 +10982,25 @@ export interface AssetSourcesServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RefreshFeedSourceResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Extension: cancels a queued or running run, or discards the version a held run holds
+   * (NOT_FOUND, FEED_RUN_NOT_FOUND; FAILED_PRECONDITION, FEED_RUN_ENDED, when it has ended). Answers the run.
+   */
+  cancelFeedRun(
+    request: CancelFeedRunRequest,
+    callback: (error: ServiceError | null, response: CancelFeedRunResponse) => void,
+  ): ClientUnaryCall;
+  cancelFeedRun(
+    request: CancelFeedRunRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CancelFeedRunResponse) => void,
+  ): ClientUnaryCall;
+  cancelFeedRun(
+    request: CancelFeedRunRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CancelFeedRunResponse) => void,
   ): ClientUnaryCall;
   /** Extension: one ingestion run (its queue id) with its health counts and a page of its health report. */
   listFeedReport(

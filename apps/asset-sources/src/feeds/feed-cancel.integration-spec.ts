@@ -1,0 +1,207 @@
+import type { ServerResponse } from 'node:http';
+import { createLogger } from '@platform/logging';
+import { decodeJobProgress, JobStatus, type JobProgressSink, type JobRequest } from '@platform/jobs';
+import { openAssetSourcesTestBed, rejectionOf, type AssetSourcesTestBed } from '../asset-sources.test-support';
+import { feedIngestJob } from './feed-ingest.job';
+import type { FeedReader } from './feed-reading';
+import { FEED_INGEST_KIND, type FeedIngestPayload, type FeedSourceInput } from './feed-source.model';
+import { httpFeedReader, startFeedHttpServer, type FeedHttpServer } from './reading/feed-test-servers';
+
+jest.setTimeout(60_000);
+
+const logger = createLogger({ service: 'feed-cancel-test', level: 'silent' });
+const ACCOUNT = 7101;
+const HEADER = 'sku,name,price\n';
+const products = (n: number) => Array.from({ length: n }, (_, i) => `P${i},Product ${i},${i % 50}.99\n`).join('');
+
+/** Feeds by path; `/drip.csv` sends 200 rows every 20 ms and never ends on its own. */
+const feeds = new Map<string, string>();
+const drips = new Set<ServerResponse>();
+let dripClosed = false;
+
+describe('cancelling a feed run (extension)', () => {
+  let bed: AssetSourcesTestBed;
+  let server: FeedHttpServer;
+  const sink: JobProgressSink = { progress: async () => undefined };
+
+  beforeAll(async () => {
+    server = await startFeedHttpServer((req, res) => {
+      const path = (req.url ?? '').split('?')[0];
+      if (path === '/drip.csv') {
+        res.writeHead(200, { 'content-type': 'text/csv' });
+        res.write(HEADER);
+        drips.add(res);
+        let next = 0;
+        const timer = setInterval(() => {
+          res.write(Array.from({ length: 200 }, () => `D${next},Drip ${next++},1.00\n`).join(''));
+        }, 20);
+        res.on('close', () => {
+          clearInterval(timer);
+          drips.delete(res);
+          dripClosed = true;
+        });
+        return;
+      }
+      const body = feeds.get(path);
+      if (body === undefined) return void res.writeHead(404).end('no such feed');
+      res.writeHead(200, { 'content-type': 'text/csv' }).end(body);
+    });
+    bed = await openAssetSourcesTestBed('feedcancel', { feedRunCap: 1_000 });
+  });
+
+  afterAll(async () => {
+    for (const res of drips) res.destroy();
+    await bed?.close();
+    await server?.close();
+  });
+
+  const input = (path: string): FeedSourceInput => ({
+    definition: {
+      assetSourceName: 'Products',
+      columnNames: ['sku', 'name', 'price'],
+      columns: { assetKeyColumn: 'sku', assetVariantColumn: null, assetGroupColumn: null, reportingColumn: null, rotationWeightColumn: null },
+      contentType: null,
+    },
+    location: { urlType: 'http', url: `${server.origin}${path}`, fileId: null, urlConfig: { httpMethod: 'GET' } },
+    secrets: {},
+    format: { contentType: 'csv', characterEncoding: 'UTF_8', csvSeparator: 'comma', firstRowIsHeader: true, cdp: false, customCode: null, feedConfig: null },
+    schedule: { isScheduled: false, frequency: null, startTime: null, endDate: null },
+    policies: {},
+  });
+  const job = (reader: FeedReader = httpFeedReader([server.hostPort], { timeoutMs: 60_000, maxBytes: 64 * 1024 * 1024 })) =>
+    feedIngestJob({ db: bed.db, reader, ...bed.feedStore, feedSources: bed.feedSources, assetSources: bed.assetSources, logger });
+  const request = (queueId: string, assetSourceId: number): JobRequest<FeedIngestPayload> => ({
+    queueId,
+    accountId: ACCOUNT,
+    kind: FEED_INGEST_KIND,
+    payload: { assetSourceId },
+  });
+  /** Runs the job and its clean-up, as the job runner does; answers the failure, or undefined when it completed. */
+  const runJob = async (queueId: string, assetSourceId: number, reader?: FeedReader) => {
+    const handler = job(reader);
+    const failure = await handler.run(request(queueId, assetSourceId), sink).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    await handler.cleanup?.(request(queueId, assetSourceId));
+    return failure;
+  };
+  const runOf = async (queueId: string) => (await bed.feedSources.report([ACCOUNT], queueId, { line: 0, seq: 0 }, 1)).run;
+  /** Rows of the source in storage, of every generation: what a cancelled run must not leave behind. */
+  const storedRows = async (assetSourceId: number) =>
+    Number((await bed.db.knex('asset_source_rows').where({ asset_source_id: assetSourceId }).count({ n: '*' }))[0].n);
+  /** A source serving `n` rows from its first run. */
+  const servingSource = async (n: number) => {
+    const path = `/serving-${n}-${Math.random().toString(36).slice(2)}.csv`;
+    feeds.set(path, HEADER + products(n));
+    const created = await bed.feedSources.create(ACCOUNT, input(path));
+    expect(await runJob(created.queueId, created.assetSourceId)).toBeUndefined();
+    return { ...created, path };
+  };
+
+  it('ends a queued run at once, its queue Failed through the outbox, and the worker then reads nothing', async () => {
+    feeds.set('/queued.csv', HEADER + products(3));
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/queued.csv'));
+
+    const cancelled = await bed.feedSources.cancelRun(ACCOUNT, queueId);
+    expect(cancelled).toMatchObject({ status: 'Cancelled', message: expect.stringMatching(/^Cancelled by the owner before it started/) });
+    expect(cancelled.cancelRequestedAt).toBeInstanceOf(Date);
+    expect(cancelled.finishedAt).toBeInstanceOf(Date);
+    const events = (await bed.db
+      .knex('outbox')
+      .where({ subject: `${bed.prefix}jobs.progress.${FEED_INGEST_KIND}` })
+      .select('payload')) as { payload: Buffer }[];
+    const ended = events.map((e) => decodeJobProgress(e.payload)).filter((e) => e.queueId === queueId && e.status === JobStatus.JOB_STATUS_FAILED);
+    expect(ended).toEqual([expect.objectContaining({ accountId: ACCOUNT, message: cancelled.message })]);
+
+    const fetchedBefore = server.requests.length;
+    expect((await runJob(queueId, assetSourceId))?.message).toBe(cancelled.message);
+    expect(server.requests.length).toBe(fetchedBefore);
+    expect((await bed.assetSources.get(ACCOUNT, assetSourceId)).rowCount).toBe(0);
+    expect((await rejectionOf(bed.feedSources.cancelRun(ACCOUNT, queueId))).code).toBe('FEED_RUN_ENDED');
+  });
+
+  it('stops a running run within about a second: its transfer closed, nothing it read served or kept', async () => {
+    const { assetSourceId } = await servingSource(3);
+    const update = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/drip.csv'));
+    dripClosed = false;
+    const running = runJob(update.queueId, assetSourceId);
+    // Rows are flowing into the run's generation.
+    await until(async () => (await storedRows(assetSourceId)) > 3);
+
+    const requested = await bed.feedSources.cancelRun(ACCOUNT, update.queueId);
+    expect(requested).toMatchObject({ status: 'Processing' });
+    expect(requested.cancelRequestedAt).toBeInstanceOf(Date);
+    const startedAt = Date.now();
+    const failure = await running;
+    expect(Date.now() - startedAt).toBeLessThan(5_000);
+    expect(failure?.message).toMatch(/^Cancelled by the owner before this version was served/);
+    expect(dripClosed).toBe(true);
+    expect(await runOf(update.queueId)).toMatchObject({ status: 'Cancelled', finishedAt: expect.any(Date) });
+    expect((await bed.assetSources.get(ACCOUNT, assetSourceId)).rowCount).toBe(3);
+    expect(await storedRows(assetSourceId)).toBe(3);
+    expect((await rejectionOf(bed.feedSources.cancelRun(ACCOUNT, update.queueId))).code).toBe('FEED_RUN_ENDED');
+  });
+
+  it('a cancel that lands after the last row is read still wins over the swap: the old rows keep serving', async () => {
+    const { assetSourceId, path } = await servingSource(3);
+    feeds.set(path, HEADER + products(8));
+    const update = await bed.feedSources.replace(ACCOUNT, assetSourceId, input(path));
+    // The owner cancels while the feed is being opened: it is read whole well before the run's first look for a cancel.
+    const base = httpFeedReader([server.hostPort]);
+    const reader: FeedReader = {
+      ...base,
+      open: async (...args) => {
+        await bed.feedSources.cancelRun(ACCOUNT, update.queueId);
+        return base.open(...args);
+      },
+    };
+    expect((await runJob(update.queueId, assetSourceId, reader))?.message).toMatch(/^Cancelled by the owner/);
+    expect((await runOf(update.queueId)).status).toBe('Cancelled');
+    expect((await bed.assetSources.get(ACCOUNT, assetSourceId)).rowCount).toBe(3);
+    expect(await storedRows(assetSourceId)).toBe(3);
+  });
+
+  it('a run redelivered after a crash and cancelled meanwhile ends without reading the feed', async () => {
+    const { assetSourceId, path } = await servingSource(3);
+    const update = await bed.feedSources.replace(ACCOUNT, assetSourceId, input(path));
+    // As a worker that died mid-run left it: Processing.
+    await bed.feedStore.feeds.saveRun(undefined, update.queueId, { status: 'Processing', message: 'Processing' });
+    expect((await bed.feedSources.cancelRun(ACCOUNT, update.queueId)).status).toBe('Processing');
+    const fetchedBefore = server.requests.length;
+    expect((await runJob(update.queueId, assetSourceId))?.message).toMatch(/^Cancelled by the owner/);
+    expect(server.requests.length).toBe(fetchedBefore);
+    expect((await runOf(update.queueId)).status).toBe('Cancelled');
+  });
+
+  it('discards a held version: its rows dropped, nothing held, the rows serving unchanged', async () => {
+    const { assetSourceId, path } = await servingSource(10);
+    feeds.set(path, HEADER + products(2));
+    const shrunk = await bed.feedSources.replace(ACCOUNT, assetSourceId, input(path));
+    expect((await runJob(shrunk.queueId, assetSourceId))?.message).toMatch(/^Held/);
+    expect(await storedRows(assetSourceId)).toBe(12);
+
+    const discarded = await bed.feedSources.cancelRun(ACCOUNT, shrunk.queueId);
+    expect(discarded).toMatchObject({ status: 'Cancelled', message: expect.stringMatching(/^Discarded by the owner: the held version \(2 rows\)/) });
+    expect((await bed.feedSources.settings(assetSourceId))?.held).toBeNull();
+    expect(await storedRows(assetSourceId)).toBe(10);
+    expect((await bed.assetSources.get(ACCOUNT, assetSourceId)).rowCount).toBe(10);
+    expect((await rejectionOf(bed.feedSources.confirmHeld(ACCOUNT, assetSourceId))).code).toBe('FEED_NOTHING_HELD');
+  });
+
+  it("answers not found for another account's run and an unknown one, and changes nothing", async () => {
+    feeds.set('/other.csv', HEADER + products(1));
+    const { queueId } = await bed.feedSources.create(ACCOUNT, input('/other.csv'));
+    expect((await rejectionOf(bed.feedSources.cancelRun(ACCOUNT + 1, queueId))).code).toBe('FEED_RUN_NOT_FOUND');
+    expect((await rejectionOf(bed.feedSources.cancelRun(ACCOUNT, 'no-such-run'))).code).toBe('FEED_RUN_NOT_FOUND');
+    expect(await runOf(queueId)).toMatchObject({ status: 'Queued', cancelRequestedAt: null });
+  });
+});
+
+async function until(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
