@@ -147,8 +147,10 @@ async function ingest(
         return { totalItems: 0, totalProcessed: 0, message: `Skipped: the feed is unchanged (${unchanged}).` };
       }
     }
-    const { health, columnsInNoRow } = await stageAll(deps, queueId, generation, source, opened, sink).catch(async (error: unknown) => {
-      if (cancelWatch.requested) return cancelled();
+    // Counted as the rows are read, so a cancelled run says how far it got.
+    const health: FeedRunHealth = { rowsRead: 0, rowsStored: 0, duplicateKeys: 0, emptyKeys: 0, rejectedRows: 0 };
+    const { columnsInNoRow } = await stageAll(deps, queueId, generation, source, opened, sink, health).catch(async (error: unknown) => {
+      if (cancelWatch.requested) return cancelled(health);
       if (error instanceof RunEnded) throw error;
       return end('Failed', `The feed was not ingested: ${reason(error)} The rows already serving are unchanged.`);
     });
@@ -192,8 +194,8 @@ async function ingest(
 }
 
 /**
- * Reads every row into the run's generation, checking each and recording the health report; throws
- * when the feed itself breaks. Answers the report's counts and the source's columns no row had (a
+ * Reads every row into the run's generation, checking each and recording the health report (its
+ * counts into `health`); throws when the feed itself breaks. Answers the source's columns no row had (a
  * special column no row has fails the run instead). Rows go in batched loads (LOAD DATA), LOADS_IN_FLIGHT at a time while parsing
  * goes on (the next batch waits for the oldest), so memory stays bounded whatever the feed's size.
  * Duplicate keys: a fixed-size filter of the keys seen names the rows whose key may repeat an earlier
@@ -206,11 +208,11 @@ async function stageAll(
   source: AssetSourceRecord,
   opened: OpenedFeed,
   sink: JobProgressSink,
-): Promise<{ health: FeedRunHealth; columnsInNoRow: string[] }> {
+  health: FeedRunHealth,
+): Promise<{ columnsInNoRow: string[] }> {
   const { assetSourceId, columnNames, columns } = source;
   const keyColumn = columns.assetKeyColumn;
   const variantColumn = columns.assetVariantColumn;
-  const health: FeedRunHealth = { rowsRead: 0, rowsStored: 0, duplicateKeys: 0, emptyKeys: 0, rejectedRows: 0 };
   const seenColumns = new Set<string>();
   const loads = new InFlight(LOADS_IN_FLIGHT);
   const keys = keyColumn === null ? undefined : new KeyFilter();
@@ -330,7 +332,7 @@ async function stageAll(
   );
   if (health.rowsStored > 0 && absent.length > 0)
     throw new Error(`the feed has no column ${absent.map((c) => JSON.stringify(c)).join(', ')}, which the source names as a special column.`);
-  return { health, columnsInNoRow: health.rowsStored > 0 ? columnNames.filter((c) => !seenColumns.has(c)) : [] };
+  return { columnsInNoRow: health.rowsStored > 0 ? columnNames.filter((c) => !seenColumns.has(c)) : [] };
 }
 
 /** Writes started in order, at most `limit` at once; the first failure is thrown by the next add or drain. */

@@ -239,7 +239,8 @@ export class FeedSourceService {
         await this.deps.feeds.saveRun(trx, queueId, { status: 'Cancelled', message });
         await this.deps.events.record(trx, jobEndedUnstartedEntry({ queueId, accountId, kind: FEED_INGEST_KIND }, now.getTime(), message));
       } else if (run.status === 'Held') {
-        const message = `Discarded by the owner: the held version (${run.rowsStored} rows) is dropped. The rows already serving are unchanged.`;
+        const rows = `${run.rowsStored} row${run.rowsStored === 1 ? '' : 's'}`;
+        const message = `Discarded by the owner: the held version (${rows}) is dropped. The rows already serving are unchanged.`;
         await this.deps.feeds.saveRun(trx, queueId, { status: 'Cancelled', message });
         await this.deps.feeds.releaseHeld(trx, run.assetSourceId, queueId);
       }
