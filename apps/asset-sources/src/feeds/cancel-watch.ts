@@ -1,4 +1,4 @@
-/** How often a running ingestion looks whether its owner has cancelled it. */
+/** How often a running ingestion looks whether it was cancelled (by its owner, or by an update). */
 export const CANCEL_CHECK_MS = 1_000;
 
 export interface CancelWatch {
@@ -41,4 +41,13 @@ export function watchForCancel(isRequested: () => Promise<boolean>, onCancel: ()
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * What a cancelled run says: who cancelled it (its owner, or the update whose run `supersededBy` is)
+ * and how far it had got; the rows serving are never touched by it.
+ */
+export function cancelledMessage(stage: 'before-start' | 'before-served', supersededBy: string | null): string {
+  const by = supersededBy === null ? 'Cancelled by the owner' : `Superseded by run ${supersededBy} (an update of the feed's settings)`;
+  return `${by} ${stage === 'before-start' ? 'before it started' : 'before this version was served'}. The rows already serving are unchanged.`;
 }

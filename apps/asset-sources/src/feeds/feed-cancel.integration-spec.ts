@@ -90,6 +90,17 @@ describe('cancelling a feed run (extension)', () => {
   /** Rows of the source in storage, of every generation: what a cancelled run must not leave behind. */
   const storedRows = async (assetSourceId: number) =>
     Number((await bed.db.knex('asset_source_rows').where({ asset_source_id: assetSourceId }).count({ n: '*' }))[0].n);
+  /** The messages of the Failed progress events the outbox holds for a run of the account. */
+  const endedInOutbox = async (queueId: string) => {
+    const events = (await bed.db
+      .knex('outbox')
+      .where({ subject: `${bed.prefix}jobs.progress.${FEED_INGEST_KIND}` })
+      .select('payload')) as { payload: Buffer }[];
+    return events
+      .map((e) => decodeJobProgress(e.payload))
+      .filter((e) => e.queueId === queueId && e.accountId === ACCOUNT && e.status === JobStatus.JOB_STATUS_FAILED)
+      .map((e) => e.message);
+  };
   /** A source serving `n` rows from its first run. */
   const servingSource = async (n: number) => {
     const path = `/serving-${n}-${Math.random().toString(36).slice(2)}.csv`;
@@ -107,12 +118,7 @@ describe('cancelling a feed run (extension)', () => {
     expect(cancelled).toMatchObject({ status: 'Cancelled', message: expect.stringMatching(/^Cancelled by the owner before it started/) });
     expect(cancelled.cancelRequestedAt).toBeInstanceOf(Date);
     expect(cancelled.finishedAt).toBeInstanceOf(Date);
-    const events = (await bed.db
-      .knex('outbox')
-      .where({ subject: `${bed.prefix}jobs.progress.${FEED_INGEST_KIND}` })
-      .select('payload')) as { payload: Buffer }[];
-    const ended = events.map((e) => decodeJobProgress(e.payload)).filter((e) => e.queueId === queueId && e.status === JobStatus.JOB_STATUS_FAILED);
-    expect(ended).toEqual([expect.objectContaining({ accountId: ACCOUNT, message: cancelled.message })]);
+    expect(await endedInOutbox(queueId)).toEqual([cancelled.message]);
 
     const fetchedBefore = server.requests.length;
     expect((await runJob(queueId, assetSourceId))?.message).toBe(cancelled.message);
@@ -175,6 +181,37 @@ describe('cancelling a feed run (extension)', () => {
     expect((await runJob(update.queueId, assetSourceId))?.message).toMatch(/^Cancelled by the owner/);
     expect(server.requests.length).toBe(fetchedBefore);
     expect((await runOf(update.queueId)).status).toBe('Cancelled');
+  });
+
+  it('an update supersedes the runs of the old settings: a running one stops, a queued one ends at once, each naming the new run', async () => {
+    const { assetSourceId, path } = await servingSource(3);
+    const slow = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/drip.csv'));
+    dripClosed = false;
+    const running = runJob(slow.queueId, assetSourceId);
+    await until(async () => (await storedRows(assetSourceId)) > 3);
+
+    feeds.set(path, HEADER + products(5));
+    const fixed = await bed.feedSources.replace(ACCOUNT, assetSourceId, input(path));
+    expect((await running)?.message).toBe(
+      `Superseded by run ${fixed.queueId} (an update of the feed's settings) before this version was served. The rows already serving are unchanged.`,
+    );
+    expect(dripClosed).toBe(true);
+    expect(await runOf(slow.queueId)).toMatchObject({ status: 'Cancelled', supersededBy: fixed.queueId, cancelRequestedAt: expect.any(Date) });
+    expect(await runJob(fixed.queueId, assetSourceId)).toBeUndefined();
+    expect((await bed.assetSources.get(ACCOUNT, assetSourceId)).rowCount).toBe(5);
+    expect(await storedRows(assetSourceId)).toBe(5);
+
+    // A run still queued when the next update comes ends at once, its queue Failed through the outbox.
+    const queued = await bed.feedSources.replace(ACCOUNT, assetSourceId, input(path));
+    const next = await bed.feedSources.replace(ACCOUNT, assetSourceId, input(path));
+    expect(await runOf(queued.queueId)).toMatchObject({
+      status: 'Cancelled',
+      supersededBy: next.queueId,
+      message: `Superseded by run ${next.queueId} (an update of the feed's settings) before it started. The rows already serving are unchanged.`,
+    });
+    expect(await endedInOutbox(queued.queueId)).toEqual([expect.stringMatching(/^Superseded by run/)]);
+    expect(await runOf(next.queueId)).toMatchObject({ status: 'Queued', supersededBy: null });
+    expect(await runJob(next.queueId, assetSourceId)).toBeUndefined();
   });
 
   it('discards a held version: its rows dropped, nothing held, the rows serving unchanged', async () => {

@@ -18,7 +18,9 @@ const logger = createLogger({ service: 'feed-ingest-test', level: 'silent' });
 const ACCOUNT = 7001;
 
 /** A feed body per path that a test sets; every answer carries the ETag the test gives. */
-const feeds = new Map<string, { body: string; etag?: string; status?: number; cutAfter?: number }>();
+const feeds = new Map<string, { body: string; etag?: string; status?: number; cutAfter?: number; delayMs?: number }>();
+/** When each answer's body was sent, by path. */
+const servedAt = new Map<string, number[]>();
 
 const input = (path: string, overrides: Partial<FeedSourceInput> = {}, server?: FeedHttpServer): FeedSourceInput => ({
   definition: {
@@ -47,16 +49,23 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
 
   beforeAll(async () => {
     server = await startFeedHttpServer((req, res) => {
-      const feed = feeds.get((req.url ?? '').split('?')[0]);
+      const path = (req.url ?? '').split('?')[0];
+      const feed = feeds.get(path);
       if (!feed) return void res.writeHead(404).end('no such feed');
-      res.writeHead(feed.status ?? 200, { 'content-type': 'text/csv', ...(feed.etag ? { etag: feed.etag } : {}) });
-      // A connection that breaks part-way: the head of the body, then a reset.
-      if (feed.cutAfter !== undefined) {
-        res.write(feed.body.slice(0, feed.cutAfter));
-        setTimeout(() => res.destroy(), 20);
-        return;
-      }
-      res.end(feed.body);
+      const answer = () => {
+        servedAt.set(path, [...(servedAt.get(path) ?? []), Date.now()]);
+        res.writeHead(feed.status ?? 200, { 'content-type': 'text/csv', ...(feed.etag ? { etag: feed.etag } : {}) });
+        // A connection that breaks part-way: the head of the body, then a reset.
+        if (feed.cutAfter !== undefined) {
+          res.write(feed.body.slice(0, feed.cutAfter));
+          setTimeout(() => res.destroy(), 20);
+          return;
+        }
+        res.end(feed.body);
+      };
+      // A slow server answers later.
+      if (feed.delayMs) setTimeout(answer, feed.delayMs);
+      else answer();
     });
     // Most specs here leave runs queued that no worker takes: the account's cap on feed runs has a spec of its own.
     bed = await openAssetSourcesTestBed('feedingest', { now: () => clock, feedRunCap: 1_000 });
@@ -97,6 +106,14 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     JSON.parse((await bed.assetSources.readData(ACCOUNT, assetSourceId, { limit: 100 })).rowsJson) as Record<string, string>[];
   const generationsServed = async (assetSourceId: number) =>
     Number((await bed.db.knex('asset_sources').where({ asset_source_id: assetSourceId }).first('row_generation')).row_generation);
+  const runOf = async (queueId: string) => (await bed.feedSources.report([ACCOUNT], queueId, { line: 0, seq: 0 }, 1)).run;
+  const until = async (condition: () => Promise<boolean>, timeoutMs = 20_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await condition())) {
+      if (Date.now() > deadline) throw new Error('timed out waiting');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
   const outbox = async () => (await bed.db.knex('outbox').select('subject', 'payload')) as { subject: string; payload: Buffer }[];
 
   it('refuses each broken rule with the field named, and stores nothing', async () => {
@@ -502,16 +519,44 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     expect(await stored()).toEqual({});
   });
 
-  it('runs one ingestion of a source at a time, across replicas', async () => {
+  it('runs one ingestion of a source at a time, across replicas: a run that finds another under way waits for it', async () => {
     feeds.set('/busy.csv', { body: csv(products(3000)) });
     const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/busy.csv', {}, server));
-    const second = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/busy.csv', {}, server));
-    // Two job handlers, as on two replicas, each with its own reader.
-    const outcomes = await Promise.allSettled([run(queueId, assetSourceId), run(second.queueId, assetSourceId)]);
-    const refused = outcomes.filter((o) => o.status === 'rejected') as PromiseRejectedResult[];
-    expect(refused).toHaveLength(1);
-    expect(String(refused[0].reason.message)).toMatch(/being ingested by another run/);
+    await run(queueId, assetSourceId);
+    feeds.set('/busy.csv', { body: csv(products(3000)), delayMs: 1_500 });
+    const first = await bed.feedSources.refresh(ACCOUNT, assetSourceId);
+    // A refresh while a run is still queued is that run.
+    expect(await bed.feedSources.refresh(ACCOUNT, assetSourceId)).toEqual(first);
+    servedAt.delete('/busy.csv');
+
+    // Two job handlers, as on two replicas, each with its own reader: the second starts while the first reads.
+    const firstRun = run(first.queueId, assetSourceId);
+    await until(async () => (await runOf(first.queueId)).status === 'Processing');
+    const second = await bed.feedSources.refresh(ACCOUNT, assetSourceId);
+    expect(second.queueId).not.toBe(first.queueId);
+    const waiting: string[] = [];
+    const secondRun = job().run(request(second.queueId, assetSourceId), { progress: async (_done, _total, message) => void waiting.push(message ?? '') });
+    await Promise.all([firstRun, secondRun]);
+
+    const [a, b] = [await runOf(first.queueId), await runOf(second.queueId)];
+    expect([a.status, b.status]).toEqual(['Completed', 'Completed']);
+    expect(waiting[0]).toBe('Waiting for the run of this feed source under way to end');
+    // The second asked for the feed only once the first had ended.
+    const [firstServed, secondServed] = servedAt.get('/busy.csv') ?? [];
+    expect(secondServed).toBeGreaterThanOrEqual((a.finishedAt as Date).getTime());
+    expect(firstServed).toBeLessThan((a.finishedAt as Date).getTime());
     expect((await bed.assetSources.get(ACCOUNT, assetSourceId)).rowCount).toBe(3000);
+  });
+
+  it('a run the runner gives up on ends Failed on its row too, so it no longer counts as under way', async () => {
+    feeds.set('/given-up.csv', { body: csv(products(2)) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/given-up.csv', {}, server));
+    await job().failed?.(request(queueId, assetSourceId), 'Failed after 5 attempts.');
+    expect(await runOf(queueId)).toMatchObject({ status: 'Failed', message: 'Failed after 5 attempts. The rows already serving are unchanged.' });
+    expect(await bed.feedStore.feeds.queuedRunOf(assetSourceId)).toBeUndefined();
+    // A run that had already ended keeps its end.
+    await job().failed?.(request(queueId, assetSourceId), 'Another message.');
+    expect((await runOf(queueId)).message).toBe('Failed after 5 attempts. The rows already serving are unchanged.');
   });
 
   it("refuses a run past the account's cap on queued and running feed runs with 429, writing nothing, and starts a due one once a run ended", async () => {

@@ -8,7 +8,7 @@ import { isNumericWeight } from '../sources/asset-source.rules';
 import { isRejectedFeedRow, type FeedReader, type OpenedFeed } from './feed-reading';
 import { asideSummary, servingSummary, STAGE_BATCH, STAGE_BATCH_BYTES, StagedRows, type FeedRowsRepository, type SwapOutcome } from './feed-rows.repository';
 import { KeyFilter } from './key-filter';
-import { watchForCancel } from './cancel-watch';
+import { cancelledMessage, watchForCancel } from './cancel-watch';
 import { keptFields, RowValueCollector } from '../sources/row-values';
 import { FEED_INGEST_KIND, type FeedIngestPayload, type FeedReportEntry, type FeedRunHealth, type FeedSourceRecord } from './feed-source.model';
 import type { FeedSourceRepository } from './feed-source.repository';
@@ -16,6 +16,8 @@ import type { FeedSourceService } from './feed-source.service';
 
 /** How often a running ingestion reports its progress to the queue. */
 const PROGRESS_EVERY_MS = 1_000;
+/** How often a run waiting for another run of its source tries the source's lock again. */
+const LOCK_WAIT_MS = 500;
 const KEY_VALUE_MAX = 255;
 /** Row loads in flight while parsing goes on; the next batch waits for the oldest (bounded memory). */
 export const LOADS_IN_FLIGHT = 2;
@@ -41,17 +43,16 @@ class RunEnded extends JobFailed {}
 /** Thrown inside a run's last transaction when its owner cancelled it first: the transaction rolls back. */
 class CancelledFirst extends Error {}
 
-const CANCELLED_MESSAGE = 'Cancelled by the owner before this version was served. The rows already serving are unchanged.';
-
 /**
  * The feed-ingest job: reads the whole feed through the FeedReader into a new row generation of the
  * source (written once, seen by no read), recording its health report as it goes, then flips the
  * source to that generation in one short transaction, only when the feed parsed to its end. A broken
  * feed leaves the old rows serving; so does a version the shrink guard holds. One run per source at a
- * time across replicas (a named lock); a scheduled run of a feed that did not change (ETag,
- * Last-Modified or content hash) is skipped. Repeatable from the start: a redelivered job drops what
- * an earlier attempt wrote. The generation a run replaced is dropped in its clean-up, after the
- * queue has its Completed state.
+ * time across replicas (a named lock): a run that finds another under way waits for it. A scheduled
+ * run of a feed that did not change (ETag, Last-Modified or content hash) is skipped. A cancelled run
+ * (by its owner or an update) stops within CANCEL_CHECK_MS and is never served. Repeatable from the
+ * start: a redelivered job drops what an earlier attempt wrote. The generation a run replaced is
+ * dropped in its clean-up, after the queue has its Completed state.
  */
 export function feedIngestJob(deps: FeedIngestDeps): JobHandler<FeedIngestPayload> {
   const now = () => deps.now?.() ?? new Date();
@@ -66,12 +67,33 @@ export function feedIngestJob(deps: FeedIngestDeps): JobHandler<FeedIngestPayloa
         if (run.status === 'Completed' || run.status === 'Skipped') return { totalItems: run.rowsRead, totalProcessed: run.rowsRead, message: run.message };
         throw new JobFailed(run.message);
       }
-      const locked = await withNamedLock(deps.db.knex, deps.db.schema, `feed-${assetSourceId}`, () =>
-        ingest(deps, job.queueId, job.accountId, assetSourceId, run.trigger, sink, now),
-      );
-      // Another replica is running this source: retried (nak) until it is done.
-      if (!locked.acquired) throw new Error(`Feed source ${assetSourceId} is being ingested by another run.`);
-      return locked.result;
+      // One run of a source at a time, on any replica: this one waits its turn (its delivery kept alive
+      // meanwhile), and ends without reading when it is cancelled while it waits.
+      for (let waited = false; ; waited = true) {
+        const locked = await withNamedLock(deps.db.knex, deps.db.schema, `feed-${assetSourceId}`, () =>
+          ingest(deps, job.queueId, job.accountId, assetSourceId, run.trigger, sink, now),
+        );
+        if (locked.acquired) return locked.result;
+        const current = await deps.feeds.getRun(job.queueId);
+        if (!current) throw new JobFailed('The feed source of this run no longer exists.');
+        if (current.status !== 'Queued' && current.status !== 'Processing') throw new JobFailed(current.message);
+        if (current.cancelRequestedAt !== null) {
+          // Left Processing by an attempt that died, and cancelled since.
+          const message = cancelledMessage('before-served', current.supersededBy);
+          await deps.feeds.saveRun(undefined, job.queueId, { status: 'Cancelled', message });
+          throw new JobFailed(message);
+        }
+        if (!waited) await sink.progress(0, 0, 'Waiting for the run of this feed source under way to end');
+        await new Promise((resolve) => setTimeout(resolve, LOCK_WAIT_MS));
+      }
+    },
+    async failed(job, message) {
+      // The runner gave up on the run (an error on every delivery): its row ends as its queue did, so it
+      // counts no more against the account's cap and the source's schedule.
+      const run = await deps.feeds.getRun(job.queueId);
+      if (!run || (run.status !== 'Queued' && run.status !== 'Processing')) return;
+      const saved = await deps.feeds.saveRun(undefined, job.queueId, { status: 'Failed', message: `${message} The rows already serving are unchanged.` });
+      if (!saved) await deps.feeds.saveRun(undefined, job.queueId, { status: 'Cancelled', message: cancelledMessage('before-served', run.supersededBy) });
     },
     async cleanup(job) {
       // The generations up to this run's that nothing serves or holds: the one its swap replaced, its
@@ -95,10 +117,11 @@ async function ingest(
   const source = await deps.assetSources.get(accountId, assetSourceId).catch(() => undefined);
   const feed = await deps.feeds.get(assetSourceId);
   if (!source || !feed) throw new JobFailed('The feed source no longer exists.');
-  // Once the owner has cancelled the run, every other end is refused (saveRun answers false): it ends Cancelled.
+  // Once the run is cancelled (by its owner or an update), every other end is refused (saveRun answers false): it ends Cancelled.
   const cancelled = async (health?: FeedRunHealth): Promise<never> => {
-    await deps.feeds.saveRun(undefined, queueId, { status: 'Cancelled', message: CANCELLED_MESSAGE, health });
-    throw new RunEnded(CANCELLED_MESSAGE);
+    const message = cancelledMessage('before-served', (await deps.feeds.getRun(queueId))?.supersededBy ?? null);
+    await deps.feeds.saveRun(undefined, queueId, { status: 'Cancelled', message, health });
+    throw new RunEnded(message);
   };
   const end = async (status: 'Failed' | 'Skipped', message: string, health?: FeedRunHealth): Promise<never> => {
     if (!(await deps.feeds.saveRun(undefined, queueId, { status, message, health }))) return cancelled(health);
@@ -167,9 +190,10 @@ async function ingest(
     if (hold) {
       const message = `Held: ${hold} The ${source.rowCount} rows already serving are unchanged until the owner confirms this version.`;
       await withTransaction(deps.db.knex, async (trx) => {
-        if (!(await deps.feeds.saveRun(trx, queueId, { status: 'Held', message, health, version: full }))) throw new CancelledFirst();
-        // A newer held version replaces an older one, whose staged rows are then dropped.
+        // A newer held version replaces an older one, whose staged rows are then dropped. The source's
+        // row before the run's, in the order an update that supersedes the run locks them.
         await deps.feeds.setHeld(trx, assetSourceId, { queueId, reason: message });
+        if (!(await deps.feeds.saveRun(trx, queueId, { status: 'Held', message, health, version: full }))) throw new CancelledFirst();
       }).catch((error: unknown) => (error instanceof CancelledFirst ? cancelled(health) : Promise.reject(error)));
       // The older held version, now superseded, is dropped at once.
       if (feed.held && feed.held.queueId !== queueId) await deps.rows.dropUnserved(assetSourceId, generation);

@@ -118,6 +118,7 @@ const toRun = (run: FeedRunRecord): v1.FeedRun => ({
   createdTime: run.createdAt.toISOString(),
   finishedTime: run.finishedAt?.toISOString(),
   cancelRequestedTime: run.cancelRequestedAt?.toISOString(),
+  supersededBy: run.supersededBy ?? undefined,
 });
 
 export function feedSourceGrpc({

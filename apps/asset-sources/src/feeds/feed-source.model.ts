@@ -110,8 +110,10 @@ export interface FeedRunRecord extends FeedRunHealth {
   contentHash: string | null;
   createdAt: Date;
   finishedAt: Date | null;
-  /** When the owner asked to cancel the run (extension); from then on the run can only end Cancelled. */
+  /** When the run was cancelled (extension: by its owner, or by an update); from then on it can only end Cancelled. */
   cancelRequestedAt: Date | null;
+  /** The run of the settings update that cancelled this one; null when its owner cancelled it. */
+  supersededBy: string | null;
 }
 
 export type FeedReportKind = 'rejected' | 'duplicate-key' | 'empty-key';

@@ -63,6 +63,7 @@ interface FeedRunRowDb {
   created_at: Date;
   finished_at: Date | null;
   cancel_requested_at: Date | null;
+  superseded_by: string | null;
 }
 
 /** Which secret members the sealed blob holds is stored beside it in the clear: names only, never values. */
@@ -116,6 +117,7 @@ const toRun = (row: FeedRunRowDb): FeedRunRecord => ({
   createdAt: row.created_at,
   finishedAt: row.finished_at,
   cancelRequestedAt: row.cancel_requested_at,
+  supersededBy: row.superseded_by,
 });
 
 const settingsColumns = (settings: FeedSettings, sealed: Buffer | null, secretsSet: FeedSecretField[], nextRunAt: Date | null) => ({
@@ -264,9 +266,29 @@ export class FeedSourceRepository {
     return row && toRun(row);
   }
 
-  /** Stamps the owner's cancel on a run (in the caller's transaction, the run locked by lockRun). */
-  async requestCancel(trx: Knex.Transaction, queueId: string, at: Date): Promise<void> {
-    await trx('feed_runs').where({ queue_id: queueId }).whereNull('cancel_requested_at').update({ cancel_requested_at: at });
+  /**
+   * Stamps a cancel on a run, in the caller's transaction (the run locked): the owner's, or that of the
+   * update whose run `supersededBy` is.
+   */
+  async requestCancel(trx: Knex.Transaction, queueId: string, at: Date, supersededBy: string | null = null): Promise<void> {
+    await trx('feed_runs').where({ queue_id: queueId }).whereNull('cancel_requested_at').update({ cancel_requested_at: at, superseded_by: supersededBy });
+  }
+
+  /** The queue id of a run of the source that is still queued (the oldest), if any. */
+  async queuedRunOf(assetSourceId: number): Promise<string | undefined> {
+    const row = (await this.db.knex('feed_runs').where({ asset_source_id: assetSourceId, status: 'Queued' }).orderBy('created_at').first('queue_id')) as
+      Pick<FeedRunRowDb, 'queue_id'> | undefined;
+    return row?.queue_id;
+  }
+
+  /** A source's queued and running runs, locked until the caller's transaction ends (its source's row locked before). */
+  async lockActiveRuns(trx: Knex.Transaction, assetSourceId: number): Promise<FeedRunRecord[]> {
+    const rows = (await trx('feed_runs')
+      .where({ asset_source_id: assetSourceId })
+      .whereIn('status', ACTIVE_STATUSES)
+      .forUpdate()
+      .select('*')) as FeedRunRowDb[];
+    return rows.map(toRun);
   }
 
   /** Whether the owner has asked to cancel the run: what a running ingestion looks for. */

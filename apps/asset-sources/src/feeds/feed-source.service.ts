@@ -17,6 +17,7 @@ import type { SecretBox } from '@platform/secrets';
 import type { EventOutbox } from '@platform/service';
 import type { AssetSourceRepository } from '../sources/asset-source.repository';
 import type { AssetSourceService } from '../sources/asset-source.service';
+import { cancelledMessage } from './cancel-watch';
 import { asideSummary, servingSummary, type DisabledRow, type FeedRowsRepository } from './feed-rows.repository';
 import { firstFeedRun, nextFeedRun, type FeedSchedule } from './feed-schedule';
 import {
@@ -33,6 +34,7 @@ import {
 import type { FeedSourceRepository } from './feed-source.repository';
 import { feedSourceErrors, givenSecrets, withCredentialsNotCarried } from './feed-source.rules';
 import { sameCredentialDestination } from './reading/feed-destination';
+import { ingestionChanged } from './run-supersede';
 
 /** Due sources one sweep starts at most; the rest are due on the next sweep. */
 const SWEEP_BATCH = 50;
@@ -106,7 +108,9 @@ export class FeedSourceService {
   /**
    * Replaces a feed source's settings (39) and queues an ingestion with them. A secret member not
    * given keeps its stored value while the credentials go to the same place (urlType, host and port:
-   * `credentialDestination`); the rows keep serving until the new run swaps its version in.
+   * `credentialDestination`); the rows keep serving until the new run swaps its version in. The new
+   * run supersedes the source's queued run, and its running one when the update changes what a run
+   * reads (`ingestionChanged`): they end Cancelled, naming it. A running run it leaves, it waits for.
    */
   async replace(
     accountId: number,
@@ -117,7 +121,8 @@ export class FeedSourceService {
     const current = await this.deps.assetSources.ofKind(accountId, assetSourceId, 'feed');
     const stored = await this.feedOf(assetSourceId);
     const sameDestination = sameCredentialDestination(stored.location, input.location);
-    const kept = sameDestination ? this.open(stored) : {};
+    const storedSecrets = this.open(stored);
+    const kept = sameDestination ? storedSecrets : {};
     const errors = feedSourceErrors(input, new Set(sameDestination ? stored.secretsSet : []));
     if (errors.length > 0) throw validationFailed(sameDestination ? errors : withCredentialsNotCarried(errors, stored.secretsSet));
     const settings = withPinnedHostKey(this.settingsOf(input, stored), stored, sameDestination);
@@ -141,7 +146,16 @@ export class FeedSourceService {
         Object.keys(secrets) as FeedSecretField[],
         schedule && firstFeedRun(schedule, now),
       );
-      const run = await this.enqueue(trx, accountId, assetSourceId, 'update', now);
+      // Superseded, before the new run is admitted (they name it): a queued run always, a running one
+      // when it reads what the update changes.
+      const queueId = randomUUID();
+      const changed = ingestionChanged(
+        { settings: stored, secrets: storedSecrets, columnNames: current.columnNames, columns: current.columns },
+        { settings, secrets, columnNames: next.columnNames, columns: next.columns },
+      );
+      for (const active of await this.deps.feeds.lockActiveRuns(trx, assetSourceId))
+        if (active.status === 'Queued' || changed) await this.cancelActive(trx, active, now, queueId);
+      const run = await this.enqueue(trx, accountId, assetSourceId, 'update', now, queueId);
       await this.deps.assetSources.recordSourceChange(trx, { accountId, assetSourceId, action: 'update', before, resourceType: 'feed-source' }, () =>
         this.feedForChange(trx, assetSourceId),
       );
@@ -164,10 +178,14 @@ export class FeedSourceService {
 
   /**
    * Starts a run of the stored settings now (extension): the owner knows the feed changed and will not
-   * wait for the schedule. Read and swapped in as an update's run is, unchanged or not.
+   * wait for the schedule. Read and swapped in as an update's run is, unchanged or not; it waits for a
+   * run of the source under way. When one is still queued, that run is the answer.
    */
   async refresh(accountId: number, assetSourceId: number, queueView?: QueueViewAnnouncer): Promise<{ queueId: string }> {
     await this.deps.assetSources.ofKind(accountId, assetSourceId, 'feed');
+    // A run still queued reads the feed as it is when it starts: the refresh is that run, not one more waiting behind it.
+    const waiting = await this.deps.feeds.queuedRunOf(assetSourceId);
+    if (waiting) return { queueId: waiting };
     const queued = await withTransaction(this.deps.knex, (trx) => this.enqueue(trx, accountId, assetSourceId, 'refresh', this.now()));
     await announceQueued(queueView, queued, this.deps.logger);
     return { queueId: queued.queueId };
@@ -219,7 +237,8 @@ export class FeedSourceService {
   }
 
   /**
-   * Cancels a run of the account (extension). Queued: it ends Cancelled now and so does its queue
+   * Cancels a run of the account (extension), as an update cancels the runs it supersedes (cancelActive).
+   * Queued: it ends Cancelled now and so does its queue
    * (Failed); the worker that later takes its request does nothing. Processing: the cancel is stamped
    * on the run; the ingestion sees it within a second (CANCEL_CHECK_MS), stops reading and ends
    * Cancelled with nothing it read served, and from the stamp on no other end can be written (the
@@ -233,12 +252,10 @@ export class FeedSourceService {
       if (!run || run.accountId !== accountId) throw runNotFound(queueId);
       if (run.status !== 'Queued' && run.status !== 'Processing' && run.status !== 'Held')
         throw problem('FEED_RUN_ENDED', `Feed run ${queueId} has already ended (${run.status}): only a queued, running or held run can be cancelled.`);
-      await this.deps.feeds.requestCancel(trx, queueId, now);
-      if (run.status === 'Queued') {
-        const message = 'Cancelled by the owner before it started. The rows already serving are unchanged.';
-        await this.deps.feeds.saveRun(trx, queueId, { status: 'Cancelled', message });
-        await this.deps.events.record(trx, jobEndedUnstartedEntry({ queueId, accountId, kind: FEED_INGEST_KIND }, now.getTime(), message));
-      } else if (run.status === 'Held') {
+      if (run.status !== 'Held') {
+        await this.cancelActive(trx, run, now, null);
+      } else {
+        await this.deps.feeds.requestCancel(trx, queueId, now);
         const rows = `${run.rowsStored} row${run.rowsStored === 1 ? '' : 's'}`;
         const message = `Discarded by the owner: the held version (${rows}) is dropped. The rows already serving are unchanged.`;
         await this.deps.feeds.saveRun(trx, queueId, { status: 'Cancelled', message });
@@ -254,6 +271,20 @@ export class FeedSourceService {
     const run = await this.deps.feeds.getRun(queueId);
     if (!run) throw runNotFound(queueId);
     return run;
+  }
+
+  /**
+   * Cancels a queued or running run, in the caller's transaction (the run locked): a queued one ends
+   * Cancelled now, its queue Failed through the outbox; a running one is stamped, and ends Cancelled
+   * within a second. `supersededBy`: the run of the update that cancels it, null for its owner.
+   */
+  private async cancelActive(trx: Knex.Transaction, run: FeedRunRecord, now: Date, supersededBy: string | null): Promise<void> {
+    await this.deps.feeds.requestCancel(trx, run.queueId, now, supersededBy);
+    if (run.status !== 'Queued') return;
+    const message = cancelledMessage('before-start', supersededBy);
+    await this.deps.feeds.saveRun(trx, run.queueId, { status: 'Cancelled', message });
+    const job = { queueId: run.queueId, accountId: run.accountId, kind: FEED_INGEST_KIND };
+    await this.deps.events.record(trx, jobEndedUnstartedEntry(job, now.getTime(), message));
   }
 
   /** A run of one of the caller's accounts and a page of its health report, in feed order, after the entry at `after`. */
@@ -311,14 +342,20 @@ export class FeedSourceService {
   }
 
   /** The run's row, its Queued progress event and its request, in the caller's transaction; answers the Queued event. */
-  private async enqueue(trx: Knex.Transaction, accountId: number, assetSourceId: number, trigger: FeedRunTrigger, now: Date): Promise<JobProgress> {
+  private async enqueue(
+    trx: Knex.Transaction,
+    accountId: number,
+    assetSourceId: number,
+    trigger: FeedRunTrigger,
+    now: Date,
+    queueId: string = randomUUID(),
+  ): Promise<JobProgress> {
     await admitJob(trx, {
       accountId,
       kind: FEED_INGEST_KIND,
       cap: this.deps.runCap ?? JOB_CONCURRENCY_CAPS[FEED_INGEST_KIND],
       countActive: (t) => this.deps.feeds.countActiveRuns(t, accountId),
     });
-    const queueId = randomUUID();
     await this.deps.feeds.insertRun(trx, { queueId, assetSourceId, accountId, trigger });
     const request: JobRequest<FeedIngestPayload> = { queueId, accountId, kind: FEED_INGEST_KIND, payload: { assetSourceId } };
     const { entries, queued } = jobAcceptedEntries(request, now.getTime());

@@ -112,6 +112,14 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
       await new Promise((resolve) => setTimeout(resolve, 150));
     }
   }
+  /** Polls until the condition holds (30 s at most). */
+  async function until(condition: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    while (!(await condition())) {
+      if (Date.now() > deadline) throw new Error('timed out waiting');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
   const data = async (id: number) => (await call<{ data: Json[]; rowCount: number }>('GET', `${base()}/${id}/data?limit=100`)).body;
 
   beforeAll(async () => {
@@ -487,7 +495,7 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     });
   });
 
-  it('cancels a running run: the transfer stops, the queue fails saying so, and the rows serving stay', async () => {
+  it('cancels a running run, or an update supersedes it: the transfer stops, the queue fails saying so, and the rows serving stay', async () => {
     feeds.set('/cancelled.csv', csv(products(3)));
     const created = await call<{ id: number; queueId: string }>('POST', `${base()}/feed/create`, feedBody('/cancelled.csv'));
     await ended(created.body.queueId);
@@ -496,11 +504,7 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     endlessClosed = false;
     const update = await call<{ queueId: string }>('PUT', `${base()}/feed/${created.body.id}`, feedBody('/endless.csv'));
     const runPath = `${base()}/feed/runs/${update.body.queueId}`;
-    const deadline = Date.now() + 30_000;
-    while ((await call<{ status: string }>('GET', runPath)).body.status !== 'Processing') {
-      if (Date.now() > deadline) throw new Error('the run did not start');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(async () => (await call<{ status: string }>('GET', runPath)).body.status === 'Processing');
     expectProblem(await call('POST', `${runPath}/cancel`, undefined, viewKey), 403, 'PERMISSION_DENIED');
     const requested = await call<Json>('POST', `${runPath}/cancel`);
     expect(requested.status).toBe(200);
@@ -513,6 +517,38 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     expectProblem(await call('POST', `${runPath}/cancel`), 409, 'FEED_RUN_ENDED');
     expectProblem(await call('POST', `${base()}/feed/runs/5f0c6f9e-2b1a-4c39-9d7e-0a4b8f3c2d11/cancel`), 404, 'FEED_RUN_NOT_FOUND');
     expectProblem(await call('POST', `${base()}/feed/runs/not%20an%20id/cancel`), 400, 'VALIDATION_FAILED');
+
+    // An update while a run of the old settings reads: that run is superseded, and names the one that replaced it.
+    endlessClosed = false;
+    const slow = await call<{ queueId: string }>('PUT', `${base()}/feed/${created.body.id}`, feedBody('/endless.csv'));
+    const slowPath = `${base()}/feed/runs/${slow.body.queueId}`;
+    await until(async () => (await call<{ status: string }>('GET', slowPath)).body.status === 'Processing');
+    feeds.set('/cancelled.csv', csv(products(4)));
+    const fixed = await call<{ queueId: string }>('PUT', `${base()}/feed/${created.body.id}`, feedBody('/cancelled.csv'));
+    expect(await ended(slow.body.queueId)).toMatchObject({ status: 'Failed', message: expect.stringMatching(`^Superseded by run ${fixed.body.queueId} `) });
+    expect(endlessClosed).toBe(true);
+    expect((await call<Json>('GET', slowPath)).body).toMatchObject({ status: 'Cancelled', supersededBy: fixed.body.queueId });
+    expect(await ended(fixed.body.queueId)).toMatchObject({ status: 'Completed', totalProcessed: 4 });
+    expect((await data(created.body.id)).data).toHaveLength(4);
+
+    // The same settings sent again leave the run under way alone: the new run waits its turn.
+    const reading = await call<{ queueId: string }>('PUT', `${base()}/feed/${created.body.id}`, feedBody('/endless.csv'));
+    const readingPath = `${base()}/feed/runs/${reading.body.queueId}`;
+    await until(async () => (await call<{ status: string }>('GET', readingPath)).body.status === 'Processing');
+    const again = await call<{ queueId: string }>('PUT', `${base()}/feed/${created.body.id}`, feedBody('/endless.csv'));
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect((await call<Json>('GET', readingPath)).body).toMatchObject({ status: 'Processing', cancelRequestedTime: null });
+    expect((await call<Json>('GET', `${base()}/feed/runs/${again.body.queueId}`)).body).toMatchObject({ status: 'Queued' });
+    expect((await call<Json>('GET', `/v2/queues/${again.body.queueId}/status`)).body).toMatchObject({
+      message: 'Waiting for the run of this feed source under way to end',
+    });
+    expect((await call('POST', `${readingPath}/cancel`)).status).toBe(200);
+    expect(await ended(reading.body.queueId)).toMatchObject({ status: 'Failed', message: expect.stringMatching(/^Cancelled by the owner/) });
+    // Its turn: it reads (the feed never ends), until its owner cancels it too.
+    await until(async () => (await call<{ status: string }>('GET', `${base()}/feed/runs/${again.body.queueId}`)).body.status === 'Processing');
+    expect((await call('POST', `${base()}/feed/runs/${again.body.queueId}/cancel`)).status).toBe(200);
+    expect(await ended(again.body.queueId)).toMatchObject({ status: 'Failed', message: expect.stringMatching(/^Cancelled by the owner/) });
+    expect((await data(created.body.id)).data).toHaveLength(4);
   });
 
   it('sets aside the rows a new version lacks under missingRowPolicy disable, counts them on the source, and serves them again when they return', async () => {

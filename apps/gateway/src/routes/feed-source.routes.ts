@@ -189,7 +189,15 @@ const RunSchema = Type.Object({
   rejectedRows: Type.Integer({ description: 'Rows not stored, each listed in the report with its line and reason.' }),
   createdTime: Type.String({ format: 'date-time' }),
   finishedTime: Nullable(Type.String({ format: 'date-time' })),
-  cancelRequestedTime: Nullable(Type.String({ format: 'date-time', description: 'When the owner asked to cancel the run (extension).' })),
+  cancelRequestedTime: Nullable(
+    Type.String({ format: 'date-time', description: 'When the run was cancelled (extension): by its owner, or by an update of the settings (supersededBy).' }),
+  ),
+  supersededBy: Nullable(
+    Type.String({
+      description:
+        'The queue id of the run of the settings update that cancelled this run before it was served; null when it was not, or its owner cancelled it.',
+    }),
+  ),
 });
 
 const EXAMPLE_QUEUE_ID = '5f0c6f9e-2b1a-4c39-9d7e-0a4b8f3c2d11';
@@ -329,7 +337,9 @@ export const feedSourceRoutes = [
     tag: TAG,
     summary: 'Update a feed source',
     description:
-      `Every member as on create (feedConfig optional); an ingestion with the new settings is queued, and the old rows serve until it swaps its version in. ${FEED_RULES} ` +
+      `Every member as on create (feedConfig optional); an ingestion with the new settings is queued, and the old rows serve until it swaps its version in. ` +
+      'Runs of the old settings still queued or running are superseded: they end Cancelled, nothing they read served, naming this run (supersededBy). ' +
+      `${FEED_RULES} ` +
       'A source of another kind is 409; a change that drops a column a recommendation source maps is 409 ASSET_SOURCE_IN_USE.',
     permission: ASSET_SOURCES_ACCESS.replaceFeedSource,
     scope: { account: 'accountId' },
@@ -445,6 +455,7 @@ export const feedSourceRoutes = [
             createdTime: '2026-03-02T11:00:00.000Z',
             finishedTime: '2026-03-02T11:00:01.000Z',
             cancelRequestedTime: null,
+            supersededBy: null,
           },
         ],
         total: 2,
@@ -538,6 +549,7 @@ export const feedSourceRoutes = [
         createdTime: '2026-03-01T06:00:00.000Z',
         finishedTime: null,
         cancelRequestedTime: '2026-03-01T06:00:03.000Z',
+        supersededBy: null,
       },
     },
     async handle({ params, backends }) {
@@ -576,6 +588,7 @@ export const feedSourceRoutes = [
         createdTime: '2026-03-01T06:00:00.000Z',
         finishedTime: '2026-03-01T06:00:04.000Z',
         cancelRequestedTime: null,
+        supersededBy: null,
       },
     },
     async handle({ params, backends }) {
@@ -640,5 +653,6 @@ function presentRun(run: v1.FeedRun) {
     createdTime: run.createdTime,
     finishedTime: run.finishedTime ?? null,
     cancelRequestedTime: run.cancelRequestedTime ?? null,
+    supersededBy: run.supersededBy ?? null,
   };
 }

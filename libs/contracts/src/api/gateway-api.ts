@@ -354,7 +354,7 @@ export interface paths {
     get?: never;
     /**
      * Update a feed source
-     * @description Every member as on create (feedConfig optional); an ingestion with the new settings is queued, and the old rows serve until it swaps its version in. The key, variant, group, reporting and rotation-weight columns must be among columnNames; urlConfig must carry what urlType needs; customCode must not be empty when cdp is true; a scheduled feed needs frequency and startTime. Each broken rule is 400 naming the field, and nothing is stored. The feed is then read by an ingestion job (queueId): the whole feed is streamed into the source, and its rows replace the old ones in one step only when it parsed to its end; a feed that cannot be read or breaks part-way leaves the old rows serving, and the queue says why. A special column the feed never carries fails the run. A source of another kind is 409; a change that drops a column a recommendation source maps is 409 ASSET_SOURCE_IN_USE.
+     * @description Every member as on create (feedConfig optional); an ingestion with the new settings is queued, and the old rows serve until it swaps its version in. Runs of the old settings still queued or running are superseded: they end Cancelled, nothing they read served, naming this run (supersededBy). The key, variant, group, reporting and rotation-weight columns must be among columnNames; urlConfig must carry what urlType needs; customCode must not be empty when cdp is true; a scheduled feed needs frequency and startTime. Each broken rule is 400 naming the field, and nothing is stored. The feed is then read by an ingestion job (queueId): the whole feed is streamed into the source, and its rows replace the old ones in one step only when it parsed to its end; a feed that cannot be read or breaks part-way leaves the old rows serving, and the queue says why. A special column the feed never carries fails the run. A source of another kind is 409; a change that drops a column a recommendation source maps is 409 ASSET_SOURCE_IN_USE.
      */
     put: operations['updateFeedAssetSource'];
     post?: never;
@@ -6829,6 +6829,7 @@ export interface operations {
                * @enum {string}
                */
               status: 'Queued' | 'Processing' | 'Completed' | 'Skipped' | 'Held' | 'Failed' | 'Cancelled';
+              supersededBy: string | null;
               /** @enum {string} */
               trigger: 'create' | 'update' | 'refresh' | 'schedule';
             }[];
@@ -7564,6 +7565,7 @@ export interface operations {
              * @enum {string}
              */
             status: 'Queued' | 'Processing' | 'Completed' | 'Skipped' | 'Held' | 'Failed' | 'Cancelled';
+            supersededBy: string | null;
             /** @enum {string} */
             trigger: 'create' | 'update' | 'refresh' | 'schedule';
           };
@@ -7721,6 +7723,7 @@ export interface operations {
              * @enum {string}
              */
             status: 'Queued' | 'Processing' | 'Completed' | 'Skipped' | 'Held' | 'Failed' | 'Cancelled';
+            supersededBy: string | null;
             /** @enum {string} */
             trigger: 'create' | 'update' | 'refresh' | 'schedule';
           };

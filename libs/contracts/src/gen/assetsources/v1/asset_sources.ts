@@ -557,8 +557,12 @@ export interface FeedRun {
   finishedTime?:
     | string
     | undefined;
-  /** When the owner asked to cancel the run (a running run ends Cancelled within a second). */
-  cancelRequestedTime?: string | undefined;
+  /** When the run was cancelled, by its owner or an update (a running run ends Cancelled within a second). */
+  cancelRequestedTime?:
+    | string
+    | undefined;
+  /** The run of the settings update that cancelled this one (absent when its owner cancelled it). */
+  supersededBy?: string | undefined;
 }
 
 export interface FeedReportEntry {
@@ -8573,6 +8577,7 @@ function createBaseFeedRun(): FeedRun {
     createdTime: "",
     finishedTime: undefined,
     cancelRequestedTime: undefined,
+    supersededBy: undefined,
   };
 }
 
@@ -8616,6 +8621,9 @@ export const FeedRun: MessageFns<FeedRun> = {
     }
     if (message.cancelRequestedTime !== undefined) {
       writer.uint32(106).string(message.cancelRequestedTime);
+    }
+    if (message.supersededBy !== undefined) {
+      writer.uint32(114).string(message.supersededBy);
     }
     return writer;
   },
@@ -8737,6 +8745,14 @@ export const FeedRun: MessageFns<FeedRun> = {
             message.cancelRequestedTime = reader.string();
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.supersededBy = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -8804,6 +8820,11 @@ export const FeedRun: MessageFns<FeedRun> = {
         : isSet(object.cancel_requested_time)
         ? globalThis.String(object.cancel_requested_time)
         : undefined,
+      supersededBy: isSet(object.supersededBy)
+        ? globalThis.String(object.supersededBy)
+        : isSet(object.superseded_by)
+        ? globalThis.String(object.superseded_by)
+        : undefined,
     };
   },
 
@@ -8848,6 +8869,9 @@ export const FeedRun: MessageFns<FeedRun> = {
     if (message.cancelRequestedTime !== undefined) {
       obj.cancelRequestedTime = message.cancelRequestedTime;
     }
+    if (message.supersededBy !== undefined) {
+      obj.supersededBy = message.supersededBy;
+    }
     return obj;
   },
 
@@ -8869,6 +8893,7 @@ export const FeedRun: MessageFns<FeedRun> = {
     message.createdTime = object.createdTime ?? "";
     message.finishedTime = object.finishedTime ?? undefined;
     message.cancelRequestedTime = object.cancelRequestedTime ?? undefined;
+    message.supersededBy = object.supersededBy ?? undefined;
     return message;
   },
 };
