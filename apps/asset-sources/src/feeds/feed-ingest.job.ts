@@ -40,7 +40,7 @@ export interface FeedIngestDeps {
 /** A run that ended without swapping a version in: the run row says why, and so does the queue (Failed). */
 class RunEnded extends JobFailed {}
 
-/** Thrown inside a run's last transaction when its owner cancelled it first: the transaction rolls back. */
+/** Thrown inside a run's last transaction when the run was cancelled first: the transaction rolls back. */
 class CancelledFirst extends Error {}
 
 /**

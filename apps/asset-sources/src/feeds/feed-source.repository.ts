@@ -291,7 +291,7 @@ export class FeedSourceRepository {
     return rows.map(toRun);
   }
 
-  /** Whether the owner has asked to cancel the run: what a running ingestion looks for. */
+  /** Whether the run was cancelled (by its owner or an update): what a running ingestion looks for. */
   async cancelRequested(queueId: string): Promise<boolean> {
     const row = (await this.db.knex('feed_runs').where({ queue_id: queueId }).first('cancel_requested_at')) as
       Pick<FeedRunRowDb, 'cancel_requested_at'> | undefined;
@@ -322,9 +322,9 @@ export class FeedSourceRepository {
   }
 
   /**
-   * A run's state and counts; an end stamps finished_at. Once the owner has asked to cancel the run,
-   * only Cancelled is written: any other state answers false and changes nothing, so a cancelled run
-   * is never served, held or skipped (inside a transaction, the caller rolls back on false).
+   * A run's state and counts; an end stamps finished_at. Once the run is cancelled (by its owner or an
+   * update), only Cancelled is written: any other state answers false and changes nothing, so a
+   * cancelled run is never served, held or skipped (inside a transaction, the caller rolls back on false).
    */
   async saveRun(
     trx: Knex.Transaction | undefined,

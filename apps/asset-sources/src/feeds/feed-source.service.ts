@@ -237,13 +237,13 @@ export class FeedSourceService {
   }
 
   /**
-   * Cancels a run of the account (extension), as an update cancels the runs it supersedes (cancelActive).
-   * Queued: it ends Cancelled now and so does its queue
-   * (Failed); the worker that later takes its request does nothing. Processing: the cancel is stamped
-   * on the run; the ingestion sees it within a second (CANCEL_CHECK_MS), stops reading and ends
-   * Cancelled with nothing it read served, and from the stamp on no other end can be written (the
-   * run's row decides, whichever of the two commits first). Held: the held version is discarded, its
-   * rows dropped. The rows already serving are unchanged in every case. A run that has ended: 409.
+   * Cancels a run of the account (extension), as an update cancels the runs it supersedes
+   * (cancelActive). Queued: it ends Cancelled now and so does its queue (Failed); the worker that later
+   * takes its request does nothing. Processing: the cancel is stamped on the run; the ingestion sees it
+   * within a second (CANCEL_CHECK_MS), stops reading and ends Cancelled with nothing it read served,
+   * and from the stamp on no other end can be written (the run's row decides, whichever of the two
+   * commits first). Held: the held version is discarded, its rows dropped. The rows already serving are
+   * unchanged in every case. A run that has ended: 409.
    */
   async cancelRun(accountId: number, queueId: string): Promise<FeedRunRecord> {
     const now = this.now();
