@@ -2,6 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import iconv from 'iconv-lite';
 import type { FeedCharacterEncoding } from '../feed-reading';
+import { peekChunks } from './text-head';
 
 /** iconv-lite's names for the interface's encodings. */
 const ICONV_NAMES: Record<FeedCharacterEncoding, string> = {
@@ -42,32 +43,8 @@ export class ByteTally {
  * BOM itself dropped. A character split across chunks is carried over by the decoder.
  */
 export async function* decodeFeedText(body: AsyncIterable<Buffer | string>, encoding: FeedCharacterEncoding, tally?: ByteTally): AsyncGenerator<string> {
-  let decoder: ReturnType<typeof iconv.getDecoder> | undefined;
-  let pending = Buffer.alloc(0);
-  for await (const raw of body) {
-    const chunk = typeof raw === 'string' ? Buffer.from(raw) : raw;
-    tally?.add(chunk);
-    if (!decoder) {
-      pending = Buffer.concat([pending, chunk]);
-      // Three bytes decide the BOM; a shorter feed is decided at its end.
-      if (pending.length < 3) continue;
-      const bom = encodingOfBom(pending);
-      decoder = iconv.getDecoder(bom?.name ?? ICONV_NAMES[encoding], { stripBOM: false });
-      const text = decoder.write(pending.subarray(bom?.length ?? 0));
-      if (text) yield text;
-      continue;
-    }
-    const text = decoder.write(chunk);
-    if (text) yield text;
-  }
-  if (!decoder) {
-    const bom = encodingOfBom(pending);
-    decoder = iconv.getDecoder(bom?.name ?? ICONV_NAMES[encoding], { stripBOM: false });
-    const text = decoder.write(pending.subarray(bom?.length ?? 0));
-    if (text) yield text;
-  }
-  const rest = decoder.end();
-  if (rest) yield rest;
+  const { bom, bytes } = await withoutBom(body, tally);
+  yield* decoded(bytes, bom?.name ?? ICONV_NAMES[encoding]);
 }
 
 /** Closes a transport's stream when a reader stops early (a head read, an abort). */
@@ -83,42 +60,53 @@ export function destroyQuietly(body: Readable): void {
  * `decodeFeedText` does, then encoded as UTF-8.
  */
 export async function* utf8FeedBytes(body: AsyncIterable<Buffer | string>, encoding: FeedCharacterEncoding, tally?: ByteTally): AsyncGenerator<Buffer> {
-  const iterator = body[Symbol.asyncIterator]();
-  const head: Buffer[] = [];
-  let headBytes = 0;
-  let ended = false;
-  const next = async (): Promise<Buffer | undefined> => {
-    const read = await iterator.next();
-    if (read.done) return undefined;
-    const chunk = typeof read.value === 'string' ? Buffer.from(read.value) : read.value;
-    tally?.add(chunk);
-    return chunk;
-  };
-  // Three bytes decide the BOM; a shorter feed is decided at its end.
-  while (headBytes < 3) {
-    const chunk = await next();
-    if (!chunk) {
-      ended = true;
-      break;
+  const { bom, bytes } = await withoutBom(body, tally);
+  const name = bom?.name ?? ICONV_NAMES[encoding];
+  if (name === 'utf8') yield* bytes;
+  else for await (const text of decoded(bytes, name)) yield Buffer.from(text);
+}
+
+/**
+ * The feed's bytes (each added to `tally` as it is read) with its byte-order mark, if any, looked at
+ * and dropped: three bytes decide it (a shorter feed is decided at its end), read once by peekChunks.
+ */
+async function withoutBom(
+  body: AsyncIterable<Buffer | string>,
+  tally?: ByteTally,
+): Promise<{ bom: ReturnType<typeof encodingOfBom>; bytes: AsyncIterable<Buffer> }> {
+  async function* tallied(): AsyncGenerator<Buffer> {
+    for await (const raw of body) {
+      const chunk = typeof raw === 'string' ? Buffer.from(raw) : raw;
+      tally?.add(chunk);
+      yield chunk;
     }
-    head.push(chunk);
-    headBytes += chunk.length;
   }
+  let headBytes = 0;
+  const { head, all } = await peekChunks(tallied(), (read) => {
+    if (read.length > 0) headBytes += (read.at(-1) as Buffer).length;
+    return headBytes < 3;
+  });
   const first = Buffer.concat(head);
-  async function* all(): AsyncGenerator<Buffer> {
-    yield first;
-    if (ended) return;
-    for (let chunk = await next(); chunk; chunk = await next()) yield chunk;
-  }
   const bom = encodingOfBom(first);
-  if ((bom?.name ?? ICONV_NAMES[encoding]) !== 'utf8') {
-    for await (const text of decodeFeedText(all(), encoding)) yield Buffer.from(text);
-    return;
-  }
-  for await (const chunk of all()) {
-    if (chunk === first) {
-      const rest = first.subarray(bom?.length ?? 0);
+  async function* bytes(): AsyncGenerator<Buffer> {
+    let skip = bom?.length ?? 0;
+    for await (const chunk of all) {
+      // The BOM's bytes are in the head's first chunks.
+      const rest = skip > 0 ? chunk.subarray(Math.min(skip, chunk.length)) : chunk;
+      skip -= chunk.length - rest.length;
       if (rest.length > 0) yield rest;
-    } else yield chunk;
+    }
   }
+  return { bom, bytes: bytes() };
+}
+
+/** Bytes as text in an iconv encoding; a character split across chunks is carried over by the decoder. */
+async function* decoded(bytes: AsyncIterable<Buffer>, iconvName: string): AsyncGenerator<string> {
+  const decoder = iconv.getDecoder(iconvName, { stripBOM: false });
+  for await (const chunk of bytes) {
+    const text = decoder.write(chunk);
+    if (text) yield text;
+  }
+  const rest = decoder.end();
+  if (rest) yield rest;
 }
