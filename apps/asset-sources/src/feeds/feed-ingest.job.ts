@@ -1,4 +1,4 @@
-import { ASSET_SOURCE_ROW_MAX_BYTES } from '@contracts/domain';
+import { ASSET_SOURCE_ROW_MAX_BYTES, FEED_RUNS_KEPT } from '@contracts/domain';
 import { JobFailed, type JobHandler, type JobProgressSink, type JobResult } from '@platform/jobs';
 import type { Logger } from '@platform/logging';
 import { withNamedLock, withTransaction, type ServiceDatabase } from '@platform/mysql';
@@ -101,6 +101,8 @@ export function feedIngestJob(deps: FeedIngestDeps): JobHandler<FeedIngestPayloa
       // until it is confirmed or superseded; a later run's generation is never touched.
       const run = await deps.rows.generationOf(job.queueId);
       if (run && run.generation !== null) await deps.rows.dropUnserved(run.assetSourceId, run.generation);
+      // The source's history stays bounded: its oldest runs and their reports go as new ones end.
+      await deps.feeds.pruneRuns(job.payload.assetSourceId, FEED_RUNS_KEPT);
     },
   };
 }

@@ -142,6 +142,11 @@ const settingsColumns = (settings: FeedSettings, sealed: Buffer | null, secretsS
   shrink_guard_percent: settings.policies.shrinkGuardPercent,
 });
 
+/** Report entries one statement deletes. */
+const REPORT_DELETE_BATCH = 10_000;
+/** Old runs one prune drops at most. */
+const PRUNE_BATCH = 100;
+
 /** A run the queue still shows as waiting or running. */
 const ACTIVE_STATUSES: FeedRunStatus[] = ['Queued', 'Processing'];
 
@@ -355,8 +360,40 @@ export class FeedSourceRepository {
     return Number(updated) > 0;
   }
 
+  /** Deletes a run's health report, a batch at a time (a report may hold a million entries: no statement locks them all). */
   async deleteReport(queueId: string): Promise<void> {
-    await this.db.knex('feed_report_entries').where({ queue_id: queueId }).delete();
+    for (;;) {
+      const deleted = await this.db.knex.raw('DELETE FROM feed_report_entries WHERE queue_id = ? LIMIT ?', [queueId, REPORT_DELETE_BATCH]);
+      if (Number((deleted as [{ affectedRows: number }])[0].affectedRows) < REPORT_DELETE_BATCH) return;
+    }
+  }
+
+  /**
+   * Drops a source's runs beyond the newest `keep`, with their health reports, sparing runs still under
+   * way and the runs the source serves or holds; at most PRUNE_BATCH a call (the rest go at the next).
+   * Answers how many were dropped.
+   */
+  async pruneRuns(assetSourceId: number, keep: number): Promise<number> {
+    const feed = (await this.db.knex('feed_sources').where({ asset_source_id: assetSourceId }).first('applied_queue_id', 'held_queue_id')) as
+      Pick<FeedSourceRowDb, 'applied_queue_id' | 'held_queue_id'> | undefined;
+    if (!feed) return 0;
+    const older = (await this.db
+      .knex('feed_runs')
+      .where({ asset_source_id: assetSourceId })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'queue_id', order: 'desc' },
+      ])
+      .offset(keep)
+      .limit(PRUNE_BATCH)
+      .select('queue_id', 'status')) as Pick<FeedRunRowDb, 'queue_id' | 'status'>[];
+    const spared = new Set([feed.applied_queue_id, feed.held_queue_id]);
+    const dropped = older.filter((run) => !ACTIVE_STATUSES.includes(run.status) && !spared.has(run.queue_id));
+    for (const { queue_id: queueId } of dropped) {
+      await this.deleteReport(queueId);
+      await this.db.knex('feed_runs').where({ queue_id: queueId }).delete();
+    }
+    return dropped.length;
   }
 
   async insertReportEntries(queueId: string, entries: readonly FeedReportEntry[]): Promise<void> {

@@ -17,6 +17,7 @@ import {
   FEED_PRIVATE_KEY_MAX,
   FEED_S3_ENDPOINT_MAX,
   FEED_RUN_STATUSES,
+  FEED_RUNS_KEPT,
   FEED_RUN_TRIGGERS,
   FEED_S3_REGION_PATTERN,
   FEED_SSH_FINGERPRINT_PATTERN,
@@ -338,7 +339,8 @@ export const feedSourceRoutes = [
     summary: 'Update a feed source',
     description:
       `Every member as on create (feedConfig optional); an ingestion with the new settings is queued, and the old rows serve until it swaps its version in. ` +
-      'Runs of the old settings still queued or running are superseded: they end Cancelled, nothing they read served, naming this run (supersededBy). ' +
+      "The source's run still queued is superseded, and its running run too when the update changes what a run reads (the location, a credential, the format, " +
+      'the policies or the columns; not the name or the schedule): they end Cancelled, nothing they read served, naming this run (supersededBy). A running run left alone is waited for. ' +
       `${FEED_RULES} ` +
       'A source of another kind is 409; a change that drops a column a recommendation source maps is 409 ASSET_SOURCE_IN_USE.',
     permission: ASSET_SOURCES_ACCESS.replaceFeedSource,
@@ -370,7 +372,8 @@ export const feedSourceRoutes = [
     summary: 'Fetch and ingest a feed source now',
     description:
       "Queues an ingestion run of the stored settings at once, as an update with them would (the run's trigger is refresh): for a feed its owner knows changed, without waiting for the schedule " +
-      'or sending every setting again. Read and swapped in even when the feed is unchanged; the shrink guard and missingRowPolicy apply as to any run.',
+      'or sending every setting again. Read and swapped in even when the feed is unchanged; the shrink guard and missingRowPolicy apply as to any run. ' +
+      'While a run of the source is still queued, that run is answered (it reads the feed as it is when it starts); a run under way is waited for.',
     permission: ASSET_SOURCES_ACCESS.refreshFeedSource,
     scope: { account: 'accountId' },
     extension: true,
@@ -424,7 +427,8 @@ export const feedSourceRoutes = [
     summary: "List a feed source's ingestion runs",
     description:
       'Newest first: the runs of create, update and the schedule, each with its queue id, state, message and health counts. ' +
-      'A scheduled run is found here (its queue id is not answered to anyone): Skipped when the feed was unchanged, Failed with the reason when it could not be read.',
+      'A scheduled run is found here (its queue id is not answered to anyone): Skipped when the feed was unchanged, Failed with the reason when it could not be read. ' +
+      `The newest ${FEED_RUNS_KEPT} runs are kept with their reports (and always the run serving, the run held and any run under way); older ones are dropped as runs end.`,
     permission: ASSET_SOURCES_ACCESS.listFeedRuns,
     scope: { account: 'accountId' },
     extension: true,

@@ -354,7 +354,7 @@ export interface paths {
     get?: never;
     /**
      * Update a feed source
-     * @description Every member as on create (feedConfig optional); an ingestion with the new settings is queued, and the old rows serve until it swaps its version in. Runs of the old settings still queued or running are superseded: they end Cancelled, nothing they read served, naming this run (supersededBy). The key, variant, group, reporting and rotation-weight columns must be among columnNames; urlConfig must carry what urlType needs; customCode must not be empty when cdp is true; a scheduled feed needs frequency and startTime. Each broken rule is 400 naming the field, and nothing is stored. The feed is then read by an ingestion job (queueId): the whole feed is streamed into the source, and its rows replace the old ones in one step only when it parsed to its end; a feed that cannot be read or breaks part-way leaves the old rows serving, and the queue says why. A special column the feed never carries fails the run. A source of another kind is 409; a change that drops a column a recommendation source maps is 409 ASSET_SOURCE_IN_USE.
+     * @description Every member as on create (feedConfig optional); an ingestion with the new settings is queued, and the old rows serve until it swaps its version in. The source's run still queued is superseded, and its running run too when the update changes what a run reads (the location, a credential, the format, the policies or the columns; not the name or the schedule): they end Cancelled, nothing they read served, naming this run (supersededBy). A running run left alone is waited for. The key, variant, group, reporting and rotation-weight columns must be among columnNames; urlConfig must carry what urlType needs; customCode must not be empty when cdp is true; a scheduled feed needs frequency and startTime. Each broken rule is 400 naming the field, and nothing is stored. The feed is then read by an ingestion job (queueId): the whole feed is streamed into the source, and its rows replace the old ones in one step only when it parsed to its end; a feed that cannot be read or breaks part-way leaves the old rows serving, and the queue says why. A special column the feed never carries fails the run. A source of another kind is 409; a change that drops a column a recommendation source maps is 409 ASSET_SOURCE_IN_USE.
      */
     put: operations['updateFeedAssetSource'];
     post?: never;
@@ -415,7 +415,7 @@ export interface paths {
     put?: never;
     /**
      * Fetch and ingest a feed source now
-     * @description Queues an ingestion run of the stored settings at once, as an update with them would (the run's trigger is refresh): for a feed its owner knows changed, without waiting for the schedule or sending every setting again. Read and swapped in even when the feed is unchanged; the shrink guard and missingRowPolicy apply as to any run.
+     * @description Queues an ingestion run of the stored settings at once, as an update with them would (the run's trigger is refresh): for a feed its owner knows changed, without waiting for the schedule or sending every setting again. Read and swapped in even when the feed is unchanged; the shrink guard and missingRowPolicy apply as to any run. While a run of the source is still queued, that run is answered (it reads the feed as it is when it starts); a run under way is waited for.
      */
     post: operations['refreshFeedSource'];
     delete?: never;
@@ -433,7 +433,7 @@ export interface paths {
     };
     /**
      * List a feed source's ingestion runs
-     * @description Newest first: the runs of create, update and the schedule, each with its queue id, state, message and health counts. A scheduled run is found here (its queue id is not answered to anyone): Skipped when the feed was unchanged, Failed with the reason when it could not be read.
+     * @description Newest first: the runs of create, update and the schedule, each with its queue id, state, message and health counts. A scheduled run is found here (its queue id is not answered to anyone): Skipped when the feed was unchanged, Failed with the reason when it could not be read. The newest 100 runs are kept with their reports (and always the run serving, the run held and any run under way); older ones are dropped as runs end.
      */
     get: operations['listFeedRuns'];
     put?: never;

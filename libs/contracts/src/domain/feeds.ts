@@ -39,6 +39,12 @@ export type FeedRunTrigger = (typeof FEED_RUN_TRIGGERS)[number];
 export const FEED_RUN_STATUSES = ['Queued', 'Processing', 'Completed', 'Skipped', 'Held', 'Failed', 'Cancelled'] as const;
 export type FeedRunStatus = (typeof FEED_RUN_STATUSES)[number];
 
+/**
+ * The runs of a feed source kept, newest first, with their health reports: older ones are dropped as
+ * runs end (the run serving and the one held are always kept), so an hourly feed's history stays bounded.
+ */
+export const FEED_RUNS_KEPT = 100;
+
 /** The shrink guard's default: a new version with more than this share fewer rows (or none) is held. */
 export const FEED_SHRINK_GUARD_DEFAULT_PERCENT = 50;
 
