@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { createLogger } from '@platform/logging';
+import { waitUntil } from '@platform/testing';
 import { decodeJobProgress, JobStatus, type JobProgressSink, type JobRequest } from '@platform/jobs';
 import { openAssetSourcesTestBed, rejectionOf, type AssetSourcesTestBed } from '../asset-sources.test-support';
 import { feedIngestJob } from './feed-ingest.job';
@@ -133,7 +134,7 @@ describe('cancelling a feed run (extension)', () => {
     dripClosed = false;
     const running = runJob(update.queueId, assetSourceId);
     // Rows are flowing into the run's generation.
-    await until(async () => (await storedRows(assetSourceId)) > 3);
+    await waitUntil(async () => (await storedRows(assetSourceId)) > 3, { what: 'rows of the run to be stored' });
 
     const requested = await bed.feedSources.cancelRun(ACCOUNT, update.queueId);
     expect(requested).toMatchObject({ status: 'Processing' });
@@ -188,7 +189,7 @@ describe('cancelling a feed run (extension)', () => {
     const slow = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/drip.csv'));
     dripClosed = false;
     const running = runJob(slow.queueId, assetSourceId);
-    await until(async () => (await storedRows(assetSourceId)) > 3);
+    await waitUntil(async () => (await storedRows(assetSourceId)) > 3, { what: 'rows of the run to be stored' });
 
     feeds.set(path, HEADER + products(5));
     const fixed = await bed.feedSources.replace(ACCOUNT, assetSourceId, input(path));
@@ -237,11 +238,3 @@ describe('cancelling a feed run (extension)', () => {
     expect(await runOf(queueId)).toMatchObject({ status: 'Queued', cancelRequestedAt: null });
   });
 });
-
-async function until(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}

@@ -1,4 +1,5 @@
 import { createLogger } from '@platform/logging';
+import { waitUntil } from '@platform/testing';
 import type { JobProgressSink, JobRequest } from '@platform/jobs';
 import { withTransaction } from '@platform/mysql';
 import { naming } from '@platform/nats';
@@ -107,13 +108,6 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
   const generationsServed = async (assetSourceId: number) =>
     Number((await bed.db.knex('asset_sources').where({ asset_source_id: assetSourceId }).first('row_generation')).row_generation);
   const runOf = async (queueId: string) => (await bed.feedSources.report([ACCOUNT], queueId, { line: 0, seq: 0 }, 1)).run;
-  const until = async (condition: () => Promise<boolean>, timeoutMs = 20_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await condition())) {
-      if (Date.now() > deadline) throw new Error('timed out waiting');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
   const outbox = async () => (await bed.db.knex('outbox').select('subject', 'payload')) as { subject: string; payload: Buffer }[];
 
   it('refuses each broken rule with the field named, and stores nothing', async () => {
@@ -531,7 +525,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
 
     // Two job handlers, as on two replicas, each with its own reader: the second starts while the first reads.
     const firstRun = run(first.queueId, assetSourceId);
-    await until(async () => (await runOf(first.queueId)).status === 'Processing');
+    await waitUntil(async () => (await runOf(first.queueId)).status === 'Processing', { what: 'the first run to start' });
     const second = await bed.feedSources.refresh(ACCOUNT, assetSourceId);
     expect(second.queueId).not.toBe(first.queueId);
     const waiting: string[] = [];

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedS3, type EmbeddedS3 } from '@platform/s3';
-import { startFeedSftpServer, type FeedSftpServer } from '@platform/testing';
+import { startFeedSftpServer, waitUntil, type FeedSftpServer } from '@platform/testing';
 import { admin, E2eSystem, expectProblem, Http, httpClient, startE2eSystem } from './e2e-system';
 
 jest.setTimeout(180_000);
@@ -112,14 +112,13 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
       await new Promise((resolve) => setTimeout(resolve, 150));
     }
   }
-  /** Polls until the condition holds (30 s at most). */
-  async function until(condition: () => Promise<boolean>): Promise<void> {
-    const deadline = Date.now() + 30_000;
-    while (!(await condition())) {
-      if (Date.now() > deadline) throw new Error('timed out waiting');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  /** Polls until a run is Processing (30 s at most). */
+  const started = (runPath: string) =>
+    waitUntil(async () => (await call<{ status: string }>('GET', runPath)).body.status === 'Processing', {
+      timeoutMs: 30_000,
+      everyMs: 100,
+      what: `${runPath} to start`,
+    });
   const data = async (id: number) => (await call<{ data: Json[]; rowCount: number }>('GET', `${base()}/${id}/data?limit=100`)).body;
 
   beforeAll(async () => {
@@ -504,7 +503,7 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     endlessClosed = false;
     const update = await call<{ queueId: string }>('PUT', `${base()}/feed/${created.body.id}`, feedBody('/endless.csv'));
     const runPath = `${base()}/feed/runs/${update.body.queueId}`;
-    await until(async () => (await call<{ status: string }>('GET', runPath)).body.status === 'Processing');
+    await started(runPath);
     expectProblem(await call('POST', `${runPath}/cancel`, undefined, viewKey), 403, 'PERMISSION_DENIED');
     const requested = await call<Json>('POST', `${runPath}/cancel`);
     expect(requested.status).toBe(200);
@@ -522,7 +521,7 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     endlessClosed = false;
     const slow = await call<{ queueId: string }>('PUT', `${base()}/feed/${created.body.id}`, feedBody('/endless.csv'));
     const slowPath = `${base()}/feed/runs/${slow.body.queueId}`;
-    await until(async () => (await call<{ status: string }>('GET', slowPath)).body.status === 'Processing');
+    await started(slowPath);
     feeds.set('/cancelled.csv', csv(products(4)));
     const fixed = await call<{ queueId: string }>('PUT', `${base()}/feed/${created.body.id}`, feedBody('/cancelled.csv'));
     expect(await ended(slow.body.queueId)).toMatchObject({ status: 'Failed', message: expect.stringMatching(`^Superseded by run ${fixed.body.queueId} `) });
@@ -534,7 +533,7 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     // The same settings sent again leave the run under way alone: the new run waits its turn.
     const reading = await call<{ queueId: string }>('PUT', `${base()}/feed/${created.body.id}`, feedBody('/endless.csv'));
     const readingPath = `${base()}/feed/runs/${reading.body.queueId}`;
-    await until(async () => (await call<{ status: string }>('GET', readingPath)).body.status === 'Processing');
+    await started(readingPath);
     const again = await call<{ queueId: string }>('PUT', `${base()}/feed/${created.body.id}`, feedBody('/endless.csv'));
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect((await call<Json>('GET', readingPath)).body).toMatchObject({ status: 'Processing', cancelRequestedTime: null });
@@ -545,7 +544,7 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     expect((await call('POST', `${readingPath}/cancel`)).status).toBe(200);
     expect(await ended(reading.body.queueId)).toMatchObject({ status: 'Failed', message: expect.stringMatching(/^Cancelled by the owner/) });
     // Its turn: it reads (the feed never ends), until its owner cancels it too.
-    await until(async () => (await call<{ status: string }>('GET', `${base()}/feed/runs/${again.body.queueId}`)).body.status === 'Processing');
+    await started(`${base()}/feed/runs/${again.body.queueId}`);
     expect((await call('POST', `${base()}/feed/runs/${again.body.queueId}/cancel`)).status).toBe(200);
     expect(await ended(again.body.queueId)).toMatchObject({ status: 'Failed', message: expect.stringMatching(/^Cancelled by the owner/) });
     expect((await data(created.body.id)).data).toHaveLength(4);

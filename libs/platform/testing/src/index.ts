@@ -8,3 +8,4 @@ export * from './private-mariadb';
 export * from './private-nats';
 export * from './otlp-receiver';
 export * from './protocol-servers';
+export * from './wait';
