@@ -77,12 +77,8 @@ export function feedIngestJob(deps: FeedIngestDeps): JobHandler<FeedIngestPayloa
         const current = await deps.feeds.getRun(job.queueId);
         if (!current) throw new JobFailed('The feed source of this run no longer exists.');
         if (current.status !== 'Queued' && current.status !== 'Processing') throw new JobFailed(current.message);
-        if (current.cancelRequestedAt !== null) {
-          // Left Processing by an attempt that died, and cancelled since.
-          const message = cancelledMessage('before-served', current.supersededBy);
-          await deps.feeds.saveRun(undefined, job.queueId, { status: 'Cancelled', message });
-          throw new JobFailed(message);
-        }
+        // Left Processing by an attempt that died, and cancelled since.
+        if (current.cancelRequestedAt !== null) throw new JobFailed(await endCancelled(deps.feeds, job.queueId));
         if (!waited) await sink.progress(0, 0, 'Waiting for the run of this feed source under way to end');
         await new Promise((resolve) => setTimeout(resolve, LOCK_WAIT_MS));
       }
@@ -93,7 +89,7 @@ export function feedIngestJob(deps: FeedIngestDeps): JobHandler<FeedIngestPayloa
       const run = await deps.feeds.getRun(job.queueId);
       if (!run || (run.status !== 'Queued' && run.status !== 'Processing')) return;
       const saved = await deps.feeds.saveRun(undefined, job.queueId, { status: 'Failed', message: `${message} The rows already serving are unchanged.` });
-      if (!saved) await deps.feeds.saveRun(undefined, job.queueId, { status: 'Cancelled', message: cancelledMessage('before-served', run.supersededBy) });
+      if (!saved) await endCancelled(deps.feeds, job.queueId);
     },
     async cleanup(job) {
       // The generations up to this run's that nothing serves or holds: the one its swap replaced, its
@@ -105,6 +101,13 @@ export function feedIngestJob(deps: FeedIngestDeps): JobHandler<FeedIngestPayloa
       await deps.feeds.pruneRuns(job.payload.assetSourceId, FEED_RUNS_KEPT);
     },
   };
+}
+
+/** Ends a cancelled run Cancelled, with the counts it reached; says who cancelled it (as the run's row now names) and answers that. */
+async function endCancelled(feeds: FeedSourceRepository, queueId: string, health?: FeedRunHealth): Promise<string> {
+  const message = cancelledMessage('before-served', (await feeds.getRun(queueId))?.supersededBy ?? null);
+  await feeds.saveRun(undefined, queueId, { status: 'Cancelled', message, health });
+  return message;
 }
 
 async function ingest(
@@ -121,9 +124,7 @@ async function ingest(
   if (!source || !feed) throw new JobFailed('The feed source no longer exists.');
   // Once the run is cancelled (by its owner or an update), every other end is refused (saveRun answers false): it ends Cancelled.
   const cancelled = async (health?: FeedRunHealth): Promise<never> => {
-    const message = cancelledMessage('before-served', (await deps.feeds.getRun(queueId))?.supersededBy ?? null);
-    await deps.feeds.saveRun(undefined, queueId, { status: 'Cancelled', message, health });
-    throw new RunEnded(message);
+    throw new RunEnded(await endCancelled(deps.feeds, queueId, health));
   };
   const end = async (status: 'Failed' | 'Skipped', message: string, health?: FeedRunHealth): Promise<never> => {
     if (!(await deps.feeds.saveRun(undefined, queueId, { status, message, health }))) return cancelled(health);

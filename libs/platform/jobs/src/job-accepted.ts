@@ -29,19 +29,9 @@ const QUEUED_SEQUENCE_LEAD_MS = 60_000;
  * view at once after its commit (so the queue id it answers can be read straight away).
  */
 export function jobAcceptedEntries(request: JobRequest, acceptedAtMs: number, message = 'Queued'): { entries: JobOutboxEntry[]; queued: JobProgress } {
-  const queued: JobProgress = {
-    queueId: request.queueId,
-    accountId: request.accountId,
-    kind: request.kind,
-    status: JobStatus.JOB_STATUS_QUEUED,
-    totalItems: 0,
-    totalProcessed: 0,
-    message,
-    sequence: (Math.floor(acceptedAtMs) - QUEUED_SEQUENCE_LEAD_MS) * 1_000,
-    occurredAt: new Date(acceptedAtMs).toISOString(),
-  };
+  const queued = progressBeforeStart(request, JobStatus.JOB_STATUS_QUEUED, message, acceptedAtMs, Math.floor(acceptedAtMs) - QUEUED_SEQUENCE_LEAD_MS);
   const entries = [
-    { subject: jobProgressSubject('', request.kind), msgId: `${request.queueId}:${queued.sequence}`, payload: null, encoded: encodeJobProgress(queued) },
+    progressEntry(queued),
     // The worker waits for the request: relayed at commit, not at the relay's next poll.
     { subject: jobRequestSubject(request.kind), msgId: `job:${request.queueId}`, payload: request, relayAtCommit: true },
   ];
@@ -55,24 +45,33 @@ export function jobAcceptedEntries(request: JobRequest, acceptedAtMs: number, me
  * changes nothing.
  */
 export function jobEndedUnstartedEntry(job: Pick<JobRequest, 'queueId' | 'accountId' | 'kind'>, endedAtMs: number, message: string): JobOutboxEntry {
-  const ended: JobProgress = {
+  return { ...progressEntry(progressBeforeStart(job, JobStatus.JOB_STATUS_FAILED, message, endedAtMs, Math.floor(endedAtMs))), relayAtCommit: true };
+}
+
+/** A progress event of a job no worker has reported on (nothing counted), sequenced at `sequenceMs` as the publisher counts (microseconds). */
+function progressBeforeStart(
+  job: Pick<JobRequest, 'queueId' | 'accountId' | 'kind'>,
+  status: JobStatus,
+  message: string,
+  atMs: number,
+  sequenceMs: number,
+): JobProgress {
+  return {
     queueId: job.queueId,
     accountId: job.accountId,
     kind: job.kind,
-    status: JobStatus.JOB_STATUS_FAILED,
+    status,
     totalItems: 0,
     totalProcessed: 0,
     message,
-    sequence: Math.floor(endedAtMs) * 1_000,
-    occurredAt: new Date(endedAtMs).toISOString(),
+    sequence: sequenceMs * 1_000,
+    occurredAt: new Date(atMs).toISOString(),
   };
-  return {
-    subject: jobProgressSubject('', job.kind),
-    msgId: `${job.queueId}:${ended.sequence}`,
-    payload: null,
-    encoded: encodeJobProgress(ended),
-    relayAtCommit: true,
-  };
+}
+
+/** A progress event as an outbox entry: protobuf, under its unprefixed subject, its message id its queue and sequence. */
+function progressEntry(event: JobProgress): JobOutboxEntry {
+  return { subject: jobProgressSubject('', event.kind), msgId: `${event.queueId}:${event.sequence}`, payload: null, encoded: encodeJobProgress(event) };
 }
 
 /** Where a job's Queued state goes at once after the commit that accepts it (storage-library's queue view). */
