@@ -1,5 +1,5 @@
 import { AUDIT_CHANGE_SUBJECT, AUDIT_REDACTED, type AuditChangeEvent } from '@contracts/domain';
-import type { JobRequest } from '@platform/jobs';
+import { directSink, type JobRequest } from '@platform/jobs';
 import { createLogger } from '@platform/logging';
 import { OUTBOX_TABLE } from '@platform/nats';
 import { openAssetSourcesTestBed, rejectionOf, type AssetSourcesTestBed } from './asset-sources.test-support';
@@ -120,7 +120,7 @@ describe('asset-sources audit trail (real MariaDB)', () => {
       kind: FEED_INGEST_KIND,
       payload: { assetSourceId },
     });
-    const run = (queueId: string, assetSourceId: number) => job.run(request(queueId, assetSourceId), { progress: async () => undefined });
+    const run = (queueId: string, assetSourceId: number) => job.run(request(queueId, assetSourceId), directSink());
     const httpFeed: FeedSourceInput = {
       ...feed,
       location: { urlType: 'http', url: `${server.origin}/products.csv`, fileId: null, urlConfig: { httpMethod: 'GET' } },

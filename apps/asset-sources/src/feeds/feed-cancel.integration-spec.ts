@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { createLogger } from '@platform/logging';
 import { waitUntil } from '@platform/testing';
-import { decodeJobProgress, JobStatus, type JobProgressSink, type JobRequest } from '@platform/jobs';
+import { decodeJobProgress, directSink, JobStatus, type JobProgressSink, type JobRequest } from '@platform/jobs';
 import { openAssetSourcesTestBed, rejectionOf, type AssetSourcesTestBed } from '../asset-sources.test-support';
 import { feedIngestJob } from './feed-ingest.job';
 import type { FeedReader } from './feed-reading';
@@ -23,7 +23,7 @@ let dripClosed = false;
 describe('cancelling a feed run (extension)', () => {
   let bed: AssetSourcesTestBed;
   let server: FeedHttpServer;
-  const sink: JobProgressSink = { progress: async () => undefined };
+  const sink: JobProgressSink = directSink();
 
   beforeAll(async () => {
     server = await startFeedHttpServer((req, res) => {

@@ -1,6 +1,6 @@
 import { createLogger } from '@platform/logging';
 import { waitUntil } from '@platform/testing';
-import type { JobProgressSink, JobRequest } from '@platform/jobs';
+import { directSink, type JobProgressSink, type JobRequest } from '@platform/jobs';
 import { withTransaction } from '@platform/mysql';
 import { naming } from '@platform/nats';
 import { createSecretBox, developmentKey } from '@platform/secrets';
@@ -46,7 +46,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
   let server: FeedHttpServer;
   let clock = new Date('2026-11-24T12:00:00Z');
   const progress: number[] = [];
-  const sink: JobProgressSink = { progress: async (processed) => void progress.push(processed) };
+  const sink: JobProgressSink = directSink(async (processed) => void progress.push(processed));
 
   beforeAll(async () => {
     server = await startFeedHttpServer((req, res) => {
@@ -529,12 +529,21 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     const second = await bed.feedSources.refresh(ACCOUNT, assetSourceId);
     expect(second.queueId).not.toBe(first.queueId);
     const waiting: string[] = [];
-    const secondRun = job().run(request(second.queueId, assetSourceId), { progress: async (_done, _total, message) => void waiting.push(message ?? '') });
+    let idleWaits = 0;
+    const secondRun = job().run(request(second.queueId, assetSourceId), {
+      progress: async (_done, _total, message) => void waiting.push(message ?? ''),
+      // The runner frees the run's concurrency slot for what it waits in here.
+      idle: async (wait) => {
+        idleWaits += 1;
+        return wait();
+      },
+    });
     await Promise.all([firstRun, secondRun]);
 
     const [a, b] = [await runOf(first.queueId), await runOf(second.queueId)];
     expect([a.status, b.status]).toEqual(['Completed', 'Completed']);
     expect(waiting[0]).toBe('Waiting for the run of this feed source under way to end');
+    expect(idleWaits).toBeGreaterThan(0);
     // The second asked for the feed only once the first had ended.
     const [firstServed, secondServed] = servedAt.get('/busy.csv') ?? [];
     expect(secondServed).toBeGreaterThanOrEqual((a.finishedAt as Date).getTime());

@@ -1,7 +1,7 @@
 import { ASSET_SOURCE_ROW_MAX_BYTES, FEED_RUNS_KEPT } from '@contracts/domain';
 import { JobFailed, type JobHandler, type JobProgressSink, type JobResult } from '@platform/jobs';
 import type { Logger } from '@platform/logging';
-import { withNamedLock, withTransaction, type ServiceDatabase } from '@platform/mysql';
+import { isNamedLockFree, withNamedLock, withTransaction, type ServiceDatabase } from '@platform/mysql';
 import type { AssetSourceRecord } from '../sources/asset-source.model';
 import type { AssetSourceService } from '../sources/asset-source.service';
 import { isNumericWeight } from '../sources/asset-source.rules';
@@ -67,20 +67,23 @@ export function feedIngestJob(deps: FeedIngestDeps): JobHandler<FeedIngestPayloa
         if (run.status === 'Completed' || run.status === 'Skipped') return { totalItems: run.rowsRead, totalProcessed: run.rowsRead, message: run.message };
         throw new JobFailed(run.message);
       }
-      // One run of a source at a time, on any replica: this one waits its turn (its delivery kept alive
-      // meanwhile), and ends without reading when it is cancelled while it waits.
+      // One run of a source at a time, on any replica: this one waits its turn (its delivery kept alive,
+      // its concurrency slot free for other runs meanwhile), and ends without reading when it is
+      // cancelled while it waits.
+      const lockName = `feed-${assetSourceId}`;
       for (let waited = false; ; waited = true) {
-        const locked = await withNamedLock(deps.db.knex, deps.db.schema, `feed-${assetSourceId}`, () =>
+        const locked = await withNamedLock(deps.db.knex, deps.db.schema, lockName, () =>
           ingest(deps, job.queueId, job.accountId, assetSourceId, run.trigger, sink, now),
         );
         if (locked.acquired) return locked.result;
-        const current = await deps.feeds.getRun(job.queueId);
-        if (!current) throw new JobFailed('The feed source of this run no longer exists.');
-        if (current.status !== 'Queued' && current.status !== 'Processing') throw new JobFailed(current.message);
-        // Left Processing by an attempt that died, and cancelled since.
-        if (current.cancelRequestedAt !== null) throw new JobFailed(await endCancelled(deps.feeds, job.queueId));
         if (!waited) await sink.progress(0, 0, 'Waiting for the run of this feed source under way to end');
-        await new Promise((resolve) => setTimeout(resolve, LOCK_WAIT_MS));
+        await sink.idle(async () => {
+          do {
+            await throwUnlessStillToRun(deps.feeds, job.queueId);
+            await new Promise((resolve) => setTimeout(resolve, LOCK_WAIT_MS));
+          } while (!(await isNamedLockFree(deps.db.knex, deps.db.schema, lockName)));
+        });
+        await throwUnlessStillToRun(deps.feeds, job.queueId);
       }
     },
     async failed(job, message) {
@@ -101,6 +104,15 @@ export function feedIngestJob(deps: FeedIngestDeps): JobHandler<FeedIngestPayloa
       await deps.feeds.pruneRuns(job.payload.assetSourceId, FEED_RUNS_KEPT);
     },
   };
+}
+
+/** Throws the end of a run that ended or was cancelled while it waited for its source's lock. */
+async function throwUnlessStillToRun(feeds: FeedSourceRepository, queueId: string): Promise<void> {
+  const current = await feeds.getRun(queueId);
+  if (!current) throw new JobFailed('The feed source of this run no longer exists.');
+  if (current.status !== 'Queued' && current.status !== 'Processing') throw new JobFailed(current.message);
+  // Left Processing by an attempt that died, and cancelled since.
+  if (current.cancelRequestedAt !== null) throw new JobFailed(await endCancelled(feeds, queueId));
 }
 
 /** Ends a cancelled run Cancelled, with the counts it reached; says who cancelled it (as the run's row now names) and answers that. */

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JobFailed, type JobProgressSink } from '@platform/jobs';
+import { directSink, JobFailed, type JobProgressSink } from '@platform/jobs';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3, type ObjectStore } from '@platform/s3';
 import { createSecretBox, developmentKey } from '@platform/secrets';
 import { cloudCopyJob } from './cloud-copy.job';
@@ -14,7 +14,7 @@ describe('cloud copy job (real S3: the library and a customer bucket)', () => {
   let library: ObjectStore;
   let customer: ObjectStore;
   const box = createSecretBox(developmentKey('cloud-copy-test'));
-  const sink: JobProgressSink = { progress: async () => undefined };
+  const sink: JobProgressSink = directSink();
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'cloud-copy-'));

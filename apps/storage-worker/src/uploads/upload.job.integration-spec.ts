@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ZipFile } from 'yazl';
-import { JobFailed, type JobProgressSink } from '@platform/jobs';
+import { directSink, JobFailed, type JobProgressSink } from '@platform/jobs';
 import { createObjectStore, startEmbeddedS3, type EmbeddedS3, type ObjectStore } from '@platform/s3';
 import { uploadJob } from './upload.job';
 
@@ -31,7 +31,7 @@ describe('upload job (real S3)', () => {
   let dir: string;
   let store: ObjectStore;
   const progress: [number, number][] = [];
-  const sink: JobProgressSink = { progress: async (done, total) => void progress.push([done, total]) };
+  const sink: JobProgressSink = directSink(async (done, total) => void progress.push([done, total]));
   const keys = async (prefix: string) => (await store.listPage({ prefix, delimiter: '', limit: 1000 })).files.map((f) => f.key);
 
   beforeAll(async () => {

@@ -45,8 +45,8 @@ describe(runJobConsumer.name, () => {
     if (nc) await closeNats(nc);
   });
 
-  async function runKind(kind: string, run: JobHandler['run'], cleanup?: JobHandler['cleanup']) {
-    running.push(await runJobConsumer({ nats: nc, names, logger, durable: `runner-${kind}`, handler: { kind, run, cleanup }, maxDeliver: 3 }));
+  async function runKind(kind: string, run: JobHandler['run'], cleanup?: JobHandler['cleanup'], concurrency?: number) {
+    running.push(await runJobConsumer({ nats: nc, names, logger, durable: `runner-${kind}`, handler: { kind, run, cleanup }, maxDeliver: 3, concurrency }));
   }
 
   const request = (kind: string, queueId: string) =>
@@ -119,5 +119,30 @@ describe(runJobConsumer.name, () => {
     expect(await ended('q-broken')).toMatchObject({ status: 'Failed', message: 'Failed after 3 attempts.' });
     expect(runs).toBe(3);
     expect(terminals('q-broken')).toHaveLength(1);
+  });
+
+  it('runs other jobs while one waits in idle, its slot free, and then finishes that one', async () => {
+    let freeLock!: () => void;
+    const lockFreed = new Promise<void>((resolve) => (freeLock = resolve));
+    await runKind(
+      'idle',
+      async (job, sink) => {
+        if (job.queueId === 'q-idle-waiting') {
+          await sink.progress(0, 0, 'Waiting');
+          await sink.idle(() => lockFreed);
+        }
+        return { totalItems: 1, totalProcessed: 1, message: `${job.queueId} done` };
+      },
+      undefined,
+      1,
+    );
+    await request('idle', 'q-idle-waiting');
+    await request('idle', 'q-idle-other');
+    // One slot: the other job completes only because the waiting one gave its slot up.
+    expect(await ended('q-idle-other')).toMatchObject({ status: 'Completed', message: 'q-idle-other done' });
+    expect(views.get('q-idle-waiting')).toMatchObject({ status: 'Processing', message: 'Waiting' });
+    freeLock();
+    expect(await ended('q-idle-waiting')).toMatchObject({ status: 'Completed', message: 'q-idle-waiting done' });
+    expect(terminals('q-idle-waiting')).toHaveLength(1);
   });
 });

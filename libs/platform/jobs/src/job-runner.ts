@@ -17,6 +17,17 @@ export class JobFailed extends Error {
 /** How a job reports progress while it runs; the runner reports the start and the one terminal state. */
 export interface JobProgressSink {
   progress(totalProcessed: number, totalItems: number, message?: string): Promise<void>;
+  /**
+   * Runs `wait` (a wait on something outside this job, such as a lock a run on another replica holds)
+   * without holding one of the runner's `concurrency` slots, so other jobs run meanwhile; resolves with
+   * its result once a slot is free again. The delivery stays this job's throughout.
+   */
+  idle<T>(wait: () => Promise<T>): Promise<T>;
+}
+
+/** A sink for a handler run outside the runner (a test, a tool): progress goes to `progress`, an idle wait just runs. */
+export function directSink(progress: JobProgressSink['progress'] = async () => undefined): JobProgressSink {
+  return { progress, idle: (wait) => wait() };
 }
 
 /** What a finished job reports as its terminal (Completed) state. */
@@ -57,7 +68,7 @@ export interface RunJobConsumerOptions {
   handler: JobHandler;
   /** Deliveries before a failing job is given up as Failed (transient errors are retried until then). */
   maxDeliver?: number;
-  /** Jobs one process runs at once. */
+  /** Jobs one process runs at once (a job waiting in `sink.idle` is not counted). */
   concurrency?: number;
   /** How long a delivery may go without a sign of life before another worker gets the job (see jobRequestConsumerSpec). */
   ackWaitMs?: number;
@@ -99,7 +110,7 @@ export async function runJobConsumer({
     batch: concurrency,
     fetchExpiresMs: 1_000,
     retryBackoff: { initialMs: 500, maxMs: 10_000 },
-    handler: async ({ data, deliveryCount, publishedAt }) => {
+    handler: async ({ data, deliveryCount, publishedAt, idle }) => {
       const started = Date.now();
       const ran = (outcome: 'completed' | 'failed' | 'retried') => observeJobRun(handler.kind, outcome, (Date.now() - started) / 1000);
       if (deliveryCount === 1) observeQueueWait(handler.kind, (started - publishedAt.getTime()) / 1000);
@@ -112,6 +123,7 @@ export async function runJobConsumer({
           last = { totalItems, totalProcessed };
           await report(JobStatus.JOB_STATUS_PROCESSING, totalItems, totalProcessed, message);
         },
+        idle,
       };
       log.info({ queueId: job.queueId, deliveryCount }, 'job started');
       await report(JobStatus.JOB_STATUS_PROCESSING, 0, 0, deliveryCount > 1 ? `Processing (attempt ${deliveryCount})` : 'Processing');

@@ -18,5 +18,5 @@ export { listWithTotal, listWithTotalColumn, listWithTotalQuery, TOTAL_COLUMN, t
 export { duplicateKeyName, isDuplicateKey, rethrowDuplicateKey } from './mysql.duplicate-key';
 export { readJsonColumn, writeJsonColumn } from './mysql.json-column';
 export { fieldColumns, type FieldColumns } from './mysql.field-table';
-export { withNamedLock } from './mysql.named-lock';
+export { isNamedLockFree, withNamedLock } from './mysql.named-lock';
 export { admitJob, jobAdmissionMigration, type JobAdmission } from './mysql.job-admission';

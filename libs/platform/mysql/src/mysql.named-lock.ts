@@ -7,6 +7,9 @@ interface CallbackConnection {
 const query = (connection: CallbackConnection, sql: string, values: unknown[]) =>
   new Promise<unknown>((resolve, reject) => connection.query(sql, values, (error, rows) => (error ? reject(error) : resolve(rows))));
 
+// MariaDB takes lock names of up to 64 characters.
+const namedLock = (schema: string, name: string) => `${schema}.${name}`.slice(0, 64);
+
 /**
  * Runs `work` while holding the server's named lock `<schema>.<name>` (GET_LOCK), or answers
  * `{ acquired: false }` at once when another session holds it. The lock belongs to one pooled
@@ -20,8 +23,7 @@ export async function withNamedLock<T>(
   name: string,
   work: () => Promise<T>,
 ): Promise<{ acquired: true; result: T } | { acquired: false }> {
-  // MariaDB takes lock names of up to 64 characters.
-  const lockName = `${schema}.${name}`.slice(0, 64);
+  const lockName = namedLock(schema, name);
   const connection = (await knex.client.acquireConnection()) as CallbackConnection;
   try {
     const [row] = (await query(connection, 'SELECT GET_LOCK(?, 0) AS got', [lockName])) as { got: number | null }[];
@@ -34,4 +36,10 @@ export async function withNamedLock<T>(
   } finally {
     await knex.client.releaseConnection(connection);
   }
+}
+
+/** Whether no session holds the named lock `<schema>.<name>` now (IS_FREE_LOCK): a hint for when to try withNamedLock again, not a hold. */
+export async function isNamedLockFree(knex: Knex, schema: string, name: string): Promise<boolean> {
+  const [rows] = (await knex.raw('SELECT IS_FREE_LOCK(?) AS free', [namedLock(schema, name)])) as [{ free: number | null }[]];
+  return Number(rows[0]?.free) === 1;
 }

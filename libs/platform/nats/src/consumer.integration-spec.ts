@@ -24,7 +24,7 @@ describe(runConsumer.name, () => {
   });
 
   /** Each test gets its own subject and durable, so leftovers of one never reach another. */
-  async function start(handler: MessageHandler, overrides: Partial<ConsumerSpec> = {}) {
+  async function start(handler: MessageHandler, overrides: Partial<ConsumerSpec> = {}, batch?: number) {
     consumerCount += 1;
     const durable = `worker${consumerCount}`;
     const subject = env.names.subject(`tasks.t${consumerCount}`);
@@ -45,6 +45,7 @@ describe(runConsumer.name, () => {
       logger: testLogger,
       retryBackoff: { initialMs: 50, maxMs: 200 },
       fetchExpiresMs: 1_000,
+      batch,
     });
     running.push(consumer);
     return { consumer, spec, subject };
@@ -167,5 +168,44 @@ describe(runConsumer.name, () => {
     await waitFor(() => done === 25, 5_000, 'all messages');
     expect(peak).toBeGreaterThan(1);
     expect(peak).toBeLessThanOrEqual(10);
+  });
+
+  it('handles other messages while a handler waits in idle, and lets it go on before pulling more', async () => {
+    const events: string[] = [];
+    const gate = () => {
+      let open!: () => void;
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      return { open, opened };
+    };
+    const lockFreed = gate();
+    const secondMayEnd = gate();
+    const { subject } = await start(
+      async (message) => {
+        const name = text(message.data);
+        events.push(`${name} started`);
+        if (name === 'waiting') {
+          await message.idle(() => lockFreed.opened);
+          events.push('waiting went on');
+        }
+        if (name === 'second') await secondMayEnd.opened;
+        events.push(`${name} ended`);
+      },
+      {},
+      1,
+    );
+    await publish(env.js, subject, bytes('waiting'), { msgId: 'waiting' });
+    await waitFor(() => events.includes('waiting started'), 5_000, 'the waiting message');
+    await publish(env.js, subject, bytes('second'), { msgId: 'second' });
+    // With one slot, the second starts only because the first gave its slot back.
+    await waitFor(() => events.includes('second started'), 5_000, 'the second message');
+
+    lockFreed.open();
+    await publish(env.js, subject, bytes('third'), { msgId: 'third' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The waiting handler has no slot until the second ends, and nothing new is pulled before it.
+    expect(events).toEqual(['waiting started', 'second started']);
+    secondMayEnd.open();
+    await waitFor(() => events.includes('third ended'), 5_000, 'the third message');
+    expect(events).toEqual(['waiting started', 'second started', 'second ended', 'waiting went on', 'waiting ended', 'third started', 'third ended']);
   });
 });

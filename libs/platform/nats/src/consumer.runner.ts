@@ -5,6 +5,7 @@ import { ensureConsumer, type ConsumerSpec } from './consumer.declare';
 import { deadLetterHeaders, deadLetterMsgId } from './consumer.dead-letter';
 import { errorMessage } from './nats.api-errors';
 import { abortableSleep, backoffDelay, type BackoffOptions } from './nats.backoff';
+import { ConsumerSlots } from './consumer.slots';
 import { hopContext } from './nats.hop-headers';
 import { publish } from './nats.publish';
 
@@ -20,6 +21,12 @@ export interface ConsumedMessage {
   streamSequence: number;
   /** When the stream stored the message: how long it waited is now minus this. */
   publishedAt: Date;
+  /**
+   * Runs `wait` (a wait on something outside this process, such as a lock another replica holds)
+   * without holding one of the consumer's `batch` slots, so other messages are handled meanwhile; the
+   * delivery stays this handler's. Resolves with `wait`'s result once a slot is free again.
+   */
+  idle<T>(wait: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -38,7 +45,7 @@ export interface RunConsumerOptions {
   spec: ConsumerSpec;
   handler: MessageHandler;
   logger: Logger;
-  /** Most messages handled at once; also the most pulled in one request. */
+  /** Most messages handled at once (a handler waiting in `idle` holds none); also the most pulled in one request. */
   batch?: number;
   /** Nak delay by delivery count after a handler failure. */
   retryBackoff?: BackoffOptions;
@@ -75,6 +82,8 @@ export async function runConsumer({
 
   const stopping = new AbortController();
   const inFlight = new Set<Promise<void>>();
+  const slots = new ConsumerSlots(batch);
+  const stopRequested = new Promise<void>((resolve) => stopping.signal.addEventListener('abort', () => resolve(), { once: true }));
   let currentPull: ConsumerMessages | undefined;
 
   const deadLetter = async (msg: JsMsg, message: ConsumedMessage, reason: string): Promise<void> => {
@@ -104,7 +113,14 @@ export async function runConsumer({
   };
 
   const handleDelivery = async (msg: JsMsg): Promise<void> => {
-    const message = toConsumedMessage(msg);
+    const message = toConsumedMessage(msg, async (wait) => {
+      slots.release();
+      try {
+        return await wait();
+      } finally {
+        await slots.reclaim();
+      }
+    });
     if (message.deliveryCount > spec.maxDeliver) {
       // The handler already had its maxDeliver chances; we only got here because dead-lettering
       // failed or the process died mid-handler, so do not run it again.
@@ -148,18 +164,23 @@ export async function runConsumer({
 
   const track = (work: Promise<void>) => {
     inFlight.add(work);
-    void work.finally(() => inFlight.delete(work));
+    void work.finally(() => {
+      inFlight.delete(work);
+      slots.release();
+    });
   };
 
   const pullLoop = async () => {
     let consecutiveErrors = 0;
     while (!stopping.signal.aborted) {
-      if (inFlight.size >= batch) {
-        await Promise.race(inFlight);
+      const pullable = slots.pullable();
+      if (pullable === 0) {
+        await Promise.race([slots.changed(), stopRequested]);
         continue;
       }
       try {
-        currentPull = await consumer.fetch({ max_messages: batch - inFlight.size, expires: fetchExpiresMs });
+        slots.requesting(pullable);
+        currentPull = await consumer.fetch({ max_messages: pullable, expires: fetchExpiresMs });
         if (stopping.signal.aborted) await currentPull.close();
         for await (const msg of currentPull) {
           if (stopping.signal.aborted) {
@@ -167,6 +188,7 @@ export async function runConsumer({
             msg.nak();
             continue;
           }
+          slots.delivered();
           track(handleDelivery(msg).catch((err: unknown) => log.error({ err }, 'unexpected error handling a message')));
         }
         consecutiveErrors = 0;
@@ -177,6 +199,7 @@ export async function runConsumer({
         await abortableSleep(backoffDelay(PULL_ERROR_BACKOFF, consecutiveErrors), stopping.signal);
       } finally {
         currentPull = undefined;
+        slots.pullEnded();
       }
     }
   };
@@ -209,7 +232,7 @@ function spanAttributes(spec: ConsumerSpec, message: ConsumedMessage) {
   };
 }
 
-function toConsumedMessage(msg: JsMsg): ConsumedMessage {
+function toConsumedMessage(msg: JsMsg, idle: ConsumedMessage['idle']): ConsumedMessage {
   const headers: Record<string, string> = {};
   for (const key of msg.headers?.keys() ?? []) headers[key] = msg.headers?.get(key) ?? '';
   return {
@@ -220,5 +243,6 @@ function toConsumedMessage(msg: JsMsg): ConsumedMessage {
     msgId: Object.entries(headers).find(([key]) => key.toLowerCase() === 'nats-msg-id')?.[1] || undefined,
     streamSequence: msg.info.streamSequence,
     publishedAt: new Date(Math.floor(msg.info.timestampNanos / 1e6)),
+    idle,
   };
 }
