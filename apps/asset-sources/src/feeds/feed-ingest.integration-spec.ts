@@ -239,6 +239,20 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     expect((await bed.feedSources.report([ACCOUNT], queueId, { line: 0, seq: 0 }, 10)).run.message).toBe(result.message);
   });
 
+  it('refuses a feed without a special column the source names, listing the columns its rows have', async () => {
+    feeds.set('/no-ean.csv', { body: csv(products(3)) });
+    const definition = {
+      ...input('/').definition,
+      columnNames: ['ean', 'name'],
+      columns: { ...input('/').definition.columns, assetKeyColumn: 'ean', rotationWeightColumn: null },
+    };
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/no-ean.csv', { definition }, server));
+    const failure = await rejectionOf(run(queueId, assetSourceId));
+    expect(failure.message).toBe(
+      'The feed was not ingested: the feed has no column "ean", which the source names as a special column; its rows have the columns "sku", "name", "price", "weight". The rows already serving are unchanged.',
+    );
+  });
+
   it('reports every rejected row, past any cap of a hundred', async () => {
     feeds.set('/many-bad.csv', { body: csv([...products(10), ...Array.from({ length: 250 }, (_, i) => `Q${i},Bad,1.00,heavy`)]) });
     const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/many-bad.csv', {}, server));

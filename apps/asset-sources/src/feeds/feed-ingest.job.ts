@@ -19,6 +19,9 @@ const PROGRESS_EVERY_MS = 1_000;
 /** How often a run waiting for another run of its source tries the source's lock again. */
 const LOCK_WAIT_MS = 500;
 const KEY_VALUE_MAX = 255;
+/** The feed's column names are gathered from this many first rows, at most FEED_COLUMNS_NAMED of them. */
+const FEED_COLUMNS_ROWS = 100;
+const FEED_COLUMNS_NAMED = 50;
 /** Row loads in flight while parsing goes on; the next batch waits for the oldest (bounded memory). */
 export const LOADS_IN_FLIGHT = 2;
 /** Rows whose key may repeat an earlier one, held (ordinal and line) until the database checks them... */
@@ -253,6 +256,8 @@ async function stageAll(
   const keyColumn = columns.assetKeyColumn;
   const variantColumn = columns.assetVariantColumn;
   const seenColumns = new Set<string>();
+  // The feed's own column names, from its first rows: what a refusal for a special column it lacks lists.
+  const feedColumns = new Set<string>();
   const loads = new InFlight(LOADS_IN_FLIGHT);
   const keys = keyColumn === null ? undefined : new KeyFilter();
   const listed = new RowValueCollector(keptFields(keyColumn !== null));
@@ -316,6 +321,7 @@ async function stageAll(
           note(row.line, 'rejected', null, row.reason);
           continue;
         }
+        if (health.rowsRead <= FEED_COLUMNS_ROWS) for (const column in row.values) if (feedColumns.size < FEED_COLUMNS_NAMED) feedColumns.add(column);
         const projected: Record<string, string> = {};
         for (const column of columnNames) {
           const value = row.values[column];
@@ -370,9 +376,13 @@ async function stageAll(
     (c): c is string => c !== null && !seenColumns.has(c),
   );
   if (health.rowsStored > 0 && absent.length > 0)
-    throw new Error(`the feed has no column ${absent.map((c) => JSON.stringify(c)).join(', ')}, which the source names as a special column.`);
+    throw new Error(
+      `the feed has no column ${quotedList(absent)}, which the source names as a special column; its rows have the columns ${quotedList([...feedColumns])}${feedColumns.size === FEED_COLUMNS_NAMED ? ', ...' : ''}.`,
+    );
   return { columnsInNoRow: health.rowsStored > 0 ? columnNames.filter((c) => !seenColumns.has(c)) : [] };
 }
+
+const quotedList = (names: string[]) => names.map((name) => JSON.stringify(name)).join(', ');
 
 /** Writes started in order, at most `limit` at once; the first failure is thrown by the next add or drain. */
 export class InFlight {

@@ -107,11 +107,13 @@ export class CustomCodeSandbox {
         const message = describeError(vm.dump(result.error));
         result.error.dispose();
         // Code that runs out of time on row after row would take hours over a large feed: it is broken.
-        if (/interrupted/i.test(message) && ++this.interrupted >= this.limits.maxInterruptedRows)
+        if (!/interrupted/i.test(message)) return this.fail(line, message);
+        if (++this.interrupted >= this.limits.maxInterruptedRows)
           throw validationFailed([
             { pointer: '/customCode', code: 'INVALID_FORMAT', detail: `customCode ran past ${this.limits.cpuMsPerRow} ms on ${this.interrupted} rows.` },
           ]);
-        return this.fail(line, message);
+        // QuickJS says only "InternalError: interrupted": say which limit stopped it.
+        return this.fail(line, `it ran past its ${this.limits.cpuMsPerRow} ms of CPU time for one row`);
       }
       const answer: unknown = vm.dump(result.value);
       result.value.dispose();
