@@ -3,7 +3,7 @@ import { DEFAULT_SEGMENT, DELIVERY_STREAM, deliveryEventSubject, type DeliveryEv
 import { problem } from '@platform/errors';
 import { createLogger } from '@platform/logging';
 import { DEAD_LETTER_STREAM, ensureStream, naming, type Naming, type RunningConsumer } from '@platform/nats';
-import { deletePrefixedStreams } from '@platform/testing';
+import { deletePrefixedStreams, waitUntil } from '@platform/testing';
 import { connect, type NatsConnection } from 'nats';
 import { openContentCreativeTestBed, rejectionOf, type ContentCreativeTestBed } from '../content-creative.test-support';
 import type { ChannelsPlansPeer } from '../peers/channels-plans.peer';
@@ -44,14 +44,6 @@ const channels = (calls: [number, number][] = []): ChannelsPlansPeer => ({
   },
   plan: async () => ({ retailCampaignId: CAMPAIGN, placements: [] }),
 });
-
-async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('delivery counts (content-creative, real MariaDB and NATS)', () => {
   let bed: ContentCreativeTestBed;
@@ -109,7 +101,7 @@ describe('delivery counts (content-creative, real MariaDB and NATS)', () => {
     ];
     for (const e of events) await publish(e);
     const last = events[events.length - 1] as DeliveryEvent;
-    await waitFor(async () => (await seen(last.id)) === 1 && (await totals()).impressions === 6, 'the events to be counted');
+    await waitUntil(async () => (await seen(last.id)) === 1 && (await totals()).impressions === 6, { what: 'the events to be counted', everyMs: 50 });
 
     const byDay = await report({ from: daysAgo(1), to: TODAY });
     expect(byDay).toMatchObject({ from: daysAgo(1), to: TODAY, groupBy: ['day'], total: 2 });
@@ -165,7 +157,7 @@ describe('delivery counts (content-creative, real MariaDB and NATS)', () => {
     await publish(folded);
     const marker = event('impression', { creative: 'marker' });
     await publish(marker);
-    await waitFor(async () => (await seen(marker.id)) === 1, 'the marker to be counted');
+    await waitUntil(async () => (await seen(marker.id)) === 1, { what: 'the marker to be counted', everyMs: 50 });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await totals()).toMatchObject({ impressions: 2, clicks: 1 });
     expect(await bed.delivery.fold([once, folded, marker].map(record))).toEqual({ counted: 0, duplicates: 3 });
@@ -186,14 +178,13 @@ describe('delivery counts (content-creative, real MariaDB and NATS)', () => {
       if (i % 5 === 0) acks.push(js.publish(names.subject(deliveryEventSubject(e.type)), Buffer.from(JSON.stringify(e)), { msgID: `again-${e.id}` }));
     }
     await Promise.all(acks);
-    await waitFor(
+    await waitUntil(
       async () => {
         const { impressions, clicks } = await totals();
         if (impressions + clicks > 3000) throw new Error(`counted ${impressions + clicks} of 3000`);
         return impressions + clicks === 3000;
       },
-      'every event to be counted',
-      60_000,
+      { what: 'every event to be counted', timeoutMs: 60_000, everyMs: 50 },
     ).catch(async (error: Error) => {
       throw new Error(
         `${error.message}: ${JSON.stringify(await totals())}, ${await bed.db

@@ -289,8 +289,15 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
       }
       const runs = await scheduledRuns();
       expect(runs).toHaveLength(runsBefore + 1);
-      // The sweep hands the run to the queue view as it starts it: readable at once, like a run a caller started.
-      return ended(runs[runsBefore].queue_id);
+      // The sweep hands the run to the queue view just after its transaction commits: the row read above
+      // can be a moment ahead of it (a caller's run, by contrast, is readable once create answers).
+      const queueId = runs[runsBefore].queue_id;
+      await waitUntil(async () => (await call('GET', `/v2/queues/${queueId}/status`)).status === 200, {
+        what: "the scheduled run's queue",
+        timeoutMs: 5_000,
+        everyMs: 50,
+      });
+      return ended(queueId);
     };
 
     feeds.set('/scheduled.csv', csv(products(8)));

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { waitUntil } from '@platform/testing';
 import { admin, E2eSystem, expectProblem, Http, httpClient, startE2eSystem } from './e2e-system';
 
 jest.setTimeout(180_000);
@@ -109,8 +110,9 @@ describe('idempotent writes and rate limits across gateway replicas', () => {
       const [apiKey, account] = [await newKey(), await newAccount('Concurrent')];
       const upload = slowUpload(system.baseUrl, `/v2/accounts/${account}/asset-library`, apiKey, 'upload-1');
       // The first request holds the key once its claim is in the shared table (its body is still arriving).
-      await waitFor(
+      await waitUntil(
         async () => (await system.rows('gateway_identity', 'SELECT 1 FROM idempotent_requests WHERE idempotency_key = ?', ['upload-1'])).length === 1,
+        { what: "the first upload's claim of its key", timeoutMs: 10_000, everyMs: 50 },
       );
       const retryWhileRunning = await uploadOnce(gatewayB, account, apiKey, 'upload-1');
       expectProblem(retryWhileRunning, 409, 'IDEMPOTENCY_REQUEST_IN_PROGRESS');
@@ -167,14 +169,6 @@ describe('idempotent writes and rate limits across gateway replicas', () => {
     });
   });
 });
-
-/** Polls until `check` holds, for at most 10 s. */
-async function waitFor(check: () => Promise<boolean>): Promise<void> {
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
-    if (await check()) return;
-  }
-  throw new Error('condition not met within 10 s');
-}
 
 /** Budgets are per minute: a spec that spends one must not straddle the minute's end. */
 async function awayFromMinuteEnd(): Promise<void> {

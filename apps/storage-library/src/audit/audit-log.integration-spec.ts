@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AUDIT_CHANGE_SUBJECT, AUDIT_REDACTED, AUDIT_STREAM, type AuditChangeEvent } from '@contracts/domain';
 import { createLogger } from '@platform/logging';
 import { DEAD_LETTER_STREAM, ensureStream, naming, OUTBOX_TABLE, type RunningConsumer } from '@platform/nats';
-import { deletePrefixedStreams } from '@platform/testing';
+import { deletePrefixedStreams, waitUntil } from '@platform/testing';
 import { connect, type NatsConnection } from 'nats';
 import { openStorageLibraryTestBed, rejectionOf, type StorageLibraryTestBed } from '../storage-library.test-support';
 import { startAuditLogConsumer } from './audit-log.consumer';
@@ -25,14 +25,6 @@ const event = (overrides: Partial<AuditChangeEvent> = {}): AuditChangeEvent => (
   changedFields: ['name'],
   ...overrides,
 });
-
-async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('audit log (real MariaDB and NATS)', () => {
   let bed: StorageLibraryTestBed;
@@ -67,7 +59,7 @@ describe('audit log (real MariaDB and NATS)', () => {
     await js.publish(names.subject(AUDIT_CHANGE_SUBJECT), data, { msgID: `b-${one.id}` });
     const marker = event();
     await js.publish(names.subject(AUDIT_CHANGE_SUBJECT), Buffer.from(JSON.stringify(marker)));
-    await waitFor(async () => Number((await rows(marker.id))[0]?.n) === 1, 'the marker to be folded');
+    await waitUntil(async () => Number((await rows(marker.id))[0]?.n) === 1, { what: 'the marker to be folded', timeoutMs: 10_000, everyMs: 50 });
     expect(Number((await rows(one.id))[0]?.n)).toBe(1);
     expect(await bed.auditLog.apply(one)).toBe(false);
   });
