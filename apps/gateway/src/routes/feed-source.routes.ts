@@ -98,7 +98,8 @@ export const feedReadMembers = {
     BoundedString(FEED_URL_MAX, {
       description:
         'Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. ' +
-        'A gzip-compressed feed (a .gz export) is read as the feed it holds; a zip archive or an HTML page is refused as FEED_NOT_A_FEED.',
+        'A gzip-compressed feed (a .gz export) or a zip archive of one file (a .zip export) is read as the feed it holds; ' +
+        'a zip of several files or an HTML page is refused as FEED_NOT_A_FEED.',
     }),
   ),
   urlType: StringEnum(FEED_URL_TYPES),

@@ -5808,7 +5808,7 @@ export interface operations {
            */
           shrinkGuardPercent?: number;
           startTime?: string | null;
-          /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. A gzip-compressed feed (a .gz export) is read as the feed it holds; a zip archive or an HTML page is refused as FEED_NOT_A_FEED. */
+          /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. A gzip-compressed feed (a .gz export) or a zip archive of one file (a .zip export) is read as the feed it holds; a zip of several files or an HTML page is refused as FEED_NOT_A_FEED. */
           url?: string;
           /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required), password (a privateKey or a password is required) and hostKeyFingerprint. A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again. */
           urlConfig?: {
@@ -6081,7 +6081,7 @@ export interface operations {
            */
           shrinkGuardPercent?: number;
           startTime?: string | null;
-          /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. A gzip-compressed feed (a .gz export) is read as the feed it holds; a zip archive or an HTML page is refused as FEED_NOT_A_FEED. */
+          /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. A gzip-compressed feed (a .gz export) or a zip archive of one file (a .zip export) is read as the feed it holds; a zip of several files or an HTML page is refused as FEED_NOT_A_FEED. */
           url?: string;
           /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required), password (a privateKey or a password is required) and hostKeyFingerprint. A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again. */
           urlConfig?: {
@@ -7010,7 +7010,7 @@ export interface operations {
            */
           shrinkGuardPercent?: number;
           startTime?: string | null;
-          /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. A gzip-compressed feed (a .gz export) is read as the feed it holds; a zip archive or an HTML page is refused as FEED_NOT_A_FEED. */
+          /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. A gzip-compressed feed (a .gz export) or a zip archive of one file (a .zip export) is read as the feed it holds; a zip of several files or an HTML page is refused as FEED_NOT_A_FEED. */
           url?: string;
           /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required), password (a privateKey or a password is required) and hostKeyFingerprint. A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again. */
           urlConfig?: {
@@ -7254,7 +7254,7 @@ export interface operations {
           fileId?: string | null;
           /** @description csv: the first row names the columns (default true). */
           firstRowIsHeader?: boolean;
-          /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. A gzip-compressed feed (a .gz export) is read as the feed it holds; a zip archive or an HTML page is refused as FEED_NOT_A_FEED. */
+          /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. A gzip-compressed feed (a .gz export) or a zip archive of one file (a .zip export) is read as the feed it holds; a zip of several files or an HTML page is refused as FEED_NOT_A_FEED. */
           url?: string;
           /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required), password (a privateKey or a password is required) and hostKeyFingerprint. A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again. */
           urlConfig?: {

@@ -1,4 +1,6 @@
+import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
+import { ZipFile } from 'yazl';
 import type { FeedFormat } from '../feed-reading';
 import { rejectionOf } from '../../asset-sources.test-support';
 import { parseHere, parseInWorker } from './feed-parsing';
@@ -11,6 +13,20 @@ const XML = '<?xml version="1.0"?><feed><item><sku>A1</sku></item><item><sku>A2<
 const JSON_FEED = '[{"sku":"A1"},{"sku":"A2"}]';
 const HTML = '\n  <!DOCTYPE html>\n<html><head><title>Sign in</title></head><body><form></form></body></html>';
 const format = (contentType: FeedFormat['contentType']): FeedFormat => ({ ...CSV_FORMAT, contentType });
+
+/** A zip archive as exporters write them: deflated from a stream (sizes in a data descriptor after the data) or stored. */
+async function zipOf(entries: { name: string; content?: string; stored?: boolean }[]): Promise<Buffer> {
+  const zip = new ZipFile();
+  for (const { name, content, stored } of entries) {
+    if (content === undefined) zip.addEmptyDirectory(name);
+    else if (stored) zip.addBuffer(Buffer.from(content), name, { compress: false });
+    else zip.addReadStream(Readable.from([Buffer.from(content)]), name);
+  }
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
 
 describe.each([
   ['in the calling thread', parseHere],
@@ -34,7 +50,25 @@ describe.each([
     const whole = gzipSync(many);
     bodies.set('/cut.csv.gz', whole.subarray(0, whole.length / 2));
     bodies.set('/bomb.csv.gz', gzipSync(`sku\n${'A'.repeat(4 * 1024 * 1024)}\n`));
-    bodies.set('/archive.zip', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00]));
+    // A zip of one feed file, with the folder and macOS resource fork a zip tool adds beside it.
+    const withToolEntries = (name: string, content: string, stored = false) =>
+      zipOf([{ name: 'export/' }, { name: `export/${name}`, content, stored }, { name: `__MACOSX/export/._${name}`, content: 'resource fork' }]);
+    bodies.set('/products.csv.zip', await withToolEntries('products.csv', CSV));
+    bodies.set('/stored.csv.zip', await withToolEntries('products.csv', CSV, true));
+    bodies.set('/products.xml.zip', await withToolEntries('products.xml', XML));
+    bodies.set('/products.json.zip', await withToolEntries('products.json', JSON_FEED));
+    bodies.set('/bomb.csv.zip', await zipOf([{ name: 'bomb.csv', content: `sku\n${'A'.repeat(4 * 1024 * 1024)}\n` }]));
+    const zipped = await zipOf([{ name: 'many.csv', content: many }]);
+    bodies.set('/cut.csv.zip', zipped.subarray(0, zipped.length / 2));
+    bodies.set(
+      '/two.zip',
+      await zipOf([
+        { name: 'a.csv', content: CSV },
+        { name: 'b.csv', content: CSV },
+      ]),
+    );
+    bodies.set('/empty.zip', await zipOf([{ name: 'export/' }]));
+    bodies.set('/login.html.zip', await zipOf([{ name: 'login.html', content: HTML }]));
     bodies.set('/login.html', Buffer.from(HTML));
     bodies.set('/login.html.gz', gzipSync(HTML));
     bodies.set('/feed.xml', Buffer.from(XML));
@@ -55,7 +89,11 @@ describe.each([
     ['csv', '/members.csv.gz'],
     ['xml', '/products.xml.gz'],
     ['json', '/products.json.gz'],
-  ] as const)('reads a gzip %s feed (%s) as the feed it holds', async (contentType, path) => {
+    ['csv', '/products.csv.zip'],
+    ['csv', '/stored.csv.zip'],
+    ['xml', '/products.xml.zip'],
+    ['json', '/products.json.zip'],
+  ] as const)('reads a gzip or zip %s feed (%s) as the feed it holds', async (contentType, path) => {
     const { rows } = await read(path, contentType);
     expect(rows.map((row) => row.values.sku)).toEqual(['A1', 'A2']);
   });
@@ -68,10 +106,22 @@ describe.each([
     expect(await failure('/cut.csv.gz')).toMatchObject({ code: 'FEED_NOT_A_FEED', detail: expect.stringMatching(/is gzip but does not decompress/) });
   });
 
-  it.each(['csv', 'xml', 'json'] as const)('refuses an HTML page and a zip archive as a %s feed, saying what they are', async (contentType) => {
-    for (const path of ['/login.html', '/login.html.gz'])
+  it('holds a zip to the feed cap decompressed, and refuses one cut short, of two files or of none, saying so', async () => {
+    expect(await failure('/bomb.csv.zip')).toMatchObject({
+      code: 'FEED_TOO_LARGE',
+      detail: expect.stringMatching(/decompresses to more than the cap of 1048576 bytes/),
+    });
+    expect(await failure('/cut.csv.zip')).toMatchObject({ code: 'FEED_NOT_A_FEED', detail: expect.stringMatching(/zip archive at .* does not decompress/) });
+    expect(await failure('/two.zip')).toMatchObject({
+      code: 'FEED_NOT_A_FEED',
+      detail: expect.stringMatching(/holds more than one file \("a\.csv", "b\.csv", \.\.\.\): zip the feed file alone/),
+    });
+    expect(await failure('/empty.zip')).toMatchObject({ code: 'FEED_NOT_A_FEED', detail: expect.stringMatching(/zip archive at .* holds no file/) });
+  });
+
+  it.each(['csv', 'xml', 'json'] as const)('refuses an HTML page as a %s feed, zipped or not, saying what it is', async (contentType) => {
+    for (const path of ['/login.html', '/login.html.gz', '/login.html.zip'])
       expect(await failure(path, contentType)).toMatchObject({ code: 'FEED_NOT_A_FEED', detail: expect.stringMatching(/is an HTML page, not a feed/) });
-    expect(await failure('/archive.zip', contentType)).toMatchObject({ code: 'FEED_NOT_A_FEED', detail: expect.stringMatching(/is a zip archive/) });
   });
 
   it('refuses XML, JSON and binary bytes read as CSV, naming the setting to change', async () => {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { problem } from '@platform/errors';
-import { feedNotAFeed } from './feed-errors';
+import { feedDecompressedTooLarge, feedNotAFeed } from './feed-errors';
+import { unzipped } from './feed-zip';
 import { peekChunks } from './text-head';
 
 /** Bytes read ahead to tell what a body is: the magic numbers, and an HTML page's start after blank space. */
@@ -15,16 +15,14 @@ const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 const HTML_START = /^(?:\s|<!--.*?-->)*<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/is;
 
 /**
- * A feed's bytes made ready for its parser: a gzip file (a `.gz` export, known by its first bytes
- * whatever its name or Content-Type says) is decompressed as it streams, held to the same cap as any
- * feed (a small file must not inflate without bound); a zip archive and an HTML page are refused as
- * not a feed, with what to do instead. Everything else passes as it came.
+ * A feed's bytes made ready for its parser: a gzip file (a `.gz` export) or a zip archive of one file
+ * (a `.zip` export), each known by its first bytes whatever its name or Content-Type says, is
+ * decompressed as it streams, held to the same cap as any feed (a small file must not inflate without
+ * bound); an HTML page is refused as not a feed, with what to do instead. Everything else passes as it came.
  */
 export async function* feedBytes(body: AsyncIterable<Buffer>, limits: { maxBytes: number; where: string }): AsyncGenerator<Buffer> {
   const raw = await peekBytes(body, GZIP_MAGIC.length + ZIP_MAGIC.length);
-  if (startsWith(raw.head, ZIP_MAGIC))
-    throw feedNotAFeed(`The feed at ${limits.where} is a zip archive: give the url of the file itself, or of a gzip (.gz) file.`);
-  const bytes = startsWith(raw.head, GZIP_MAGIC) ? gunzipped(raw.bytes, limits) : raw.bytes;
+  const bytes = startsWith(raw.head, ZIP_MAGIC) ? unzipped(raw.bytes, limits) : startsWith(raw.head, GZIP_MAGIC) ? gunzipped(raw.bytes, limits) : raw.bytes;
   const sniffed = await peekBytes(bytes, SNIFF_BYTES);
   const start = sniffed.head.toString('latin1').replace(/^\u00ef\u00bb\u00bf/, '');
   if (HTML_START.test(start))
@@ -52,8 +50,7 @@ async function* gunzipped(compressed: AsyncIterable<Buffer>, { maxBytes, where }
   try {
     for await (const chunk of gunzip as AsyncIterable<Buffer>) {
       total += chunk.length;
-      if (total > maxBytes)
-        throw problem('FEED_TOO_LARGE', `The feed at ${where} decompresses to more than the cap of ${maxBytes} bytes.`, { extensions: { maxBytes } });
+      if (total > maxBytes) throw feedDecompressedTooLarge(where, maxBytes);
       yield chunk;
     }
   } catch (error) {

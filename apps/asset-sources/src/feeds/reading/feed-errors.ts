@@ -12,6 +12,9 @@ export const feedNotFound = (where: string) => problem('FEED_NOT_FOUND', `There 
 export const feedTooLarge = (where: string, maxBytes: number) =>
   problem('FEED_TOO_LARGE', `The feed at ${where} is larger than the cap of ${maxBytes} bytes.`, { extensions: { maxBytes } });
 export const feedNotAFeed = (detail: string) => problem('FEED_NOT_A_FEED', detail);
+/** A compressed feed (gzip, zip) is held to the same cap once decompressed: a small file must not inflate without bound. */
+export const feedDecompressedTooLarge = (where: string, maxBytes: number) =>
+  problem('FEED_TOO_LARGE', `The feed at ${where} decompresses to more than the cap of ${maxBytes} bytes.`, { extensions: { maxBytes } });
 export const feedUnreachable = (detail: string) => problem('FEED_UNREACHABLE', detail);
 export const feedBadStatus = (where: string, status: number) =>
   problem('FEED_BAD_STATUS', `${where} answered ${status}.`, { extensions: { upstreamStatus: status } });
