@@ -156,6 +156,9 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
       [{ schedule: { isScheduled: true, frequency: 'DAILY', startTime: '25:00', endDate: null } }, '/startTime', 'INVALID_FORMAT'],
       [{ schedule: { isScheduled: true, frequency: 'DAILY', startTime: '06:00', endDate: '2026-02-30' } }, '/endDate', 'INVALID_FORMAT'],
       [{ policies: { missingRowPolicy: 'archive' as never } }, '/missingRowPolicy', 'NOT_ALLOWED'],
+      // A library file is named by its path: the path rules are told at fileId, before the library is asked.
+      [{ location: { urlType: 'https', url: '', fileId: 'products', urlConfig: {} } }, '/fileId', 'EXTENSION_NOT_ALLOWED'],
+      [{ location: { urlType: 'https', url: '', fileId: '../other/products.csv', urlConfig: {} } }, '/fileId', 'PATH_TRAVERSAL'],
     ];
     for (const [overrides, pointer, code] of cases) {
       const error = await rejectionOf(bed.feedSources.create(ACCOUNT, input('/a', overrides)));

@@ -1,4 +1,5 @@
 import {
+  assetFileNameViolation,
   FEED_ADDITIONAL_PARAMS_MAX,
   FEED_CHARACTER_ENCODINGS,
   FEED_CONTENT_TYPES,
@@ -58,6 +59,11 @@ function locationErrors(input: FeedReadInput, secretsStored: ReadonlySet<FeedSec
   if (location.fileId !== null) {
     if (location.fileId.trim() === '' || location.fileId.length > FEED_FILE_ID_MAX)
       errors.push({ pointer: '/fileId', code: 'INVALID_FORMAT', detail: `fileId must be an asset-library file of at most ${FEED_FILE_ID_MAX} characters.` });
+    else {
+      // Named as the library names its files (the path rules): said here, at fileId, not by the library at its own field.
+      const broken = assetFileNameViolation(location.fileId);
+      if (broken) errors.push({ pointer: '/fileId', code: broken.code, detail: `fileId must be the path of a file of the asset library: ${broken.detail}` });
+    }
   }
   if (errors.length > 0) return errors;
   // A feed read from the asset library needs no URL; any other needs one of its urlType's scheme.
