@@ -548,6 +548,13 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     expect((await call<Json>('GET', `/v2/queues/${again.body.queueId}/status`)).body).toMatchObject({
       message: 'Waiting for the run of this feed source under way to end',
     });
+    // The waiting run holds none of the replica's ingestion slots (FEED_INGEST_CONCURRENCY, 2): with one
+    // reading and one waiting, another source's feed is still read and served.
+    feeds.set('/meanwhile.csv', csv(products(3)));
+    const meanwhile = await call<{ queueId: string }>('POST', `${base()}/feed/create`, feedBody('/meanwhile.csv'));
+    expect(meanwhile.status).toBe(201);
+    expect(await ended(meanwhile.body.queueId)).toMatchObject({ status: 'Completed', totalProcessed: 3 });
+    expect((await call<Json>('GET', `${base()}/feed/runs/${again.body.queueId}`)).body).toMatchObject({ status: 'Queued' });
     expect((await call('POST', `${readingPath}/cancel`)).status).toBe(200);
     expect(await ended(reading.body.queueId)).toMatchObject({ status: 'Failed', message: expect.stringMatching(/^Cancelled by the owner/) });
     // Its turn: it reads (the feed never ends), until its owner cancels it too.
