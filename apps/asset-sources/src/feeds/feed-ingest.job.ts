@@ -16,7 +16,7 @@ import type { FeedSourceService } from './feed-source.service';
 
 /** How often a running ingestion reports its progress to the queue. */
 const PROGRESS_EVERY_MS = 1_000;
-/** How often a run waiting for another run of its source tries the source's lock again. */
+/** How often a run waiting for another run of its source looks whether the source's lock is free. */
 const LOCK_WAIT_MS = 500;
 const KEY_VALUE_MAX = 255;
 /** The feed's column names are gathered from this many first rows, at most FEED_COLUMNS_NAMED of them. */

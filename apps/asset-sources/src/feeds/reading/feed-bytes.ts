@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { feedDecompressedTooLarge, feedNotAFeed } from './feed-errors';
 import { unzipped } from './feed-zip';
-import { peekChunks } from './text-head';
+import { peekBytes } from './text-head';
 
 /** Bytes read ahead to tell what a body is: the magic numbers, and an HTML page's start after blank space. */
 const SNIFF_BYTES = 1024;
@@ -28,12 +28,6 @@ export async function* feedBytes(body: AsyncIterable<Buffer>, limits: { maxBytes
   if (HTML_START.test(start))
     throw feedNotAFeed(`The feed at ${limits.where} is an HTML page, not a feed (a login or error page?): check its url and credentials.`);
   yield* sniffed.bytes;
-}
-
-/** The first `want` bytes (fewer when the body is shorter), and every byte again from the start. */
-async function peekBytes(source: AsyncIterable<Buffer>, want: number): Promise<{ head: Buffer; bytes: AsyncIterable<Buffer> }> {
-  const { head, all } = await peekChunks(source, (read) => read.reduce((length, chunk) => length + chunk.length, 0) < want);
-  return { head: Buffer.concat(head).subarray(0, want), bytes: all };
 }
 
 async function* gunzipped(compressed: AsyncIterable<Buffer>, { maxBytes, where }: { maxBytes: number; where: string }): AsyncGenerator<Buffer> {

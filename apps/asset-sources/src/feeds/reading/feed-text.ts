@@ -2,7 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import iconv from 'iconv-lite';
 import type { FeedCharacterEncoding } from '../feed-reading';
-import { peekChunks } from './text-head';
+import { peekBytes } from './text-head';
 
 /** iconv-lite's names for the interface's encodings. */
 const ICONV_NAMES: Record<FeedCharacterEncoding, string> = {
@@ -11,6 +11,9 @@ const ICONV_NAMES: Record<FeedCharacterEncoding, string> = {
   CP1252: 'win1252',
   utf_16le: 'utf16le',
 };
+
+/** The longest byte-order mark (UTF-8's). */
+const BOM_MAX_BYTES = 3;
 
 /** A byte-order mark says what the bytes are whatever the feed's settings claim: exporters know their own encoding best. */
 function encodingOfBom(head: Buffer): { name: string; length: number } | undefined {
@@ -68,7 +71,7 @@ export async function* utf8FeedBytes(body: AsyncIterable<Buffer | string>, encod
 
 /**
  * The feed's bytes (each added to `tally` as it is read) with its byte-order mark, if any, looked at
- * and dropped: three bytes decide it (a shorter feed is decided at its end), read once by peekChunks.
+ * and dropped: three bytes decide it (a shorter feed is decided at its end), read once by peekBytes.
  */
 async function withoutBom(
   body: AsyncIterable<Buffer | string>,
@@ -81,13 +84,8 @@ async function withoutBom(
       yield chunk;
     }
   }
-  let headBytes = 0;
-  const { head, all } = await peekChunks(tallied(), (read) => {
-    if (read.length > 0) headBytes += (read.at(-1) as Buffer).length;
-    return headBytes < 3;
-  });
-  const first = Buffer.concat(head);
-  const bom = encodingOfBom(first);
+  const { head, bytes: all } = await peekBytes(tallied(), BOM_MAX_BYTES);
+  const bom = encodingOfBom(head);
   async function* bytes(): AsyncGenerator<Buffer> {
     let skip = bom?.length ?? 0;
     for await (const chunk of all) {

@@ -32,6 +32,12 @@ export async function peekChunks<Chunk>(
   return { head: [...chunks], all: replay() };
 }
 
+/** The first `want` bytes (fewer when the source is shorter), and every byte again from the start; see peekChunks. */
+export async function peekBytes(source: AsyncIterable<Buffer>, want: number): Promise<{ head: Buffer; bytes: AsyncIterable<Buffer> }> {
+  const { head, all } = await peekChunks(source, (read) => read.reduce((length, chunk) => length + chunk.length, 0) < want);
+  return { head: Buffer.concat(head).subarray(0, want), bytes: all };
+}
+
 /** Reads chunks until `enough(head)` or `maxChars`, the head as text; see peekChunks. */
 export async function peekText<Chunk extends string | Buffer>(
   source: AsyncIterable<Chunk>,
