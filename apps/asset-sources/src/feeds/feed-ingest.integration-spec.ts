@@ -734,4 +734,37 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     await bed.feedSources.startDueRuns();
     expect(await scheduledRuns()).toBe(1);
   });
+
+  it('refuses a schedule whose endDate leaves it no run, on create and on update, writing nothing', async () => {
+    clock = new Date('2026-11-24T12:00:00Z'); // 07:00 US Eastern
+    feeds.set('/ended.csv', { body: csv(products(2)) });
+    const schedule = (frequency: 'DAILY' | 'HOURLY', startTime: string, endDate: string) => ({
+      schedule: { isScheduled: true, frequency, startTime, endDate },
+    });
+    const sources = async () => Number((await bed.db.knex('asset_sources').where({ account_id: ACCOUNT }).count({ n: '*' }))[0].n);
+    const before = await sources();
+    for (const refused of [schedule('DAILY', '06:00', '2026-11-23'), schedule('DAILY', '06:00', '2026-11-24')]) {
+      const error = await rejectionOf(bed.feedSources.create(ACCOUNT, input('/ended.csv', refused, server)));
+      expect(error.errors).toEqual([
+        expect.objectContaining({ pointer: '/endDate', code: 'OUT_OF_RANGE', detail: expect.stringContaining('(today is 2026-11-24 US Eastern)') }),
+      ]);
+    }
+    expect(await sources()).toBe(before);
+
+    // A run still ahead today, daily or hourly, is a schedule.
+    const daily = await bed.feedSources.create(ACCOUNT, input('/ended.csv', schedule('DAILY', '08:00', '2026-11-24'), server));
+    expect((await bed.feedSources.settings(daily.assetSourceId))?.nextRunAt?.toISOString()).toBe('2026-11-24T13:00:00.000Z');
+    const hourly = await bed.feedSources.create(ACCOUNT, input('/ended.csv', schedule('HOURLY', '06:30', '2026-11-24'), server));
+    expect((await bed.feedSources.settings(hourly.assetSourceId))?.nextRunAt?.toISOString()).toBe('2026-11-24T12:30:00.000Z');
+
+    // Later, an update that keeps the spent endDate is refused; one that ends the schedule is taken.
+    clock = new Date('2026-11-25T12:00:00Z');
+    const kept = await rejectionOf(
+      bed.feedSources.replace(ACCOUNT, daily.assetSourceId, input('/ended.csv', schedule('DAILY', '08:00', '2026-11-24'), server)),
+    );
+    expect(kept.errors).toEqual([expect.objectContaining({ pointer: '/endDate', code: 'OUT_OF_RANGE' })]);
+    const ended = { schedule: { isScheduled: false, frequency: 'DAILY' as const, startTime: '08:00', endDate: '2026-11-24' } };
+    await bed.feedSources.replace(ACCOUNT, daily.assetSourceId, input('/ended.csv', ended, server));
+    expect(await bed.feedSources.settings(daily.assetSourceId)).toMatchObject({ schedule: { isScheduled: false }, nextRunAt: null });
+  });
 });

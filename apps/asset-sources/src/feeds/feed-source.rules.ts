@@ -22,6 +22,7 @@ import {
 import { notOneOf, type FieldError } from '@platform/errors';
 import { definitionErrors } from '../sources/asset-source.rules';
 import type { FeedConfig } from './feed-reading';
+import { easternDate, firstFeedRun } from './feed-schedule';
 import type { FeedSecrets, FeedSourceInput, FeedUrlSettings } from './feed-source.model';
 
 /** The urlConfig members each urlType takes; any other member given is refused, so a typo never passes silently. */
@@ -247,6 +248,27 @@ export function feedSourceErrors(input: FeedSourceInput, secretsStored: Readonly
   )
     errors.push({ pointer: '/shrinkGuardPercent', code: 'OUT_OF_RANGE', detail: 'shrinkGuardPercent must be 0 to 100.' });
   return errors;
+}
+
+/**
+ * A schedule whose endDate leaves it no run after `now` (a day gone, or today after its last startTime)
+ * would be stored and never run: refused at endDate, saying how to end a schedule instead. Only a
+ * schedule whose other fields pass is looked at; their own refusals say the rest.
+ */
+export function scheduleWithoutRunErrors(schedule: FeedSourceInput['schedule'], now: Date): FieldError[] {
+  const { isScheduled, frequency, startTime, endDate } = schedule;
+  if (!isScheduled || endDate === null || !isCalendarDate(endDate) || startTime === null || !HH_MM.test(startTime)) return [];
+  if (frequency === null || !(FEED_FREQUENCIES as readonly string[]).includes(frequency)) return [];
+  if (firstFeedRun({ frequency, startTime, endDate }, now) !== null) return [];
+  return [
+    {
+      pointer: '/endDate',
+      code: 'OUT_OF_RANGE',
+      detail:
+        `The schedule has no run left: its next ${frequency} run at ${startTime} US Eastern falls after endDate ${endDate} ` +
+        `(today is ${easternDate(now)} US Eastern). Give a later endDate, or isScheduled false to end the schedule.`,
+    },
+  ];
 }
 
 /** The secret members given, without the empty ones (an empty member means "not given"). */

@@ -32,7 +32,7 @@ import {
   type FeedSourceRecord,
 } from './feed-source.model';
 import type { FeedSourceRepository } from './feed-source.repository';
-import { feedSourceErrors, givenSecrets, withCredentialsNotCarried } from './feed-source.rules';
+import { feedSourceErrors, givenSecrets, scheduleWithoutRunErrors, withCredentialsNotCarried } from './feed-source.rules';
 import { sameCredentialDestination } from './reading/feed-destination';
 import { ingestionChanged } from './run-supersede';
 
@@ -74,11 +74,11 @@ export class FeedSourceService {
 
   /** Creates a feed source (37 with process's config, 38 without) and queues its first ingestion. */
   async create(accountId: number, input: FeedSourceInput, queueView?: QueueViewAnnouncer): Promise<{ assetSourceId: number; queueId: string }> {
-    const errors = feedSourceErrors(input);
+    const now = this.now();
+    const errors = [...feedSourceErrors(input), ...scheduleWithoutRunErrors(input.schedule, now)];
     if (errors.length > 0) throw validationFailed(errors);
     const settings = this.settingsOf(input, undefined);
     const secrets = givenSecrets(input.secrets);
-    const now = this.now();
     const schedule = scheduleOf(settings);
     const created = await withTransaction(this.deps.knex, async (trx) => {
       const assetSourceId = await this.deps.sources.insert(trx, accountId, {
@@ -123,14 +123,14 @@ export class FeedSourceService {
     const sameDestination = sameCredentialDestination(stored.location, input.location);
     const storedSecrets = this.open(stored);
     const kept = sameDestination ? storedSecrets : {};
-    const errors = feedSourceErrors(input, new Set(sameDestination ? stored.secretsSet : []));
+    const now = this.now();
+    const errors = [...feedSourceErrors(input, new Set(sameDestination ? stored.secretsSet : [])), ...scheduleWithoutRunErrors(input.schedule, now)];
     if (errors.length > 0) throw validationFailed(sameDestination ? errors : withCredentialsNotCarried(errors, stored.secretsSet));
     const settings = withPinnedHostKey(this.settingsOf(input, stored), stored, sameDestination);
     const next = { ...input.definition, assetSourceName: input.definition.assetSourceName.trim(), contentType: settings.format.contentType };
     const refusal = await this.deps.assetSources.refuseChange(current, next);
     if (refusal) throw refusal;
     const secrets = { ...kept, ...givenSecrets(input.secrets) };
-    const now = this.now();
     const schedule = scheduleOf(settings);
     const queued = await withTransaction(this.deps.knex, async (trx) => {
       const beforeSource = await this.deps.assetSources.beforeChange(trx, accountId, assetSourceId);

@@ -132,7 +132,13 @@ const scheduleMembers = {
     Nullable(BoundedString(5, { pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'hh:mm in US Eastern time (daylight saving time followed).' })),
   ),
   endDate: Type.Optional(
-    Nullable(BoundedString(10, { pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'yyyy-mm-dd (US Eastern): no scheduled run starts after this day.' })),
+    Nullable(
+      BoundedString(10, {
+        pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+        description:
+          'yyyy-mm-dd (US Eastern): no scheduled run starts after this day. A scheduled feed must have a run left before it (400 OUT_OF_RANGE otherwise); to end a schedule, set isScheduled false.',
+      }),
+    ),
   ),
 };
 
@@ -274,7 +280,7 @@ function feedFieldsOf(body: FeedBody): v1.FeedSourceFields {
 
 const FEED_RULES =
   'The key, variant, group, reporting and rotation-weight columns must be among columnNames; urlConfig must carry what urlType needs; customCode must not be empty when cdp is true; ' +
-  'a scheduled feed needs frequency and startTime. Each broken rule is 400 naming the field, and nothing is stored. ' +
+  'a scheduled feed needs frequency and startTime, and a run left before its endDate. Each broken rule is 400 naming the field, and nothing is stored. ' +
   'The feed is then read by an ingestion job (queueId): the whole feed is streamed into the source, and its rows replace the old ones in one step only when it parsed to its end; ' +
   'a feed that cannot be read or breaks part-way leaves the old rows serving, and the queue says why. A special column the feed never carries fails the run.';
 
