@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startFeedHttpServer } from '@platform/testing';
 import { admin, E2eSystem, expectProblem, Http, httpClient, startE2eSystem } from './e2e-system';
 
 jest.setTimeout(180_000);
@@ -8,8 +7,8 @@ type Json = Record<string, unknown>;
 const SECRET = 'process-pa55word-not-echoed';
 
 /** The retailer's feed host on loopback: a CSV behind basic auth, a Merchant RSS feed, HTML, and a 404 for the rest. */
-async function startFeedHost(): Promise<{ origin: string; port: number; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => {
+const startFeedHost = () =>
+  startFeedHttpServer((req, res) => {
     if (req.url === '/private/products.csv') {
       if (req.headers.authorization !== `Basic ${Buffer.from(`feeder:${SECRET}`).toString('base64')}`) return void res.writeHead(401).end();
       return void res.end('sku;name;price\nA1;Shirt;10.00\nA2;"Hat; red";4.50\n');
@@ -21,18 +20,6 @@ async function startFeedHost(): Promise<{ origin: string; port: number; close():
     if (req.url === '/page.html') return void res.end('<html><body>Sign in</body>');
     res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 describe('process (36) over HTTP (gateway -> asset-sources -> the feed host)', () => {
   let system: E2eSystem;
@@ -59,7 +46,7 @@ describe('process (36) over HTTP (gateway -> asset-sources -> the feed host)', (
 
   beforeAll(async () => {
     host = await startFeedHost();
-    system = await startE2eSystem('feedproc', { env: { OUTBOUND_ALLOWLIST: `127.0.0.1:${host.port}`, FEED_SCHEDULE_SWEEP_MS: '0' } });
+    system = await startE2eSystem('feedproc', { env: { OUTBOUND_ALLOWLIST: host.hostPort, FEED_SCHEDULE_SWEEP_MS: '0' } });
     http = httpClient(system.baseUrl);
     const a = admin(http);
     const orgId = await a.createOrg({ name: 'Process Retail', isRetailer: true });

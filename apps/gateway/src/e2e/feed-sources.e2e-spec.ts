@@ -1,10 +1,8 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedS3, type EmbeddedS3 } from '@platform/s3';
-import { startFeedSftpServer, waitUntil, type FeedSftpServer } from '@platform/testing';
+import { startFeedHttpServer, startFeedSftpServer, waitUntil, type FeedSftpServer } from '@platform/testing';
 import { admin, E2eSystem, expectProblem, Http, httpClient, startE2eSystem } from './e2e-system';
 
 jest.setTimeout(180_000);
@@ -23,8 +21,8 @@ const SFTP_SERVER = {
   password: SECRET,
 };
 
-async function startFeedHost(): Promise<{ origin: string; port: number; close(): Promise<void> }> {
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+const startFeedHost = () =>
+  startFeedHttpServer((req, res) => {
     const path = (req.url ?? '').split('?')[0] ?? '';
     if (path.startsWith('/private/') && req.headers.authorization !== `Basic ${Buffer.from(`feeder:${SECRET}`).toString('base64')}`) {
       res.writeHead(401).end();
@@ -49,18 +47,6 @@ async function startFeedHost(): Promise<{ origin: string; port: number; close():
     }
     res.writeHead(200, { 'content-type': 'text/csv' }).end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 const csv = (rows: string[]) => `sku,name,category,price\n${rows.join('\n')}\n`;
 const products = (n: number) => Array.from({ length: n }, (_, i) => `P${String(i).padStart(3, '0')},Product ${i},${i % 2 ? 'shoes' : 'hats'},${i}.99`);
@@ -131,7 +117,7 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
       workers: ['storage-worker'],
       // The schedule sweep runs every half second inside asset-sources; no other spec here schedules a feed.
       env: {
-        OUTBOUND_ALLOWLIST: `127.0.0.1:${host.port},${new URL(bucketServer.endpoint).host},${sftpServer.hostPort}`,
+        OUTBOUND_ALLOWLIST: `${host.hostPort},${new URL(bucketServer.endpoint).host},${sftpServer.hostPort}`,
         FEED_SCHEDULE_SWEEP_MS: '500',
       },
     });

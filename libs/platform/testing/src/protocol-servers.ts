@@ -1,10 +1,44 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { FtpSrv } from 'ftp-srv';
 import { Server as SshServer, utils as sshUtils, type Connection, type ParsedKey } from 'ssh2';
+
+/** A real HTTP server on 127.0.0.1 for feed specs (a retailer's feed host), answering what `route` says per request; it records each request. */
+export interface FeedHttpServer {
+  origin: string;
+  hostPort: string;
+  requests: Array<{ method: string; url: string; headers: IncomingMessage['headers']; body: string }>;
+  close(): Promise<void>;
+}
+
+export async function startFeedHttpServer(route: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<FeedHttpServer> {
+  const requests: FeedHttpServer['requests'] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString();
+      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      route(req, res, body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    hostPort: `127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
 
 /** An FTP server on 127.0.0.1 (ftp-srv) serving `files` to one user; `pasvHost` is the address its PASV replies name. */
 export interface FeedFtpServer {
