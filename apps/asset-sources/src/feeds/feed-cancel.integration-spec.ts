@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { createLogger } from '@platform/logging';
 import { waitUntil } from '@platform/testing';
-import { decodeJobProgress, directSink, JobStatus, type JobProgressSink, type JobRequest } from '@platform/jobs';
+import { decodeJobProgress, directSink, JobHandedBack, JobStatus, type JobProgressSink, type JobRequest } from '@platform/jobs';
 import { openAssetSourcesTestBed, rejectionOf, type AssetSourcesTestBed } from '../asset-sources.test-support';
 import { feedIngestJob } from './feed-ingest.job';
 import type { FeedReader } from './feed-reading';
@@ -15,8 +15,9 @@ const ACCOUNT = 7101;
 const HEADER = 'sku,name,price\n';
 const products = (n: number) => Array.from({ length: n }, (_, i) => `P${i},Product ${i},${i % 50}.99\n`).join('');
 
-/** Feeds by path; `/drip.csv` sends 200 rows every 20 ms and never ends on its own. */
+/** Feeds by path; `/drip.csv` sends 200 rows every 20 ms and never ends on its own, as `/switch.csv` does while `switchDrips`. */
 const feeds = new Map<string, string>();
+let switchDrips = false;
 const drips = new Set<ServerResponse>();
 let dripClosed = false;
 
@@ -28,7 +29,7 @@ describe('cancelling a feed run (extension)', () => {
   beforeAll(async () => {
     server = await startFeedHttpServer((req, res) => {
       const path = (req.url ?? '').split('?')[0];
-      if (path === '/drip.csv') {
+      if (path === '/drip.csv' || (path === '/switch.csv' && switchDrips)) {
         res.writeHead(200, { 'content-type': 'text/csv' });
         res.write(HEADER);
         drips.add(res);
@@ -78,9 +79,9 @@ describe('cancelling a feed run (extension)', () => {
     payload: { assetSourceId },
   });
   /** Runs the job and its clean-up, as the job runner does; answers the failure, or undefined when it completed. */
-  const runJob = async (queueId: string, assetSourceId: number, reader?: FeedReader) => {
+  const runJob = async (queueId: string, assetSourceId: number, reader?: FeedReader, runSink = sink) => {
     const handler = job(reader);
-    const failure = await handler.run(request(queueId, assetSourceId), sink).then(
+    const failure = await handler.run(request(queueId, assetSourceId), runSink).then(
       () => undefined,
       (error: unknown) => error as Error,
     );
@@ -236,5 +237,46 @@ describe('cancelling a feed run (extension)', () => {
     expect((await rejectionOf(bed.feedSources.cancelRun(ACCOUNT + 1, queueId))).code).toBe('FEED_RUN_NOT_FOUND');
     expect((await rejectionOf(bed.feedSources.cancelRun(ACCOUNT, 'no-such-run'))).code).toBe('FEED_RUN_NOT_FOUND');
     expect(await runOf(queueId)).toMatchObject({ status: 'Queued', cancelRequestedAt: null });
+  });
+  it('at shutdown, stops reading and hands the run back unserved and still Processing; its next delivery reads the feed whole', async () => {
+    const { assetSourceId } = await servingSource(3);
+    feeds.set('/switch.csv', HEADER + products(6));
+    switchDrips = true;
+    const update = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/switch.csv'));
+    const shutdown = new AbortController();
+    dripClosed = false;
+    const running = runJob(update.queueId, assetSourceId, undefined, directSink(undefined, shutdown.signal));
+    await waitUntil(async () => (await storedRows(assetSourceId)) > 3, { what: 'rows of the run to be stored' });
+
+    shutdown.abort();
+    // Resolves only because the run stopped: the feed never ends on its own.
+    expect(await running).toBeInstanceOf(JobHandedBack);
+    expect(dripClosed).toBe(true);
+    expect(await runOf(update.queueId)).toMatchObject({ status: 'Processing', finishedAt: null });
+    expect((await bed.assetSources.get(ACCOUNT, assetSourceId)).rowCount).toBe(3);
+
+    // Another replica's delivery: the partial rows are dropped and the feed is read from its start.
+    switchDrips = false;
+    expect(await runJob(update.queueId, assetSourceId)).toBeUndefined();
+    expect(await runOf(update.queueId)).toMatchObject({ status: 'Completed', rowsRead: 6 });
+    expect((await bed.assetSources.get(ACCOUNT, assetSourceId)).rowCount).toBe(6);
+    expect(await storedRows(assetSourceId)).toBe(6);
+  });
+
+  it("at shutdown, a run waiting for its source's run under way stops waiting and is handed back, still Queued", async () => {
+    const { assetSourceId } = await servingSource(3);
+    const reading = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/drip.csv'));
+    const running = runJob(reading.queueId, assetSourceId);
+    await waitUntil(async () => (await storedRows(assetSourceId)) > 3, { what: 'rows of the first run to be stored' });
+    const refresh = await bed.feedSources.refresh(ACCOUNT, assetSourceId);
+    const shutdown = new AbortController();
+    const waiting = runJob(refresh.queueId, assetSourceId, undefined, directSink(undefined, shutdown.signal));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    shutdown.abort();
+    expect(await waiting).toBeInstanceOf(JobHandedBack);
+    expect(await runOf(refresh.queueId)).toMatchObject({ status: 'Queued' });
+
+    await bed.feedSources.cancelRun(ACCOUNT, reading.queueId);
+    expect((await running)?.message).toMatch(/^Cancelled by the owner/);
   });
 });

@@ -554,6 +554,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
         idleWaits += 1;
         return wait();
       },
+      stopping: new AbortController().signal,
     });
     await Promise.all([firstRun, secondRun]);
 

@@ -1,5 +1,5 @@
 import { ASSET_SOURCE_ROW_MAX_BYTES, FEED_RUNS_KEPT } from '@contracts/domain';
-import { JobFailed, type JobHandler, type JobProgressSink, type JobResult } from '@platform/jobs';
+import { JobFailed, JobHandedBack, type JobHandler, type JobProgressSink, type JobResult } from '@platform/jobs';
 import type { Logger } from '@platform/logging';
 import { isNamedLockFree, withNamedLock, withTransaction, type ServiceDatabase } from '@platform/mysql';
 import type { AssetSourceRecord } from '../sources/asset-source.model';
@@ -53,7 +53,8 @@ class CancelledFirst extends Error {}
  * feed leaves the old rows serving; so does a version the shrink guard holds. One run per source at a
  * time across replicas (a named lock): a run that finds another under way waits for it. A scheduled
  * run of a feed that did not change (ETag, Last-Modified or content hash) is skipped. A cancelled run
- * (by its owner or an update) stops within CANCEL_CHECK_MS and is never served. Repeatable from the
+ * (by its owner or an update) stops within CANCEL_CHECK_MS and is never served; so does a run whose
+ * replica shuts down, which is handed back (JobHandedBack) for another to read again. Repeatable from the
  * start: a redelivered job drops what an earlier attempt wrote. The generation a run replaced is
  * dropped in its clean-up, after the queue has its Completed state.
  */
@@ -82,6 +83,8 @@ export function feedIngestJob(deps: FeedIngestDeps): JobHandler<FeedIngestPayloa
         if (!waited) await sink.progress(0, 0, 'Waiting for the run of this feed source under way to end');
         await sink.idle(async () => {
           do {
+            // Shutting down: another replica waits in this one's place.
+            if (sink.stopping.aborted) throw new JobHandedBack();
             await throwUnlessStillToRun(deps.feeds, job.queueId);
             await new Promise((resolve) => setTimeout(resolve, LOCK_WAIT_MS));
           } while (!(await isNamedLockFree(deps.db.knex, deps.db.schema, lockName)));
@@ -174,6 +177,16 @@ async function ingest(
     () => deps.feeds.cancelRequested(queueId),
     () => void opened.close().catch(() => undefined),
   );
+  // So does the worker's shutdown, unless the feed was read to its end already: the run is then handed
+  // back, unserved and still Processing, and another replica reads the feed from the start.
+  let stoppedReading = false;
+  const stopReading = () => {
+    stoppedReading = true;
+    void opened.close().catch(() => undefined);
+  };
+  if (sink.stopping.aborted) stopReading();
+  else sink.stopping.addEventListener('abort', stopReading, { once: true });
+  const readingStopped = () => stoppedReading && !cancelWatch.requested;
   try {
     const version = { etag: opened.version.etag ?? null, lastModified: opened.version.lastModified ?? null };
     if (trigger === 'schedule' && feed.applied.queueId !== null) {
@@ -192,11 +205,14 @@ async function ingest(
     const health: FeedRunHealth = { rowsRead: 0, rowsStored: 0, duplicateKeys: 0, emptyKeys: 0, rejectedRows: 0 };
     const { columnsInNoRow } = await stageAll(deps, queueId, generation, source, opened, sink, health).catch(async (error: unknown) => {
       if (cancelWatch.requested) return cancelled(health);
+      if (readingStopped()) throw new JobHandedBack();
       if (error instanceof RunEnded) throw error;
       return end('Failed', `The feed was not ingested: ${reason(error)} The rows already serving are unchanged.`);
     });
-    // A closed transfer may read as the feed's end: a cancelled run never goes on to be served.
+    // A closed transfer may read as the feed's end: a cancelled or stopped run never goes on to be served.
     if (cancelWatch.requested) return cancelled(health);
+    if (readingStopped()) throw new JobHandedBack();
+    sink.stopping.removeEventListener('abort', stopReading);
     const contentHash = opened.contentHash();
     const full = { ...version, contentHash };
     if (trigger === 'schedule' && feed.applied.contentHash === contentHash) {
@@ -231,6 +247,7 @@ async function ingest(
     return { totalItems: health.rowsRead, totalProcessed: health.rowsRead, message: served.message };
   } finally {
     cancelWatch.stop();
+    sink.stopping.removeEventListener('abort', stopReading);
     await opened.close().catch(() => undefined);
   }
 }

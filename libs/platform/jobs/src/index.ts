@@ -16,7 +16,16 @@ export {
   type JobRequest,
 } from './job-request';
 export { openCustomerBucket, CustomerEndpointRefused, awsEndpoint, s3CodeOf, type CustomerBucketTarget } from './customer-bucket';
-export { runJobConsumer, directSink, JobFailed, type JobHandler, type JobProgressSink, type JobResult, type RunJobConsumerOptions } from './job-runner';
+export {
+  runJobConsumer,
+  directSink,
+  JobFailed,
+  JobHandedBack,
+  type JobHandler,
+  type JobProgressSink,
+  type JobResult,
+  type RunJobConsumerOptions,
+} from './job-runner';
 export { announceQueued, jobAcceptedEntries, jobEndedUnstartedEntry, type JobOutboxEntry, type QueueViewAnnouncer } from './job-accepted';
 // The per-account cap on concurrent jobs lives with the transactions it runs in; named here too, beside the rest of the job pattern.
 export { admitJob, jobAdmissionMigration, type JobAdmission } from '@platform/mysql';

@@ -1,12 +1,12 @@
 import { counter, gauge, histogram, JOB_BUCKETS, lazily } from '@platform/telemetry';
 
-/** How a delivery of a job ended: its terminal states, or a failure that will be retried. */
-export type JobOutcome = 'completed' | 'failed' | 'retried';
+/** How a delivery of a job ended: its terminal states, a failure that will be retried, or a job given back at shutdown. */
+export type JobOutcome = 'completed' | 'failed' | 'retried' | 'handed-back';
 
 const runs = lazily(() =>
   counter({
     name: 'job_runs_total',
-    help: 'Job deliveries run by this worker, by kind and outcome (completed, failed, retried)',
+    help: 'Job deliveries run by this worker, by kind and outcome (completed, failed, retried, handed-back)',
     labelNames: ['kind', 'outcome'],
   }),
 );

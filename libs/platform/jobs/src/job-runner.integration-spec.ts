@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '@platform/logging';
+import { waitUntil } from '@platform/testing';
 import { closeNats, connectNats, DEAD_LETTER_STREAM, ensureStream, naming, publish, runConsumer, type RunningConsumer } from '@platform/nats';
 import type { JetStreamManager, NatsConnection } from 'nats';
 import { decodeJobProgress, type JobProgress } from './job-progress.codec';
 import { JOB_PROGRESS_STREAM, jobProgressConsumerSpec } from './job-progress.stream';
 import { encodeJobRequest, JOB_REQUEST_STREAM, prefixedJobRequestSubject } from './job-request';
-import { JobFailed, runJobConsumer, type JobHandler } from './job-runner';
+import { JobFailed, JobHandedBack, runJobConsumer, type JobHandler } from './job-runner';
 import { applyJobProgress, type QueueView } from './queue-view.reducer';
 
 const logger = createLogger({ service: 'platform-jobs-runner-test', level: 'silent' });
@@ -144,5 +145,56 @@ describe(runJobConsumer.name, () => {
     freeLock();
     expect(await ended('q-idle-waiting')).toMatchObject({ status: 'Completed', message: 'q-idle-waiting done' });
     expect(terminals('q-idle-waiting')).toHaveLength(1);
+  });
+  /** A worker of its own, to stop mid-job (runKind's run until the suite ends). */
+  const worker = (kind: string, run: JobHandler['run'], maxDeliver = 3) =>
+    runJobConsumer({ nats: nc, names, logger, durable: `runner-${kind}`, handler: { kind, run }, maxDeliver });
+  const aborted = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+
+  it('gives a job back at shutdown: the queue says so, and another worker takes it over at once and completes it', async () => {
+    let started = 0;
+    const first = await worker('handback', async (_job, sink) => {
+      started++;
+      await sink.progress(40, 100, 'reading');
+      await aborted(sink.stopping);
+      throw new JobHandedBack();
+    });
+    await request('handback', 'q-handback');
+    await waitUntil(() => views.get('q-handback')?.message === 'reading', { what: 'the job to report its progress' });
+    // Resolves only because the job stopped when told: it would otherwise run for ever.
+    await first.stop();
+    await waitUntil(() => (views.get('q-handback')?.message ?? '').startsWith('The worker running this job is shutting down.'), {
+      what: 'the hand back on the queue',
+    });
+    expect(views.get('q-handback')).toMatchObject({ status: 'Processing', totalProcessed: 40, totalItems: 100 });
+
+    running.push(await worker('handback', async () => ({ totalItems: 100, totalProcessed: 100, message: 'done elsewhere' })));
+    expect(await ended('q-handback')).toMatchObject({ status: 'Completed', message: 'done elsewhere' });
+    expect(started).toBe(1);
+    expect(terminals('q-handback')).toHaveLength(1);
+  });
+
+  it('never tells a job on its last delivery to stop: it runs to its end through the shutdown', async () => {
+    let finish!: () => void;
+    const mayFinish = new Promise<void>((resolve) => (finish = resolve));
+    let stoppingSeen: boolean | undefined;
+    const only = await worker(
+      'lastdelivery',
+      async (_job, sink) => {
+        await sink.progress(1, 2, 'half');
+        await mayFinish;
+        stoppingSeen = sink.stopping.aborted;
+        return { totalItems: 2, totalProcessed: 2, message: 'finished while stopping' };
+      },
+      1,
+    );
+    await request('lastdelivery', 'q-last');
+    await waitUntil(() => views.get('q-last')?.message === 'half', { what: 'the job to report its progress' });
+    const stopped = only.stop();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    finish();
+    await stopped;
+    expect(stoppingSeen).toBe(false);
+    expect(await ended('q-last')).toMatchObject({ status: 'Completed', message: 'finished while stopping' });
   });
 });

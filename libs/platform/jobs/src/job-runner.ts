@@ -1,9 +1,9 @@
 import type { Logger } from '@platform/logging';
-import { runConsumer, type Naming, type RunningConsumer } from '@platform/nats';
+import { HandBack, runConsumer, type Naming, type RunningConsumer } from '@platform/nats';
 import type { NatsConnection } from 'nats';
 import { JobStatus } from './job-progress.codec';
 import { createJobProgressPublisher } from './job-progress.publisher';
-import { observeJobRun, observeQueueWait, reportPendingJobs } from './job-metrics';
+import { observeJobRun, observeQueueWait, reportPendingJobs, type JobOutcome } from './job-metrics';
 import { decodeJobRequest, jobRequestConsumerSpec, type JobRequest } from './job-request';
 
 /** A failure retrying cannot fix (a zip bomb, a refused name): the job ends Failed at once with this message. */
@@ -11,6 +11,18 @@ export class JobFailed extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'JobFailed';
+  }
+}
+
+/**
+ * Thrown by a job that stopped because its worker is shutting down (`sink.stopping`), having left
+ * nothing that a run from the start would not redo: the runner says so on the queue and gives the job
+ * back at once to another worker, where it starts over. Not a failure: no terminal state, no retry delay.
+ */
+export class JobHandedBack extends Error {
+  constructor(message = 'The worker running this job is shutting down.') {
+    super(message);
+    this.name = 'JobHandedBack';
   }
 }
 
@@ -23,11 +35,20 @@ export interface JobProgressSink {
    * its result once a slot is free again. The delivery stays this job's throughout.
    */
   idle<T>(wait: () => Promise<T>): Promise<T>;
+  /**
+   * Aborted when the worker is shutting down: a long job that can start over may stop then and throw
+   * `JobHandedBack` instead of keeping the shutdown waiting. On a job's last delivery it never aborts
+   * (a hand back would leave the job no delivery to end in): that job runs on as any other would.
+   */
+  stopping: AbortSignal;
 }
 
-/** A sink for a handler run outside the runner (a test, a tool): progress goes to `progress`, an idle wait just runs. */
-export function directSink(progress: JobProgressSink['progress'] = async () => undefined): JobProgressSink {
-  return { progress, idle: (wait) => wait() };
+/**
+ * A sink for a handler run outside the runner (a test, a tool): progress goes to `progress`, an idle
+ * wait just runs, and `stopping` is the given signal (by default one that never aborts).
+ */
+export function directSink(progress: JobProgressSink['progress'] = async () => undefined, stopping = new AbortController().signal): JobProgressSink {
+  return { progress, idle: (wait) => wait(), stopping };
 }
 
 /** What a finished job reports as its terminal (Completed) state. */
@@ -110,9 +131,9 @@ export async function runJobConsumer({
     batch: concurrency,
     fetchExpiresMs: 1_000,
     retryBackoff: { initialMs: 500, maxMs: 10_000 },
-    handler: async ({ data, deliveryCount, publishedAt, idle }) => {
+    handler: async ({ data, deliveryCount, publishedAt, idle, stopping }) => {
       const started = Date.now();
-      const ran = (outcome: 'completed' | 'failed' | 'retried') => observeJobRun(handler.kind, outcome, (Date.now() - started) / 1000);
+      const ran = (outcome: JobOutcome) => observeJobRun(handler.kind, outcome, (Date.now() - started) / 1000);
       if (deliveryCount === 1) observeQueueWait(handler.kind, (started - publishedAt.getTime()) / 1000);
       const job = decodeJobRequest(data);
       const report = (status: JobStatus, totalItems: number, totalProcessed: number, message: string) =>
@@ -124,6 +145,7 @@ export async function runJobConsumer({
           await report(JobStatus.JOB_STATUS_PROCESSING, totalItems, totalProcessed, message);
         },
         idle,
+        stopping: deliveryCount < maxDeliver ? stopping : new AbortController().signal,
       };
       log.info({ queueId: job.queueId, deliveryCount }, 'job started');
       await report(JobStatus.JOB_STATUS_PROCESSING, 0, 0, deliveryCount > 1 ? `Processing (attempt ${deliveryCount})` : 'Processing');
@@ -131,6 +153,17 @@ export async function runJobConsumer({
       try {
         result = await handler.run(job, sink);
       } catch (error) {
+        if (error instanceof JobHandedBack) {
+          log.info({ queueId: job.queueId, deliveryCount }, 'job handed back: the worker is shutting down');
+          await report(
+            JobStatus.JOB_STATUS_PROCESSING,
+            last.totalItems,
+            last.totalProcessed,
+            `${error.message} Another worker takes the job over and starts it again.`,
+          );
+          ran('handed-back');
+          throw new HandBack(error.message);
+        }
         if (!(error instanceof JobFailed) && deliveryCount < maxDeliver) {
           log.warn({ err: error, queueId: job.queueId, deliveryCount }, 'job failed; it will be retried');
           ran('retried');

@@ -80,6 +80,20 @@ describe(applyJobProgress.name, () => {
     expect(view).toMatchObject({ totalProcessed: 7, message: 'restarted count', sequence: 2 });
   });
 
+  it("takes the counts of a Completed that counted its items as the job's result, below what an earlier attempt had counted", () => {
+    const view = fold([
+      event(1, { totalItems: 0, totalProcessed: 9_799, message: 'reading' }),
+      event(2, { status: JobStatus.JOB_STATUS_COMPLETED, totalItems: 50, totalProcessed: 50 }),
+    ]);
+    expect(view).toMatchObject({ status: 'Completed', totalItems: 50, totalProcessed: 50 });
+    // A redelivery that finds the job done reports no counts: the known ones stay.
+    const replayed = fold([
+      event(1, { totalItems: 12, totalProcessed: 12 }),
+      event(2, { status: JobStatus.JOB_STATUS_COMPLETED, totalItems: 0, totalProcessed: 0 }),
+    ]);
+    expect(replayed).toMatchObject({ status: 'Completed', totalItems: 12, totalProcessed: 12 });
+  });
+
   it('keeps the known totalItems while a newer event is still counting (0)', () => {
     expect(fold([event(1, { totalItems: 12 }), event(2, { totalItems: 0, totalProcessed: 1 })])).toMatchObject({ totalItems: 12 });
   });

@@ -35,7 +35,10 @@ const isFinal = (status: QueueStatus) => status === 'Completed' || status === 'F
  * Folds one progress event into the queue view. Events arrive at least once and not necessarily in
  * order (redeliveries, several workers), so:
  * - an event whose sequence is not newer than the view's is a duplicate or stale and changes nothing;
- * - totalProcessed never goes backwards, and a totalItems of 0 ("still counting") keeps the known one;
+ * - totalProcessed never goes backwards, and a totalItems of 0 ("still counting") keeps the known one,
+ *   except in a Completed that counted its items, whose counts are the job's own result: a job started
+ *   over (handed back, or redelivered after a crash) may end with fewer than an earlier attempt had
+ *   counted (a Completed of 0 items, such as a redelivery finding the job done, keeps the known counts);
  * - Completed and Failed are final: a newer event after them comes from a redelivered job message
  *   replaying work that already ended, and must not reopen the queue;
  * - an event for another account is ignored, so a queue id can never move between accounts;
@@ -50,13 +53,14 @@ export function applyJobProgress(current: QueueView | undefined, event: JobProgr
       return current;
     }
   }
+  const completed = event.status === JobStatus.JOB_STATUS_COMPLETED && event.totalItems > 0;
   return {
     queueId: event.queueId,
     accountId: event.accountId,
     kind: event.kind || current?.kind || '',
     status: queueStatusOf(event.status) ?? current?.status ?? 'Queued',
     totalItems: event.totalItems > 0 ? event.totalItems : (current?.totalItems ?? 0),
-    totalProcessed: Math.max(current?.totalProcessed ?? 0, event.totalProcessed),
+    totalProcessed: completed ? event.totalProcessed : Math.max(current?.totalProcessed ?? 0, event.totalProcessed),
     message: event.message,
     sequence: event.sequence,
     updatedAt: event.occurredAt,

@@ -1,6 +1,6 @@
 import { DEAD_LETTER_STREAM, DeadLetterHeader, deadLetterSubjectFor } from './consumer.dead-letter';
 import type { ConsumerSpec } from './consumer.declare';
-import { runConsumer, type ConsumedMessage, type MessageHandler, type RunningConsumer } from './consumer.runner';
+import { HandBack, runConsumer, type ConsumedMessage, type MessageHandler, type RunningConsumer } from './consumer.runner';
 import { publish } from './nats.publish';
 import { bytes, openNatsTestEnv, testLogger, text, waitFor, type NatsTestEnv } from './nats.test-support';
 import { ensureStream } from './stream.declare';
@@ -24,7 +24,7 @@ describe(runConsumer.name, () => {
   });
 
   /** Each test gets its own subject and durable, so leftovers of one never reach another. */
-  async function start(handler: MessageHandler, overrides: Partial<ConsumerSpec> = {}, batch?: number) {
+  async function start(handler: MessageHandler, overrides: Partial<ConsumerSpec> = {}, batch?: number, retryBackoff = { initialMs: 50, maxMs: 200 }) {
     consumerCount += 1;
     const durable = `worker${consumerCount}`;
     const subject = env.names.subject(`tasks.t${consumerCount}`);
@@ -43,7 +43,7 @@ describe(runConsumer.name, () => {
       spec,
       handler,
       logger: testLogger,
-      retryBackoff: { initialMs: 50, maxMs: 200 },
+      retryBackoff,
       fetchExpiresMs: 1_000,
       batch,
     });
@@ -207,5 +207,39 @@ describe(runConsumer.name, () => {
     secondMayEnd.open();
     await waitFor(() => events.includes('third ended'), 5_000, 'the third message');
     expect(events).toEqual(['waiting started', 'second started', 'second ended', 'waiting went on', 'waiting ended', 'third started', 'third ended']);
+  });
+  it('tells a running handler it is stopping; a message it hands back goes at once to another instance, not after ack wait', async () => {
+    const seen: string[] = [];
+    // Ack wait and retry delay far beyond the test: a redelivery seen here can only come from the hand back.
+    const { consumer, spec, subject } = await start(
+      async (message) => {
+        seen.push(`first instance, delivery ${message.deliveryCount}`);
+        await new Promise<void>((resolve) => message.stopping.addEventListener('abort', () => resolve(), { once: true }));
+        throw new HandBack();
+      },
+      { ackWaitMs: 60_000 },
+      undefined,
+      { initialMs: 60_000, maxMs: 60_000 },
+    );
+    await publish(env.js, subject, bytes('long'), { msgId: 'long' });
+    await waitFor(() => seen.length === 1, 5_000, 'the first delivery');
+    // stop() would wait for ever on a handler that never looked at `stopping`.
+    await consumer.stop();
+
+    const other = await runConsumer({
+      js: env.js,
+      jsm: env.jsm,
+      spec,
+      logger: testLogger,
+      fetchExpiresMs: 1_000,
+      handler: async (message) => {
+        // Its delivery count is the server's business (2.9 does not always count an immediate nak); the message is the same.
+        seen.push(`other instance: ${message.msgId}, stopping ${message.stopping.aborted}`);
+      },
+    });
+    running.push(other);
+    await waitFor(() => seen.length === 2, 4_000, 'the handed-back message on the other instance');
+    expect(seen).toEqual(['first instance, delivery 1', 'other instance: long, stopping false']);
+    await waitFor(async () => (await consumerState(spec)).num_ack_pending === 0, 5_000, 'the ack');
   });
 });

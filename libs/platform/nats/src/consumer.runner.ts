@@ -27,6 +27,23 @@ export interface ConsumedMessage {
    * delivery stays this handler's. Resolves with `wait`'s result once a slot is free again.
    */
   idle<T>(wait: () => Promise<T>): Promise<T>;
+  /**
+   * Aborted once the consumer is stopping (its process shuts down). A handler of long work that can
+   * start over may stop then and throw `HandBack`, rather than keep the shutdown waiting.
+   */
+  stopping: AbortSignal;
+}
+
+/**
+ * Thrown by a handler that stopped because its consumer is stopping: the message goes back at once
+ * (nak without delay) for another instance, where a failure would wait out a retry delay. The hand
+ * back counts as a delivery, as any redelivery does.
+ */
+export class HandBack extends Error {
+  constructor(message = 'handed back: the consumer is stopping') {
+    super(message);
+    this.name = 'HandBack';
+  }
 }
 
 /**
@@ -54,7 +71,10 @@ export interface RunConsumerOptions {
 }
 
 export interface RunningConsumer {
-  /** Stops pulling, hands back messages not yet started, and waits for running handlers to settle. */
+  /**
+   * Stops pulling, hands back messages not yet started, tells running handlers (`stopping`), and waits
+   * for them to settle.
+   */
   stop(): Promise<void>;
 }
 
@@ -113,14 +133,15 @@ export async function runConsumer({
   };
 
   const handleDelivery = async (msg: JsMsg): Promise<void> => {
-    const message = toConsumedMessage(msg, async (wait) => {
+    const idle: ConsumedMessage['idle'] = async (wait) => {
       slots.release();
       try {
         return await wait();
       } finally {
         await slots.reclaim();
       }
-    });
+    };
+    const message = toConsumedMessage(msg, idle, stopping.signal);
     if (message.deliveryCount > spec.maxDeliver) {
       // The handler already had its maxDeliver chances; we only got here because dead-lettering
       // failed or the process died mid-handler, so do not run it again.
@@ -143,6 +164,11 @@ export async function runConsumer({
       failure = { error };
     } finally {
       clearInterval(keepAlive);
+    }
+    if (failure?.error instanceof HandBack) {
+      log.info({ msgId: message.msgId, deliveryCount: message.deliveryCount }, 'message handed back: the consumer is stopping');
+      msg.nak();
+      return;
     }
     if (failure) {
       if (message.deliveryCount >= spec.maxDeliver) {
@@ -232,7 +258,7 @@ function spanAttributes(spec: ConsumerSpec, message: ConsumedMessage) {
   };
 }
 
-function toConsumedMessage(msg: JsMsg, idle: ConsumedMessage['idle']): ConsumedMessage {
+function toConsumedMessage(msg: JsMsg, idle: ConsumedMessage['idle'], stopping: AbortSignal): ConsumedMessage {
   const headers: Record<string, string> = {};
   for (const key of msg.headers?.keys() ?? []) headers[key] = msg.headers?.get(key) ?? '';
   return {
@@ -244,5 +270,6 @@ function toConsumedMessage(msg: JsMsg, idle: ConsumedMessage['idle']): ConsumedM
     streamSequence: msg.info.streamSequence,
     publishedAt: new Date(Math.floor(msg.info.timestampNanos / 1e6)),
     idle,
+    stopping,
   };
 }

@@ -11,7 +11,7 @@ export { ensureStream, DEFAULT_DUPLICATE_WINDOW_MS, type StreamSpec } from './st
 export { ensureConsumer, DEAD_LETTER_SPARE_DELIVERIES, type ConsumerSpec } from './consumer.declare';
 export { DEAD_LETTER_STREAM, DeadLetterHeader, deadLetterSubjectFor, deadLetterHeaders, deadLetterMsgId, type DeadLetterFacts } from './consumer.dead-letter';
 export { publish, type PublishOptions } from './nats.publish';
-export { runConsumer, type ConsumedMessage, type MessageHandler, type RunConsumerOptions, type RunningConsumer } from './consumer.runner';
+export { HandBack, runConsumer, type ConsumedMessage, type MessageHandler, type RunConsumerOptions, type RunningConsumer } from './consumer.runner';
 export { backoffDelay, type BackoffOptions } from './nats.backoff';
 export { outboxMigration, outboxHeadersMigration, OUTBOX_MIGRATIONS, OUTBOX_TABLE } from './outbox.migration';
 export { hopContext, type HopContext } from './nats.hop-headers';
