@@ -242,4 +242,42 @@ describe(runConsumer.name, () => {
     expect(seen).toEqual(['first instance, delivery 1', 'other instance: long, stopping false']);
     await waitFor(async () => (await consumerState(spec)).num_ack_pending === 0, 5_000, 'the ack');
   });
+  it('tells a handler waiting in idle that it is stopping too: it hands back with the one holding the slot, and stop() ends', async () => {
+    const seen: string[] = [];
+    const untilStopping = (message: ConsumedMessage) =>
+      new Promise<void>((resolve) => message.stopping.addEventListener('abort', () => resolve(), { once: true }));
+    const { consumer, spec, subject } = await start(
+      async (message) => {
+        const name = text(message.data);
+        seen.push(`${name} started`);
+        // The first gives its slot up while it waits; the second takes it. Both wait for the stop.
+        if (name === 'waiting') await message.idle(() => untilStopping(message));
+        else await untilStopping(message);
+        throw new HandBack();
+      },
+      { ackWaitMs: 60_000 },
+      1,
+      { initialMs: 60_000, maxMs: 60_000 },
+    );
+    // Ids of their own: the stream drops a message id it saw within its duplicate window (another test's).
+    await publish(env.js, subject, bytes('waiting'), { msgId: 'stop-waiting' });
+    await waitFor(() => seen.includes('waiting started'), 4_000, 'the waiting message');
+    await publish(env.js, subject, bytes('busy'), { msgId: 'stop-busy' });
+    await waitFor(() => seen.includes('busy started'), 4_000, 'the busy message');
+    await consumer.stop();
+
+    const redelivered: string[] = [];
+    running.push(
+      await runConsumer({
+        js: env.js,
+        jsm: env.jsm,
+        spec,
+        logger: testLogger,
+        fetchExpiresMs: 1_000,
+        handler: async (m) => void redelivered.push(text(m.data)),
+      }),
+    );
+    await waitFor(() => redelivered.length === 2, 4_000, 'both handed-back messages on another instance');
+    expect(redelivered.sort()).toEqual(['busy', 'waiting']);
+  });
 });
