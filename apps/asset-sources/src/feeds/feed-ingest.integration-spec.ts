@@ -744,10 +744,18 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     });
     const sources = async () => Number((await bed.db.knex('asset_sources').where({ account_id: ACCOUNT }).count({ n: '*' }))[0].n);
     const before = await sources();
-    for (const refused of [schedule('DAILY', '06:00', '2026-11-23'), schedule('DAILY', '06:00', '2026-11-24')]) {
+    for (const [refused, next] of [
+      [schedule('DAILY', '06:00', '2026-11-23'), 'DAILY run at 06:00 US Eastern'],
+      [schedule('DAILY', '06:00', '2026-11-24'), 'DAILY run at 06:00 US Eastern'],
+      [schedule('HOURLY', '06:30', '2026-11-23'), 'HOURLY run at minute 30 of the hour'],
+    ] as const) {
       const error = await rejectionOf(bed.feedSources.create(ACCOUNT, input('/ended.csv', refused, server)));
       expect(error.errors).toEqual([
-        expect.objectContaining({ pointer: '/endDate', code: 'OUT_OF_RANGE', detail: expect.stringContaining('(today is 2026-11-24 US Eastern)') }),
+        expect.objectContaining({
+          pointer: '/endDate',
+          code: 'OUT_OF_RANGE',
+          detail: expect.stringMatching(new RegExp(`next ${next} falls after endDate .* \\(today is 2026-11-24 US Eastern\\)`)),
+        }),
       ]);
     }
     expect(await sources()).toBe(before);

@@ -260,12 +260,13 @@ export function scheduleWithoutRunErrors(schedule: FeedSourceInput['schedule'], 
   if (!isScheduled || endDate === null || !isCalendarDate(endDate) || startTime === null || !HH_MM.test(startTime)) return [];
   if (frequency === null || !(FEED_FREQUENCIES as readonly string[]).includes(frequency)) return [];
   if (firstFeedRun({ frequency, startTime, endDate }, now) !== null) return [];
+  const at = frequency === 'HOURLY' ? `at minute ${startTime.slice(3)} of the hour` : `at ${startTime} US Eastern`;
   return [
     {
       pointer: '/endDate',
       code: 'OUT_OF_RANGE',
       detail:
-        `The schedule has no run left: its next ${frequency} run at ${startTime} US Eastern falls after endDate ${endDate} ` +
+        `The schedule has no run left: its next ${frequency} run ${at} falls after endDate ${endDate} ` +
         `(today is ${easternDate(now)} US Eastern). Give a later endDate, or isScheduled false to end the schedule.`,
     },
   ];

@@ -155,12 +155,13 @@ export async function runJobConsumer({
       } catch (error) {
         if (error instanceof JobHandedBack) {
           log.info({ queueId: job.queueId, deliveryCount }, 'job handed back: the worker is shutting down');
+          // Said on the queue when it can be; the job goes back either way.
           await report(
             JobStatus.JOB_STATUS_PROCESSING,
             last.totalItems,
             last.totalProcessed,
             `${error.message} Another worker takes the job over and starts it again.`,
-          );
+          ).catch((reportError: unknown) => log.warn({ err: reportError, queueId: job.queueId }, 'hand back not reported'));
           ran('handed-back');
           throw new HandBack(error.message);
         }

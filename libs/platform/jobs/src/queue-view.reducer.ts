@@ -53,14 +53,14 @@ export function applyJobProgress(current: QueueView | undefined, event: JobProgr
       return current;
     }
   }
-  const completed = event.status === JobStatus.JOB_STATUS_COMPLETED && event.totalItems > 0;
+  const countedCompletion = event.status === JobStatus.JOB_STATUS_COMPLETED && event.totalItems > 0;
   return {
     queueId: event.queueId,
     accountId: event.accountId,
     kind: event.kind || current?.kind || '',
     status: queueStatusOf(event.status) ?? current?.status ?? 'Queued',
     totalItems: event.totalItems > 0 ? event.totalItems : (current?.totalItems ?? 0),
-    totalProcessed: completed ? event.totalProcessed : Math.max(current?.totalProcessed ?? 0, event.totalProcessed),
+    totalProcessed: countedCompletion ? event.totalProcessed : Math.max(current?.totalProcessed ?? 0, event.totalProcessed),
     message: event.message,
     sequence: event.sequence,
     updatedAt: event.occurredAt,

@@ -36,8 +36,9 @@ export interface ConsumedMessage {
 
 /**
  * Thrown by a handler that stopped because its consumer is stopping: the message goes back at once
- * (nak without delay) for another instance, where a failure would wait out a retry delay. The hand
- * back counts as a delivery, as any redelivery does.
+ * (nak without delay) for another instance, where a failure would wait out a retry delay. The server
+ * may count the hand back as a delivery, so a handler on its last one (`maxDeliver`) should finish
+ * instead: its next delivery would be dead-lettered unrun.
  */
 export class HandBack extends Error {
   constructor(message = 'handed back: the consumer is stopping') {
