@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { admin, apiClient, E2eSystem, exchange, expectProblem, Http, httpClient, JsonBody, startE2eSystem } from './e2e-system';
+import { httpCsvFeedBody } from './feed-fixture';
 
 jest.setTimeout(120_000);
 
@@ -226,19 +227,11 @@ describe('content maps over HTTP (gateway -> content-creative -> channels-plans 
 
   it('maps products of a feed source as of an inline one: checked against and enriched from its ingested rows', async () => {
     const { port } = feedHost.address() as AddressInfo;
-    const feed = await call<{ id: number; queueId: string }>('POST', `/v2/accounts/${accountA}/asset-sources/feed/create`, {
-      assetSourceName: 'Feed products',
-      url: `http://127.0.0.1:${port}/products.csv`,
-      urlType: 'http',
-      urlConfig: { httpMethod: 'GET' },
-      contentType: 'csv',
-      csvSeparator: 'comma',
-      firstRowIsHeader: true,
-      characterEncoding: 'UTF_8',
-      cdp: false,
-      columnNames: ['sku', 'name', 'imageUrl', 'category'],
-      assetKeyColumn: 'sku',
-    });
+    const feed = await call<{ id: number; queueId: string }>(
+      'POST',
+      `/v2/accounts/${accountA}/asset-sources/feed/create`,
+      httpCsvFeedBody(`http://127.0.0.1:${port}/products.csv`, ['sku', 'name', 'imageUrl', 'category'], { assetSourceName: 'Feed products' }),
+    );
     const deadline = Date.now() + 30_000;
     for (;;) {
       const queue = await http<{ status: string; message: string }>('GET', `/v2/queues/${feed.queueId}/status`, { key: fullKey });

@@ -1,5 +1,6 @@
 import { startFeedHttpServer, waitUntil } from '@platform/testing';
 import { admin, E2eSystem, Http, httpClient, startE2eSystem } from './e2e-system';
+import { httpCsvFeedBody } from './feed-fixture';
 
 jest.setTimeout(240_000);
 
@@ -52,20 +53,7 @@ describe('a feed run under way when its asset-sources replica shuts down', () =>
   it('is handed back at shutdown and read whole by the replica that takes over, well before the ack wait', async () => {
     const created = await http<{ id: number; queueId: string }>('POST', `/v2/accounts/${account}/asset-sources/feed/create`, {
       key,
-      json: {
-        assetSourceName: 'Endless until the restart',
-        url: `${host.origin}/switch.csv`,
-        urlType: 'http',
-        urlConfig: { httpMethod: 'GET' },
-        contentType: 'csv',
-        csvSeparator: 'comma',
-        firstRowIsHeader: true,
-        characterEncoding: 'UTF_8',
-        cdp: false,
-        columnNames: ['sku', 'name', 'category', 'price'],
-        assetKeyColumn: 'sku',
-        isScheduled: false,
-      },
+      json: httpCsvFeedBody(`${host.origin}/switch.csv`, ['sku', 'name', 'category', 'price'], { assetSourceName: 'Endless until the restart' }),
     });
     expect(created.status).toBe(201);
     const { queueId } = created.body;

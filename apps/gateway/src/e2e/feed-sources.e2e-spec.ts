@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startEmbeddedS3, type EmbeddedS3 } from '@platform/s3';
 import { startFeedHttpServer, startFeedSftpServer, waitUntil, type FeedSftpServer } from '@platform/testing';
 import { admin, E2eSystem, expectProblem, Http, httpClient, startE2eSystem } from './e2e-system';
+import { httpCsvFeedBody } from './feed-fixture';
 
 jest.setTimeout(180_000);
 
@@ -69,23 +70,8 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
 
   const base = (a = account) => `/v2/accounts/${a}/asset-sources`;
   const call = <T = Json>(method: string, path: string, json?: unknown, key = fullKey) => http<T>(method, path, { key, json });
-  const feedBody = (path: string, overrides: Json = {}) => ({
-    assetSourceName: 'Retailer feed',
-    url: `${host.origin}${path}`,
-    urlType: 'http',
-    urlConfig: { httpMethod: 'GET' },
-    contentType: 'csv',
-    csvSeparator: 'comma',
-    firstRowIsHeader: true,
-    characterEncoding: 'UTF_8',
-    cdp: false,
-    columnNames: ['sku', 'name', 'category', 'price'],
-    assetKeyColumn: 'sku',
-    assetGroupColumn: 'category',
-    reportingColumn: 'name',
-    isScheduled: false,
-    ...overrides,
-  });
+  const feedBody = (path: string, overrides: Json = {}) =>
+    httpCsvFeedBody(`${host.origin}${path}`, ['sku', 'name', 'category', 'price'], { assetGroupColumn: 'category', reportingColumn: 'name', ...overrides });
 
   /** Polls the queue until it ends; it is readable from the moment create or update answered. */
   async function ended(queueId: string): Promise<{ status: string; message: string; totalItems: number; totalProcessed: number }> {
