@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '@platform/logging';
 import { waitUntil } from '@platform/testing';
@@ -8,6 +9,12 @@ import { JOB_PROGRESS_STREAM, jobProgressConsumerSpec } from './job-progress.str
 import { encodeJobRequest, JOB_REQUEST_STREAM, prefixedJobRequestSubject } from './job-request';
 import { JobFailed, JobHandedBack, runJobConsumer, type JobHandler } from './job-runner';
 import { applyJobProgress, type QueueView } from './queue-view.reducer';
+
+interface WorkerOptions {
+  cleanup?: JobHandler['cleanup'];
+  concurrency?: number;
+  maxDeliver?: number;
+}
 
 const logger = createLogger({ service: 'platform-jobs-runner-test', level: 'silent' });
 
@@ -46,8 +53,12 @@ describe(runJobConsumer.name, () => {
     if (nc) await closeNats(nc);
   });
 
+  /** A worker of the kind (one durable per kind); `runKind` keeps it running until the suite ends, a spec that stops it mid-job uses this. */
+  const worker = (kind: string, run: JobHandler['run'], { cleanup, concurrency, maxDeliver = 3 }: WorkerOptions = {}) =>
+    runJobConsumer({ nats: nc, names, logger, durable: `runner-${kind}`, handler: { kind, run, cleanup }, maxDeliver, concurrency });
+
   async function runKind(kind: string, run: JobHandler['run'], cleanup?: JobHandler['cleanup'], concurrency?: number) {
-    running.push(await runJobConsumer({ nats: nc, names, logger, durable: `runner-${kind}`, handler: { kind, run, cleanup }, maxDeliver: 3, concurrency }));
+    running.push(await worker(kind, run, { cleanup, concurrency }));
   }
 
   const request = (kind: string, queueId: string) =>
@@ -146,17 +157,13 @@ describe(runJobConsumer.name, () => {
     expect(await ended('q-idle-waiting')).toMatchObject({ status: 'Completed', message: 'q-idle-waiting done' });
     expect(terminals('q-idle-waiting')).toHaveLength(1);
   });
-  /** A worker of its own, to stop mid-job (runKind's run until the suite ends). */
-  const worker = (kind: string, run: JobHandler['run'], maxDeliver = 3) =>
-    runJobConsumer({ nats: nc, names, logger, durable: `runner-${kind}`, handler: { kind, run }, maxDeliver });
-  const aborted = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 
   it('gives a job back at shutdown: the queue says so, and another worker takes it over at once and completes it', async () => {
     let started = 0;
     const first = await worker('handback', async (_job, sink) => {
       started++;
       await sink.progress(40, 100, 'reading');
-      await aborted(sink.stopping);
+      await once(sink.stopping, 'abort');
       throw new JobHandedBack();
     });
     await request('handback', 'q-handback');
@@ -186,7 +193,7 @@ describe(runJobConsumer.name, () => {
         stoppingSeen = sink.stopping.aborted;
         return { totalItems: 2, totalProcessed: 2, message: 'finished while stopping' };
       },
-      1,
+      { maxDeliver: 1 },
     );
     await request('lastdelivery', 'q-last');
     await waitUntil(() => views.get('q-last')?.message === 'half', { what: 'the job to report its progress' });

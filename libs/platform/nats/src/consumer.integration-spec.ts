@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { DEAD_LETTER_STREAM, DeadLetterHeader, deadLetterSubjectFor } from './consumer.dead-letter';
 import type { ConsumerSpec } from './consumer.declare';
 import { HandBack, runConsumer, type ConsumedMessage, type MessageHandler, type RunningConsumer } from './consumer.runner';
@@ -49,6 +50,11 @@ describe(runConsumer.name, () => {
     });
     running.push(consumer);
     return { consumer, spec, subject };
+  }
+
+  /** A second instance of a consumer `start` declared (as another replica runs), stopped with the rest. */
+  async function anotherInstance(spec: ConsumerSpec, handler: MessageHandler) {
+    running.push(await runConsumer({ js: env.js, jsm: env.jsm, spec, handler, logger: testLogger, fetchExpiresMs: 1_000 }));
   }
 
   const consumerState = (spec: ConsumerSpec) => env.jsm.consumers.info(spec.stream, spec.durable);
@@ -208,13 +214,14 @@ describe(runConsumer.name, () => {
     await waitFor(() => events.includes('third ended'), 5_000, 'the third message');
     expect(events).toEqual(['waiting started', 'second started', 'second ended', 'waiting went on', 'waiting ended', 'third started', 'third ended']);
   });
+
   it('tells a running handler it is stopping; a message it hands back goes at once to another instance, not after ack wait', async () => {
     const seen: string[] = [];
     // Ack wait and retry delay far beyond the test: a redelivery seen here can only come from the hand back.
     const { consumer, spec, subject } = await start(
       async (message) => {
         seen.push(`first instance, delivery ${message.deliveryCount}`);
-        await new Promise<void>((resolve) => message.stopping.addEventListener('abort', () => resolve(), { once: true }));
+        await once(message.stopping, 'abort');
         throw new HandBack();
       },
       { ackWaitMs: 60_000 },
@@ -226,26 +233,18 @@ describe(runConsumer.name, () => {
     // stop() would wait for ever on a handler that never looked at `stopping`.
     await consumer.stop();
 
-    const other = await runConsumer({
-      js: env.js,
-      jsm: env.jsm,
-      spec,
-      logger: testLogger,
-      fetchExpiresMs: 1_000,
-      handler: async (message) => {
-        // Its delivery count is the server's business (2.9 does not always count an immediate nak); the message is the same.
-        seen.push(`other instance: ${message.msgId}, stopping ${message.stopping.aborted}`);
-      },
+    await anotherInstance(spec, async (message) => {
+      // Its delivery count is the server's business (2.9 does not always count an immediate nak); the message is the same.
+      seen.push(`other instance: ${message.msgId}, stopping ${message.stopping.aborted}`);
     });
-    running.push(other);
     await waitFor(() => seen.length === 2, 4_000, 'the handed-back message on the other instance');
     expect(seen).toEqual(['first instance, delivery 1', 'other instance: long, stopping false']);
     await waitFor(async () => (await consumerState(spec)).num_ack_pending === 0, 5_000, 'the ack');
   });
+
   it('tells a handler waiting in idle that it is stopping too: it hands back with the one holding the slot, and stop() ends', async () => {
     const seen: string[] = [];
-    const untilStopping = (message: ConsumedMessage) =>
-      new Promise<void>((resolve) => message.stopping.addEventListener('abort', () => resolve(), { once: true }));
+    const untilStopping = async (message: ConsumedMessage) => void (await once(message.stopping, 'abort'));
     const { consumer, spec, subject } = await start(
       async (message) => {
         const name = text(message.data);
@@ -267,16 +266,7 @@ describe(runConsumer.name, () => {
     await consumer.stop();
 
     const redelivered: string[] = [];
-    running.push(
-      await runConsumer({
-        js: env.js,
-        jsm: env.jsm,
-        spec,
-        logger: testLogger,
-        fetchExpiresMs: 1_000,
-        handler: async (m) => void redelivered.push(text(m.data)),
-      }),
-    );
+    await anotherInstance(spec, async (m) => void redelivered.push(text(m.data)));
     await waitFor(() => redelivered.length === 2, 4_000, 'both handed-back messages on another instance');
     expect(redelivered.sort()).toEqual(['busy', 'waiting']);
   });
