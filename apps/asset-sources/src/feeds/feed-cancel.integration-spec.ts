@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { createLogger } from '@platform/logging';
-import { waitUntil } from '@platform/testing';
+import { waitUntil, writeEndlessCsv } from '@platform/testing';
 import { decodeJobProgress, directSink, JobHandedBack, JobStatus, type JobProgressSink, type JobRequest } from '@platform/jobs';
 import { openAssetSourcesTestBed, rejectionOf, type AssetSourcesTestBed } from '../asset-sources.test-support';
 import { feedIngestJob } from './feed-ingest.job';
@@ -30,18 +30,16 @@ describe('cancelling a feed run (extension)', () => {
     server = await startFeedHttpServer((req, res) => {
       const path = (req.url ?? '').split('?')[0];
       if (path === '/drip.csv' || (path === '/switch.csv' && switchDrips)) {
-        res.writeHead(200, { 'content-type': 'text/csv' });
-        res.write(HEADER);
         drips.add(res);
-        let next = 0;
-        const timer = setInterval(() => {
-          res.write(Array.from({ length: 200 }, () => `D${next},Drip ${next++},1.00\n`).join(''));
-        }, 20);
-        res.on('close', () => {
-          clearInterval(timer);
-          drips.delete(res);
-          dripClosed = true;
-        });
+        writeEndlessCsv(
+          res,
+          HEADER,
+          (n) => `D${n},Drip ${n},1.00\n`,
+          () => {
+            drips.delete(res);
+            dripClosed = true;
+          },
+        );
         return;
       }
       const body = feeds.get(path);

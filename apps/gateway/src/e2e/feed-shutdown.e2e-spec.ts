@@ -1,4 +1,4 @@
-import { startFeedHttpServer, waitUntil } from '@platform/testing';
+import { startFeedHttpServer, waitUntil, writeEndlessCsv } from '@platform/testing';
 import { admin, E2eSystem, Http, httpClient, startE2eSystem } from './e2e-system';
 import { httpCsvFeedBody } from './feed-fixture';
 
@@ -11,15 +11,8 @@ let switchDrips = true;
 
 const startFeedHost = () =>
   startFeedHttpServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/csv' });
-    if (!switchDrips) {
-      res.end(HEADER + Array.from({ length: ROWS }, (_, i) => `P${i},Product ${i},hats,${i}.99\n`).join(''));
-      return;
-    }
-    res.write(HEADER);
-    let next = 0;
-    const timer = setInterval(() => res.write(Array.from({ length: 200 }, () => `D${next},Drip ${next++},hats,1.00\n`).join('')), 20);
-    res.on('close', () => clearInterval(timer));
+    if (switchDrips) return writeEndlessCsv(res, HEADER, (n) => `D${n},Drip ${n},hats,1.00\n`);
+    res.writeHead(200, { 'content-type': 'text/csv' }).end(HEADER + Array.from({ length: ROWS }, (_, i) => `P${i},Product ${i},hats,${i}.99\n`).join(''));
   });
 
 describe('a feed run under way when its asset-sources replica shuts down', () => {

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedS3, type EmbeddedS3 } from '@platform/s3';
-import { startFeedHttpServer, startFeedSftpServer, waitUntil, type FeedSftpServer } from '@platform/testing';
+import { startFeedHttpServer, startFeedSftpServer, waitUntil, writeEndlessCsv, type FeedSftpServer } from '@platform/testing';
 import { admin, E2eSystem, expectProblem, Http, httpClient, startE2eSystem } from './e2e-system';
 import { httpCsvFeedBody } from './feed-fixture';
 
@@ -30,15 +30,12 @@ const startFeedHost = () =>
       return;
     }
     if (path === '/endless.csv') {
-      // A feed that never ends on its own: rows as fast as they are taken, until the reader closes the connection.
-      res.writeHead(200, { 'content-type': 'text/csv' });
-      res.write('sku,name,category,price\n');
-      let next = 0;
-      const timer = setInterval(() => res.write(Array.from({ length: 200 }, () => `E${next},Endless ${next++},hats,1.00\n`).join('')), 20);
-      res.on('close', () => {
-        clearInterval(timer);
-        endlessClosed = true;
-      });
+      writeEndlessCsv(
+        res,
+        'sku,name,category,price\n',
+        (n) => `E${n},Endless ${n},hats,1.00\n`,
+        () => (endlessClosed = true),
+      );
       return;
     }
     const body = feeds.get(path.replace('/private/', '/'));

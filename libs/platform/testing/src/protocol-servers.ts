@@ -40,6 +40,21 @@ export async function startFeedHttpServer(route: (req: IncomingMessage, res: Ser
   };
 }
 
+/**
+ * Answers a CSV feed that never ends on its own: `header`, then 200 rows of `row(n)` every 20 ms until
+ * the reader closes the connection (a run to cancel, stop or supersede mid-read). `onClose` runs then.
+ */
+export function writeEndlessCsv(res: ServerResponse, header: string, row: (n: number) => string, onClose?: () => void): void {
+  res.writeHead(200, { 'content-type': 'text/csv' });
+  res.write(header);
+  let next = 0;
+  const timer = setInterval(() => res.write(Array.from({ length: 200 }, () => row(next++)).join('')), 20);
+  res.on('close', () => {
+    clearInterval(timer);
+    onClose?.();
+  });
+}
+
 /** An FTP server on 127.0.0.1 (ftp-srv) serving `files` to one user; `pasvHost` is the address its PASV replies name. */
 export interface FeedFtpServer {
   port: number;
