@@ -35,8 +35,8 @@ export const assetSourcesConfigSchema = z.object({
     .min(1_000)
     .max(24 * 3_600_000)
     .default(30 * 60_000),
-  /** Time process (36) may take to reach a feed and read its head. */
-  FEED_PROCESS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  /** Time process (36) may take to reach a feed and read its head; never more than its caller still waits (the gateway gives process 30 s). */
+  FEED_PROCESS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(25_000),
   /** Feed-ingest jobs one replica runs at once. */
   FEED_INGEST_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   /** How long a feed-ingest delivery may go without a sign of life before another replica takes it over. */

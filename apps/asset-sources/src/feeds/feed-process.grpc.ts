@@ -1,5 +1,6 @@
 import { ASSET_SOURCES_ACCESS, type FeedCharacterEncoding, type FeedContentType, type FeedCsvSeparator, type FeedUrlType } from '@contracts/domain';
 import { assetSourcesV1 as v1 } from '@contracts/proto';
+import { callTimeLeftMs } from '@platform/grpc';
 import type { Logger } from '@platform/logging';
 import { unaryHandlers, type CallGuard } from '@platform/service';
 import type { FeedProcessService } from './feed-process.service';
@@ -24,6 +25,10 @@ function toReadInput(request: v1.ProcessFeedRequest): FeedReadInput {
   };
 }
 
+/** Kept back from the caller's deadline for sending the answer: a feed host that does not answer is told as such, not as the caller's timeout. */
+const ANSWER_MARGIN_MS = 300;
+const readBudgetMs = (timeLeftMs: number | undefined) => (timeLeftMs === undefined ? undefined : Math.max(1, timeLeftMs - ANSWER_MARGIN_MS));
+
 export function feedProcessGrpc({
   logger,
   guard,
@@ -36,7 +41,9 @@ export function feedProcessGrpc({
   return unaryHandlers(v1.AssetSourcesServiceService, ASSET_SOURCES_ACCESS, logger, {
     processFeed: async (request, call) => {
       guard.account(call, request.accountId);
-      const { config, sample, cdpLogs, hostKeyFingerprint } = await feedProcess.process(request.accountId, toReadInput(request));
+      const { config, sample, cdpLogs, hostKeyFingerprint } = await feedProcess.process(request.accountId, toReadInput(request), {
+        timeoutMs: readBudgetMs(callTimeLeftMs(call)),
+      });
       return { configJson: JSON.stringify(config), sampleJson: JSON.stringify(sample), cdpLogs, hostKeyFingerprint };
     },
   });

@@ -1,4 +1,5 @@
 import { AppError } from '@platform/errors';
+import { startSilentTcpServer } from '@platform/testing';
 import { openAssetSourcesTestBed, type AssetSourcesTestBed } from '../asset-sources.test-support';
 import type { FeedReadInput } from './feed-source.rules';
 import { startFeedHttpServer, type FeedHttpServer } from './reading/feed-test-servers';
@@ -14,6 +15,7 @@ const errorOf = (promise: Promise<unknown>) =>
 describe('process (36): the head of a feed (real MariaDB test bed, a real HTTP server on loopback)', () => {
   let bed: AssetSourcesTestBed;
   let server: FeedHttpServer;
+  let silent: Awaited<ReturnType<typeof startSilentTcpServer>>;
   let endlessRowsWritten = 0;
   let endlessClosed = false;
 
@@ -51,11 +53,13 @@ describe('process (36): the head of a feed (real MariaDB test bed, a real HTTP s
         );
       } else res.writeHead(404).end();
     });
-    bed = await openAssetSourcesTestBed('afproc', { allowlist: server.hostPort });
+    silent = await startSilentTcpServer();
+    bed = await openAssetSourcesTestBed('afproc', { allowlist: `${server.hostPort},${silent.hostPort}` });
   });
   afterAll(async () => {
     await bed?.close();
     await server?.close();
+    await silent?.close();
   });
 
   const input = (
@@ -98,6 +102,21 @@ describe('process (36): the head of a feed (real MariaDB test bed, a real HTTP s
     expect(endlessClosed).toBe(true);
     expect(endlessRowsWritten).toBeLessThan(5_000_000);
   });
+
+  it.each([
+    ['http', {}, {}],
+    ['ftp', {}, {}],
+    ['sftp', {}, { username: 'feeder', password: 'pw' }],
+  ] as const)(
+    'stops waiting on a %s host that never answers when its caller stops waiting, and says which host (not the caller timing out)',
+    async (urlType, urlConfig, secrets) => {
+      const url = `${urlType}://${silent.hostPort}/products.csv`;
+      // The reader's own cap is 2 s here; the caller waits 300 ms.
+      const error = await errorOf(bed.feedProcess.process(1, input({ url, location: { urlType, url, urlConfig }, secrets }), { timeoutMs: 300 }));
+      expect(error).toMatchObject({ code: 'FEED_UNREACHABLE', extensions: { cause: 'OUTBOUND_TIMEOUT' } });
+      expect(error?.detail).toBe(`Fetching ${url} did not finish within 300 ms.`);
+    },
+  );
 
   it('detects the row element and leaf paths of a Google-Merchant XML feed', async () => {
     const { config, sample } = await bed.feedProcess.process(1, input({ url: `${server.origin}/merchant.xml`, contentType: 'xml' }));

@@ -27,7 +27,8 @@ export interface ProcessedFeed {
 export class FeedProcessService {
   constructor(private readonly reader: FeedReader) {}
 
-  async process(accountId: number, input: FeedReadInput): Promise<ProcessedFeed> {
+  /** `timeoutMs`: how long the caller still waits; reading the head stops by then with a feed problem of its own. */
+  async process(accountId: number, input: FeedReadInput, { timeoutMs }: { timeoutMs?: number } = {}): Promise<ProcessedFeed> {
     const errors = feedReadErrors(input);
     if (errors.length > 0) throw validationFailed(errors);
     const { location, format } = input;
@@ -47,6 +48,7 @@ export class FeedProcessService {
         cdp: format.cdp,
         ...(format.cdp && format.customCode ? { customCode: format.customCode } : {}),
       },
+      { timeoutMs },
     );
     const sample = new Map<string, string[]>();
     let rows = 0;

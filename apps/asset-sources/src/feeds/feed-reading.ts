@@ -111,8 +111,15 @@ export interface OpenedFeed {
   close(): Promise<void>;
 }
 
+export interface FeedOpenOptions {
+  /** Stops the transfer and the parser when it aborts. */
+  signal?: AbortSignal;
+  /** A shorter time cap than the reader's own for this read: its caller waits no longer than this. */
+  timeoutMs?: number;
+}
+
 export interface FeedReader {
-  open(location: FeedLocation, format: FeedFormat, signal?: AbortSignal): Promise<OpenedFeed>;
+  open(location: FeedLocation, format: FeedFormat, options?: FeedOpenOptions): Promise<OpenedFeed>;
 }
 
 export const isRejectedFeedRow = (row: FeedRow | RejectedFeedRow): row is RejectedFeedRow => 'reason' in row;

@@ -1,10 +1,11 @@
-import { startFeedHttpServer } from '@platform/testing';
+import { startFeedHttpServer, startSilentTcpServer } from '@platform/testing';
 import { admin, E2eSystem, expectProblem, Http, httpClient, startE2eSystem } from './e2e-system';
 
 jest.setTimeout(180_000);
 
 type Json = Record<string, unknown>;
 const SECRET = 'process-pa55word-not-echoed';
+const PROCESS_WAIT_MS = 6_000;
 
 /** The retailer's feed host on loopback: a CSV behind basic auth, a Merchant RSS feed, HTML, and a 404 for the rest. */
 const startFeedHost = () =>
@@ -25,6 +26,7 @@ describe('process (36) over HTTP (gateway -> asset-sources -> the feed host)', (
   let system: E2eSystem;
   let http: Http;
   let host: Awaited<ReturnType<typeof startFeedHost>>;
+  let silentHost: Awaited<ReturnType<typeof startSilentTcpServer>>;
   let account: number;
   let fullKey: string;
   let viewKey: string;
@@ -46,7 +48,15 @@ describe('process (36) over HTTP (gateway -> asset-sources -> the feed host)', (
 
   beforeAll(async () => {
     host = await startFeedHost();
-    system = await startE2eSystem('feedproc', { env: { OUTBOUND_ALLOWLIST: host.hostPort, FEED_SCHEDULE_SWEEP_MS: '0' } });
+    silentHost = await startSilentTcpServer();
+    system = await startE2eSystem('feedproc', {
+      env: {
+        OUTBOUND_ALLOWLIST: `${host.hostPort},${silentHost.hostPort}`,
+        FEED_SCHEDULE_SWEEP_MS: '0',
+        // Past the gateway's usual backend deadline (GRPC_DEADLINE_MS, 5 s): process waits on the feed's host longer than that.
+        FEED_PROCESS_TIMEOUT_MS: String(PROCESS_WAIT_MS),
+      },
+    });
     http = httpClient(system.baseUrl);
     const a = admin(http);
     const orgId = await a.createOrg({ name: 'Process Retail', isRetailer: true });
@@ -59,6 +69,7 @@ describe('process (36) over HTTP (gateway -> asset-sources -> the feed host)', (
   afterAll(async () => {
     await system?.stop();
     await host?.close();
+    await silentHost?.close();
   });
 
   it('answers config, sample and cdpLogs for a CSV behind basic auth, without echoing the password, and the config creates the source', async () => {
@@ -113,6 +124,13 @@ describe('process (36) over HTTP (gateway -> asset-sources -> the feed host)', (
     expectProblem(await post(csvBody({ url: `${host.origin}/page.html`, urlConfig: {}, contentType: 'json' })), 424, 'FEED_NOT_A_FEED');
     expectProblem(await post(csvBody({ url: 'http://169.254.169.254/latest/meta-data/', urlConfig: {} })), 424, 'FEED_REFUSED');
     expectProblem(await post(csvBody({ url: 'http://10.0.0.1/feed.csv', urlConfig: {} })), 424, 'FEED_REFUSED');
+  });
+
+  it("answers a host that never hands over the head as that host's timeout, after waiting longer than other calls may (not a 504)", async () => {
+    const url = `ftp://${silentHost.hostPort}/products.csv`;
+    const answer = await post(csvBody({ url, urlType: 'ftp', urlConfig: {} }));
+    expectProblem(answer, 502, 'FEED_UNREACHABLE');
+    expect(answer.body).toMatchObject({ cause: 'OUTBOUND_TIMEOUT', detail: `Fetching ${url} did not finish within ${PROCESS_WAIT_MS} ms.` });
   });
 
   it('needs AssetSources_Edit, and another org sees no account', async () => {

@@ -52,6 +52,9 @@ const FEED_READ_PROBLEMS = [
 type ProcessBodyType = Static<typeof ProcessBody>;
 
 /** Process (36): the first step of a feed source. */
+/** How long process may wait on the feed's host: a slow FTP or SFTP server can take seconds to hand over the head. */
+const FEED_PROCESS_DEADLINE_MS = 30_000;
+
 export const feedProcessRoutes = [
   defineRoute({
     operationId: 'processFeedAssetSource',
@@ -65,8 +68,9 @@ export const feedProcessRoutes = [
       'values per column and, with cdp, the console output and errors of customCode, which runs over each row in a sandbox (no require, network or file system; CPU time and memory capped). ' +
       'urlConfig must carry what urlType needs and nothing another urlType takes; customCode must not be empty when cdp is true: each broken rule is 400 naming the field. ' +
       'A feed that cannot be read answers its cause: FEED_REFUSED (an address or URL that may not be fetched), FEED_AUTH_FAILED, FEED_NOT_FOUND, FEED_TOO_LARGE, FEED_NOT_A_FEED (424), ' +
-      'FEED_UNREACHABLE or FEED_BAD_STATUS (502). Credentials are never echoed.',
+      'FEED_UNREACHABLE or FEED_BAD_STATUS (502); a host that has not handed over the head within 25 seconds (the platform cap) is FEED_UNREACHABLE with cause OUTBOUND_TIMEOUT. Credentials are never echoed.',
     permission: ASSET_SOURCES_ACCESS.processFeed,
+    deadlineMs: FEED_PROCESS_DEADLINE_MS,
     scope: { account: 'accountId' },
     params: PathParams({ accountId: AccountId }),
     body: ProcessBody,

@@ -191,7 +191,9 @@ async function handle({ spec, scope, shadows, params, query, body }: CompiledRou
     body: bodyValue,
     principal: principal as Principal,
     req,
-    backends: principal ? deps.backends.bind(principalMetadata(principal, deps.principalKey), deps.deadlineMs) : (undefined as never),
+    backends: principal
+      ? deps.backends.bind(principalMetadata(principal, deps.principalKey), Math.max(spec.deadlineMs ?? 0, deps.deadlineMs))
+      : (undefined as never),
     local: deps.local,
     links: (page) => pageLinks(req, deps.publicBaseUrl, page),
   };

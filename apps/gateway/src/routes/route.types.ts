@@ -96,6 +96,12 @@ export interface RouteSpec<P extends TObject = TObject, Q extends TObject = TObj
   cache?: { view: CachedView };
   /** Not in the interface; marked x-extension in the OpenAPI document. */
   extension?: boolean;
+  /**
+   * The backend calls' deadline when the operation waits on a host outside the platform (a feed read
+   * on request): longer than GRPC_DEADLINE_MS, never shorter. The service bounds its outside wait by
+   * it, so the caller hears which host did not answer rather than a 504.
+   */
+  deadlineMs?: number;
   params?: P;
   query?: Q;
   body?: B;

@@ -3,6 +3,7 @@ import { AppError, problem, validationFailed } from '@platform/errors';
 import { createLogger, currentRequestId, withRequestId } from '@platform/logging';
 import { processRegistry } from '@platform/telemetry';
 import { freePort } from '@platform/testing';
+import { callTimeLeftMs } from './call-deadline';
 import { callUnary, checkHealth, createGrpcClient } from './grpc.client';
 import { createGrpcServer, GrpcServerHandle, unary } from './grpc.server';
 
@@ -35,8 +36,9 @@ describe('gRPC server and client', () => {
       echo: unary<{ text: string }, { text: string }>(
         logger,
         'Echo',
-        async ({ text }) => {
+        async ({ text }, served) => {
           if (text === 'whoami') return { text: currentRequestId() ?? 'none' };
+          if (text === 'time-left') return { text: String(callTimeLeftMs(served)) };
           if (text === 'missing') throw problem('LABEL_NOT_FOUND', 'No such thing.');
           if (text === 'invalid') throw validationFailed([{ pointer: '/text', code: 'TOO_SHORT', detail: 'too short' }]);
           if (text === 'crash') throw new Error('secret database password in message');
@@ -89,6 +91,12 @@ describe('gRPC server and client', () => {
     const error = (await call('crash').catch((e) => e)) as AppError;
     expect(error).toMatchObject({ status: 500, code: 'INTERNAL_ERROR' });
     expect(error.detail).not.toContain('password');
+  });
+
+  it("lets the handler see how long its caller still waits (the client's deadline crosses the wire)", async () => {
+    const left = Number((await call('time-left', 3_000)).text);
+    expect(left).toBeGreaterThan(1_000);
+    expect(left).toBeLessThanOrEqual(3_000);
   });
 
   it('enforces the deadline as a 504', async () => {

@@ -5,3 +5,4 @@ export * from './grpc.client';
 export { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 export type { ServerUnaryCall } from '@grpc/grpc-js';
 export * from './peer-client';
+export * from './call-deadline';

@@ -42,7 +42,8 @@ export function emptyFeedConfig(format: Pick<FeedFormat, 'cdp'>, fileId = ''): F
  */
 export function createFeedReader(deps: FeedReaderDeps): FeedReader {
   return {
-    async open(location, format, signal) {
+    async open(location, format, { signal, timeoutMs } = {}) {
+      const limits = timeoutMs === undefined ? deps.limits : { ...deps.limits, timeoutMs: Math.min(deps.limits.timeoutMs, timeoutMs) };
       const transport = location.fileId ? deps.library : deps.transports[location.urlType];
       if (!transport)
         throw feedRefused(
@@ -52,7 +53,7 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
       const sandbox = format.cdp ? await compileCustomCode(format.customCode) : undefined;
       let opened;
       try {
-        opened = await transport.open(location, deps.limits, signal);
+        opened = await transport.open(location, limits, signal);
       } catch (error) {
         sandbox?.dispose();
         throw error;
@@ -77,11 +78,11 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
 
       async function* batches(): AsyncGenerator<FeedRowBatch> {
         try {
-          parsed = parse(feedBytes(body as AsyncIterable<Buffer>, { maxBytes: deps.limits.maxBytes, where }), format, config);
+          parsed = parse(feedBytes(body as AsyncIterable<Buffer>, { maxBytes: limits.maxBytes, where }), format, config);
           yield* sandbox ? transformedRows(parsed.batches, sandbox, config) : parsed.batches;
           finished = true;
         } catch (error) {
-          throw isOutboundFetchError(error) ? feedProblemOf(error, deps.limits.maxBytes) : error;
+          throw isOutboundFetchError(error) ? feedProblemOf(error, limits.maxBytes) : error;
         } finally {
           release();
         }
