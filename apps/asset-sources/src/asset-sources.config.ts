@@ -35,6 +35,17 @@ export const assetSourcesConfigSchema = z.object({
     .min(1_000)
     .max(24 * 3_600_000)
     .default(30 * 60_000),
+  /**
+   * The longest an ingestion's feed host may send nothing (no connection, greeting or answer, then no
+   * byte of the body) before the run fails: a hung host frees its slot then, not at FEED_INGEST_TIMEOUT_MS.
+   * Generous, for hosts that build the feed before they send its first byte.
+   */
+  FEED_INGEST_IDLE_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(3_600_000)
+    .default(5 * 60_000),
   /** Time process (36) may take to reach a feed and read its head; never more than its caller still waits (the gateway gives process 30 s). */
   FEED_PROCESS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(25_000),
   /** Feed-ingest jobs one replica runs at once. */

@@ -53,7 +53,7 @@ export const assetSourcesService: GrpcServiceSpec<AssetSourcesConfig, v1.AssetSo
     // Feed ingestion runs here, not in a worker process: only this service writes its schema's rows.
     const reader = feedReaderFor({
       allowlist: parseAllowlist(config.OUTBOUND_ALLOWLIST),
-      limits: { maxBytes: config.FEED_INGEST_MAX_BYTES, timeoutMs: config.FEED_INGEST_TIMEOUT_MS },
+      limits: { maxBytes: config.FEED_INGEST_MAX_BYTES, timeoutMs: config.FEED_INGEST_TIMEOUT_MS, idleTimeoutMs: config.FEED_INGEST_IDLE_TIMEOUT_MS },
       library,
       // A whole feed is parsed on another core than the ingestion's own work.
       parsing: parseInWorker,

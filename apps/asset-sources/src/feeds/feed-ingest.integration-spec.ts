@@ -19,7 +19,7 @@ const logger = createLogger({ service: 'feed-ingest-test', level: 'silent' });
 const ACCOUNT = 7001;
 
 /** A feed body per path that a test sets; every answer carries the ETag the test gives. */
-const feeds = new Map<string, { body: string; etag?: string; status?: number; cutAfter?: number; delayMs?: number }>();
+const feeds = new Map<string, { body: string; etag?: string; status?: number; cutAfter?: number; stallAfter?: number; delayMs?: number }>();
 /** When each answer's body was sent, by path. */
 const servedAt = new Map<string, number[]>();
 
@@ -62,6 +62,8 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
           setTimeout(() => res.destroy(), 20);
           return;
         }
+        // A host that goes quiet part-way and never closes the connection.
+        if (feed.stallAfter !== undefined) return void res.write(feed.body.slice(0, feed.stallAfter));
         res.end(feed.body);
       };
       // A slow server answers later.
@@ -77,10 +79,10 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     await server?.close();
   });
 
-  const job = () =>
+  const job = (limits: Parameters<typeof httpFeedReader>[1] = {}) =>
     feedIngestJob({
       db: bed.db,
-      reader: httpFeedReader([server.hostPort], {}, parseInWorker),
+      reader: httpFeedReader([server.hostPort], limits, parseInWorker),
       ...bed.feedStore,
       feedSources: bed.feedSources,
       assetSources: bed.assetSources,
@@ -288,6 +290,20 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     feeds.delete('/fragile.csv');
     const missing = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/fragile.csv', {}, server));
     expect(String((await rejectionOf(run(missing.queueId, assetSourceId))).message)).toMatch(/no feed at .*fragile\.csv.*unchanged/);
+    expect(await rows(assetSourceId)).toEqual(before);
+  });
+
+  it('fails a run whose host goes quiet part-way once the idle timeout passes, long before the read timeout, leaving the old rows serving', async () => {
+    feeds.set('/quiet.csv', { body: csv(products(10)) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/quiet.csv', {}, server));
+    await run(queueId, assetSourceId);
+    const before = await rows(assetSourceId);
+
+    feeds.set('/quiet.csv', { body: csv(products(5_000, 100)), stallAfter: 50_000 });
+    const stalled = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/quiet.csv', {}, server));
+    const failure = await rejectionOf(job({ timeoutMs: 60_000, idleTimeoutMs: 300 }).run(request(stalled.queueId, assetSourceId), sink));
+    expect(String(failure.message)).toMatch(/quiet\.csv stalled: nothing arrived for 300 ms\..*unchanged/);
+    expect(await runOf(stalled.queueId)).toMatchObject({ status: 'Failed' });
     expect(await rows(assetSourceId)).toEqual(before);
   });
 

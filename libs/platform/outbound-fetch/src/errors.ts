@@ -11,6 +11,7 @@ export type OutboundFetchErrorCode =
   | 'OUTBOUND_TOO_MANY_REDIRECTS'
   | 'OUTBOUND_RESPONSE_TOO_LARGE'
   | 'OUTBOUND_TIMEOUT'
+  | 'OUTBOUND_STALLED'
   | 'OUTBOUND_DNS_FAILED'
   | 'OUTBOUND_CONNECTION_FAILED';
 
@@ -66,6 +67,9 @@ export const responseTooLarge = (url: URL, maxBytes: number, announcedBytes?: nu
 
 export const timedOut = (url: URL, timeoutMs: number) =>
   new OutboundFetchError('OUTBOUND_TIMEOUT', `Fetching ${redactUrl(url)} did not finish within ${timeoutMs} ms.`, redactUrl(url));
+
+export const stalled = (url: URL, idleMs: number) =>
+  new OutboundFetchError('OUTBOUND_STALLED', `Fetching ${redactUrl(url)} stalled: nothing arrived for ${idleMs} ms.`, redactUrl(url));
 
 export const dnsFailed = (url: URL, hostname: string, cause: unknown) =>
   new OutboundFetchError('OUTBOUND_DNS_FAILED', `Could not resolve the host "${hostname}" of ${redactUrl(url)}${describeCause(cause)}.`, redactUrl(url), {

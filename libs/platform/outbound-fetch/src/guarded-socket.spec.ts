@@ -62,4 +62,20 @@ describe('guarded sockets and budgets for protocols other than HTTP', () => {
     expect(isOutboundFetchError(timeout) && timeout.code).toBe('OUTBOUND_TIMEOUT');
     expect(slow.signal.aborted).toBe(true);
   });
+
+  it('stops a transfer whose host goes quiet for idleTimeoutMs, before its first byte or between chunks', async () => {
+    const url = new URL('ftp://feeds.example.com:21/f.csv');
+    const beforeBody = startOutboundBudget(url, { maxBytes: 1_000, timeoutMs: 5_000, idleTimeoutMs: 50 });
+    await new Promise((resolve) => beforeBody.signal.addEventListener('abort', resolve, { once: true }));
+    expect(beforeBody.signal.reason).toMatchObject({ code: 'OUTBOUND_STALLED', message: expect.stringMatching(/stalled: nothing arrived for 50 ms\.$/) });
+
+    const midway = startOutboundBudget(url, { maxBytes: 1_000, timeoutMs: 5_000, idleTimeoutMs: 50 });
+    const source = new PassThrough();
+    const body = midway.limitBody(source);
+    source.write('a');
+    const stalledError = await failureOf(async () => {
+      for await (const chunk of body) void chunk;
+    });
+    expect(isOutboundFetchError(stalledError) && stalledError.code).toBe('OUTBOUND_STALLED');
+  });
 });

@@ -1,14 +1,14 @@
 import type { Socket } from 'node:net';
-import { finished, pipeline, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { Allowlist } from './allowlist';
-import { createByteLimit } from './byte-limit';
-import { Deadline, onAbort } from './deadline';
-import { isOutboundFetchError, responseTooLarge, timedOut, connectionFailed } from './errors';
+import { fetchDeadline } from './deadline';
+import { responseTooLarge, connectionFailed } from './errors';
+import { guardedBody } from './guarded-body';
 import { openGuardedConnection, resolveCheckedAddresses } from './guarded-connection';
 import { systemResolver, type HostResolver } from './host-resolution';
 
 export interface OutboundBudget {
-  /** Aborts with OUTBOUND_TIMEOUT when the time is up: connects and reads listen to it. */
+  /** Aborts with OUTBOUND_TIMEOUT when the time is up (OUTBOUND_STALLED when the host goes quiet): connects and reads listen to it. */
   signal: AbortSignal;
   /**
    * The body behind the byte cap (OUTBOUND_RESPONSE_TOO_LARGE) and the deadline; the clock stops when
@@ -21,25 +21,16 @@ export interface OutboundBudget {
 
 /**
  * The caps of an outbound fetch for protocols other than HTTP (FTP, SFTP): one deadline for the
- * connection and the whole transfer, and a byte cap counted on what arrives.
+ * connection and the whole transfer, a byte cap counted on what arrives and, with idleTimeoutMs,
+ * the longest the host may send nothing (from the start until the body's first byte, then between chunks).
  */
-export function startOutboundBudget(url: URL, limits: { maxBytes: number; timeoutMs: number }): OutboundBudget {
-  const deadline = new Deadline(limits.timeoutMs, () => timedOut(url, limits.timeoutMs));
+export function startOutboundBudget(url: URL, limits: { maxBytes: number; timeoutMs: number; idleTimeoutMs?: number }): OutboundBudget {
+  const deadline = fetchDeadline(() => url, limits);
   return {
     signal: deadline.signal,
     dispose: () => deadline.dispose(),
-    limitBody(source, describeError = (error) => connectionFailed(url, error)) {
-      const body = createByteLimit(limits.maxBytes, () => responseTooLarge(url, limits.maxBytes));
-      source.once('error', (error) => body.destroy(isOutboundFetchError(error) ? error : describeError(error)));
-      pipeline(source, body, () => undefined);
-      body.on('error', () => undefined);
-      const stopListening = onAbort(deadline.signal, (reason) => body.destroy(reason));
-      finished(body, () => {
-        stopListening();
-        deadline.dispose();
-      });
-      return body;
-    },
+    limitBody: (source, describeError = (error) => connectionFailed(url, error)) =>
+      guardedBody(source, { maxBytes: limits.maxBytes, tooLarge: () => responseTooLarge(url, limits.maxBytes), describeError, deadline }),
   };
 }
 

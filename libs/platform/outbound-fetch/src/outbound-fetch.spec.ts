@@ -513,6 +513,70 @@ describe(createOutboundFetch.name, () => {
     });
   });
 
+  describe('idle timeout (a host gone quiet, well inside the total deadline)', () => {
+    let server: TestServer;
+    let sut: ReturnType<typeof sutWith>;
+    const idle = { idleTimeoutMs: 200 };
+
+    beforeAll(async () => {
+      server = await start((request, response) => {
+        if (request.url === '/never') return;
+        if (request.url === '/stalls-mid-body') {
+          response.writeHead(200, { 'content-length': '100' });
+          response.write('first half');
+          return;
+        }
+        if (request.url === '/trickle') {
+          // 12 chunks 60 ms apart: 720 ms in all, never 200 ms without a byte.
+          let sent = 0;
+          const timer = setInterval(() => {
+            response.write(`chunk ${sent}\n`);
+            if (++sent === 12) {
+              clearInterval(timer);
+              response.end();
+            }
+          }, 60);
+          return;
+        }
+        response.end(Buffer.alloc(4 * 1024 * 1024, 'x'));
+      });
+      sut = sutWith({ allowlist: [`127.0.0.1:${server.port}`], timeoutMs: 10_000, maxBytes: 8 * 1024 * 1024 });
+    });
+
+    it('fails a host that sends no answer as OUTBOUND_STALLED, naming the quiet it waited out', async () => {
+      const error = await outboundError(sut.fetch(`${server.origin}/never`, idle));
+
+      expect(error.code).toBe('OUTBOUND_STALLED');
+      expect(error.message).toBe(`Fetching ${server.origin}/never stalled: nothing arrived for 200 ms.`);
+    });
+
+    it('fails a body that stops arriving midway while it is read', async () => {
+      const error = await outboundError(sut.fetch(`${server.origin}/stalls-mid-body`, idle));
+
+      expect(error.code).toBe('OUTBOUND_STALLED');
+    });
+
+    it('lets a body that keeps arriving take longer in all than the idle timeout', async () => {
+      const response = await sut.fetch(`${server.origin}/trickle`, idle);
+
+      expect(response.body.toString().split('\n')).toHaveLength(13);
+    });
+
+    it("does not count the reader's own pauses: bytes waiting in the buffer are not a quiet host", async () => {
+      const { body } = await sut.fetchStream(`${server.origin}/big`, idle);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+
+      let bytes = 0;
+      for await (const chunk of body) bytes += (chunk as Buffer).length;
+
+      expect(bytes).toBe(4 * 1024 * 1024);
+    });
+
+    it('refuses an idle timeout that is not a positive number', async () => {
+      await expect(sut.fetch(`${server.origin}/big`, { idleTimeoutMs: 0 })).rejects.toThrow('idleTimeoutMs must be a number > 0');
+    });
+  });
+
   describe('DNS', () => {
     it('reports a failed lookup as OUTBOUND_DNS_FAILED', async () => {
       const failingLookup: HostResolver = async () => {

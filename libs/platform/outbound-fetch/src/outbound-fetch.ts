@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { pipeline, Readable, finished } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { Allowlist } from './allowlist';
-import { createByteLimit } from './byte-limit';
-import { Deadline, onAbort } from './deadline';
-import { connectionFailed, invalidUrl, isOutboundFetchError, responseTooLarge, schemeNotAllowed, timedOut, tooManyRedirects } from './errors';
+import { fetchDeadline, type Deadline } from './deadline';
+import { connectionFailed, invalidUrl, isOutboundFetchError, responseTooLarge, schemeNotAllowed, tooManyRedirects } from './errors';
+import { guardedBody } from './guarded-body';
 import { HopRequest, OutboundMethod, sendHop } from './hop-request';
 import { HostResolver, systemResolver } from './host-resolution';
 import { redactUrl } from './redact-url';
@@ -34,6 +34,8 @@ export interface OutboundRequestInit {
   body?: string | Buffer;
   maxBytes?: number;
   timeoutMs?: number;
+  /** The longest the host may send nothing: before the answer's head, then between chunks of its body (OUTBOUND_STALLED). None by default. */
+  idleTimeoutMs?: number;
   maxRedirects?: number;
 }
 
@@ -66,6 +68,7 @@ export interface OutboundFetch {
 interface Limits {
   maxBytes: number;
   timeoutMs: number;
+  idleTimeoutMs?: number;
   maxRedirects: number;
 }
 
@@ -88,6 +91,7 @@ export function createOutboundFetch(options: OutboundFetchOptions = {}): Outboun
     const limits: Limits = {
       maxBytes: init.maxBytes ?? defaults.maxBytes,
       timeoutMs: init.timeoutMs ?? defaults.timeoutMs,
+      idleTimeoutMs: init.idleTimeoutMs,
       maxRedirects: init.maxRedirects ?? defaults.maxRedirects,
     };
     assertValidLimits(limits);
@@ -97,7 +101,7 @@ export function createOutboundFetch(options: OutboundFetchOptions = {}): Outboun
       headers: lowerCaseNames(init.headers ?? {}),
       body: init.body === undefined ? undefined : Buffer.from(init.body),
     };
-    const deadline = new Deadline(limits.timeoutMs, () => timedOut(hop.url, limits.timeoutMs));
+    const deadline = fetchDeadline(() => hop.url, limits);
     try {
       for (let redirectsFollowed = 0; ; redirectsFollowed++) {
         const response = await sendHop(hop, {
@@ -159,18 +163,11 @@ function streamResponse(response: IncomingMessage, hop: HopRequest, limits: Limi
     response.destroy();
     throw responseTooLarge(hop.url, limits.maxBytes, announced);
   }
-  const body = createByteLimit(limits.maxBytes, () => responseTooLarge(hop.url, limits.maxBytes));
-  // Registered before pipeline's own handler so the caller sees our error code, not a bare ECONNRESET.
-  response.once('error', (error) => body.destroy(isOutboundFetchError(error) ? error : connectionFailed(hop.url, error)));
-  // pipeline tears the response down with the body; its callback has nothing left to do.
-  pipeline(response, body, () => undefined);
-  // A caller that reads only the status and abandons the body must not crash the process when the
-  // deadline later destroys it with an error; callers that listen (for await, pipeline) still see it.
-  body.on('error', () => undefined);
-  const stopListening = onAbort(deadline.signal, (reason) => body.destroy(reason));
-  finished(body, () => {
-    stopListening();
-    deadline.dispose();
+  const body = guardedBody(response, {
+    maxBytes: limits.maxBytes,
+    tooLarge: () => responseTooLarge(hop.url, limits.maxBytes),
+    describeError: (error) => connectionFailed(hop.url, error),
+    deadline,
   });
   return { status: response.statusCode ?? 0, headers: response.headers, url: redactUrl(hop.url), body };
 }
@@ -183,6 +180,9 @@ function assertValidLimits(limits: Limits): void {
   const problems = [
     Number.isFinite(limits.maxBytes) && limits.maxBytes >= 0 ? undefined : 'maxBytes must be a number >= 0',
     Number.isFinite(limits.timeoutMs) && limits.timeoutMs > 0 ? undefined : 'timeoutMs must be a number > 0',
+    limits.idleTimeoutMs === undefined || (Number.isFinite(limits.idleTimeoutMs) && limits.idleTimeoutMs > 0)
+      ? undefined
+      : 'idleTimeoutMs must be a number > 0',
     Number.isInteger(limits.maxRedirects) && limits.maxRedirects >= 0 ? undefined : 'maxRedirects must be an integer >= 0',
   ].filter((problem): problem is string => problem !== undefined);
   if (problems.length > 0) throw new RangeError(`Invalid outbound fetch limits: ${problems.join('; ')}`);

@@ -7,6 +7,8 @@ export interface FeedReadLimits {
   maxBytes: number;
   /** Time to connect and read the whole feed. */
   timeoutMs: number;
+  /** The longest the host may send nothing (before the first byte, then between chunks): a hung host fails the read then, not at timeoutMs. */
+  idleTimeoutMs?: number;
 }
 
 /** A feed's bytes as one transport serves them. */

@@ -25,7 +25,7 @@ export function httpTransport(outbound: OutboundFetch): FeedTransport {
       const where = describeFeedUrl(location.url);
       let response;
       try {
-        response = await outbound.fetchStream(url, { ...init, maxBytes: limits.maxBytes, timeoutMs: limits.timeoutMs });
+        response = await outbound.fetchStream(url, { ...init, maxBytes: limits.maxBytes, timeoutMs: limits.timeoutMs, idleTimeoutMs: limits.idleTimeoutMs });
       } catch (error) {
         throw feedProblemOf(error, limits.maxBytes);
       }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Socket } from 'node:net';
 import SftpClient from 'ssh2-sftp-client';
 import { isOutboundFetchError, startOutboundBudget, type GuardedConnector } from '@platform/outbound-fetch';
 import type { FeedLocation } from '../feed-reading';
@@ -20,12 +21,17 @@ export function sftpTransport(connector: GuardedConnector): FeedTransport {
       const budget = startOutboundBudget(url, limits);
       const client = new SftpClient();
       let presented: string | undefined;
-      const endOnTimeout = () => void client.end().catch(() => undefined);
+      let sock: Socket | undefined;
+      // Ending the client alone does not stop a handshake under way: the socket goes too.
+      const endOnTimeout = () => {
+        sock?.destroy();
+        void client.end().catch(() => undefined);
+      };
       budget.signal.addEventListener('abort', endOnTimeout, { once: true });
       const abort = () => budget.dispose();
       signal?.addEventListener('abort', abort, { once: true });
       try {
-        const sock = await connector.connect(url, budget.signal);
+        sock = await connector.connect(url, budget.signal);
         const { username, password, privateKey, hostKeyFingerprint: pinned } = location.urlConfig;
         await client.connect({
           sock,

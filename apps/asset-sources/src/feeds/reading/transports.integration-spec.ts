@@ -8,7 +8,7 @@ import { createGuardedConnector, createOutboundFetch } from '@platform/outbound-
 import { startEmbeddedS3, type EmbeddedS3 } from '@platform/s3';
 import type { FeedFormat, FeedLocation } from '../feed-reading';
 import { createFeedReader } from './feed-reader';
-import { sshKeyPair, startFeedFtpServer, startFeedSftpServer, type FeedFtpServer, type FeedSftpServer } from '@platform/testing';
+import { sshKeyPair, startFeedFtpServer, startFeedSftpServer, startSilentTcpServer, type FeedFtpServer, type FeedSftpServer } from '@platform/testing';
 import { CSV_FORMAT, readAll } from './feed-test-servers';
 import { ftpTransport } from './ftp-transport';
 import { objstoreTransport } from './objstore-transport';
@@ -30,12 +30,12 @@ async function rejectionOf(promise: Promise<unknown>): Promise<AppError> {
   throw new Error('expected a rejection');
 }
 
-function readerFor(allowlist: string[], maxBytes = 1024 * 1024) {
+function readerFor(allowlist: string[], maxBytes = 1024 * 1024, idleTimeoutMs?: number) {
   const connector = createGuardedConnector({ allowlist });
   const outbound = createOutboundFetch({ allowlist });
   return createFeedReader({
     transports: { ftp: ftpTransport(connector), sftp: sftpTransport(connector), objstore: objstoreTransport(outbound) },
-    limits: { maxBytes, timeoutMs: 10_000 },
+    limits: { maxBytes, timeoutMs: 10_000, idleTimeoutMs },
   });
 }
 
@@ -205,5 +205,31 @@ describe('objstore feeds (the embedded S3 server on loopback)', () => {
   it('refuses an endpoint on loopback that is not admitted', async () => {
     const error = await rejectionOf(values(at('objstore', `${s3.endpoint}/feeds/exports/products.csv`, { accessKey, secretKey })));
     expect(error.code).toBe('FEED_REFUSED');
+  });
+});
+
+describe('a host that never says a word (a TCP server on loopback)', () => {
+  let silent: Awaited<ReturnType<typeof startSilentTcpServer>>;
+  beforeAll(async () => {
+    silent = await startSilentTcpServer();
+  });
+  afterAll(async () => {
+    await silent?.close();
+  });
+
+  it.each([
+    ['ftp', {}],
+    ['sftp', { username: 'feeder', password: 'pw' }],
+  ] as const)('fails a %s read once the idle timeout passes without a greeting, long before the read timeout', async (urlType, urlConfig) => {
+    const url = `${urlType}://${silent.hostPort}/products.csv`;
+    const startedAt = Date.now();
+    const error = await rejectionOf(readerFor([silent.hostPort], 1024, 300).open(at(urlType, url, urlConfig), CSV_FORMAT));
+    // The read timeout is 10 s: a transport that only noted the stall would still wait it out.
+    expect(Date.now() - startedAt).toBeLessThan(5_000);
+    expect(error).toMatchObject({
+      code: 'FEED_UNREACHABLE',
+      detail: `Fetching ${url} stalled: nothing arrived for 300 ms.`,
+      extensions: { cause: 'OUTBOUND_STALLED' },
+    });
   });
 });
