@@ -1,4 +1,4 @@
-import { secretKey, z } from '@platform/config';
+import { msList, secretKey, z } from '@platform/config';
 import { SERVICE_ENDPOINTS } from '@contracts/proto';
 import { grpcServiceFields, peerAddressFields } from '@platform/service';
 
@@ -46,6 +46,11 @@ export const assetSourcesConfigSchema = z.object({
     .min(1_000)
     .max(3_600_000)
     .default(5 * 60_000),
+  /**
+   * How long a run waits before reading its feed again after a failure another try may not meet (the host
+   * unreachable or quiet, a 5xx or 429): one entry a retry; empty for none.
+   */
+  FEED_READ_RETRY_DELAYS_MS: msList('60000,300000', { min: 100, max: 3_600_000, maxEntries: 10 }),
   /** Time process (36) may take to reach a feed and read its head; never more than its caller still waits (the gateway gives process 30 s). */
   FEED_PROCESS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(25_000),
   /** Feed-ingest jobs one replica runs at once. */

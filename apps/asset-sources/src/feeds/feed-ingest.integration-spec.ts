@@ -19,7 +19,10 @@ const logger = createLogger({ service: 'feed-ingest-test', level: 'silent' });
 const ACCOUNT = 7001;
 
 /** A feed body per path that a test sets; every answer carries the ETag the test gives. */
-const feeds = new Map<string, { body: string; etag?: string; status?: number; cutAfter?: number; stallAfter?: number; delayMs?: number }>();
+const feeds = new Map<
+  string,
+  { body: string; etag?: string; status?: number; cutAfter?: number; stallAfter?: number; delayMs?: number; failWith?: number[] }
+>();
 /** When each answer's body was sent, by path. */
 const servedAt = new Map<string, number[]>();
 
@@ -53,6 +56,9 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
       const path = (req.url ?? '').split('?')[0];
       const feed = feeds.get(path);
       if (!feed) return void res.writeHead(404).end('no such feed');
+      // A host that fails its first requests (one status each), then answers.
+      const failure = feed.failWith?.shift();
+      if (failure !== undefined) return void res.writeHead(failure).end('try later');
       const answer = () => {
         servedAt.set(path, [...(servedAt.get(path) ?? []), Date.now()]);
         res.writeHead(feed.status ?? 200, { 'content-type': 'text/csv', ...(feed.etag ? { etag: feed.etag } : {}) });
@@ -79,10 +85,11 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     await server?.close();
   });
 
-  const job = (limits: Parameters<typeof httpFeedReader>[1] = {}) =>
+  const job = (limits: Parameters<typeof httpFeedReader>[1] = {}, readRetryDelaysMs: number[] = []) =>
     feedIngestJob({
       db: bed.db,
       reader: httpFeedReader([server.hostPort], limits, parseInWorker),
+      readRetryDelaysMs,
       ...bed.feedStore,
       feedSources: bed.feedSources,
       assetSources: bed.assetSources,
@@ -305,6 +312,71 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     expect(String(failure.message)).toMatch(/quiet\.csv stalled: nothing arrived for 300 ms\..*unchanged/);
     expect(await runOf(stalled.queueId)).toMatchObject({ status: 'Failed' });
     expect(await rows(assetSourceId)).toEqual(before);
+  });
+
+  /** A sink that keeps what the run says on the queue; `stopping` as the runner's consumer would abort it. */
+  const saying = (stopping = new AbortController().signal) => {
+    const said: string[] = [];
+    return { said, sink: directSink(async (_done, _total, message) => void said.push(message ?? ''), stopping) };
+  };
+  const requestsFor = (path: string) => server.requests.filter((r) => r.url === path).length;
+
+  it('reads a feed again after a failure another try may not meet, saying why and when, and serves it', async () => {
+    feeds.set('/flaky.csv', { body: csv(products(30)), failWith: [503, 502] });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/flaky.csv', {}, server));
+    const { said, sink: heard } = saying();
+
+    const result = await job({}, [50, 50]).run(request(queueId, assetSourceId), heard);
+
+    expect(result.message).toMatch(/^Completed: 30 rows serving/);
+    expect(requestsFor('/flaky.csv')).toBe(3);
+    expect(said.filter((message) => message.startsWith('The feed could not be read'))).toEqual([
+      `The feed could not be read: ${server.origin}/flaky.csv answered 503. Reading it again in 50 ms (attempt 2 of 3).`,
+      `The feed could not be read: ${server.origin}/flaky.csv answered 502. Reading it again in 50 ms (attempt 3 of 3).`,
+    ]);
+    expect(await rows(assetSourceId)).toHaveLength(30);
+  });
+
+  it('gives up after the last try with its cause, the old rows serving; what the owner must fix is not tried again', async () => {
+    feeds.set('/down.csv', { body: csv(products(5)) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/down.csv', {}, server));
+    await run(queueId, assetSourceId);
+    const before = await rows(assetSourceId);
+
+    feeds.set('/down.csv', { body: csv(products(5)), failWith: [503, 503, 503] });
+    const down = await bed.feedSources.refresh(ACCOUNT, assetSourceId);
+    const failure = await rejectionOf(job({}, [20, 20]).run(request(down.queueId, assetSourceId), sink));
+    expect(failure.message).toBe(
+      `The feed could not be read: ${server.origin}/down.csv answered 503. It failed on each of 3 attempts. The rows already serving are unchanged.`,
+    );
+    expect(await runOf(down.queueId)).toMatchObject({ status: 'Failed', message: failure.message });
+    expect(await rows(assetSourceId)).toEqual(before);
+
+    feeds.delete('/down.csv');
+    const asked = requestsFor('/down.csv');
+    const missing = await bed.feedSources.refresh(ACCOUNT, assetSourceId);
+    expect((await rejectionOf(job({}, [20, 20]).run(request(missing.queueId, assetSourceId), sink))).message).toBe(
+      `The feed could not be read: There is no feed at ${server.origin}/down.csv. The rows already serving are unchanged.`,
+    );
+    expect(requestsFor('/down.csv')).toBe(asked + 1);
+  });
+
+  it('hands a run that waits to read again back when its worker stops, and ends it Cancelled when it is cancelled meanwhile', async () => {
+    feeds.set('/later.csv', { body: csv(products(5)), failWith: [503, 503] });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/later.csv', {}, server));
+    const stop = new AbortController();
+    const handedBack = rejectionOf(job({}, [60_000]).run(request(queueId, assetSourceId), saying(stop.signal).sink));
+    await waitUntil(async () => /Reading it again in 1 min/.test((await runOf(queueId)).message), { what: 'the run to wait to read again' });
+    stop.abort();
+    expect(await handedBack).toMatchObject({ name: 'JobHandedBack' });
+    expect(await runOf(queueId)).toMatchObject({ status: 'Processing' });
+
+    const cancelledRun = rejectionOf(job({}, [60_000]).run(request(queueId, assetSourceId), sink));
+    await waitUntil(async () => requestsFor('/later.csv') === 2, { what: 'the second delivery to read once' });
+    await waitUntil(async () => /Reading it again/.test((await runOf(queueId)).message), { what: 'the second delivery to wait' });
+    await bed.feedSources.cancelRun(ACCOUNT, queueId);
+    expect((await cancelledRun).message).toMatch(/^Cancelled/);
+    expect(await runOf(queueId)).toMatchObject({ status: 'Cancelled' });
   });
 
   /** Row counts by generation of a source, as stored (what reads see and what they do not). */

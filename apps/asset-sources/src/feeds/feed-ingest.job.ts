@@ -1,5 +1,5 @@
 import { ASSET_SOURCE_ROW_MAX_BYTES, FEED_RUNS_KEPT } from '@contracts/domain';
-import { JobFailed, JobHandedBack, type JobHandler, type JobProgressSink, type JobResult } from '@platform/jobs';
+import { JobFailed, JobHandedBack, type JobHandler, type JobProgressSink, type JobRequest, type JobResult } from '@platform/jobs';
 import type { Logger } from '@platform/logging';
 import { isNamedLockFree, withNamedLock, withTransaction, type ServiceDatabase } from '@platform/mysql';
 import type { AssetSourceRecord } from '../sources/asset-source.model';
@@ -8,6 +8,7 @@ import { isNumericWeight } from '../sources/asset-source.rules';
 import { isRejectedFeedRow, type FeedReader, type OpenedFeed } from './feed-reading';
 import { asideSummary, servingSummary, STAGE_BATCH, STAGE_BATCH_BYTES, StagedRows, type FeedRowsRepository, type SwapOutcome } from './feed-rows.repository';
 import { KeyFilter } from './key-filter';
+import { isTransientFeedFailure } from './reading/feed-errors';
 import { cancelledMessage, watchForCancel } from './cancel-watch';
 import { keptFields, RowValueCollector } from '../sources/row-values';
 import { FEED_INGEST_KIND, type FeedIngestPayload, type FeedReportEntry, type FeedRunHealth, type FeedSourceRecord } from './feed-source.model';
@@ -38,10 +39,25 @@ export interface FeedIngestDeps {
   assetSources: AssetSourceService;
   logger: Logger;
   now?: () => Date;
+  /**
+   * How long a run waits before reading its feed again after a failure another try may not meet (the
+   * host unreachable or quiet, a 5xx or 429): one entry a retry. None by default (specs); the service
+   * sets FEED_READ_RETRY_DELAYS_MS.
+   */
+  readRetryDelaysMs?: readonly number[];
 }
 
 /** A run that ended without swapping a version in: the run row says why, and so does the queue (Failed). */
 class RunEnded extends JobFailed {}
+
+/** A read that failed in a way another try may not, while tries are left: the run waits, then reads the feed again. */
+class ReadFailedForNow extends Error {}
+
+/** Which try of its feed's read a run is on. */
+interface ReadAttempt {
+  number: number;
+  of: number;
+}
 
 /** Thrown inside a run's last transaction when the run was cancelled first: the transaction rolls back. */
 class CancelledFirst extends Error {}
@@ -52,7 +68,9 @@ class CancelledFirst extends Error {}
  * source to that generation in one short transaction, only when the feed parsed to its end. A broken
  * feed leaves the old rows serving; so does a version the shrink guard holds. One run per source at a
  * time across replicas (a named lock): a run that finds another under way waits for it. A scheduled
- * run of a feed that did not change (ETag, Last-Modified or content hash) is skipped. A cancelled run
+ * run of a feed that did not change (ETag, Last-Modified or content hash) is skipped. A read that fails
+ * in a way another try may not meet (the host unreachable or quiet, a 5xx or 429) is tried again after
+ * each of readRetryDelaysMs, the queue saying why and when; the last failure ends the run. A cancelled run
  * (by its owner or an update) stops within CANCEL_CHECK_MS and is never served; so does a run whose
  * replica shuts down, which is handed back (JobHandedBack) for another to read again. Repeatable from the
  * start: a redelivered job drops what an earlier attempt wrote. The generation a run replaced is
@@ -63,7 +81,6 @@ export function feedIngestJob(deps: FeedIngestDeps): JobHandler<FeedIngestPayloa
   return {
     kind: FEED_INGEST_KIND,
     async run(job, sink) {
-      const { assetSourceId } = job.payload;
       const run = await deps.feeds.getRun(job.queueId);
       if (!run) throw new JobFailed('The feed source of this run no longer exists.');
       if (run.status !== 'Queued' && run.status !== 'Processing') {
@@ -71,25 +88,16 @@ export function feedIngestJob(deps: FeedIngestDeps): JobHandler<FeedIngestPayloa
         if (run.status === 'Completed' || run.status === 'Skipped') return { totalItems: run.rowsRead, totalProcessed: run.rowsRead, message: run.message };
         throw new JobFailed(run.message);
       }
-      // One run of a source at a time, on any replica: this one waits its turn (its delivery kept alive,
-      // its concurrency slot free for other runs meanwhile), and ends without reading when it is
-      // cancelled while it waits.
-      const lockName = `feed-${assetSourceId}`;
-      for (let waited = false; ; waited = true) {
-        const locked = await withNamedLock(deps.db.knex, deps.db.schema, lockName, () =>
-          ingest(deps, job.queueId, job.accountId, assetSourceId, run.trigger, sink, now),
-        );
-        if (locked.acquired) return locked.result;
-        if (!waited) await sink.progress(0, 0, 'Waiting for the run of this feed source under way to end');
-        await sink.idle(async () => {
-          do {
-            // Shutting down: another replica waits in this one's place.
-            if (sink.stopping.aborted) throw new JobHandedBack();
-            await throwUnlessStillToRun(deps.feeds, job.queueId);
-            await new Promise((resolve) => setTimeout(resolve, LOCK_WAIT_MS));
-          } while (!(await isNamedLockFree(deps.db.knex, deps.db.schema, lockName)));
-        });
-        await throwUnlessStillToRun(deps.feeds, job.queueId);
+      const delays = deps.readRetryDelaysMs ?? [];
+      for (let number = 1; ; number++) {
+        try {
+          return await ingestInTurn(deps, job, run.trigger, sink, now, { number, of: delays.length + 1 });
+        } catch (error) {
+          if (!(error instanceof ReadFailedForNow)) throw error;
+          const delayMs = delays[number - 1];
+          const message = `${error.message} Reading it again in ${spokenDelay(delayMs)} (attempt ${number + 1} of ${delays.length + 1}).`;
+          await waitToReadAgain(deps.feeds, job.queueId, sink, delayMs, message);
+        }
       }
     },
     async failed(job, message) {
@@ -110,6 +118,68 @@ export function feedIngestJob(deps: FeedIngestDeps): JobHandler<FeedIngestPayloa
       await deps.feeds.pruneRuns(job.payload.assetSourceId, FEED_RUNS_KEPT);
     },
   };
+}
+
+/**
+ * One run of a source at a time, on any replica: this one waits its turn (its delivery kept alive, its
+ * concurrency slot free for other runs meanwhile), and ends without reading when it is cancelled while
+ * it waits.
+ */
+async function ingestInTurn(
+  deps: FeedIngestDeps,
+  job: JobRequest<FeedIngestPayload>,
+  trigger: string,
+  sink: JobProgressSink,
+  now: () => Date,
+  attempt: ReadAttempt,
+): Promise<JobResult> {
+  const { assetSourceId } = job.payload;
+  const lockName = `feed-${assetSourceId}`;
+  for (let waited = false; ; waited = true) {
+    const locked = await withNamedLock(deps.db.knex, deps.db.schema, lockName, () =>
+      ingest(deps, job.queueId, job.accountId, assetSourceId, trigger, sink, now, attempt),
+    );
+    if (locked.acquired) return locked.result;
+    if (!waited) await sink.progress(0, 0, 'Waiting for the run of this feed source under way to end');
+    await sink.idle(async () => {
+      do {
+        // Shutting down: another replica waits in this one's place.
+        if (sink.stopping.aborted) throw new JobHandedBack();
+        await throwUnlessStillToRun(deps.feeds, job.queueId);
+        await sleep(LOCK_WAIT_MS);
+      } while (!(await isNamedLockFree(deps.db.knex, deps.db.schema, lockName)));
+    });
+    await throwUnlessStillToRun(deps.feeds, job.queueId);
+  }
+}
+
+/**
+ * Between two reads of a feed: the run and the queue say why and when it reads again; the wait holds no
+ * concurrency slot, ends the run when it is cancelled meanwhile and hands it back when the worker stops.
+ */
+async function waitToReadAgain(feeds: FeedSourceRepository, queueId: string, sink: JobProgressSink, delayMs: number, message: string): Promise<void> {
+  if (!(await feeds.saveRun(undefined, queueId, { status: 'Processing', message }))) throw new JobFailed(await endCancelled(feeds, queueId));
+  await sink.progress(0, 0, message);
+  await sink.idle(async () => {
+    for (const until = Date.now() + delayMs; Date.now() < until;) {
+      if (sink.stopping.aborted) throw new JobHandedBack();
+      await throwUnlessStillToRun(feeds, queueId);
+      await sleep(Math.min(LOCK_WAIT_MS, until - Date.now()));
+    }
+  });
+  await throwUnlessStillToRun(feeds, queueId);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** "200 ms", "45 s", "5 min", "1 h 30 min": a wait as the queue says it. */
+export function spokenDelay(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  return minutes % 60 === 0 ? `${minutes / 60} h` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
 /** Throws the end of a run that ended or was cancelled while it waited for its source's lock. */
@@ -136,6 +206,7 @@ async function ingest(
   trigger: string,
   sink: JobProgressSink,
   now: () => Date,
+  attempt: ReadAttempt,
 ): Promise<JobResult> {
   const source = await deps.assetSources.get(accountId, assetSourceId).catch(() => undefined);
   const feed = await deps.feeds.get(assetSourceId);
@@ -147,6 +218,12 @@ async function ingest(
   const end = async (status: 'Failed' | 'Skipped', message: string, health?: FeedRunHealth): Promise<never> => {
     if (!(await deps.feeds.saveRun(undefined, queueId, { status, message, health }))) return cancelled(health);
     throw new RunEnded(message);
+  };
+  /** A failure another try may not meet waits for that try while one is left; any other, or the last, ends the run. */
+  const readFailed = (what: string, error: unknown, health?: FeedRunHealth): Promise<never> => {
+    if (isTransientFeedFailure(error) && attempt.number < attempt.of) throw new ReadFailedForNow(what);
+    const tries = attempt.number > 1 ? ` It failed on each of ${attempt.number} attempts.` : '';
+    return end('Failed', `${what}${tries} The rows already serving are unchanged.`, health);
   };
   if (!(await deps.feeds.saveRun(undefined, queueId, { status: 'Processing', message: 'Processing' }))) return cancelled();
   // Under the source's lock: whatever an earlier attempt (or a run killed mid-way) wrote is dropped.
@@ -167,7 +244,7 @@ async function ingest(
       { ...feed.format, customCode: feed.format.customCode ?? undefined, config: feed.format.feedConfig ?? undefined },
     );
   } catch (error) {
-    return end('Failed', `The feed could not be read: ${reason(error)} The rows already serving are unchanged.`);
+    return readFailed(`The feed could not be read: ${reason(error)}`, error);
   }
   // Trust on first use: the host key an sftp server first authenticated with is the one it must show from now on.
   if (opened.hostKeyFingerprint !== undefined && feed.location.urlConfig.hostKeyFingerprint === undefined)
@@ -207,7 +284,7 @@ async function ingest(
       if (cancelWatch.requested) return cancelled(health);
       if (readingStopped()) throw new JobHandedBack();
       if (error instanceof RunEnded) throw error;
-      return end('Failed', `The feed was not ingested: ${reason(error)} The rows already serving are unchanged.`);
+      return readFailed(`The feed was not ingested: ${reason(error)}`, error);
     });
     // A closed transfer may read as the feed's end: a cancelled or stopped run never goes on to be served.
     if (cancelWatch.requested) return cancelled(health);

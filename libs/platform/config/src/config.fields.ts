@@ -26,6 +26,21 @@ export const booleanFlag = (fallback: boolean) =>
     .default(fallback ? 'true' : 'false')
     .transform((value) => value === 'true' || value === '1');
 
+/**
+ * Durations in ms as a comma-separated list (`60000,300000`; empty for none): a retry schedule, one
+ * entry a retry. Each a whole number from `min` to `max`, at most `maxEntries` of them.
+ */
+export const msList = (fallback: string, { min, max, maxEntries }: { min: number; max: number; maxEntries: number }) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value) => (value.trim() === '' ? [] : value.split(',').map((entry) => Number(entry.trim()))))
+    .refine((values) => values.length <= maxEntries, `must list at most ${maxEntries} durations`)
+    .refine(
+      (values) => values.every((ms) => Number.isInteger(ms) && ms >= min && ms <= max),
+      `must be whole numbers of ms from ${min} to ${max}, separated by commas`,
+    );
+
 export const nodeEnv = z.enum(['development', 'test', 'production']).default('development');
 
 export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');

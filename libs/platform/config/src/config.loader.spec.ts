@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from './config.loader';
-import { booleanFlag, port, secretKey, url, z } from './config.fields';
+import { booleanFlag, msList, port, secretKey, url, z } from './config.fields';
 
 describe(loadConfig.name, () => {
   const schema = z.object({
@@ -32,5 +32,14 @@ describe(loadConfig.name, () => {
     expect(problems).toMatch(/^PORT:/m);
     expect(problems).toMatch(/^NATS_URL: must be a URL with protocol nats/m);
     expect(problems).toMatch(/^KEY: must be 32 bytes/m);
+  });
+
+  it('reads a list of durations, empty for none, and refuses a list of other things or too long', () => {
+    const retries = z.object({ RETRY_DELAYS_MS: msList('60000,300000', { min: 100, max: 3_600_000, maxEntries: 3 }) });
+    expect(loadConfig(retries, {}).RETRY_DELAYS_MS).toEqual([60_000, 300_000]);
+    expect(loadConfig(retries, { RETRY_DELAYS_MS: ' 200, 400 ' }).RETRY_DELAYS_MS).toEqual([200, 400]);
+    expect(loadConfig(retries, { RETRY_DELAYS_MS: '' }).RETRY_DELAYS_MS).toEqual([]);
+    for (const bad of ['60s', '50', '1,2.5', '200,,200', '100,100,100,100'])
+      expect(() => loadConfig(retries, { RETRY_DELAYS_MS: bad })).toThrow(/RETRY_DELAYS_MS: must/);
   });
 });

@@ -28,3 +28,18 @@ export function feedProblemOf(error: unknown, maxBytes: number): unknown {
   if (REFUSED_FETCH.includes(error.code)) return problem('FEED_REFUSED', error.message, { extensions: { cause: error.code } });
   return problem('FEED_UNREACHABLE', error.message, { extensions: { cause: error.code } });
 }
+
+/**
+ * A read failure another try a few minutes on may not meet: the host unreachable, resetting or gone
+ * quiet (not the whole read's time cap spent), or answering 5xx or 429. What the owner must fix
+ * (credentials, the path, the address, the size, the format) is not.
+ */
+export function isTransientFeedFailure(error: unknown): boolean {
+  if (!(error instanceof AppError)) return false;
+  if (error.code === 'FEED_UNREACHABLE') return error.extensions?.['cause'] !== 'OUTBOUND_TIMEOUT';
+  if (error.code === 'FEED_BAD_STATUS') {
+    const status = Number(error.extensions?.['upstreamStatus']);
+    return status >= 500 || status === 429;
+  }
+  return false;
+}
