@@ -220,10 +220,10 @@ async function ingest(
     throw new RunEnded(message);
   };
   /** A failure another try may not meet waits for that try while one is left; any other, or the last, ends the run. */
-  const readFailed = (what: string, error: unknown, health?: FeedRunHealth): Promise<never> => {
+  const readFailed = (what: string, error: unknown): Promise<never> => {
     if (isTransientFeedFailure(error) && attempt.number < attempt.of) throw new ReadFailedForNow(what);
     const tries = attempt.number > 1 ? ` It failed on each of ${attempt.number} attempts.` : '';
-    return end('Failed', `${what}${tries} The rows already serving are unchanged.`, health);
+    return end('Failed', `${what}${tries} The rows already serving are unchanged.`);
   };
   if (!(await deps.feeds.saveRun(undefined, queueId, { status: 'Processing', message: 'Processing' }))) return cancelled();
   // Under the source's lock: whatever an earlier attempt (or a run killed mid-way) wrote is dropped.
