@@ -41,24 +41,24 @@ describe('guarded sockets and budgets for protocols other than HTTP', () => {
     },
   );
 
-  it('caps the bytes of a body and stops it when the time is up', async () => {
-    const url = new URL('sftp://feeds.example.com:22/f.csv');
-    const capped = startOutboundBudget(url, { maxBytes: 10, timeoutMs: 5_000 });
+  /** Reads a body behind `budget` whose source sent `sent` (ending there when `ends`), and answers how the read failed. */
+  const readFailure = (budget: ReturnType<typeof startOutboundBudget>, sent: Buffer | string, ends = false) => {
     const source = new PassThrough();
-    const body = capped.limitBody(source);
-    source.end(Buffer.alloc(20));
-    const tooLarge = await failureOf(async () => {
+    const body = budget.limitBody(source);
+    if (ends) source.end(sent);
+    else source.write(sent);
+    return failureOf(async () => {
       for await (const chunk of body) void chunk;
     });
+  };
+
+  it('caps the bytes of a body and stops it when the time is up', async () => {
+    const url = new URL('sftp://feeds.example.com:22/f.csv');
+    const tooLarge = await readFailure(startOutboundBudget(url, { maxBytes: 10, timeoutMs: 5_000 }), Buffer.alloc(20), true);
     expect(isOutboundFetchError(tooLarge) && tooLarge.code).toBe('OUTBOUND_RESPONSE_TOO_LARGE');
 
     const slow = startOutboundBudget(url, { maxBytes: 1_000, timeoutMs: 50 });
-    const trickle = new PassThrough();
-    const timed = slow.limitBody(trickle);
-    trickle.write('a');
-    const timeout = await failureOf(async () => {
-      for await (const chunk of timed) void chunk;
-    });
+    const timeout = await readFailure(slow, 'a');
     expect(isOutboundFetchError(timeout) && timeout.code).toBe('OUTBOUND_TIMEOUT');
     expect(slow.signal.aborted).toBe(true);
   });
@@ -69,13 +69,7 @@ describe('guarded sockets and budgets for protocols other than HTTP', () => {
     await new Promise((resolve) => beforeBody.signal.addEventListener('abort', resolve, { once: true }));
     expect(beforeBody.signal.reason).toMatchObject({ code: 'OUTBOUND_STALLED', message: expect.stringMatching(/stalled: nothing arrived for 50 ms\.$/) });
 
-    const midway = startOutboundBudget(url, { maxBytes: 1_000, timeoutMs: 5_000, idleTimeoutMs: 50 });
-    const source = new PassThrough();
-    const body = midway.limitBody(source);
-    source.write('a');
-    const stalledError = await failureOf(async () => {
-      for await (const chunk of body) void chunk;
-    });
+    const stalledError = await readFailure(startOutboundBudget(url, { maxBytes: 1_000, timeoutMs: 5_000, idleTimeoutMs: 50 }), 'a');
     expect(isOutboundFetchError(stalledError) && stalledError.code).toBe('OUTBOUND_STALLED');
   });
 });
