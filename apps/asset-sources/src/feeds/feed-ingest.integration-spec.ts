@@ -361,6 +361,18 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     expect(requestsFor('/down.csv')).toBe(asked + 1);
   });
 
+  it('reads at once when the source is refreshed while its run waits to read again: the refresh is that run', async () => {
+    feeds.set('/fixed.csv', { body: csv(products(7)), failWith: [503] });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/fixed.csv', {}, server));
+    const running = job({}, [600_000]).run(request(queueId, assetSourceId), sink);
+    await waitUntil(async () => /Reading it again in 10 min/.test((await runOf(queueId)).message), { what: 'the run to wait to read again' });
+
+    expect(await bed.feedSources.refresh(ACCOUNT, assetSourceId)).toEqual({ queueId });
+    expect((await running).message).toMatch(/^Completed: 7 rows serving/);
+    expect(requestsFor('/fixed.csv')).toBe(2);
+    expect(await runOf(queueId)).toMatchObject({ status: 'Completed', readAgainAt: null });
+  });
+
   it('hands a run that waits to read again back when its worker stops, and ends it Cancelled when it is cancelled meanwhile', async () => {
     feeds.set('/later.csv', { body: csv(products(5)), failWith: [503, 503] });
     const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/later.csv', {}, server));

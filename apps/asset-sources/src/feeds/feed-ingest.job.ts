@@ -11,7 +11,14 @@ import { KeyFilter } from './key-filter';
 import { isTransientFeedFailure } from './reading/feed-errors';
 import { cancelledMessage, watchForCancel } from './cancel-watch';
 import { keptFields, RowValueCollector } from '../sources/row-values';
-import { FEED_INGEST_KIND, type FeedIngestPayload, type FeedReportEntry, type FeedRunHealth, type FeedSourceRecord } from './feed-source.model';
+import {
+  FEED_INGEST_KIND,
+  type FeedIngestPayload,
+  type FeedReportEntry,
+  type FeedRunHealth,
+  type FeedRunRecord,
+  type FeedSourceRecord,
+} from './feed-source.model';
 import type { FeedSourceRepository } from './feed-source.repository';
 import type { FeedSourceService } from './feed-source.service';
 
@@ -155,18 +162,22 @@ async function ingestInTurn(
 
 /**
  * Between two reads of a feed: the run and the queue say why and when it reads again; the wait holds no
- * concurrency slot, ends the run when it is cancelled meanwhile and hands it back when the worker stops.
+ * concurrency slot, ends the run when it is cancelled meanwhile, hands it back when the worker stops,
+ * and ends early when a refresh of the source brings the time forward (the run's read_again_at).
  */
 async function waitToReadAgain(feeds: FeedSourceRepository, queueId: string, sink: JobProgressSink, delayMs: number, message: string): Promise<void> {
   if (!(await feeds.saveRun(undefined, queueId, { status: 'Processing', message }))) throw new JobFailed(await endCancelled(feeds, queueId));
+  await feeds.setReadAgainAt(queueId, new Date(Date.now() + delayMs));
   await sink.progress(0, 0, message);
   await sink.idle(async () => {
-    for (const until = Date.now() + delayMs; Date.now() < until;) {
+    for (;;) {
       if (sink.stopping.aborted) throw new JobHandedBack();
-      await throwUnlessStillToRun(feeds, queueId);
-      await sleep(Math.min(LOCK_WAIT_MS, until - Date.now()));
+      const readAgainAt = (await throwUnlessStillToRun(feeds, queueId)).readAgainAt?.getTime() ?? 0;
+      if (Date.now() >= readAgainAt) break;
+      await sleep(Math.min(LOCK_WAIT_MS, readAgainAt - Date.now()));
     }
   });
+  await feeds.setReadAgainAt(queueId, null);
   await throwUnlessStillToRun(feeds, queueId);
 }
 
@@ -182,13 +193,14 @@ export function spokenDelay(ms: number): string {
   return minutes % 60 === 0 ? `${minutes / 60} h` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-/** Throws the end of a run that ended or was cancelled while it waited for its source's lock. */
-async function throwUnlessStillToRun(feeds: FeedSourceRepository, queueId: string): Promise<void> {
+/** Throws the end of a run that ended or was cancelled while it waited (for its source's lock, or to read again); answers the run otherwise. */
+async function throwUnlessStillToRun(feeds: FeedSourceRepository, queueId: string): Promise<FeedRunRecord> {
   const current = await feeds.getRun(queueId);
   if (!current) throw new JobFailed('The feed source of this run no longer exists.');
   if (current.status !== 'Queued' && current.status !== 'Processing') throw new JobFailed(current.message);
   // Left Processing by an attempt that died, and cancelled since.
   if (current.cancelRequestedAt !== null) throw new JobFailed(await endCancelled(feeds, queueId));
+  return current;
 }
 
 /** Ends a cancelled run Cancelled, with the counts it reached; says who cancelled it (as the run's row now names) and answers that. */

@@ -114,6 +114,8 @@ export interface FeedRunRecord extends FeedRunHealth {
   cancelRequestedAt: Date | null;
   /** The run of the settings update that cancelled this one; null when its owner cancelled it. */
   supersededBy: string | null;
+  /** While the run waits to read its feed again (a failure another try may not meet): when it does. */
+  readAgainAt: Date | null;
 }
 
 export type FeedReportKind = 'rejected' | 'duplicate-key' | 'empty-key';

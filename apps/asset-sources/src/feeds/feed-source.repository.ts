@@ -64,6 +64,7 @@ interface FeedRunRowDb {
   finished_at: Date | null;
   cancel_requested_at: Date | null;
   superseded_by: string | null;
+  read_again_at: Date | null;
 }
 
 /** Which secret members the sealed blob holds is stored beside it in the clear: names only, never values. */
@@ -118,6 +119,7 @@ const toRun = (row: FeedRunRowDb): FeedRunRecord => ({
   finishedAt: row.finished_at,
   cancelRequestedAt: row.cancel_requested_at,
   supersededBy: row.superseded_by,
+  readAgainAt: row.read_again_at,
 });
 
 const settingsColumns = (settings: FeedSettings, sealed: Buffer | null, secretsSet: FeedSecretField[], nextRunAt: Date | null) => ({
@@ -277,6 +279,25 @@ export class FeedSourceRepository {
    */
   async requestCancel(trx: Knex.Transaction, queueId: string, at: Date, supersededBy: string | null = null): Promise<void> {
     await trx('feed_runs').where({ queue_id: queueId }).whereNull('cancel_requested_at').update({ cancel_requested_at: at, superseded_by: supersededBy });
+  }
+
+  /** When a run waiting to read its feed again does so (null: it reads at once, or is not waiting). */
+  async setReadAgainAt(queueId: string, at: Date | null): Promise<void> {
+    await this.db.knex('feed_runs').where({ queue_id: queueId }).update({ read_again_at: at });
+  }
+
+  /** A run of the source that waits to read its feed again, brought forward to read now; its queue id, if any. */
+  async readNow(assetSourceId: number, now: Date): Promise<string | undefined> {
+    const waiting = () =>
+      this.db
+        .knex('feed_runs')
+        .where({ asset_source_id: assetSourceId, status: 'Processing' })
+        .whereNull('cancel_requested_at')
+        .where('read_again_at', '>', now);
+    const row = (await waiting().orderBy('created_at').first('queue_id')) as Pick<FeedRunRowDb, 'queue_id'> | undefined;
+    if (!row) return undefined;
+    await this.setReadAgainAt(row.queue_id, now);
+    return row.queue_id;
   }
 
   /** The queue id of a run of the source that is still queued (the oldest), if any. */

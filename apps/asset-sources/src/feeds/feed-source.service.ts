@@ -186,6 +186,10 @@ export class FeedSourceService {
     // A run still queued reads the feed as it is when it starts: the refresh is that run, not one more waiting behind it.
     const waiting = await this.deps.feeds.queuedRunOf(assetSourceId);
     if (waiting) return { queueId: waiting };
+    // A run waiting to read the feed again after a failure reads now: the refresh is that run too. The
+    // wall clock, as the waiting run's own (not the schedule's clock).
+    const retrying = await this.deps.feeds.readNow(assetSourceId, new Date());
+    if (retrying) return { queueId: retrying };
     const queued = await withTransaction(this.deps.knex, (trx) => this.enqueue(trx, accountId, assetSourceId, 'refresh', this.now()));
     await announceQueued(queueView, queued, this.deps.logger);
     return { queueId: queued.queueId };
