@@ -166,25 +166,24 @@ async function ingestInTurn(
  * and ends early when a refresh of the source brings the time forward (the run's read_again_at).
  */
 async function waitToReadAgain(feeds: FeedSourceRepository, queueId: string, sink: JobProgressSink, delayMs: number, message: string): Promise<void> {
-  if (!(await feeds.saveRun(undefined, queueId, { status: 'Processing', message }))) throw new JobFailed(await endCancelled(feeds, queueId));
-  await feeds.setReadAgainAt(queueId, new Date(Date.now() + delayMs));
+  const readAgainAt = new Date(Date.now() + delayMs);
+  if (!(await feeds.saveRun(undefined, queueId, { status: 'Processing', message, readAgainAt }))) throw new JobFailed(await endCancelled(feeds, queueId));
   await sink.progress(0, 0, message);
   await sink.idle(async () => {
     for (;;) {
       if (sink.stopping.aborted) throw new JobHandedBack();
-      const readAgainAt = (await throwUnlessStillToRun(feeds, queueId)).readAgainAt?.getTime() ?? 0;
-      if (Date.now() >= readAgainAt) break;
-      await sleep(Math.min(LOCK_WAIT_MS, readAgainAt - Date.now()));
+      // Read fresh each time: a refresh may have brought it forward. The next read's own start clears it.
+      const until = (await throwUnlessStillToRun(feeds, queueId)).readAgainAt?.getTime() ?? 0;
+      if (Date.now() >= until) return;
+      await sleep(Math.min(LOCK_WAIT_MS, until - Date.now()));
     }
   });
-  await feeds.setReadAgainAt(queueId, null);
-  await throwUnlessStillToRun(feeds, queueId);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** "200 ms", "45 s", "5 min", "1 h 30 min": a wait as the queue says it. */
-export function spokenDelay(ms: number): string {
+function spokenDelay(ms: number): string {
   if (ms < 1000) return `${ms} ms`;
   const seconds = Math.round(ms / 1000);
   if (seconds < 60) return `${seconds} s`;

@@ -281,11 +281,6 @@ export class FeedSourceRepository {
     await trx('feed_runs').where({ queue_id: queueId }).whereNull('cancel_requested_at').update({ cancel_requested_at: at, superseded_by: supersededBy });
   }
 
-  /** When a run waiting to read its feed again does so (null: it reads at once, or is not waiting). */
-  async setReadAgainAt(queueId: string, at: Date | null): Promise<void> {
-    await this.db.knex('feed_runs').where({ queue_id: queueId }).update({ read_again_at: at });
-  }
-
   /** A run of the source that waits to read its feed again, brought forward to read now; its queue id, if any. */
   async readNow(assetSourceId: number, now: Date): Promise<string | undefined> {
     const waiting = () =>
@@ -296,7 +291,7 @@ export class FeedSourceRepository {
         .where('read_again_at', '>', now);
     const row = (await waiting().orderBy('created_at').first('queue_id')) as Pick<FeedRunRowDb, 'queue_id'> | undefined;
     if (!row) return undefined;
-    await this.setReadAgainAt(row.queue_id, now);
+    await this.db.knex('feed_runs').where({ queue_id: row.queue_id }).update({ read_again_at: now });
     return row.queue_id;
   }
 
@@ -360,6 +355,8 @@ export class FeedSourceRepository {
       message: string;
       health?: FeedRunHealth;
       version?: { etag: string | null; lastModified: string | null; contentHash: string | null };
+      /** A run that waits to read its feed again: when it does. Every other state clears it. */
+      readAgainAt?: Date;
     },
   ): Promise<boolean> {
     const health = state.health && {
@@ -377,7 +374,14 @@ export class FeedSourceRepository {
     const finished = state.status === 'Queued' || state.status === 'Processing' ? {} : { finished_at: new Date() };
     const run = (trx ?? this.db.knex)('feed_runs').where({ queue_id: queueId });
     if (state.status !== 'Cancelled') run.whereNull('cancel_requested_at');
-    const updated = await run.update({ status: state.status, message: state.message.slice(0, 2000), ...health, ...version, ...finished });
+    const updated = await run.update({
+      status: state.status,
+      message: state.message.slice(0, 2000),
+      read_again_at: state.readAgainAt ?? null,
+      ...health,
+      ...version,
+      ...finished,
+    });
     return Number(updated) > 0;
   }
 
