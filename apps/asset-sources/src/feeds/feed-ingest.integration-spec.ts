@@ -300,6 +300,50 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     expect(await rows(assetSourceId)).toEqual(before);
   });
 
+  it("keeps the columns and keys of the rows serving through an update that changes them, until its run's version is swapped in", async () => {
+    const path = '/rekeyed.csv';
+    feeds.set(path, { body: csv(products(5)) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input(path, {}, server));
+    await run(queueId, assetSourceId);
+    const serving = { columnNames: input('/').definition.columnNames, columns: input('/').definition.columns };
+    const columnsOf = async () => {
+      const { columnNames, columns } = await bed.assetSources.get(ACCOUNT, assetSourceId);
+      return { columnNames, columns };
+    };
+    const bySku = async () => (await bed.assetSources.findRows(ACCOUNT, assetSourceId, 'sku', ['P1', 'P3'])).map((r) => r.value);
+    expect(await bySku()).toEqual(['P1', 'P3']);
+
+    // Keyed by a column the feed lacks: the run fails, and the rows serving keep their keys and columns.
+    const colour = {
+      ...input('/').definition,
+      columnNames: ['sku', 'colour'],
+      columns: { ...input('/').definition.columns, assetKeyColumn: 'colour', reportingColumn: null, rotationWeightColumn: null },
+    };
+    const broken = await bed.feedSources.replace(ACCOUNT, assetSourceId, input(path, { definition: colour }, server));
+    expect(await columnsOf()).toEqual(serving);
+    expect((await bed.feedSources.settings(assetSourceId))?.pendingColumns).toEqual({ columnNames: colour.columnNames, columns: colour.columns });
+    expect(await bySku()).toEqual(['P1', 'P3']);
+    expect(String((await rejectionOf(run(broken.queueId, assetSourceId))).message)).toMatch(/no column "colour"/);
+    expect(await columnsOf()).toEqual(serving);
+    expect(await bySku()).toEqual(['P1', 'P3']);
+    expect((await rows(assetSourceId)).map((r) => r.sku)).toEqual(['P0', 'P1', 'P2', 'P3', 'P4']);
+
+    // Keyed by name: the source takes the new columns with the version that has them, and nothing waits.
+    const byName = { ...input('/').definition, columns: { ...input('/').definition.columns, assetKeyColumn: 'name' } };
+    const rekeyed = await bed.feedSources.replace(ACCOUNT, assetSourceId, input(path, { definition: byName }, server));
+    expect(await columnsOf()).toEqual(serving);
+    await run(rekeyed.queueId, assetSourceId);
+    expect(await columnsOf()).toEqual({ columnNames: byName.columnNames, columns: byName.columns });
+    expect((await bed.feedSources.settings(assetSourceId))?.pendingColumns).toBeNull();
+    expect((await bed.feedStore.feeds.getRun(rekeyed.queueId))?.columnSet).toEqual({ columnNames: byName.columnNames, columns: byName.columns });
+    expect((await bed.assetSources.findRows(ACCOUNT, assetSourceId, 'name', ['Product 2'])).map((r) => JSON.parse(r.rowJson).sku)).toEqual(['P2']);
+
+    // An update back to the columns serving leaves nothing pending.
+    await bed.feedSources.replace(ACCOUNT, assetSourceId, input(path, { definition: colour }, server));
+    await bed.feedSources.replace(ACCOUNT, assetSourceId, input(path, { definition: byName }, server));
+    expect((await bed.feedSources.settings(assetSourceId))?.pendingColumns).toBeNull();
+  });
+
   it('fails a run whose host goes quiet part-way once the idle timeout passes, long before the read timeout, leaving the old rows serving', async () => {
     feeds.set('/quiet.csv', { body: csv(products(10)) });
     const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/quiet.csv', {}, server));
@@ -449,7 +493,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     // What a process killed part-way through a run leaves: a generation of the run with some rows, never flipped to, no clean-up.
     feeds.set('/killed.csv', { body: csv(products(40, 500)) });
     const next = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/killed.csv', {}, server));
-    const orphan = await withTransaction(bed.db.knex, (trx) => bed.feedStore.rows.newGeneration(trx, assetSourceId, next.queueId));
+    const orphan = await withTransaction(bed.db.knex, (trx) => bed.feedStore.rows.newGeneration(trx, assetSourceId, next.queueId, input('/').definition));
     await bed.feedStore.rows.stage(
       StagedRows.of(
         assetSourceId,
@@ -476,7 +520,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     await run(queueId, assetSourceId);
     // A later run has started writing (its generation is newer) when the earlier run's clean-up comes.
     const later = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/overlap.csv', {}, server));
-    const writing = await withTransaction(bed.db.knex, (trx) => bed.feedStore.rows.newGeneration(trx, assetSourceId, later.queueId));
+    const writing = await withTransaction(bed.db.knex, (trx) => bed.feedStore.rows.newGeneration(trx, assetSourceId, later.queueId, input('/').definition));
     await bed.feedStore.rows.stage(StagedRows.of(assetSourceId, writing, [{ ordinal: 0, keyValue: 'W', rowJson: '{"sku":"W"}' }]));
     await job().cleanup?.(request(queueId, assetSourceId));
     expect((await generations(assetSourceId))[writing]).toBe(1);

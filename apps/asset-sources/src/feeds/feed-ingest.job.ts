@@ -12,6 +12,7 @@ import { isTransientFeedFailure } from './reading/feed-errors';
 import { cancelledMessage, watchForCancel } from './cancel-watch';
 import { keptFields, RowValueCollector } from '../sources/row-values';
 import {
+  columnsToRead,
   FEED_INGEST_KIND,
   type FeedIngestPayload,
   type FeedReportEntry,
@@ -240,7 +241,9 @@ async function ingest(
   // Under the source's lock: whatever an earlier attempt (or a run killed mid-way) wrote is dropped.
   await deps.rows.dropUnserved(assetSourceId);
   await deps.feeds.deleteReport(queueId);
-  const generation = await withTransaction(deps.db.knex, (trx) => deps.rows.newGeneration(trx, assetSourceId, queueId));
+  // The columns an update gave while a version serves, else the source's: recorded on the run, applied by its swap.
+  const columns = columnsToRead(source, feed);
+  const generation = await withTransaction(deps.db.knex, (trx) => deps.rows.newGeneration(trx, assetSourceId, queueId, columns));
 
   let opened: OpenedFeed;
   try {
@@ -291,7 +294,7 @@ async function ingest(
     }
     // Counted as the rows are read, so a cancelled run says how far it got.
     const health: FeedRunHealth = { rowsRead: 0, rowsStored: 0, duplicateKeys: 0, emptyKeys: 0, rejectedRows: 0 };
-    const { columnsInNoRow } = await stageAll(deps, queueId, generation, source, opened, sink, health).catch(async (error: unknown) => {
+    const { columnsInNoRow } = await stageAll(deps, queueId, generation, { ...source, ...columns }, opened, sink, health).catch(async (error: unknown) => {
       if (cancelWatch.requested) return cancelled(health);
       if (readingStopped()) throw new JobHandedBack();
       if (error instanceof RunEnded) throw error;
@@ -322,7 +325,7 @@ async function ingest(
       throw new RunEnded(message);
     }
     const served = await withTransaction(deps.db.knex, async (trx) => {
-      const outcome = await deps.rows.swapIn(trx, assetSourceId, generation, source.columns.assetKeyColumn !== null, feed.policies.missingRowPolicy, now());
+      const outcome = await deps.feedSources.swapVersionIn(trx, assetSourceId, generation, columns, feed.policies.missingRowPolicy, now());
       await deps.feeds.setApplied(trx, assetSourceId, { queueId, ...full });
       const message = completedMessage(health, outcome, columnsInNoRow);
       // The run's row is written last: a cancel that got there first rolls the swap back.

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { FeedMissingRowPolicy } from '@contracts/domain';
-import { listWithTotalQuery, LoadDataRows, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
+import { listWithTotalQuery, LoadDataRows, writeJsonColumn, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
 import { addRowValues, addRowValuesFromRows, dropRowValues, keptFields, type ListedField } from '../sources/row-values';
+import type { FeedColumnSet } from './feed-source.model';
 
 export interface StagedRow {
   ordinal: number;
@@ -82,13 +83,15 @@ const DROP_BATCH = 10_000;
 export class FeedRowsRepository {
   constructor(private readonly db: ServiceDatabase) {}
 
-  /** A new generation for a run's rows, recorded on the run, in the caller's transaction. */
-  async newGeneration(trx: Knex.Transaction, assetSourceId: number, queueId: string): Promise<number> {
+  /** A new generation for a run's rows, recorded on the run with the columns it reads the feed into, in the caller's transaction. */
+  async newGeneration(trx: Knex.Transaction, assetSourceId: number, queueId: string, columns: FeedColumnSet): Promise<number> {
     await trx.raw('UPDATE feed_sources SET last_row_generation = last_row_generation + 1 WHERE asset_source_id = ?', [assetSourceId]);
     const [[row]] = (await trx.raw('SELECT last_row_generation AS g FROM feed_sources WHERE asset_source_id = ?', [assetSourceId])) as [[{ g: number }?]];
     if (!row) throw new Error(`Feed source ${assetSourceId} no longer exists.`);
     const generation = Number(row.g);
-    await trx('feed_runs').where({ queue_id: queueId }).update({ row_generation: generation });
+    await trx('feed_runs')
+      .where({ queue_id: queueId })
+      .update({ row_generation: generation, column_set: writeJsonColumn(columns) });
     return generation;
   }
 

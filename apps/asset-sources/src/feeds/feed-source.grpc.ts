@@ -12,7 +12,7 @@ import { assetSourcesV1 as v1 } from '@contracts/proto';
 import { validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 import { unaryHandlers, type CallGuard } from '@platform/service';
-import { toSpecialColumns } from '../sources/asset-source.grpc';
+import { fromSpecialColumns, toSpecialColumns } from '../sources/asset-source.grpc';
 import type { FeedConfig } from './feed-reading';
 import type { FeedRunRecord, FeedSecrets, FeedSourceInput, FeedSourceRecord, FeedUrlSettings } from './feed-source.model';
 import type { PeerOf } from '@platform/grpc';
@@ -101,6 +101,9 @@ export function toFeedSettings(feed: FeedSourceRecord): v1.FeedSettings {
     heldReason: feed.held?.reason,
     servingQueueId: feed.applied.queueId ?? undefined,
     disabledRows: feed.disabledRows,
+    pendingColumns: feed.pendingColumns
+      ? { columnNames: feed.pendingColumns.columnNames, columns: fromSpecialColumns(feed.pendingColumns.columns) }
+      : undefined,
   };
 }
 

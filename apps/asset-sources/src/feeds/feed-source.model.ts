@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type {
   FeedCharacterEncoding,
   FeedContentType,
@@ -85,7 +86,33 @@ export interface FeedSourceRecord extends FeedSettings {
   /** Rows missing from the feed that the disable policy holds aside (counted by the swap). */
   disabledRows: number;
   applied: { queueId: string | null; etag: string | null; lastModified: string | null; contentHash: string | null };
+  /** The columns an update gave while a version serves: what runs read the feed into until a swap applies them. */
+  pendingColumns: FeedColumnSet | null;
 }
+
+/**
+ * The columns a feed's rows are read into. The source's (asset_sources) describe the rows serving, whose
+ * keys were computed with its key column; an update's wait as pending until a run's version is swapped in.
+ */
+export type FeedColumnSet = Pick<SourceDefinition, 'columnNames' | 'columns'>;
+
+/** The columns a run reads the feed into: the pending ones an update gave, else the source's own. */
+export const columnsToRead = (source: FeedColumnSet, feed: Pick<FeedSourceRecord, 'pendingColumns'>): FeedColumnSet =>
+  feed.pendingColumns ?? { columnNames: source.columnNames, columns: source.columns };
+
+/** Whether two column sets name the same columns, in the same order, and the same special columns. */
+export const sameColumns = (a: FeedColumnSet, b: FeedColumnSet): boolean => isDeepStrictEqual(comparableColumns(a), comparableColumns(b));
+
+const comparableColumns = ({ columnNames, columns }: FeedColumnSet) => ({
+  columnNames: [...columnNames],
+  columns: {
+    assetKeyColumn: columns.assetKeyColumn ?? null,
+    assetVariantColumn: columns.assetVariantColumn ?? null,
+    assetGroupColumn: columns.assetGroupColumn ?? null,
+    reportingColumn: columns.reportingColumn ?? null,
+    rotationWeightColumn: columns.rotationWeightColumn ?? null,
+  },
+});
 
 export type { FeedRunTrigger, FeedRunStatus };
 
@@ -116,6 +143,8 @@ export interface FeedRunRecord extends FeedRunHealth {
   supersededBy: string | null;
   /** While the run waits to read its feed again (a failure another try may not meet): when it does. */
   readAgainAt: Date | null;
+  /** The columns the run read the feed into (null before it started reading): applied when its version is swapped in. */
+  columnSet: FeedColumnSet | null;
 }
 
 export type FeedReportKind = 'rejected' | 'duplicate-key' | 'empty-key';

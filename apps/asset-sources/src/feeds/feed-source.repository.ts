@@ -8,6 +8,7 @@ import type {
   FeedRunRecord,
   FeedRunStatus,
   FeedRunTrigger,
+  FeedColumnSet,
   FeedLocationSettings,
   FeedSettings,
   FeedSourceRecord,
@@ -43,6 +44,7 @@ interface FeedSourceRowDb {
   applied_etag: string | null;
   applied_last_modified: string | null;
   applied_content_hash: string | null;
+  pending_columns: string | null;
 }
 
 interface FeedRunRowDb {
@@ -65,6 +67,7 @@ interface FeedRunRowDb {
   cancel_requested_at: Date | null;
   superseded_by: string | null;
   read_again_at: Date | null;
+  column_set: string | null;
 }
 
 /** Which secret members the sealed blob holds is stored beside it in the clear: names only, never values. */
@@ -97,6 +100,7 @@ const toSource = (row: FeedSourceRowDb): FeedSourceRecord => {
     held: row.held_queue_id === null ? null : { queueId: row.held_queue_id, reason: row.held_reason ?? '' },
     disabledRows: Number(row.disabled_rows),
     applied: { queueId: row.applied_queue_id, etag: row.applied_etag, lastModified: row.applied_last_modified, contentHash: row.applied_content_hash },
+    pendingColumns: readJsonColumn<FeedColumnSet>(row.pending_columns),
   };
 };
 
@@ -120,6 +124,7 @@ const toRun = (row: FeedRunRowDb): FeedRunRecord => ({
   cancelRequestedAt: row.cancel_requested_at,
   supersededBy: row.superseded_by,
   readAgainAt: row.read_again_at,
+  columnSet: readJsonColumn<FeedColumnSet>(row.column_set),
 });
 
 const settingsColumns = (settings: FeedSettings, sealed: Buffer | null, secretsSet: FeedSecretField[], nextRunAt: Date | null) => ({
@@ -231,6 +236,13 @@ export class FeedSourceRepository {
   /** Lets go of the version a run held, when it is still the one the source holds. */
   async releaseHeld(trx: Knex.Transaction, assetSourceId: number, queueId: string): Promise<void> {
     await trx('feed_sources').where({ asset_source_id: assetSourceId, held_queue_id: queueId }).update({ held_queue_id: null, held_reason: null });
+  }
+
+  /** The columns an update gave while a version serves (null: none wait), in the caller's transaction. */
+  async setPendingColumns(trx: Knex.Transaction, assetSourceId: number, columns: FeedColumnSet | null): Promise<void> {
+    await trx('feed_sources')
+      .where({ asset_source_id: assetSourceId })
+      .update({ pending_columns: writeJsonColumn(columns) });
   }
 
   async setApplied(trx: Knex.Transaction, assetSourceId: number, run: Pick<FeedRunRecord, 'queueId' | 'etag' | 'lastModified' | 'contentHash'>): Promise<void> {

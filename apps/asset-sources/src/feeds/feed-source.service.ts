@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { effectivePage, FEED_SECRET_FIELDS, FEED_SHRINK_GUARD_DEFAULT_PERCENT, JOB_CONCURRENCY_CAPS, type FeedSecretField } from '@contracts/domain';
+import {
+  effectivePage,
+  FEED_SECRET_FIELDS,
+  FEED_SHRINK_GUARD_DEFAULT_PERCENT,
+  JOB_CONCURRENCY_CAPS,
+  type FeedMissingRowPolicy,
+  type FeedSecretField,
+} from '@contracts/domain';
 import { AppError, problem, validationFailed } from '@platform/errors';
 import {
   admitJob,
@@ -18,10 +25,13 @@ import type { EventOutbox } from '@platform/service';
 import type { AssetSourceRepository } from '../sources/asset-source.repository';
 import type { AssetSourceService } from '../sources/asset-source.service';
 import { cancelledMessage } from './cancel-watch';
-import { asideSummary, servingSummary, type DisabledRow, type FeedRowsRepository } from './feed-rows.repository';
+import { asideSummary, servingSummary, type DisabledRow, type FeedRowsRepository, type SwapOutcome } from './feed-rows.repository';
 import { firstFeedRun, nextFeedRun, type FeedSchedule } from './feed-schedule';
 import {
+  columnsToRead,
   FEED_INGEST_KIND,
+  sameColumns,
+  type FeedColumnSet,
   type FeedIngestPayload,
   type FeedReportEntry,
   type FeedRunRecord,
@@ -132,12 +142,17 @@ export class FeedSourceService {
     if (refusal) throw refusal;
     const secrets = { ...kept, ...givenSecrets(input.secrets) };
     const schedule = scheduleOf(settings);
+    // While a version serves, the source's columns stay those of its rows (their keys were computed with
+    // its key column): the update's wait as pending, what its run reads into, until a version is swapped in.
+    const given: FeedColumnSet = { columnNames: next.columnNames, columns: next.columns };
+    const serving = stored.applied.queueId !== null;
+    const pending = serving && !sameColumns(given, current) ? given : null;
     const queued = await withTransaction(this.deps.knex, async (trx) => {
       const beforeSource = await this.deps.assetSources.beforeChange(trx, accountId, assetSourceId);
       const before = beforeSource && { ...beforeSource, ...(await this.feedForChange(trx, assetSourceId)) };
-      await this.deps.sources.update(trx, assetSourceId, { ...next, assetSourceType: 'feed' }, undefined, {
-        keyColumnChanged: next.columns.assetKeyColumn !== current.columns.assetKeyColumn,
-      });
+      const definition = serving ? { ...next, columnNames: current.columnNames, columns: current.columns } : next;
+      await this.deps.sources.update(trx, assetSourceId, { ...definition, assetSourceType: 'feed' });
+      await this.deps.feeds.setPendingColumns(trx, assetSourceId, pending);
       await this.deps.feeds.update(
         trx,
         assetSourceId,
@@ -149,10 +164,7 @@ export class FeedSourceService {
       // Superseded, before the new run is admitted (they name it): a queued run always, a running one
       // when it reads what the update changes.
       const queueId = randomUUID();
-      const changed = ingestionChanged(
-        { settings: stored, secrets: storedSecrets, columnNames: current.columnNames, columns: current.columns },
-        { settings, secrets, columnNames: next.columnNames, columns: next.columns },
-      );
+      const changed = ingestionChanged({ settings: stored, secrets: storedSecrets, ...columnsToRead(current, stored) }, { settings, secrets, ...given });
       for (const active of await this.deps.feeds.lockActiveRuns(trx, assetSourceId))
         if (active.status === 'Queued' || changed) await this.cancelActive(trx, active, now, queueId);
       const run = await this.enqueue(trx, accountId, assetSourceId, 'update', now, queueId);
@@ -205,21 +217,13 @@ export class FeedSourceService {
     if (!feed.held) throw problem('FEED_NOTHING_HELD', `Feed source ${assetSourceId} holds no version awaiting confirmation.`);
     const run = await this.deps.feeds.getRun(feed.held.queueId);
     if (!run) throw problem('FEED_NOTHING_HELD', `Feed source ${assetSourceId} holds no version awaiting confirmation.`);
-    const source = await this.deps.assetSources.get(accountId, assetSourceId);
     const held = await this.deps.rows.generationOf(run.queueId);
     if (!held || held.generation === null) throw problem('FEED_NOTHING_HELD', `Feed source ${assetSourceId} holds no version awaiting confirmation.`);
     const generation = held.generation;
     const rowCount = await withTransaction(this.deps.knex, async (trx) => {
       const beforeSource = await this.deps.assetSources.beforeChange(trx, accountId, assetSourceId);
       const before = beforeSource && { ...beforeSource, ...(await this.feedForChange(trx, assetSourceId)) };
-      const outcome = await this.deps.rows.swapIn(
-        trx,
-        assetSourceId,
-        generation,
-        source.columns.assetKeyColumn !== null,
-        feed.policies.missingRowPolicy,
-        this.now(),
-      );
+      const outcome = await this.swapVersionIn(trx, assetSourceId, generation, run.columnSet, feed.policies.missingRowPolicy, this.now());
       await this.deps.feeds.setApplied(trx, assetSourceId, run);
       const saved = await this.deps.feeds.saveRun(trx, run.queueId, {
         status: 'Completed',
@@ -238,6 +242,31 @@ export class FeedSourceService {
     await this.deps.rows.dropUnserved(assetSourceId, generation);
     await this.deps.assetSources.changed(accountId, assetSourceId);
     return { queueId: run.queueId, rowCount };
+  }
+
+  /**
+   * Makes a run's generation the source's rows (`FeedRowsRepository.swapIn`), in the caller's transaction,
+   * and the columns the run read the feed into the source's columns: they describe the rows serving. Pending
+   * columns an update gave are no longer pending once a run that read them serves. The missing-row policy
+   * matches rows by key, so it applies while the key column stays; a version keyed by another column
+   * replaces the old rows whole. A run from before runs recorded their columns (null) keeps the source's.
+   */
+  async swapVersionIn(
+    trx: Knex.Transaction,
+    assetSourceId: number,
+    generation: number,
+    read: FeedColumnSet | null,
+    policy: FeedMissingRowPolicy,
+    at: Date,
+  ): Promise<SwapOutcome> {
+    const serving = await this.deps.sources.lockColumns(trx, assetSourceId);
+    const columns = read ?? serving;
+    const keyed = columns.columns.assetKeyColumn !== null && columns.columns.assetKeyColumn === serving.columns.assetKeyColumn;
+    const outcome = await this.deps.rows.swapIn(trx, assetSourceId, generation, keyed, policy, at);
+    if (!sameColumns(columns, serving)) await this.deps.sources.setColumns(trx, assetSourceId, columns);
+    const feed = await this.deps.feeds.get(assetSourceId, trx);
+    if (feed?.pendingColumns && sameColumns(feed.pendingColumns, columns)) await this.deps.feeds.setPendingColumns(trx, assetSourceId, null);
+    return outcome;
   }
 
   /**

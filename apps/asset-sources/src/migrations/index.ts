@@ -8,6 +8,7 @@ import { rowValues } from './20261128190000_row_values';
 import { feedDisabledRowCount } from './20261129070000_feed_disabled_row_count';
 import { feedRunCancel } from './20261129120000_feed_run_cancel';
 import { feedRunReadAgainAt } from './20261129210000_feed_run_read_again_at';
+import { feedPendingColumns } from './20261129230000_feed_pending_columns';
 
 /** Every schema change of this service, in order; the outbox migration comes from @platform/nats. */
 export const ASSET_SOURCES_MIGRATIONS: Migration[] = [
@@ -20,6 +21,7 @@ export const ASSET_SOURCES_MIGRATIONS: Migration[] = [
   feedDisabledRowCount,
   feedRunCancel,
   feedRunReadAgainAt,
+  feedPendingColumns,
 ];
 
 /** The migrations up to `last`, for a spec that undoes and redoes `last` (a later one has a spec of its own). */

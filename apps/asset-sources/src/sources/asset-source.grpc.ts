@@ -16,7 +16,7 @@ export const toSpecialColumns = (c: v1.SourceColumns | undefined): SpecialColumn
   rotationWeightColumn: c?.rotationWeightColumn ?? null,
 });
 
-const fromSpecialColumns = (c: SpecialColumns): v1.SourceColumns => ({
+export const fromSpecialColumns = (c: SpecialColumns): v1.SourceColumns => ({
   assetKeyColumn: c.assetKeyColumn ?? undefined,
   assetVariantColumn: c.assetVariantColumn ?? undefined,
   assetGroupColumn: c.assetGroupColumn ?? undefined,

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AssetSourceContentType, AssetSourceType, RemoteHttpMethod } from '@contracts/domain';
 import { listWithTotalColumn, readJsonColumn, TOTAL_COLUMN, writeJsonColumn, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
-import type { AssetSourceRecord, AssetSourceSummary, RecommendationConfig, SourceRow, StoredSource } from './asset-source.model';
+import type { AssetSourceRecord, AssetSourceSummary, RecommendationConfig, SourceDefinition, SourceRow, StoredSource } from './asset-source.model';
 import { addRowValues, addRowValuesFromRows, dropRowValues, keptFields, RowValueCollector } from './row-values';
 
 interface SourceRowDb {
@@ -209,6 +209,28 @@ export class AssetSourceRepository {
       .update({ ...columns(source), ...options.extra, updated_at: trx.raw('CURRENT_TIMESTAMP(3)') });
     if (rows) await this.writeRows(trx, assetSourceId, rows, source.columns.assetKeyColumn);
     else if (options.keyColumnChanged) await this.rekey(trx, assetSourceId, source.columns.assetKeyColumn);
+  }
+
+  /** A source's columns, its row locked until the caller's transaction ends (a feed's swap decides with them). */
+  async lockColumns(trx: Knex.Transaction, assetSourceId: number): Promise<Pick<SourceDefinition, 'columnNames' | 'columns'>> {
+    const [[row]] = (await trx.raw('SELECT * FROM asset_sources WHERE asset_source_id = ? FOR UPDATE', [assetSourceId])) as [[SourceRowDb?]];
+    if (!row) throw new Error(`Asset source ${assetSourceId} no longer exists.`);
+    const { columnNames, columns } = toRecord(row);
+    return { columnNames, columns };
+  }
+
+  /** Sets a source's columns and special columns alone, its rows untouched (a feed version brings its own keys). */
+  async setColumns(trx: Knex.Transaction, assetSourceId: number, { columnNames, columns }: Pick<SourceDefinition, 'columnNames' | 'columns'>): Promise<void> {
+    await trx('asset_sources')
+      .where({ asset_source_id: assetSourceId })
+      .update({
+        column_names: writeJsonColumn(columnNames),
+        asset_key_column: columns.assetKeyColumn,
+        asset_variant_column: columns.assetVariantColumn,
+        asset_group_column: columns.assetGroupColumn,
+        reporting_column: columns.reportingColumn,
+        rotation_weight_column: columns.rotationWeightColumn,
+      });
   }
 
   /** Replaces the rows of a source (a remote fetch, a recomputation) and stamps when, in the caller's transaction. */

@@ -470,6 +470,43 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     });
   });
 
+  it('keeps the columns of the rows serving through an update that changes them, shown as feed.pendingColumns until its version serves', async () => {
+    feeds.set('/rekeyed.csv', csv(products(20)));
+    const created = await call<{ id: number; queueId: string }>('POST', `${base()}/feed/create`, feedBody('/rekeyed.csv'));
+    await ended(created.body.queueId);
+    type Detail = { assetSourceColumns: string[]; assetKeyColumn: string | null; feed: { pendingColumns?: Json } };
+    const detail = async () => (await call<Detail>('GET', `${base()}/${created.body.id}`)).body;
+    const byName = { assetKeyColumn: 'name', columnNames: ['sku', 'name', 'category'], reportingColumn: null };
+
+    // The new version comes back a quarter of the size: held, the old rows and their columns serving meanwhile.
+    feeds.set('/rekeyed.csv', csv(products(5)));
+    const update = await call<{ queueId: string }>('PUT', `${base()}/feed/${created.body.id}`, feedBody('/rekeyed.csv', byName));
+    expect(update.status).toBe(200);
+    expect((await ended(update.body.queueId)).message).toMatch(/^Held:/);
+    const waiting = await detail();
+    expect(waiting).toMatchObject({ assetSourceColumns: ['sku', 'name', 'category', 'price'], assetKeyColumn: 'sku' });
+    expect(waiting.feed.pendingColumns).toEqual({
+      assetSourceColumns: ['sku', 'name', 'category'],
+      assetKeyColumn: 'name',
+      rotationWeightColumn: null,
+      assetGroupColumn: 'category',
+      assetVariantColumn: null,
+      reportingColumn: null,
+    });
+    expect((await data(created.body.id)).data[0]).toEqual({ sku: 'P000', name: 'Product 0', category: 'hats', price: '0.99' });
+
+    expect((await call('POST', `${base()}/feed/${created.body.id}/confirm`)).status).toBe(200);
+    const confirmed = await detail();
+    expect(confirmed).toMatchObject({ assetSourceColumns: ['sku', 'name', 'category'], assetKeyColumn: 'name' });
+    expect(confirmed.feed.pendingColumns).toBeUndefined();
+    expect((await data(created.body.id)).data).toEqual(
+      products(5).map((line) => {
+        const [sku, name, category] = line.split(',');
+        return { sku, name, category };
+      }),
+    );
+  });
+
   it('cancels a running run, or an update supersedes it: the transfer stops, the queue fails saying so, and the rows serving stay', async () => {
     feeds.set('/cancelled.csv', csv(products(3)));
     const created = await call<{ id: number; queueId: string }>('POST', `${base()}/feed/create`, feedBody('/cancelled.csv'));

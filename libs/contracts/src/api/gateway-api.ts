@@ -354,7 +354,7 @@ export interface paths {
     get?: never;
     /**
      * Update a feed source
-     * @description Every member as on create (feedConfig optional); an ingestion with the new settings is queued, and the old rows serve until it swaps its version in. The source's run still queued is superseded, and its running run too when the update changes what a run reads (the location, a credential, the format, the policies or the columns; not the name or the schedule): they end Cancelled, nothing they read served, naming this run (supersededBy). A running run left alone is waited for. The key, variant, group, reporting and rotation-weight columns must be among columnNames; urlConfig must carry what urlType needs; customCode must not be empty when cdp is true; a scheduled feed needs frequency and startTime, and a run left before its endDate. Each broken rule is 400 naming the field, and nothing is stored. The feed is then read by an ingestion job (queueId): the whole feed is streamed into the source, and its rows replace the old ones in one step only when it parsed to its end; a feed that cannot be read or breaks part-way leaves the old rows serving, and the queue says why. A special column the feed never carries fails the run. A source of another kind is 409; a change that drops a column a recommendation source maps is 409 ASSET_SOURCE_IN_USE.
+     * @description Every member as on create (feedConfig optional); an ingestion with the new settings is queued, and the old rows serve until it swaps its version in. While a version serves, the source's columns and special columns stay those of its rows (their keys were read with its assetKeyColumn): new ones show as feed.pendingColumns in the detail and become the source's with the first version read into them that is served. The source's run still queued is superseded, and its running run too when the update changes what a run reads (the location, a credential, the format, the policies or the columns; not the name or the schedule): they end Cancelled, nothing they read served, naming this run (supersededBy). A running run left alone is waited for. The key, variant, group, reporting and rotation-weight columns must be among columnNames; urlConfig must carry what urlType needs; customCode must not be empty when cdp is true; a scheduled feed needs frequency and startTime, and a run left before its endDate. Each broken rule is 400 naming the field, and nothing is stored. The feed is then read by an ingestion job (queueId): the whole feed is streamed into the source, and its rows replace the old ones in one step only when it parsed to its end; a feed that cannot be read or breaks part-way leaves the old rows serving, and the queue says why. A special column the feed never carries fails the run. A source of another kind is 409; a change that drops a column a recommendation source maps is 409 ASSET_SOURCE_IN_USE.
      */
     put: operations['updateFeedAssetSource'];
     post?: never;
@@ -3961,6 +3961,15 @@ export interface operations {
               missingRowPolicy: 'delete' | 'disable' | 'keep';
               /** @description When the next scheduled run starts (UTC); absent when none will. */
               nextRunTime?: string;
+              /** @description The columns an update gave while a version serves. The source's own columns stay those of the rows serving (their keys were read with its assetKeyColumn) until a run that read the feed into these swaps its version in; absent when none wait. */
+              pendingColumns?: {
+                assetGroupColumn: string | null;
+                assetKeyColumn: string | null;
+                assetSourceColumns: string[];
+                assetVariantColumn: string | null;
+                reportingColumn: string | null;
+                rotationWeightColumn: string | null;
+              };
               /** @description The run whose rows are serving. */
               servingQueueId?: string;
               shrinkGuardPercent: number;
@@ -4182,6 +4191,15 @@ export interface operations {
               missingRowPolicy: 'delete' | 'disable' | 'keep';
               /** @description When the next scheduled run starts (UTC); absent when none will. */
               nextRunTime?: string;
+              /** @description The columns an update gave while a version serves. The source's own columns stay those of the rows serving (their keys were read with its assetKeyColumn) until a run that read the feed into these swaps its version in; absent when none wait. */
+              pendingColumns?: {
+                assetGroupColumn: string | null;
+                assetKeyColumn: string | null;
+                assetSourceColumns: string[];
+                assetVariantColumn: string | null;
+                reportingColumn: string | null;
+                rotationWeightColumn: string | null;
+              };
               /** @description The run whose rows are serving. */
               servingQueueId?: string;
               shrinkGuardPercent: number;

@@ -488,7 +488,19 @@ export interface FeedSettings {
     | string
     | undefined;
   /** sftp (extension): the host key fingerprint the server must present, given or pinned by the first run. */
-  hostKeyFingerprint?: string | undefined;
+  hostKeyFingerprint?:
+    | string
+    | undefined;
+  /**
+   * The columns an update gave while a version serves: runs read the feed into them, and they become the
+   * source's columns when a run's version is swapped in. Absent when none wait.
+   */
+  pendingColumns?: FeedPendingColumns | undefined;
+}
+
+export interface FeedPendingColumns {
+  columnNames: string[];
+  columns: SourceColumns | undefined;
 }
 
 export interface CreateFeedSourceRequest {
@@ -7090,6 +7102,7 @@ function createBaseFeedSettings(): FeedSettings {
     endpoint: undefined,
     region: undefined,
     hostKeyFingerprint: undefined,
+    pendingColumns: undefined,
   };
 }
 
@@ -7175,6 +7188,9 @@ export const FeedSettings: MessageFns<FeedSettings> = {
     }
     if (message.hostKeyFingerprint !== undefined) {
       writer.uint32(218).string(message.hostKeyFingerprint);
+    }
+    if (message.pendingColumns !== undefined) {
+      FeedPendingColumns.encode(message.pendingColumns, writer.uint32(226).fork()).join();
     }
     return writer;
   },
@@ -7408,6 +7424,14 @@ export const FeedSettings: MessageFns<FeedSettings> = {
             message.hostKeyFingerprint = reader.string();
             continue;
           }
+          case 28: {
+            if (tag !== 226) {
+              break;
+            }
+
+            message.pendingColumns = FeedPendingColumns.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7537,6 +7561,11 @@ export const FeedSettings: MessageFns<FeedSettings> = {
         : isSet(object.host_key_fingerprint)
         ? globalThis.String(object.host_key_fingerprint)
         : undefined,
+      pendingColumns: isSet(object.pendingColumns)
+        ? FeedPendingColumns.fromJSON(object.pendingColumns)
+        : isSet(object.pending_columns)
+        ? FeedPendingColumns.fromJSON(object.pending_columns)
+        : undefined,
     };
   },
 
@@ -7623,6 +7652,9 @@ export const FeedSettings: MessageFns<FeedSettings> = {
     if (message.hostKeyFingerprint !== undefined) {
       obj.hostKeyFingerprint = message.hostKeyFingerprint;
     }
+    if (message.pendingColumns !== undefined) {
+      obj.pendingColumns = FeedPendingColumns.toJSON(message.pendingColumns);
+    }
     return obj;
   },
 
@@ -7658,6 +7690,100 @@ export const FeedSettings: MessageFns<FeedSettings> = {
     message.endpoint = object.endpoint ?? undefined;
     message.region = object.region ?? undefined;
     message.hostKeyFingerprint = object.hostKeyFingerprint ?? undefined;
+    message.pendingColumns = (object.pendingColumns !== undefined && object.pendingColumns !== null)
+      ? FeedPendingColumns.fromPartial(object.pendingColumns)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseFeedPendingColumns(): FeedPendingColumns {
+  return { columnNames: [], columns: undefined };
+}
+
+export const FeedPendingColumns: MessageFns<FeedPendingColumns> = {
+  encode(message: FeedPendingColumns, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.columnNames) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.columns !== undefined) {
+      SourceColumns.encode(message.columns, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FeedPendingColumns {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFeedPendingColumns();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.columnNames.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.columns = SourceColumns.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FeedPendingColumns {
+    return {
+      columnNames: globalThis.Array.isArray(object?.columnNames)
+        ? object.columnNames.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.column_names)
+        ? object.column_names.map((e: any) => globalThis.String(e))
+        : [],
+      columns: isSet(object.columns) ? SourceColumns.fromJSON(object.columns) : undefined,
+    };
+  },
+
+  toJSON(message: FeedPendingColumns): unknown {
+    const obj: any = {};
+    if (message.columnNames?.length) {
+      obj.columnNames = message.columnNames;
+    }
+    if (message.columns !== undefined) {
+      obj.columns = SourceColumns.toJSON(message.columns);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FeedPendingColumns>, I>>(base?: I): FeedPendingColumns {
+    return FeedPendingColumns.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FeedPendingColumns>, I>>(object: I): FeedPendingColumns {
+    const message = createBaseFeedPendingColumns();
+    message.columnNames = object.columnNames?.map((e) => e) || [];
+    message.columns = (object.columns !== undefined && object.columns !== null)
+      ? SourceColumns.fromPartial(object.columns)
+      : undefined;
     return message;
   },
 };
