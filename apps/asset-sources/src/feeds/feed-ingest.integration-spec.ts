@@ -218,6 +218,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/health.csv', {}, server));
     const result = await run(queueId, assetSourceId);
     expect(result).toMatchObject({ totalItems: 6, totalProcessed: 6 });
+    expect(result.message).toBe('Completed: 5 rows serving, 6 read, 1 rejected, 1 duplicate key, 1 empty key.');
     expect(await rows(assetSourceId)).toEqual([
       { sku: 'A', name: 'Apple', price: '1.00', weight: '2' },
       { sku: '', name: 'Nameless', price: '3.00', weight: '1' },

@@ -22,6 +22,7 @@ import {
 } from './feed-source.model';
 import type { FeedSourceRepository } from './feed-source.repository';
 import type { FeedSourceService } from './feed-source.service';
+import { counted } from './counted';
 
 /** How often a running ingestion reports its progress to the queue. */
 const PROGRESS_EVERY_MS = 1_000;
@@ -542,7 +543,8 @@ export function shrinkHold(serving: number, incoming: number, percent: number): 
   if (serving === 0) return undefined;
   if (incoming === 0) return 'the new version of the feed has no rows.';
   const lost = ((serving - incoming) / serving) * 100;
-  if (lost > percent) return `the new version has ${incoming} rows, ${Math.round(lost)}% fewer than the ${serving} serving (the guard allows ${percent}%).`;
+  if (lost > percent)
+    return `the new version has ${counted(incoming, 'row')}, ${Math.round(lost)}% fewer than the ${serving} serving (the guard allows ${percent}%).`;
   return undefined;
 }
 
@@ -556,8 +558,8 @@ function sameVersion(version: { etag: string | null; lastModified: string | null
 function completedMessage(health: FeedRunHealth, outcome: SwapOutcome, columnsInNoRow: readonly string[]): string {
   const parts = [servingSummary(outcome), `${health.rowsRead} read`];
   if (health.rejectedRows > 0) parts.push(`${health.rejectedRows} rejected`);
-  if (health.duplicateKeys > 0) parts.push(`${health.duplicateKeys} duplicate keys`);
-  if (health.emptyKeys > 0) parts.push(`${health.emptyKeys} empty keys`);
+  if (health.duplicateKeys > 0) parts.push(counted(health.duplicateKeys, 'duplicate key'));
+  if (health.emptyKeys > 0) parts.push(counted(health.emptyKeys, 'empty key'));
   const absent =
     columnsInNoRow.length === 0
       ? ''

@@ -3,6 +3,7 @@ import type { FeedMissingRowPolicy } from '@contracts/domain';
 import { listWithTotalQuery, LoadDataRows, writeJsonColumn, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
 import { addRowValues, addRowValuesFromRows, dropRowValues, keptFields, type ListedField } from '../sources/row-values';
 import type { FeedColumnSet } from './feed-source.model';
+import { counted } from './counted';
 
 export interface StagedRow {
   ordinal: number;
@@ -60,11 +61,12 @@ export interface SwapOutcome {
 }
 
 /** "N rows serving", and how many of them the keep policy carried over. */
-export const servingSummary = ({ served, kept }: SwapOutcome): string => `${served} rows serving${kept > 0 ? ` (${kept} kept from the previous version)` : ''}`;
+export const servingSummary = ({ served, kept }: SwapOutcome): string =>
+  `${counted(served, 'row')} serving${kept > 0 ? ` (${kept} kept from the previous version)` : ''}`;
 
 /** What the disable policy holds aside, as a clause to end a message with (empty when nothing is). */
 export const asideSummary = ({ disabled }: SwapOutcome): string =>
-  disabled > 0 ? `; ${disabled} row${disabled === 1 ? '' : 's'} missing from the feed set aside (missingRowPolicy disable)` : '';
+  disabled > 0 ? `; ${counted(disabled, 'row')} missing from the feed set aside (missingRowPolicy disable)` : '';
 
 /** Rows per load of a run's rows: about 2 MB of text for typical product rows... */
 export const STAGE_BATCH = 5_000;

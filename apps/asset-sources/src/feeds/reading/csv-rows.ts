@@ -2,6 +2,7 @@ import { parse, type CsvError, type Options } from 'csv-parse';
 import type { FeedCsvSeparator, FeedRow, FeedRowBatch, RejectedFeedRow } from '../feed-reading';
 import { feedNotAFeed } from './feed-errors';
 import { peekText } from './text-head';
+import { counted } from '../counted';
 
 const SEPARATOR_CHARS: Record<Exclude<FeedCsvSeparator, 'auto'>, string> = { comma: ',', tab: '\t', pipe: '|' };
 /** Candidates of auto-detection: the three named ones and the semicolon of European spreadsheet exports. */
@@ -128,7 +129,10 @@ export async function* csvRows(source: AsyncIterable<Buffer>, options: CsvReadOp
     // Columns from process may name a subset of the fields: only a row too short for them is broken then.
     const broken = options.columns ? record.length < (width ?? 0) : record.length !== width;
     if (broken) {
-      batch.push({ line, reason: `the row has ${record.length} fields where the ${options.firstRowIsHeader ? 'header has' : 'first row has'} ${width}` });
+      batch.push({
+        line,
+        reason: `The row has ${counted(record.length, 'field')} where the ${options.firstRowIsHeader ? 'header has' : 'first row has'} ${width}.`,
+      });
       return;
     }
     const values: Record<string, string> = {};

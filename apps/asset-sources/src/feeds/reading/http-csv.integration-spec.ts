@@ -112,8 +112,8 @@ describe('http(s) feeds in CSV (a real HTTP server on loopback)', () => {
     const { rows, rejected } = await readAll(await reader().open(httpLocation(`${server.origin}/ragged.csv`), CSV_FORMAT));
     expect(rows.map((r) => r.values.sku)).toEqual(['F1', 'F4']);
     expect(rejected).toEqual([
-      { line: 3, reason: 'the row has 1 fields where the header has 2' },
-      { line: 4, reason: 'the row has 3 fields where the header has 2' },
+      { line: 3, reason: 'The row has 1 field where the header has 2.' },
+      { line: 4, reason: 'The row has 3 fields where the header has 2.' },
     ]);
   });
 

@@ -156,7 +156,7 @@ export async function* jsonRows(source: AsyncIterable<string>, given: Partial<Js
           if (!row && startsRowPosition(stack, shape)) {
             position++;
             advance();
-            yield [{ line: position, reason: 'the element is not an object' }];
+            yield [{ line: position, reason: 'The element is not an object.' }];
           } else scalar(text);
         }
       }

@@ -86,7 +86,7 @@ describe('JSON feeds (a real HTTP server on loopback)', () => {
     const { all } = await read('/mixed.json', '[{"sku":"M1"}, 42, {"sku":"M3"}]');
     expect(all).toEqual([
       { line: 1, values: { sku: 'M1' } },
-      { line: 2, reason: 'the element is not an object' },
+      { line: 2, reason: 'The element is not an object.' },
       { line: 3, values: { sku: 'M3' } },
     ]);
   });

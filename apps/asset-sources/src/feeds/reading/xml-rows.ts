@@ -189,7 +189,7 @@ export async function* xmlRows(source: AsyncIterable<string>, given: Partial<Xml
   parser.on('error', (error: Error) => {
     // Errors at the end (an unclosed element, no root) mean the document is cut short or not XML at all.
     if (closing || !row) throw feedNotAFeed(`The feed is not readable as XML: ${error.message}`);
-    row.broken ??= `malformed XML: ${error.message}`;
+    row.broken ??= `Malformed XML: ${error.message}`;
   });
 
   try {

@@ -94,7 +94,7 @@ describe('XML feeds (a real HTTP server on loopback)', () => {
     expect(all).toEqual([
       { line: 2, values: { 'img.src': 'a1', img: '', 'img.src.2': 'a2', 'img.2': '', name: 'A' } },
       { line: 3, values: { 'img.src': 'b1', img: '', name: 'B' } },
-      { line: 4, reason: 'malformed XML: 4:17: undefined entity.' },
+      { line: 4, reason: 'Malformed XML: 4:17: undefined entity.' },
       { line: 5, values: { 'img.src': 'd1', img: '', 'img.src.2': 'd2', 'img.2': '', 'img.src.3': 'd3', 'img.3': '' } },
     ]);
   });
