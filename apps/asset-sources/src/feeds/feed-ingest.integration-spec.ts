@@ -412,7 +412,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     const running = job({}, [600_000]).run(request(queueId, assetSourceId), sink);
     await waitUntil(async () => /Reading it again in 10 min/.test((await runOf(queueId)).message), { what: 'the run to wait to read again' });
 
-    expect(await bed.feedSources.refresh(ACCOUNT, assetSourceId)).toEqual({ queueId });
+    expect(await bed.feedSources.refresh(ACCOUNT, assetSourceId)).toEqual({ queueId, outcome: 'read-now' });
     expect((await running).message).toMatch(/^Completed: 7 rows serving/);
     expect(requestsFor('/fixed.csv')).toBe(2);
     expect(await runOf(queueId)).toMatchObject({ status: 'Completed', readAgainAt: null });
@@ -681,8 +681,9 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     await run(queueId, assetSourceId);
     feeds.set('/busy.csv', { body: csv(products(3000)), delayMs: 1_500 });
     const first = await bed.feedSources.refresh(ACCOUNT, assetSourceId);
+    expect(first.outcome).toBe('queued');
     // A refresh while a run is still queued is that run.
-    expect(await bed.feedSources.refresh(ACCOUNT, assetSourceId)).toEqual(first);
+    expect(await bed.feedSources.refresh(ACCOUNT, assetSourceId)).toEqual({ queueId: first.queueId, outcome: 'joined' });
     servedAt.delete('/busy.csv');
 
     // Two job handlers, as on two replicas, each with its own reader: the second starts while the first reads.

@@ -46,6 +46,9 @@ import { feedSourceErrors, givenSecrets, scheduleWithoutRunErrors, withCredentia
 import { sameCredentialDestination } from './reading/feed-destination';
 import { ingestionChanged } from './run-supersede';
 
+/** What a refresh did: queued a new run, answered the run still queued, or made a run waiting to read again read now. */
+export type FeedRefreshOutcome = 'queued' | 'joined' | 'read-now';
+
 /** Due sources one sweep starts at most; the rest are due on the next sweep. */
 const SWEEP_BATCH = 50;
 
@@ -193,18 +196,18 @@ export class FeedSourceService {
    * wait for the schedule. Read and swapped in as an update's run is, unchanged or not; it waits for a
    * run of the source under way. When one is still queued, that run is the answer.
    */
-  async refresh(accountId: number, assetSourceId: number, queueView?: QueueViewAnnouncer): Promise<{ queueId: string }> {
+  async refresh(accountId: number, assetSourceId: number, queueView?: QueueViewAnnouncer): Promise<{ queueId: string; outcome: FeedRefreshOutcome }> {
     await this.deps.assetSources.ofKind(accountId, assetSourceId, 'feed');
     // A run still queued reads the feed as it is when it starts: the refresh is that run, not one more waiting behind it.
     const waiting = await this.deps.feeds.queuedRunOf(assetSourceId);
-    if (waiting) return { queueId: waiting };
+    if (waiting) return { queueId: waiting, outcome: 'joined' };
     // A run waiting to read the feed again after a failure reads now: the refresh is that run too. The
     // wall clock, as the waiting run's own (not the schedule's clock).
     const retrying = await this.deps.feeds.readNow(assetSourceId, new Date());
-    if (retrying) return { queueId: retrying };
+    if (retrying) return { queueId: retrying, outcome: 'read-now' };
     const queued = await withTransaction(this.deps.knex, (trx) => this.enqueue(trx, accountId, assetSourceId, 'refresh', this.now()));
     await announceQueued(queueView, queued, this.deps.logger);
-    return { queueId: queued.queueId };
+    return { queueId: queued.queueId, outcome: 'queued' };
   }
 
   /**

@@ -38,6 +38,11 @@ const startFeedHost = () =>
       );
       return;
     }
+    // A host that is down for a while: it answers 503 until the test puts the feed back.
+    if (path === '/down.csv' && !feeds.has(path)) {
+      res.writeHead(503).end('down for maintenance');
+      return;
+    }
     const body = feeds.get(path.replace('/private/', '/'));
     if (body === undefined) {
       res.writeHead(404).end('no such feed');
@@ -156,6 +161,7 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     expectProblem(await call('POST', `${base()}/feed/${created.body.id}/refresh`, undefined, viewKey), 403, 'PERMISSION_DENIED');
     const refreshed = await call<{ msg: string; queueId: string }>('POST', `${base()}/feed/${created.body.id}/refresh`);
     expect(refreshed.status).toBe(200);
+    expect(refreshed.body.msg).toBe('The feed is queued for ingestion.');
     expect(await ended(refreshed.body.queueId)).toMatchObject({ status: 'Completed', totalProcessed: 31 });
     const runs = await call<{ runs: Json[] }>('GET', `${base()}/feed/${created.body.id}/runs?limit=1`);
     expect(runs.body.runs[0]).toMatchObject({ queueId: refreshed.body.queueId, trigger: 'refresh' });
@@ -505,6 +511,20 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
         return { sku, name, category };
       }),
     );
+  });
+
+  it('answers a refresh of a source whose run waits to read its host again with that run, which reads at once, and says so', async () => {
+    const created = await call<{ id: number; queueId: string }>('POST', `${base()}/feed/create`, feedBody('/down.csv'));
+    const runPath = `${base()}/feed/runs/${created.body.queueId}`;
+    await waitUntil(async () => /Reading it again in 1 min \(attempt 2 of 3\)/.test((await call<{ message: string }>('GET', runPath)).body.message), {
+      timeoutMs: 30_000,
+      everyMs: 100,
+      what: 'the run to wait to read the feed again',
+    });
+    feeds.set('/down.csv', csv(products(3)));
+    const refreshed = await call<{ msg: string; queueId: string }>('POST', `${base()}/feed/${created.body.id}/refresh`);
+    expect(refreshed.body).toEqual({ msg: 'The run waiting to read this feed again reads it now.', queueId: created.body.queueId });
+    expect(await ended(created.body.queueId)).toMatchObject({ status: 'Completed', totalProcessed: 3 });
   });
 
   it('cancels a running run, or an update supersedes it: the transfer stops, the queue fails saying so, and the rows serving stay', async () => {

@@ -288,6 +288,13 @@ const FEED_CREATE_PROBLEMS = ['ASSET_SOURCE_IN_USE'] as const;
 /** Every operation that queues an ingestion: the account's cap on feed runs queued or running at once. */
 const FEED_RUN_PROBLEMS = ['JOB_LIMIT_REACHED'] as const;
 
+/** What a refresh answers, by what it did (asset-sources' outcome). */
+const REFRESH_MESSAGES: Record<string, string> = {
+  queued: 'The feed is queued for ingestion.',
+  joined: 'A run of this feed is already queued; it reads the feed as it is when it starts.',
+  'read-now': 'The run waiting to read this feed again reads it now.',
+};
+
 /** Feed sources: create from process output (37), create directly (38), update (39), and the run, report and confirm extensions. */
 export const feedSourceRoutes = [
   defineRoute({
@@ -383,7 +390,7 @@ export const feedSourceRoutes = [
       "Queues an ingestion run of the stored settings at once, as an update with them would (the run's trigger is refresh): for a feed its owner knows changed, without waiting for the schedule " +
       'or sending every setting again. Read and swapped in even when the feed is unchanged; the shrink guard and missingRowPolicy apply as to any run. ' +
       'While a run of the source is still queued, that run is answered (it reads the feed as it is when it starts); so is a run waiting to read the feed again after a failure ' +
-      '(its host unreachable, quiet or answering 5xx), which then reads at once; a run under way is waited for.',
+      '(its host unreachable, quiet or answering 5xx), which then reads at once; a run under way is waited for. msg says which.',
     permission: ASSET_SOURCES_ACCESS.refreshFeedSource,
     scope: { account: 'accountId' },
     extension: true,
@@ -396,7 +403,7 @@ export const feedSourceRoutes = [
     },
     async handle({ params, backends }) {
       const result = await backends.assetSources.refreshFeedSource({ accountId: params.accountId, assetSourceId: params.assetSourceId });
-      return { body: { msg: 'The feed is queued for ingestion.', queueId: result.queueId } };
+      return { body: { msg: REFRESH_MESSAGES[result.outcome] ?? REFRESH_MESSAGES.queued, queueId: result.queueId } };
     },
   }),
 

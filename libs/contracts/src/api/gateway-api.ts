@@ -415,7 +415,7 @@ export interface paths {
     put?: never;
     /**
      * Fetch and ingest a feed source now
-     * @description Queues an ingestion run of the stored settings at once, as an update with them would (the run's trigger is refresh): for a feed its owner knows changed, without waiting for the schedule or sending every setting again. Read and swapped in even when the feed is unchanged; the shrink guard and missingRowPolicy apply as to any run. While a run of the source is still queued, that run is answered (it reads the feed as it is when it starts); so is a run waiting to read the feed again after a failure (its host unreachable, quiet or answering 5xx), which then reads at once; a run under way is waited for.
+     * @description Queues an ingestion run of the stored settings at once, as an update with them would (the run's trigger is refresh): for a feed its owner knows changed, without waiting for the schedule or sending every setting again. Read and swapped in even when the feed is unchanged; the shrink guard and missingRowPolicy apply as to any run. While a run of the source is still queued, that run is answered (it reads the feed as it is when it starts); so is a run waiting to read the feed again after a failure (its host unreachable, quiet or answering 5xx), which then reads at once; a run under way is waited for. msg says which.
      */
     post: operations['refreshFeedSource'];
     delete?: never;

@@ -531,6 +531,11 @@ export interface RefreshFeedSourceRequest {
 
 export interface RefreshFeedSourceResponse {
   queueId: string;
+  /**
+   * What the refresh did, for the caller's message: queued (a new run), joined (the run still queued is
+   * answered) or read-now (the run waiting to read the feed again reads it at once).
+   */
+  outcome: string;
 }
 
 export interface CancelFeedRunRequest {
@@ -8270,13 +8275,16 @@ export const RefreshFeedSourceRequest: MessageFns<RefreshFeedSourceRequest> = {
 };
 
 function createBaseRefreshFeedSourceResponse(): RefreshFeedSourceResponse {
-  return { queueId: "" };
+  return { queueId: "", outcome: "" };
 }
 
 export const RefreshFeedSourceResponse: MessageFns<RefreshFeedSourceResponse> = {
   encode(message: RefreshFeedSourceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.queueId !== "") {
       writer.uint32(10).string(message.queueId);
+    }
+    if (message.outcome !== "") {
+      writer.uint32(18).string(message.outcome);
     }
     return writer;
   },
@@ -8302,6 +8310,14 @@ export const RefreshFeedSourceResponse: MessageFns<RefreshFeedSourceResponse> = 
             message.queueId = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.outcome = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -8321,6 +8337,7 @@ export const RefreshFeedSourceResponse: MessageFns<RefreshFeedSourceResponse> = 
         : isSet(object.queue_id)
         ? globalThis.String(object.queue_id)
         : "",
+      outcome: isSet(object.outcome) ? globalThis.String(object.outcome) : "",
     };
   },
 
@@ -8328,6 +8345,9 @@ export const RefreshFeedSourceResponse: MessageFns<RefreshFeedSourceResponse> = 
     const obj: any = {};
     if (message.queueId !== "") {
       obj.queueId = message.queueId;
+    }
+    if (message.outcome !== "") {
+      obj.outcome = message.outcome;
     }
     return obj;
   },
@@ -8338,6 +8358,7 @@ export const RefreshFeedSourceResponse: MessageFns<RefreshFeedSourceResponse> = 
   fromPartial<I extends Exact<DeepPartial<RefreshFeedSourceResponse>, I>>(object: I): RefreshFeedSourceResponse {
     const message = createBaseRefreshFeedSourceResponse();
     message.queueId = object.queueId ?? "";
+    message.outcome = object.outcome ?? "";
     return message;
   },
 };
