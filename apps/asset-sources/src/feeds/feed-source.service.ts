@@ -145,16 +145,19 @@ export class FeedSourceService {
     if (refusal) throw refusal;
     const secrets = { ...kept, ...givenSecrets(input.secrets) };
     const schedule = scheduleOf(settings);
-    // While a version serves, the source's columns stay those of its rows (their keys were computed with
-    // its key column): the update's wait as pending, what its run reads into, until a version is swapped in.
     const given: FeedColumnSet = { columnNames: next.columnNames, columns: next.columns };
-    const serving = stored.applied.queueId !== null;
-    const pending = serving && !sameColumns(given, current) ? given : null;
     const queued = await withTransaction(this.deps.knex, async (trx) => {
+      // The source's row first, as a swap locks it: what follows reads the columns and versions a swap left.
+      const sourceColumns = await this.deps.sources.lockColumns(trx, assetSourceId);
+      const feedNow = (await this.deps.feeds.get(assetSourceId, trx)) ?? stored;
+      // While a version serves (a held one waits on one serving), the source's columns stay those of its rows (their
+      // keys were computed with its key column): the update's wait as pending, what its run reads into, until a version
+      // is swapped in.
+      const serving = feedNow.applied.queueId !== null;
+      const pending = serving && !sameColumns(given, sourceColumns) ? given : null;
       const beforeSource = await this.deps.assetSources.beforeChange(trx, accountId, assetSourceId);
       const before = beforeSource && { ...beforeSource, ...(await this.feedForChange(trx, assetSourceId)) };
-      const definition = serving ? { ...next, columnNames: current.columnNames, columns: current.columns } : next;
-      await this.deps.sources.update(trx, assetSourceId, { ...definition, assetSourceType: 'feed' });
+      await this.deps.sources.update(trx, assetSourceId, { ...next, ...(serving ? sourceColumns : {}), assetSourceType: 'feed' });
       await this.deps.feeds.setPendingColumns(trx, assetSourceId, pending);
       await this.deps.feeds.update(
         trx,
@@ -167,7 +170,7 @@ export class FeedSourceService {
       // Superseded, before the new run is admitted (they name it): a queued run always, a running one
       // when it reads what the update changes.
       const queueId = randomUUID();
-      const changed = ingestionChanged({ settings: stored, secrets: storedSecrets, ...columnsToRead(current, stored) }, { settings, secrets, ...given });
+      const changed = ingestionChanged({ settings: stored, secrets: storedSecrets, ...columnsToRead(sourceColumns, feedNow) }, { settings, secrets, ...given });
       for (const active of await this.deps.feeds.lockActiveRuns(trx, assetSourceId))
         if (active.status === 'Queued' || changed) await this.cancelActive(trx, active, now, queueId);
       const run = await this.enqueue(trx, accountId, assetSourceId, 'update', now, queueId);
