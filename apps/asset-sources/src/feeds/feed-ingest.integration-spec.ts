@@ -611,6 +611,26 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     }
   });
 
+  it('projects the rows the keep policy carries over onto the columns of the version they join', async () => {
+    const path = '/kept-columns.csv';
+    feeds.set(path, { body: csv(['A,a,1.00,1', 'B,b,2.00,1']) });
+    const keep = { policies: { missingRowPolicy: 'keep' as const } };
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input(path, keep, server));
+    await run(queueId, assetSourceId);
+    // The next version drops price and brings colour; B is gone from it and kept.
+    feeds.set(path, { body: 'sku,name,colour,weight\nA,a,red,1\n' });
+    const definition = { ...input('/').definition, columnNames: ['sku', 'name', 'colour', 'weight'] };
+    const next = await bed.feedSources.replace(ACCOUNT, assetSourceId, input(path, { ...keep, definition }, server));
+    expect((await run(next.queueId, assetSourceId)).message).toBe('Completed: 2 rows serving (1 kept from the previous version), 1 read.');
+    expect(await rows(assetSourceId)).toEqual([
+      { sku: 'A', name: 'a', colour: 'red', weight: '1' },
+      { sku: 'B', name: 'b', colour: '', weight: '1' },
+    ]);
+    expect((await bed.assetSources.findRows(ACCOUNT, assetSourceId, 'sku', ['B'])).map((r) => JSON.parse(r.rowJson))).toEqual([
+      { sku: 'B', name: 'b', colour: '', weight: '1' },
+    ]);
+  });
+
   it('keeps the listed values of each generation with its rows: the retail feed list follows the swap and the keep policy', async () => {
     const path = '/listed.csv';
     const body = (lines: string[]) => `sku,name,category,weight\n${lines.join('\n')}\n`;

@@ -68,6 +68,15 @@ export const servingSummary = ({ served, kept }: SwapOutcome): string =>
 export const asideSummary = ({ disabled }: SwapOutcome): string =>
   disabled > 0 ? `; ${counted(disabled, 'row')} missing from the feed set aside (missingRowPolicy disable)` : '';
 
+/**
+ * An old row (`o.row_json`) as a row of these columns, as the feed's rows are projected: a column it
+ * lacks is empty, one the columns no longer name is gone.
+ */
+const projectedRowJson = (columnNames: readonly string[]): { sql: string; bindings: string[] } => ({
+  sql: `JSON_OBJECT(${columnNames.map(() => "?, COALESCE(JSON_UNQUOTE(JSON_EXTRACT(o.row_json, ?)), '')").join(', ')})`,
+  bindings: columnNames.flatMap((column) => [column, `$.${JSON.stringify(column)}`]),
+});
+
 /** Rows per load of a run's rows: about 2 MB of text for typical product rows... */
 export const STAGE_BATCH = 5_000;
 /** ...and at most this many bytes of row text per load, whatever the rows' size. */
@@ -188,7 +197,16 @@ export class FeedRowsRepository {
    * Readers see the old rows until the commit and the new ones after it. Answers the rows now served,
    * how many of them the keep policy carried over, and how many rows the disable policy holds aside.
    */
-  async swapIn(trx: Knex.Transaction, assetSourceId: number, generation: number, keyed: boolean, policy: FeedMissingRowPolicy, at: Date): Promise<SwapOutcome> {
+  async swapIn(
+    trx: Knex.Transaction,
+    assetSourceId: number,
+    generation: number,
+    keyed: boolean,
+    policy: FeedMissingRowPolicy,
+    at: Date,
+    /** The new version's columns when they differ from those serving: rows the keep policy carries over are projected onto them. */
+    projectKeptOnto: readonly string[] | null = null,
+  ): Promise<SwapOutcome> {
     const [[current]] = (await trx.raw('SELECT row_generation FROM asset_sources WHERE asset_source_id = ? FOR UPDATE', [assetSourceId])) as [
       [{ row_generation: number }],
     ];
@@ -200,10 +218,11 @@ export class FeedRowsRepository {
     let disabled = 0;
     if (keyed && policy === 'keep' && served !== generation) {
       const stored = await this.rowsOf(trx, assetSourceId, generation);
+      const keptRow = projectKeptOnto ? projectedRowJson(projectKeptOnto) : { sql: 'o.row_json', bindings: [] };
       const [copied] = (await trx.raw(
         'INSERT INTO asset_source_rows (asset_source_id, generation, ordinal, key_value, row_json) ' +
-          `SELECT o.asset_source_id, ?, ? + ROW_NUMBER() OVER (ORDER BY o.ordinal) - 1, o.key_value, o.row_json ${missing}`,
-        [generation, stored, assetSourceId, served, generation],
+          `SELECT o.asset_source_id, ?, ? + ROW_NUMBER() OVER (ORDER BY o.ordinal) - 1, o.key_value, ${keptRow.sql} ${missing}`,
+        [generation, stored, ...keptRow.bindings, assetSourceId, served, generation],
       )) as [{ affectedRows: number }];
       kept = Number(copied.affectedRows);
       await addRowValuesFromRows(trx, assetSourceId, keptFields(keyed), { generation, fromOrdinal: stored });

@@ -255,7 +255,8 @@ export class FeedSourceService {
    * and the columns the run read the feed into the source's columns: they describe the rows serving. Pending
    * columns an update gave are no longer pending once a run that read them serves. The missing-row policy
    * matches rows by key, so it applies while the key column stays; a version keyed by another column
-   * replaces the old rows whole. A run from before runs recorded their columns (null) keeps the source's.
+   * replaces the old rows whole, and rows the keep policy carries over take the version's columns. A run
+   * from before runs recorded their columns (null) keeps the source's.
    */
   async swapVersionIn(
     trx: Knex.Transaction,
@@ -268,7 +269,8 @@ export class FeedSourceService {
     const serving = await this.deps.sources.lockColumns(trx, assetSourceId);
     const columns = read ?? serving;
     const keyed = columns.columns.assetKeyColumn !== null && columns.columns.assetKeyColumn === serving.columns.assetKeyColumn;
-    const outcome = await this.deps.rows.swapIn(trx, assetSourceId, generation, keyed, policy, at);
+    const columnNamesChanged = JSON.stringify(columns.columnNames) !== JSON.stringify(serving.columnNames);
+    const outcome = await this.deps.rows.swapIn(trx, assetSourceId, generation, keyed, policy, at, columnNamesChanged ? columns.columnNames : null);
     if (!sameColumns(columns, serving)) await this.deps.sources.setColumns(trx, assetSourceId, columns);
     const feed = await this.deps.feeds.get(assetSourceId, trx);
     if (feed?.pendingColumns && sameColumns(feed.pendingColumns, columns)) await this.deps.feeds.setPendingColumns(trx, assetSourceId, null);
