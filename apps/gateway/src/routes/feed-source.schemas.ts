@@ -45,7 +45,6 @@ export const FeedSettingsSchema = Type.Object(
     disabledRows: Type.Integer({
       description: 'Rows missing from the feed that missingRowPolicy disable holds aside: never served or mapped, dropped from there when their key returns.',
     }),
-
     pendingColumns: Type.Optional(
       Type.Object(
         {
