@@ -21,7 +21,7 @@ const ACCOUNT = 7001;
 /** A feed body per path that a test sets; every answer carries the ETag the test gives. */
 const feeds = new Map<
   string,
-  { body: string; etag?: string; status?: number; cutAfter?: number; stallAfter?: number; delayMs?: number; failWith?: number[] }
+  { body: string | Buffer; etag?: string; status?: number; cutAfter?: number; stallAfter?: number; delayMs?: number; failWith?: number[] }
 >();
 /** When each answer's body was sent, by path. */
 const servedAt = new Map<string, number[]>();
@@ -240,6 +240,15 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     // Nothing stays staged once the run has swapped in and cleaned up.
     await job().cleanup?.(request(queueId, assetSourceId));
     expect(await bed.feedStore.rows.stagedCount(queueId)).toBe(0);
+  });
+
+  it('completes a feed read as UTF-8 that is not, and says where and what to set', async () => {
+    feeds.set('/latin1.csv', { body: Buffer.from(csv(['C1,Café,1.00,1', 'C2,Crème,2.00,1']), 'latin1') });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/latin1.csv', {}, server));
+    expect((await run(queueId, assetSourceId)).message).toBe(
+      'Completed: 2 rows serving, 2 read; the feed is not UTF-8 from byte 28 on (0xE9), so some of its text reads wrong: ' +
+        'set characterEncoding to its encoding (CP1252 or iso_8859_1 for most spreadsheet exports).',
+    );
   });
 
   it("says which of the source's columns no row had, and leaves their cells empty", async () => {

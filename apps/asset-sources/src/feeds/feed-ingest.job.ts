@@ -5,7 +5,7 @@ import { isNamedLockFree, withNamedLock, withTransaction, type ServiceDatabase }
 import type { AssetSourceRecord } from '../sources/asset-source.model';
 import type { AssetSourceService } from '../sources/asset-source.service';
 import { isNumericWeight } from '../sources/asset-source.rules';
-import { isRejectedFeedRow, type FeedReader, type OpenedFeed } from './feed-reading';
+import { isRejectedFeedRow, notUtf8Advice, type FeedReader, type OpenedFeed } from './feed-reading';
 import { asideSummary, servingSummary, STAGE_BATCH, STAGE_BATCH_BYTES, StagedRows, type FeedRowsRepository, type SwapOutcome } from './feed-rows.repository';
 import { KeyFilter } from './key-filter';
 import { isTransientFeedFailure } from './reading/feed-errors';
@@ -328,7 +328,7 @@ async function ingest(
     const served = await withTransaction(deps.db.knex, async (trx) => {
       const outcome = await deps.feedSources.swapVersionIn(trx, assetSourceId, generation, columns, feed.policies.missingRowPolicy, now());
       await deps.feeds.setApplied(trx, assetSourceId, { queueId, ...full });
-      const message = completedMessage(health, outcome, columnsInNoRow);
+      const message = completedMessage(health, outcome, columnsInNoRow, opened.notUtf8());
       // The run's row is written last: a cancel that got there first rolls the swap back.
       if (!(await deps.feeds.saveRun(trx, queueId, { status: 'Completed', message, health, version: full }))) throw new CancelledFirst();
       return { message };
@@ -554,8 +554,11 @@ function sameVersion(version: { etag: string | null; lastModified: string | null
   return undefined;
 }
 
-/** The counts, what the missing-row policy did, and the source's columns no row had (a misspelt column, or one the feed dropped): its cells are empty. */
-function completedMessage(health: FeedRunHealth, outcome: SwapOutcome, columnsInNoRow: readonly string[]): string {
+/**
+ * The counts, what the missing-row policy did, the source's columns no row had (a misspelt column, or one
+ * the feed dropped: its cells are empty), and bytes that are not UTF-8 in a feed read as UTF-8.
+ */
+function completedMessage(health: FeedRunHealth, outcome: SwapOutcome, columnsInNoRow: readonly string[], notUtf8: ReturnType<OpenedFeed['notUtf8']>): string {
   const parts = [servingSummary(outcome), `${health.rowsRead} read`];
   if (health.rejectedRows > 0) parts.push(`${health.rejectedRows} rejected`);
   if (health.duplicateKeys > 0) parts.push(counted(health.duplicateKeys, 'duplicate key'));
@@ -564,7 +567,7 @@ function completedMessage(health: FeedRunHealth, outcome: SwapOutcome, columnsIn
     columnsInNoRow.length === 0
       ? ''
       : `; no row has the column${columnsInNoRow.length === 1 ? '' : 's'} ${columnsInNoRow.map((c) => JSON.stringify(c)).join(', ')}`;
-  return `Completed: ${parts.join(', ')}${asideSummary(outcome)}${absent}.`;
+  return `Completed: ${parts.join(', ')}${asideSummary(outcome)}${absent}${notUtf8 ? `; ${notUtf8Advice(notUtf8)}` : ''}.`;
 }
 
 /** A failure's own message, for the queue: readers phrase theirs for the customer and never include a secret. */

@@ -41,10 +41,10 @@ export function feedProcessGrpc({
   return unaryHandlers(v1.AssetSourcesServiceService, ASSET_SOURCES_ACCESS, logger, {
     processFeed: async (request, call) => {
       guard.account(call, request.accountId);
-      const { config, sample, cdpLogs, hostKeyFingerprint } = await feedProcess.process(request.accountId, toReadInput(request), {
+      const { config, sample, cdpLogs, hostKeyFingerprint, warnings } = await feedProcess.process(request.accountId, toReadInput(request), {
         timeoutMs: readBudgetMs(callTimeLeftMs(call)),
       });
-      return { configJson: JSON.stringify(config), sampleJson: JSON.stringify(sample), cdpLogs, hostKeyFingerprint };
+      return { configJson: JSON.stringify(config), sampleJson: JSON.stringify(sample), cdpLogs, hostKeyFingerprint, warnings };
     },
   });
 }

@@ -36,6 +36,10 @@ describe('process (36): the head of a feed (real MariaDB test bed, a real HTTP s
           res.end();
         };
         pump();
+      } else if (req.url === '/latin1.csv' || req.url === '/latin1.json') {
+        // A spreadsheet export in ISO-8859-1: é is one byte, 0xE9, which UTF-8 never has alone.
+        const csv = req.url.endsWith('.csv');
+        res.end(Buffer.from(csv ? 'sku,name\nC1,Café\nC2,Crème\n' : '[{"sku":"C1","name":"Café"}]', 'latin1'));
       } else if (req.url === '/items.json') {
         res.end(
           JSON.stringify({
@@ -93,6 +97,18 @@ describe('process (36): the head of a feed (real MariaDB test bed, a real HTTP s
       price: ['0.00', '1.00', '2.00', '3.00', '4.00'],
     });
     expect(cdpLogs).toEqual([]);
+  });
+
+  it('warns that a feed read as UTF-8 is not, naming where, and reads it right in the encoding the owner then sets', async () => {
+    const advice = 'set characterEncoding to its encoding (CP1252 or iso_8859_1 for most spreadsheet exports).';
+    const asUtf8 = await bed.feedProcess.process(1, input({ url: `${server.origin}/latin1.csv` }));
+    expect(asUtf8.warnings).toEqual([`The feed is not UTF-8 from byte 15 on (0xE9), so some of its text reads wrong: ${advice}`]);
+    expect(asUtf8.sample.name).toEqual(['Caf\uFFFD', 'Cr\uFFFDme']);
+    const json = await bed.feedProcess.process(1, input({ url: `${server.origin}/latin1.json`, contentType: 'json' }));
+    expect(json.warnings).toEqual([`The feed is not UTF-8 from byte 24 on (0xE9), so some of its text reads wrong: ${advice}`]);
+    const asLatin1 = await bed.feedProcess.process(1, input({ url: `${server.origin}/latin1.csv`, characterEncoding: 'iso_8859_1' }));
+    expect(asLatin1).toMatchObject({ warnings: [], sample: { name: ['Café', 'Crème'] } });
+    expect((await bed.feedProcess.process(1, input())).warnings).toEqual([]);
   });
 
   it('reads only the head of a feed and closes the connection', async () => {

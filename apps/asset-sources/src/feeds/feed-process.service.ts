@@ -1,5 +1,5 @@
 import { validationFailed } from '@platform/errors';
-import { isRejectedFeedRow, type FeedConfig, type FeedReader } from './feed-reading';
+import { isRejectedFeedRow, notUtf8Advice, type FeedConfig, type FeedReader } from './feed-reading';
 import { feedReadErrors, givenSecrets, type FeedReadInput } from './feed-source.rules';
 
 /** How much of a feed process reads: its head, never the whole feed. */
@@ -16,6 +16,8 @@ export interface ProcessedFeed {
   cdpLogs: string[];
   /** sftp: the fingerprint of the host key the server presented, for its owner to check before creating the source. */
   hostKeyFingerprint?: string;
+  /** What the owner should know about the head read (bytes that are not UTF-8 in a feed read as UTF-8). */
+  warnings: string[];
 }
 
 /**
@@ -78,7 +80,10 @@ export class FeedProcessService {
       estRowsPerChunk: memPerRow === 0 ? 0 : Math.max(1, Math.floor(FEED_CHUNK_BYTES / memPerRow)),
       fileId: location.fileId ?? '',
     };
-    return { config, sample: Object.fromEntries(sample), cdpLogs: feed.cdpLogs(), hostKeyFingerprint: feed.hostKeyFingerprint };
+    const notUtf8 = feed.notUtf8();
+    const advice = notUtf8 && notUtf8Advice(notUtf8);
+    const warnings = advice ? [`${advice[0].toUpperCase()}${advice.slice(1)}.`] : [];
+    return { config, sample: Object.fromEntries(sample), cdpLogs: feed.cdpLogs(), hostKeyFingerprint: feed.hostKeyFingerprint, warnings };
   }
 }
 

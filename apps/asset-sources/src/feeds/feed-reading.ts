@@ -104,6 +104,11 @@ export interface OpenedFeed {
   batches: AsyncIterable<FeedRowBatch>;
   /** sha256 hex of the bytes read, known once `batches` has been consumed to the end. */
   contentHash(): string;
+  /**
+   * Where the bytes of a feed read as UTF-8 (its characterEncoding, or its BOM's) first are not, as far as
+   * they were read: its text then reads wrong, and its owner is told so. Null while they are.
+   */
+  notUtf8(): { at: number; byte: number } | null;
   /** Lines of console output and errors of the customCode sandbox, so far. */
   cdpLogs(): string[];
   /** The config read with: the one given, else what was detected from the head (complete once the first row is out). */
@@ -121,5 +126,13 @@ export interface FeedOpenOptions {
 export interface FeedReader {
   open(location: FeedLocation, format: FeedFormat, options?: FeedOpenOptions): Promise<OpenedFeed>;
 }
+
+/**
+ * What the owner of a feed read as UTF-8 whose bytes are not should hear: where, and what to set. Most
+ * such feeds are spreadsheet exports in CP1252 or ISO-8859-1, whose accented letters read as U+FFFD.
+ */
+export const notUtf8Advice = ({ at, byte }: { at: number; byte: number }): string =>
+  `the feed is not UTF-8 from byte ${at} on (0x${byte.toString(16).toUpperCase().padStart(2, '0')}), so some of its text reads wrong: ` +
+  'set characterEncoding to its encoding (CP1252 or iso_8859_1 for most spreadsheet exports)';
 
 export const isRejectedFeedRow = (row: FeedRow | RejectedFeedRow): row is RejectedFeedRow => 'reason' in row;

@@ -29,6 +29,11 @@ const ProcessAnswer = Type.Object({
   config: FeedConfigSchema,
   sample: Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Column -> up to 5 distinct values of the head of the feed.' }),
   cdpLogs: Type.Array(Type.String(), { description: "customCode's console output and errors (with the line of the row), at most 200 lines." }),
+  warnings: Type.Array(Type.String(), {
+    description:
+      '(extension) What the owner should know about the head read: bytes that are not UTF-8 in a feed read as UTF-8 (its accented letters then read wrong; ' +
+      'set characterEncoding). Empty when nothing is amiss.',
+  }),
   hostKeyFingerprint: Type.Optional(
     Type.String({
       description:
@@ -104,6 +109,7 @@ export const feedProcessRoutes = [
         },
         sample: { sku: ['A1', 'A2'], name: ['Shirt', 'Hat'], price: ['10.00', '4.50'] },
         cdpLogs: [],
+        warnings: [],
       },
     },
     async handle({ params, body, backends }) {
@@ -114,6 +120,7 @@ export const feedProcessRoutes = [
           config: JSON.parse(answer.configJson) as Static<typeof FeedConfigSchema>,
           sample: JSON.parse(answer.sampleJson) as Record<string, string[]>,
           cdpLogs: answer.cdpLogs,
+          warnings: answer.warnings,
           ...(answer.hostKeyFingerprint !== undefined ? { hostKeyFingerprint: answer.hostKeyFingerprint } : {}),
         },
       };

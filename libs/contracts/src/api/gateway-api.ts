@@ -7359,6 +7359,8 @@ export interface operations {
             sample: {
               [key: string]: string[];
             };
+            /** @description (extension) What the owner should know about the head read: bytes that are not UTF-8 in a feed read as UTF-8 (its accented letters then read wrong; set characterEncoding). Empty when nothing is amiss. */
+            warnings: string[];
           };
         };
       };

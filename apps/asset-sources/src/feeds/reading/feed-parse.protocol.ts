@@ -18,9 +18,12 @@ export type ToParser = { kind: 'chunk'; bytes: Uint8Array } | { kind: 'end' } | 
 
 export type FromParser =
   | { kind: 'pull' }
-  | { kind: 'rows'; rows: EncodedBatch; config: FeedConfig }
-  | { kind: 'done'; contentHash: string; config: FeedConfig }
+  | { kind: 'rows'; rows: EncodedBatch; config: FeedConfig; notUtf8: NotUtf8 }
+  | { kind: 'done'; contentHash: string; config: FeedConfig; notUtf8: NotUtf8 }
   | { kind: 'failed'; failure: ParseFailure };
+
+/** Where a feed read as UTF-8 first is not (Utf8Watch), as far as the thread has read; null while it is. */
+export type NotUtf8 = { at: number; byte: number } | null;
 
 /**
  * A batch of rows laid out flat, so that crossing threads copies a few arrays of strings and numbers

@@ -43,11 +43,11 @@ async function parse(): Promise<void> {
   const tally = new ByteTally();
   try {
     for await (const batch of formatRows(feedBytes(), tally, format, config)) {
-      send({ kind: 'rows', rows: encodeBatch(batch), config });
+      send({ kind: 'rows', rows: encodeBatch(batch), config, notUtf8: tally.utf8.firstInvalid });
       unacknowledged++;
       while (unacknowledged >= ahead) await new Promise<void>((resolve) => (acknowledged = resolve));
     }
-    send({ kind: 'done', contentHash: tally.hex(), config });
+    send({ kind: 'done', contentHash: tally.hex(), config, notUtf8: tally.utf8.firstInvalid });
   } catch (error) {
     send({ kind: 'failed', failure: failureOf(error) });
   } finally {

@@ -2,7 +2,7 @@ import { startModuleWorker } from '@platform/service';
 import type { FeedConfig, FeedFormat, FeedRowBatch } from '../feed-reading';
 import { feedNotAFeed } from './feed-errors';
 import { formatRows } from './feed-format';
-import { decodeBatch, errorOf, type FromParser, type ParseJob, type ToParser } from './feed-parse.protocol';
+import { decodeBatch, errorOf, type FromParser, type NotUtf8, type ParseJob, type ToParser } from './feed-parse.protocol';
 import { ByteTally } from './feed-text';
 import { Inbox } from './inbox';
 
@@ -10,6 +10,8 @@ import { Inbox } from './inbox';
 export interface ParsedFeed {
   batches: AsyncIterable<FeedRowBatch>;
   contentHash(): string;
+  /** Where the bytes of a feed read as UTF-8 first are not, as far as they were read; null while they are. */
+  notUtf8(): NotUtf8;
 }
 
 /** Where a feed's bytes are parsed: `config` takes what is detected from the head as it is. */
@@ -18,7 +20,7 @@ export type FeedParsing = (body: AsyncIterable<Buffer>, format: FeedFormat, conf
 /** In the calling thread: for the head of a feed (process), where a thread's start would cost more than the parse. */
 export const parseHere: FeedParsing = (body, format, config) => {
   const tally = new ByteTally();
-  return { batches: formatRows(body, tally, format, config), contentHash: () => tally.hex() };
+  return { batches: formatRows(body, tally, format, config), contentHash: () => tally.hex(), notUtf8: () => tally.utf8.firstInvalid };
 };
 
 /** Batches the parser thread may have ready before the ingestion takes one... */
@@ -40,6 +42,7 @@ const PARSER_RESOURCE_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationS
  */
 export const parseInWorker: FeedParsing = (body, format, config) => {
   let contentHash: string | undefined;
+  let notUtf8: NotUtf8 = null;
   async function* batches(): AsyncGenerator<FeedRowBatch> {
     const job: ParseJob = { format, config, ahead: BATCHES_AHEAD, chunksAhead: CHUNKS_AHEAD };
     const worker = startModuleWorker(__dirname, 'feed-parse.worker', { workerData: job, resourceLimits: PARSER_RESOURCE_LIMITS });
@@ -73,6 +76,7 @@ export const parseInWorker: FeedParsing = (body, format, config) => {
         if (transportFailure && message.kind !== 'rows') throw transportFailure.error;
         if (message.kind === 'failed') throw errorOf(message.failure);
         Object.assign(config, message.config);
+        notUtf8 = message.notUtf8;
         if (message.kind === 'done') {
           contentHash = message.contentHash;
           return;
@@ -90,6 +94,7 @@ export const parseInWorker: FeedParsing = (body, format, config) => {
       if (contentHash === undefined) throw new Error('The content hash is known once every row has been read.');
       return contentHash;
     },
+    notUtf8: () => notUtf8,
   };
 };
 

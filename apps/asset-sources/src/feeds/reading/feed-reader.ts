@@ -96,6 +96,7 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
           if (!finished || !parsed) throw new Error('The content hash is known once every row has been read.');
           return parsed.contentHash();
         },
+        notUtf8: () => parsed?.notUtf8() ?? null,
         cdpLogs: () => [...(keptLogs ?? sandbox?.cdpLogs() ?? [])],
         config: () => config,
         async close() {

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import iconv from 'iconv-lite';
 import type { FeedCharacterEncoding } from '../feed-reading';
 import { peekBytes } from './text-head';
+import { Utf8Watch } from './utf8-watch';
 
 /** iconv-lite's names for the interface's encodings. */
 const ICONV_NAMES: Record<FeedCharacterEncoding, string> = {
@@ -23,11 +24,15 @@ function encodingOfBom(head: Buffer): { name: string; length: number } | undefin
   return undefined;
 }
 
-/** Counts and hashes the raw bytes as they pass, for the content hash an unchanged feed is recognised by. */
+/**
+ * Counts and hashes the raw bytes as they pass, for the content hash an unchanged feed is recognised by,
+ * and, when the feed is read as UTF-8, notes where its bytes first are not (`utf8`).
+ */
 export class ByteTally {
   private readonly hash: Hash = createHash('sha256');
   private digest?: string;
   bytes = 0;
+  readonly utf8 = new Utf8Watch();
 
   add(chunk: Buffer): void {
     this.bytes += chunk.length;
@@ -47,7 +52,8 @@ export class ByteTally {
  */
 export async function* decodeFeedText(body: AsyncIterable<Buffer | string>, encoding: FeedCharacterEncoding, tally?: ByteTally): AsyncGenerator<string> {
   const { bom, bytes } = await withoutBom(body, tally);
-  yield* decoded(bytes, bom?.name ?? ICONV_NAMES[encoding]);
+  const name = bom?.name ?? ICONV_NAMES[encoding];
+  yield* decoded(name === 'utf8' ? watchedUtf8(bytes, tally) : bytes, name);
 }
 
 /** Closes a transport's stream when a reader stops early (a head read, an abort). */
@@ -65,8 +71,18 @@ export function destroyQuietly(body: Readable): void {
 export async function* utf8FeedBytes(body: AsyncIterable<Buffer | string>, encoding: FeedCharacterEncoding, tally?: ByteTally): AsyncGenerator<Buffer> {
   const { bom, bytes } = await withoutBom(body, tally);
   const name = bom?.name ?? ICONV_NAMES[encoding];
-  if (name === 'utf8') yield* bytes;
+  if (name === 'utf8') yield* watchedUtf8(bytes, tally);
   else for await (const text of decoded(bytes, name)) yield Buffer.from(text);
+}
+
+/** Bytes read as UTF-8, passed on as they are, each chunk looked at by the tally's Utf8Watch. */
+async function* watchedUtf8(bytes: AsyncIterable<Buffer>, tally?: ByteTally): AsyncGenerator<Buffer> {
+  if (!tally) return yield* bytes;
+  for await (const chunk of bytes) {
+    tally.utf8.see(chunk);
+    yield chunk;
+  }
+  tally.utf8.end();
 }
 
 /**

@@ -669,7 +669,11 @@ export interface ProcessFeedResponse {
   sampleJson: string;
   cdpLogs: string[];
   /** sftp (extension): the fingerprint of the host key the server presented (SHA256:...), to check before creating. */
-  hostKeyFingerprint?: string | undefined;
+  hostKeyFingerprint?:
+    | string
+    | undefined;
+  /** (extension) What the owner should know about the head read: bytes that are not UTF-8 in a feed read as UTF-8. */
+  warnings: string[];
 }
 
 function createBasePageRequest(): PageRequest {
@@ -10203,7 +10207,7 @@ export const ProcessFeedRequest: MessageFns<ProcessFeedRequest> = {
 };
 
 function createBaseProcessFeedResponse(): ProcessFeedResponse {
-  return { configJson: "", sampleJson: "", cdpLogs: [], hostKeyFingerprint: undefined };
+  return { configJson: "", sampleJson: "", cdpLogs: [], hostKeyFingerprint: undefined, warnings: [] };
 }
 
 export const ProcessFeedResponse: MessageFns<ProcessFeedResponse> = {
@@ -10219,6 +10223,9 @@ export const ProcessFeedResponse: MessageFns<ProcessFeedResponse> = {
     }
     if (message.hostKeyFingerprint !== undefined) {
       writer.uint32(34).string(message.hostKeyFingerprint);
+    }
+    for (const v of message.warnings) {
+      writer.uint32(42).string(v!);
     }
     return writer;
   },
@@ -10268,6 +10275,14 @@ export const ProcessFeedResponse: MessageFns<ProcessFeedResponse> = {
             message.hostKeyFingerprint = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.warnings.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -10302,6 +10317,9 @@ export const ProcessFeedResponse: MessageFns<ProcessFeedResponse> = {
         : isSet(object.host_key_fingerprint)
         ? globalThis.String(object.host_key_fingerprint)
         : undefined,
+      warnings: globalThis.Array.isArray(object?.warnings)
+        ? object.warnings.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -10319,6 +10337,9 @@ export const ProcessFeedResponse: MessageFns<ProcessFeedResponse> = {
     if (message.hostKeyFingerprint !== undefined) {
       obj.hostKeyFingerprint = message.hostKeyFingerprint;
     }
+    if (message.warnings?.length) {
+      obj.warnings = message.warnings;
+    }
     return obj;
   },
 
@@ -10331,6 +10352,7 @@ export const ProcessFeedResponse: MessageFns<ProcessFeedResponse> = {
     message.sampleJson = object.sampleJson ?? "";
     message.cdpLogs = object.cdpLogs?.map((e) => e) || [];
     message.hostKeyFingerprint = object.hostKeyFingerprint ?? undefined;
+    message.warnings = object.warnings?.map((e) => e) || [];
     return message;
   },
 };
