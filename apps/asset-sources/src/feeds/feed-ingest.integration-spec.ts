@@ -833,6 +833,21 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     const [latest] = await bed.db.knex('feed_runs').where({ asset_source_id: assetSourceId, status: 'Queued' }).select('queue_id');
     expect((await run(latest.queue_id, assetSourceId)).message).toBe('Skipped: the feed is unchanged (content hash).');
     expect((await bed.feedSources.report([ACCOUNT], latest.queue_id, { line: 0, seq: 0 }, 1)).run.status).toBe('Skipped');
+
+    // An update whose own run never served (cancelled here): the unchanged feed is read again on schedule, with its settings.
+    const renamed = { ...input('/daily.csv', { schedule }, server), definition: { ...input('/').definition, columnNames: ['sku', 'name', 'price'] } };
+    renamed.definition.columns = { ...renamed.definition.columns, rotationWeightColumn: null };
+    const update = await bed.feedSources.replace(ACCOUNT, assetSourceId, renamed);
+    await bed.feedSources.cancelRun(ACCOUNT, update.queueId);
+    clock = new Date('2026-11-27T11:00:30Z');
+    await bed.feedSources.startDueRuns();
+    const [due] = await bed.db.knex('feed_runs').where({ asset_source_id: assetSourceId, status: 'Queued' }).select('queue_id');
+    expect((await run(due.queue_id, assetSourceId)).message).toBe('Completed: 10 rows serving, 10 read.');
+    expect((await rows(assetSourceId))[0]).toEqual({ sku: 'P0', name: 'Product 0', price: '0.99' });
+    clock = new Date('2026-11-28T11:00:30Z');
+    await bed.feedSources.startDueRuns();
+    const [next] = await bed.db.knex('feed_runs').where({ asset_source_id: assetSourceId, status: 'Queued' }).select('queue_id');
+    expect((await run(next.queue_id, assetSourceId)).message).toBe('Skipped: the feed is unchanged (ETag).');
   });
 
   it("lists a source's runs newest first, a page at a time, for its own account and kind only", async () => {

@@ -244,6 +244,11 @@ async function ingest(
   await deps.feeds.deleteReport(queueId);
   // The columns an update gave while a version serves, else the source's: recorded on the run, applied by its swap.
   const columns = columnsToRead(source, feed);
+  // A scheduled run may skip an unchanged feed only when the version serving was read as this run reads it:
+  // read after the source's last update, into the same columns. An update whose own run failed, was
+  // cancelled or held must still reach the rows.
+  const servedRun = trigger === 'schedule' && feed.applied.queueId !== null ? await deps.feeds.getRun(feed.applied.queueId) : undefined;
+  const maySkip = servedRun !== undefined && feed.pendingColumns === null && servedRun.createdAt >= source.updatedAt;
   const generation = await withTransaction(deps.db.knex, (trx) => deps.rows.newGeneration(trx, assetSourceId, queueId, columns));
 
   let opened: OpenedFeed;
@@ -281,7 +286,7 @@ async function ingest(
   const readingStopped = () => stoppedReading && !cancelWatch.requested;
   try {
     const version = { etag: opened.version.etag ?? null, lastModified: opened.version.lastModified ?? null };
-    if (trigger === 'schedule' && feed.applied.queueId !== null) {
+    if (maySkip) {
       const unchanged = sameVersion(version, feed);
       if (unchanged) {
         const saved = await deps.feeds.saveRun(undefined, queueId, {
@@ -307,7 +312,7 @@ async function ingest(
     sink.stopping.removeEventListener('abort', stopReading);
     const contentHash = opened.contentHash();
     const full = { ...version, contentHash };
-    if (trigger === 'schedule' && feed.applied.contentHash === contentHash) {
+    if (maySkip && feed.applied.contentHash === contentHash) {
       const message = 'Skipped: the feed is unchanged (content hash).';
       if (!(await deps.feeds.saveRun(undefined, queueId, { status: 'Skipped', message, health, version: full }))) return cancelled(health);
       return { totalItems: health.rowsRead, totalProcessed: health.rowsRead, message };
