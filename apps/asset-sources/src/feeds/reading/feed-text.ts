@@ -53,7 +53,7 @@ export class ByteTally {
 export async function* decodeFeedText(body: AsyncIterable<Buffer | string>, encoding: FeedCharacterEncoding, tally?: ByteTally): AsyncGenerator<string> {
   const { bom, bytes } = await withoutBom(body, tally);
   const name = bom?.name ?? ICONV_NAMES[encoding];
-  yield* decoded(name === 'utf8' ? watchedUtf8(bytes, tally) : bytes, name);
+  yield* decoded(name === 'utf8' ? watchedUtf8(bytes, bom?.length ?? 0, tally) : bytes, name);
 }
 
 /** Closes a transport's stream when a reader stops early (a head read, an abort). */
@@ -71,13 +71,14 @@ export function destroyQuietly(body: Readable): void {
 export async function* utf8FeedBytes(body: AsyncIterable<Buffer | string>, encoding: FeedCharacterEncoding, tally?: ByteTally): AsyncGenerator<Buffer> {
   const { bom, bytes } = await withoutBom(body, tally);
   const name = bom?.name ?? ICONV_NAMES[encoding];
-  if (name === 'utf8') yield* watchedUtf8(bytes, tally);
+  if (name === 'utf8') yield* watchedUtf8(bytes, bom?.length ?? 0, tally);
   else for await (const text of decoded(bytes, name)) yield Buffer.from(text);
 }
 
-/** Bytes read as UTF-8, passed on as they are, each chunk looked at by the tally's Utf8Watch. */
-async function* watchedUtf8(bytes: AsyncIterable<Buffer>, tally?: ByteTally): AsyncGenerator<Buffer> {
+/** Bytes read as UTF-8 (after a BOM of `bomLength`), passed on as they are, each chunk looked at by the tally's Utf8Watch. */
+async function* watchedUtf8(bytes: AsyncIterable<Buffer>, bomLength: number, tally?: ByteTally): AsyncGenerator<Buffer> {
   if (!tally) return yield* bytes;
+  tally.utf8.skipped(bomLength);
   for await (const chunk of bytes) {
     tally.utf8.see(chunk);
     yield chunk;

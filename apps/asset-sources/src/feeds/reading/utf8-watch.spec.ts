@@ -23,6 +23,11 @@ describe('Utf8Watch', () => {
     expect(watched(latin1.subarray(0, 10), latin1.subarray(10))).toEqual({ at: 15, byte: 0xe9 });
     // A lead byte at a chunk's end whose next chunk does not continue it.
     expect(watched(Buffer.from([0x41, 0xc3]), Buffer.from([0x41]))).toEqual({ at: 1, byte: 0xc3 });
+    // Offsets count from the feed's start when a byte-order mark was dropped before the watch.
+    const afterBom = new Utf8Watch();
+    afterBom.skipped(3);
+    afterBom.see(latin1);
+    expect(afterBom.firstInvalid).toEqual({ at: 18, byte: 0xe9 });
   });
 
   it('refuses overlong forms, surrogates, bytes UTF-8 never uses and a character the feed ends inside', () => {

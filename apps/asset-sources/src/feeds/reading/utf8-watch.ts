@@ -14,6 +14,11 @@ export class Utf8Watch {
   /** The start of a character the chunk ended inside. */
   private carry: Buffer = Buffer.alloc(0);
 
+  /** Bytes before the first one seen (a byte-order mark dropped), so offsets count from the feed's start. */
+  skipped(bytes: number): void {
+    this.offset += bytes;
+  }
+
   see(chunk: Buffer): void {
     if (this.firstInvalid !== null || chunk.length === 0) return;
     const bytes = this.carry.length > 0 ? Buffer.concat([this.carry, chunk]) : chunk;
