@@ -55,9 +55,17 @@ export function createAssetSourcesServices(deps: AssetSourcesDeps): AssetSources
   const outbound = deps.remote.outbound ?? createOutboundFetch({ allowlist: parseAllowlist(deps.remote.allowlist) });
   const remoteRows = new RemoteRows(deps.db.knex, repository, outbound, { timeoutMs: deps.remote.timeoutMs, maxBytes: deps.remote.maxBytes }, deps.now);
   const assetSources = new AssetSourceService(deps.db.knex, repository, remoteRows, deps.events);
-  const recommendations = new RecommendationService(deps.db.knex, repository, assetSources, new RecommendationEventRepository(deps.db), deps.logger, deps.now);
-  assetSources.setDependents(recommendations);
   const feedStore = { feeds: new FeedSourceRepository(deps.db), rows: new FeedRowsRepository(deps.db) };
+  const recommendations = new RecommendationService(
+    deps.db.knex,
+    repository,
+    assetSources,
+    new RecommendationEventRepository(deps.db),
+    deps.logger,
+    deps.now,
+    async (assetSourceId) => (await feedStore.feeds.get(assetSourceId))?.pendingColumns ?? null,
+  );
+  assetSources.setDependents(recommendations);
   const feedSources = new FeedSourceService({
     knex: deps.db.knex,
     sources: repository,

@@ -620,6 +620,29 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     }
   });
 
+  it('refuses a recommendation that maps a column the update waiting to be served drops', async () => {
+    const path = '/recommended.csv';
+    feeds.set(path, { body: csv(products(4)) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input(path, {}, server));
+    await run(queueId, assetSourceId);
+    const withoutPrice = { ...input('/').definition, columnNames: ['sku', 'name', 'weight'] };
+    await bed.feedSources.replace(ACCOUNT, assetSourceId, input(path, { definition: withoutPrice }, server));
+    const mapping = (assetSourceColumn: string) => ({
+      updateFrequency: 24,
+      config: { type: 'content' as const, maxRecommendations: 2, recommendationMap: [{ assetSourceColumn, dataType: 'string' as const }] },
+    });
+    const refused = await rejectionOf(bed.recommendations.create(ACCOUNT, assetSourceId, mapping('price')));
+    expect(refused.code).toBe('VALIDATION_FAILED');
+    expect(refused.errors).toEqual([
+      {
+        pointer: '/recommendationConfig/recommendationMap/0/assetSourceColumn',
+        code: 'UNKNOWN_COLUMN',
+        detail: '"price" is dropped by the source\'s update waiting to be served (feed.pendingColumns).',
+      },
+    ]);
+    expect(await bed.recommendations.create(ACCOUNT, assetSourceId, mapping('name'))).toBeGreaterThan(0);
+  });
+
   it('projects the rows the keep policy carries over onto the columns of the version they join', async () => {
     const path = '/kept-columns.csv';
     feeds.set(path, { body: csv(['A,a,1.00,1', 'B,b,2.00,1']) });

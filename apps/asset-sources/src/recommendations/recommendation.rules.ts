@@ -25,7 +25,13 @@ const integerIn = (pointer: string, value: number | undefined, min: number, max:
  * content and hybrid, where it is required), priority only on string columns, acceptedRange only
  * on numeric ones, and every mapped column a column of the source.
  */
-export function recommendationErrors(updateFrequency: number, config: RecommendationConfig, sourceColumns: readonly string[]): FieldError[] {
+export function recommendationErrors(
+  updateFrequency: number,
+  config: RecommendationConfig,
+  sourceColumns: readonly string[],
+  /** Columns of the source that its update waiting to be served drops (a feed's pending columns). */
+  droppedColumns: ReadonlySet<string> = new Set(),
+): FieldError[] {
   const errors: FieldError[] = [
     ...integerIn('/updateFrequency', updateFrequency, 1, RECOMMENDATION_UPDATE_FREQUENCY_MAX, 'updateFrequency (hours)'),
     ...notOneOf(`${at}/type`, config.type, RECOMMENDATION_TYPES),
@@ -77,6 +83,12 @@ export function recommendationErrors(updateFrequency: number, config: Recommenda
           pointer: `${p}/assetSourceColumn`,
           code: 'UNKNOWN_COLUMN',
           detail: `${JSON.stringify(entry.assetSourceColumn)} is not a column of the source.`,
+        });
+      else if (droppedColumns.has(entry.assetSourceColumn))
+        errors.push({
+          pointer: `${p}/assetSourceColumn`,
+          code: 'UNKNOWN_COLUMN',
+          detail: `${JSON.stringify(entry.assetSourceColumn)} is dropped by the source's update waiting to be served (feed.pendingColumns).`,
         });
       else if (seen.has(entry.assetSourceColumn))
         errors.push({ pointer: `${p}/assetSourceColumn`, code: 'DUPLICATE', detail: `Column ${JSON.stringify(entry.assetSourceColumn)} is mapped twice.` });

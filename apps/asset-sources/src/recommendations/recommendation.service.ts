@@ -59,6 +59,8 @@ export class RecommendationService implements SourceDependents {
     private readonly events: RecommendationEventRepository,
     private readonly logger: Logger,
     private readonly now: () => Date = () => new Date(),
+    /** A feed source's columns an update gave that wait to be served (null: none): they become the source's. */
+    private readonly pendingColumnsOf: (assetSourceId: number) => Promise<Pick<SourceDefinition, 'columnNames' | 'columns'> | null> = async () => null,
   ) {}
 
   async create(accountId: number, sourceAssetSourceId: number, input: RecommendationInput): Promise<number> {
@@ -221,7 +223,11 @@ export class RecommendationService implements SourceDependents {
 
   private async checkedSource(accountId: number, sourceAssetSourceId: number, input: RecommendationInput): Promise<AssetSourceRecord> {
     const source = await this.assetSources.get(accountId, sourceAssetSourceId);
-    const errors = recommendationErrors(input.updateFrequency, input.config, source.columnNames);
+    // A feed's update waiting to be served names the columns the source is about to have: a map must name
+    // columns it keeps, as an update may not drop a column a recommendation maps.
+    const pending = await this.pendingColumnsOf(sourceAssetSourceId);
+    const dropped = new Set(pending ? source.columnNames.filter((column) => !pending.columnNames.includes(column)) : []);
+    const errors = recommendationErrors(input.updateFrequency, input.config, source.columnNames, dropped);
     if (errors.length > 0) throw validationFailed(errors);
     if (source.assetSourceType === 'recommendation')
       throw problem(
@@ -230,6 +236,11 @@ export class RecommendationService implements SourceDependents {
       );
     if (source.columns.assetKeyColumn === null)
       throw problem('ASSET_SOURCE_HAS_NO_KEY', `Asset source ${sourceAssetSourceId} has no assetKeyColumn; recommendations name items by their asset key.`);
+    if (pending && pending.columns.assetKeyColumn === null)
+      throw problem(
+        'ASSET_SOURCE_HAS_NO_KEY',
+        `Asset source ${sourceAssetSourceId} is about to have no assetKeyColumn (its update waiting to be served, feed.pendingColumns); recommendations name items by their asset key.`,
+      );
     if (source.rowCount > RECOMMENDATION_SOURCE_ITEMS_MAX)
       throw problem(
         'RECOMMENDATION_SOURCE_TOO_LARGE',
