@@ -641,6 +641,13 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
       },
     ]);
     expect(await bed.recommendations.create(ACCOUNT, assetSourceId, mapping('name'))).toBeGreaterThan(0);
+
+    // Nor on a feed whose update waiting to be served has no key (the feed below has no recommendation yet).
+    const other = await bed.feedSources.create(ACCOUNT, input(path, {}, server));
+    await run(other.queueId, other.assetSourceId);
+    const keyless = { ...input('/').definition, columns: { ...input('/').definition.columns, assetKeyColumn: null } };
+    await bed.feedSources.replace(ACCOUNT, other.assetSourceId, input(path, { definition: keyless }, server));
+    expect((await rejectionOf(bed.recommendations.create(ACCOUNT, other.assetSourceId, mapping('name')))).code).toBe('ASSET_SOURCE_HAS_NO_KEY');
   });
 
   it('projects the rows the keep policy carries over onto the columns of the version they join', async () => {
