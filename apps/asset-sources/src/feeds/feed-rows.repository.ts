@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { FeedMissingRowPolicy } from '@contracts/domain';
 import { listWithTotalQuery, LoadDataRows, writeJsonColumn, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
 import { addRowValues, addRowValuesFromRows, dropRowValues, keptFields, type ListedField } from '../sources/row-values';
+import { rowJsonPath } from '../sources/asset-source.model';
 import type { FeedColumnSet } from './feed-source.model';
 import { counted } from './counted';
 
@@ -74,7 +75,7 @@ export const asideSummary = ({ disabled }: SwapOutcome): string =>
  */
 const projectedRowJson = (columnNames: readonly string[]): { sql: string; bindings: string[] } => ({
   sql: `JSON_OBJECT(${columnNames.map(() => "?, COALESCE(JSON_UNQUOTE(JSON_EXTRACT(o.row_json, ?)), '')").join(', ')})`,
-  bindings: columnNames.flatMap((column) => [column, `$.${JSON.stringify(column)}`]),
+  bindings: columnNames.flatMap((column) => [column, rowJsonPath(column)]),
 });
 
 /** Rows per load of a run's rows: about 2 MB of text for typical product rows... */
@@ -129,7 +130,7 @@ export class FeedRowsRepository {
   ): Promise<{ ordinal: number; keyValue: string }[]> {
     if (ordinals.length === 0) return [];
     const variant = variantColumn === null ? '' : 'AND JSON_EXTRACT(f.row_json, ?) <=> JSON_EXTRACT(s.row_json, ?) ';
-    const path = variantColumn === null ? [] : [`$.${JSON.stringify(variantColumn)}`, `$.${JSON.stringify(variantColumn)}`];
+    const path = variantColumn === null ? [] : [rowJsonPath(variantColumn), rowJsonPath(variantColumn)];
     const [rows] = (await this.db.knex.raw(
       `SELECT s.ordinal, s.key_value FROM asset_source_rows s WHERE s.asset_source_id = ? AND s.generation = ? AND s.ordinal IN (${ordinals.map(() => '?').join(',')}) ` +
         'AND s.key_value IS NOT NULL AND EXISTS (SELECT 1 FROM asset_source_rows f FORCE INDEX (ix_asset_source_rows_key) WHERE f.asset_source_id = s.asset_source_id AND f.generation = s.generation ' +

@@ -3,6 +3,9 @@ import type { AssetSourceContentType, AssetSourceType, RecommendationDataType, R
 /** One data row of a source: column name to value. */
 export type SourceRow = Record<string, unknown>;
 
+/** The MariaDB JSON path of a column in a stored row (`asset_source_rows.row_json`): its name quoted, whatever characters it has. */
+export const rowJsonPath = (column: string): string => `$.${JSON.stringify(column)}`;
+
 /** The special columns of a source; null when unset. */
 export interface SpecialColumns {
   assetKeyColumn: string | null;

@@ -1,7 +1,15 @@
 import type { Knex } from 'knex';
 import type { AssetSourceContentType, AssetSourceType, RemoteHttpMethod } from '@contracts/domain';
 import { listWithTotalColumn, readJsonColumn, TOTAL_COLUMN, writeJsonColumn, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
-import type { AssetSourceRecord, AssetSourceSummary, RecommendationConfig, SourceDefinition, SourceRow, StoredSource } from './asset-source.model';
+import {
+  rowJsonPath,
+  type AssetSourceRecord,
+  type AssetSourceSummary,
+  type RecommendationConfig,
+  type SourceDefinition,
+  type SourceRow,
+  type StoredSource,
+} from './asset-source.model';
 import { addRowValues, addRowValuesFromRows, dropRowValues, keptFields, RowValueCollector } from './row-values';
 
 interface SourceRowDb {
@@ -72,15 +80,20 @@ const toRecord = (row: SourceRowDb): AssetSourceRecord => ({
   updatedAt: row.updated_at,
 });
 
+/** A source's columns and special columns as stored. */
+const columnSetColumns = ({ columnNames, columns }: Pick<SourceDefinition, 'columnNames' | 'columns'>) => ({
+  column_names: writeJsonColumn(columnNames),
+  asset_key_column: columns.assetKeyColumn,
+  asset_variant_column: columns.assetVariantColumn,
+  asset_group_column: columns.assetGroupColumn,
+  reporting_column: columns.reportingColumn,
+  rotation_weight_column: columns.rotationWeightColumn,
+});
+
 const columns = (source: StoredSource) => ({
   asset_source_type: source.assetSourceType,
   asset_source_name: source.assetSourceName,
-  column_names: writeJsonColumn(source.columnNames),
-  asset_key_column: source.columns.assetKeyColumn,
-  asset_variant_column: source.columns.assetVariantColumn,
-  asset_group_column: source.columns.assetGroupColumn,
-  reporting_column: source.columns.reportingColumn,
-  rotation_weight_column: source.columns.rotationWeightColumn,
+  ...columnSetColumns(source),
   content_type: source.contentType,
   remote_url: source.remote?.url ?? null,
   remote_http_method: source.remote?.httpMethod ?? null,
@@ -171,7 +184,7 @@ export class AssetSourceRepository {
     const knex = this.db.knex;
     const keyed = column === source.columns.assetKeyColumn && values.every((v) => v.length <= KEY_VALUE_MAX);
     const query = servedRows(knex, source.assetSourceId).orderBy('ordinal');
-    const path = `$.${JSON.stringify(column)}`;
+    const path = rowJsonPath(column);
     if (keyed) query.whereIn('key_value', values).select('key_value as value', 'row_json');
     else
       query
@@ -220,17 +233,8 @@ export class AssetSourceRepository {
   }
 
   /** Sets a source's columns and special columns alone, its rows untouched (a feed version brings its own keys). */
-  async setColumns(trx: Knex.Transaction, assetSourceId: number, { columnNames, columns }: Pick<SourceDefinition, 'columnNames' | 'columns'>): Promise<void> {
-    await trx('asset_sources')
-      .where({ asset_source_id: assetSourceId })
-      .update({
-        column_names: writeJsonColumn(columnNames),
-        asset_key_column: columns.assetKeyColumn,
-        asset_variant_column: columns.assetVariantColumn,
-        asset_group_column: columns.assetGroupColumn,
-        reporting_column: columns.reportingColumn,
-        rotation_weight_column: columns.rotationWeightColumn,
-      });
+  async setColumns(trx: Knex.Transaction, assetSourceId: number, columnSet: Pick<SourceDefinition, 'columnNames' | 'columns'>): Promise<void> {
+    await trx('asset_sources').where({ asset_source_id: assetSourceId }).update(columnSetColumns(columnSet));
   }
 
   /** Replaces the rows of a source (a remote fetch, a recomputation) and stamps when, in the caller's transaction. */
@@ -311,6 +315,6 @@ export class AssetSourceRepository {
     }
     await trx('asset_source_rows')
       .where({ asset_source_id: assetSourceId })
-      .update({ key_value: trx.raw('LEFT(JSON_UNQUOTE(JSON_EXTRACT(row_json, ?)), ?)', [`$.${JSON.stringify(keyColumn)}`, KEY_VALUE_MAX]) });
+      .update({ key_value: trx.raw('LEFT(JSON_UNQUOTE(JSON_EXTRACT(row_json, ?)), ?)', [rowJsonPath(keyColumn), KEY_VALUE_MAX]) });
   }
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { rowJsonPath } from './asset-source.model';
 
 /**
  * The row fields whose distinct values a source keeps in asset_source_row_values, for the retail
@@ -100,7 +101,7 @@ export async function addRowValuesFromRows(
         `WHERE asset_source_id = ? AND ordinal >= ?${generation === undefined ? '' : ' AND generation = ?'}) r ` +
         "WHERE v > '' GROUP BY asset_source_id, generation, v " +
         KEEP_FIRST_SPELLING,
-      [field, `$.${JSON.stringify(field)}`, assetSourceId, fromOrdinal, ...(generation === undefined ? [] : [generation])],
+      [field, rowJsonPath(field), assetSourceId, fromOrdinal, ...(generation === undefined ? [] : [generation])],
     );
   }
 }

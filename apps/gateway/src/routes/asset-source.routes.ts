@@ -33,6 +33,7 @@ import { assetSourcesV1 as v1 } from '@contracts/proto';
 import { PageQuery, type PageLinks } from '../http/pagination';
 import { AccountId, BoundedString, FreeFormObject, Int32, Int64, Nullable, PathParams, StringEnum } from './common.schemas';
 import { FeedSettingsSchema, presentFeedSettings } from './feed-source.schemas';
+import { presentSourceColumns, SourceColumnsMembers } from './source-columns.schemas';
 import { defineRoute } from './route.types';
 
 const TAG = 'asset sources';
@@ -192,12 +193,7 @@ const DetailMembers = {
   assetSourceId: Type.String({ description: 'The source id as a string, as the detail shows it.' }),
   assetSourceName: Type.String(),
   assetSourceType: StringEnum(ASSET_SOURCE_TYPES),
-  assetSourceColumns: Type.Array(Type.String()),
-  assetKeyColumn: NullableString,
-  rotationWeightColumn: NullableString,
-  assetGroupColumn: NullableString,
-  assetVariantColumn: NullableString,
-  reportingColumn: NullableString,
+  ...SourceColumnsMembers,
   contentType: NullableString,
   rowCount: Type.Integer({ description: 'Rows the source holds (a remote source: of its last fetched copy).' }),
   remote: Type.Optional(
@@ -243,12 +239,7 @@ const present = (s: v1.AssetSourceDetail | undefined) => {
     assetSourceId: String(d.assetSourceId),
     assetSourceName: d.assetSourceName,
     assetSourceType: d.assetSourceType,
-    assetSourceColumns: d.columnNames,
-    assetKeyColumn: nullable(d.columns?.assetKeyColumn),
-    rotationWeightColumn: nullable(d.columns?.rotationWeightColumn),
-    assetGroupColumn: nullable(d.columns?.assetGroupColumn),
-    assetVariantColumn: nullable(d.columns?.assetVariantColumn),
-    reportingColumn: nullable(d.columns?.reportingColumn),
+    ...presentSourceColumns(d.columnNames, d.columns),
     contentType: nullable(d.contentType),
     rowCount: d.rowCount,
     ...(d.remote ? { remote: d.remote } : {}),

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { FEED_FREQUENCIES, FEED_MISSING_ROW_POLICIES, FEED_SECRET_FIELDS } from '@contracts/domain';
 import type { assetSourcesV1 as v1 } from '@contracts/proto';
-import { Nullable, StringEnum } from './common.schemas';
+import { StringEnum } from './common.schemas';
+import { presentSourceColumns, SourceColumnsMembers } from './source-columns.schemas';
 
 const optionalString = (description?: string) => Type.Optional(Type.String(description ? { description } : {}));
 
@@ -46,21 +47,11 @@ export const FeedSettingsSchema = Type.Object(
       description: 'Rows missing from the feed that missingRowPolicy disable holds aside: never served or mapped, dropped from there when their key returns.',
     }),
     pendingColumns: Type.Optional(
-      Type.Object(
-        {
-          assetSourceColumns: Type.Array(Type.String()),
-          assetKeyColumn: Nullable(Type.String()),
-          rotationWeightColumn: Nullable(Type.String()),
-          assetGroupColumn: Nullable(Type.String()),
-          assetVariantColumn: Nullable(Type.String()),
-          reportingColumn: Nullable(Type.String()),
-        },
-        {
-          description:
-            "The columns an update gave while a version serves. The source's own columns stay those of the rows serving (their keys were " +
-            'read with its assetKeyColumn) until a run that read the feed into these swaps its version in; absent when none wait.',
-        },
-      ),
+      Type.Object(SourceColumnsMembers, {
+        description:
+          "The columns an update gave while a version serves. The source's own columns stay those of the rows serving (their keys were " +
+          'read with its assetKeyColumn) until a run that read the feed into these swaps its version in; absent when none wait.',
+      }),
     ),
   },
   { description: 'Feed sources only (extension).' },
@@ -95,14 +86,5 @@ export const presentFeedSettings = (f: v1.FeedSettings) => ({
   ...(f.heldQueueId !== undefined ? { held: { queueId: f.heldQueueId, reason: f.heldReason ?? '' } } : {}),
   ...(f.servingQueueId !== undefined ? { servingQueueId: f.servingQueueId } : {}),
   disabledRows: f.disabledRows,
-  ...(f.pendingColumns !== undefined ? { pendingColumns: presentPendingColumns(f.pendingColumns) } : {}),
-});
-
-const presentPendingColumns = ({ columnNames, columns }: v1.FeedPendingColumns) => ({
-  assetSourceColumns: columnNames,
-  assetKeyColumn: columns?.assetKeyColumn ?? null,
-  rotationWeightColumn: columns?.rotationWeightColumn ?? null,
-  assetGroupColumn: columns?.assetGroupColumn ?? null,
-  assetVariantColumn: columns?.assetVariantColumn ?? null,
-  reportingColumn: columns?.reportingColumn ?? null,
+  ...(f.pendingColumns !== undefined ? { pendingColumns: presentSourceColumns(f.pendingColumns.columnNames, f.pendingColumns.columns) } : {}),
 });
