@@ -1,12 +1,15 @@
 import { counter, gauge, histogram, JOB_BUCKETS, lazily } from '@platform/telemetry';
 
-/** How a delivery of a job ended: its terminal states, a failure that will be retried, or a job given back at shutdown. */
-export type JobOutcome = 'completed' | 'failed' | 'retried' | 'handed-back';
+/**
+ * How a delivery of a job ended: its terminal states, a failure that will be retried, a job given back at
+ * shutdown, or a job given up unrun because no earlier delivery reached an outcome.
+ */
+export type JobOutcome = 'completed' | 'failed' | 'retried' | 'handed-back' | 'given-up';
 
 const runs = lazily(() =>
   counter({
     name: 'job_runs_total',
-    help: 'Job deliveries run by this worker, by kind and outcome (completed, failed, retried, handed-back)',
+    help: 'Job deliveries run by this worker, by kind and outcome (completed, failed, retried, handed-back, given-up)',
     labelNames: ['kind', 'outcome'],
   }),
 );
@@ -50,6 +53,11 @@ const pending = lazily(() =>
 export function observeJobRun(kind: string, outcome: JobOutcome, seconds: number): void {
   runs().inc({ kind, outcome });
   runSeconds().observe({ kind, outcome }, seconds);
+}
+
+/** A job ended Failed without running (every delivery before ended with no outcome): counted, no duration. */
+export function observeJobGivenUp(kind: string): void {
+  runs().inc({ kind, outcome: 'given-up' });
 }
 
 export function observeQueueWait(kind: string, seconds: number): void {

@@ -12,6 +12,7 @@ import { applyJobProgress, type QueueView } from './queue-view.reducer';
 
 interface WorkerOptions {
   cleanup?: JobHandler['cleanup'];
+  failed?: JobHandler['failed'];
   concurrency?: number;
   maxDeliver?: number;
 }
@@ -54,8 +55,8 @@ describe(runJobConsumer.name, () => {
   });
 
   /** A worker of the kind (one durable per kind); `runKind` keeps it running until the suite ends, a spec that stops it mid-job uses this. */
-  const worker = (kind: string, run: JobHandler['run'], { cleanup, concurrency, maxDeliver = 3 }: WorkerOptions = {}) =>
-    runJobConsumer({ nats: nc, names, logger, durable: `runner-${kind}`, handler: { kind, run, cleanup }, maxDeliver, concurrency });
+  const worker = (kind: string, run: JobHandler['run'], { cleanup, failed, concurrency, maxDeliver = 3 }: WorkerOptions = {}) =>
+    runJobConsumer({ nats: nc, names, logger, durable: `runner-${kind}`, handler: { kind, run, cleanup, failed }, maxDeliver, concurrency });
 
   async function runKind(kind: string, run: JobHandler['run'], cleanup?: JobHandler['cleanup'], concurrency?: number) {
     running.push(await worker(kind, run, { cleanup, concurrency }));
@@ -203,5 +204,31 @@ describe(runJobConsumer.name, () => {
     await stopped;
     expect(stoppingSeen).toBe(false);
     expect(await ended('q-last')).toMatchObject({ status: 'Completed', message: 'finished while stopping' });
+  });
+
+  it('ends a job Failed, once, when none of its deliveries reached an outcome, and runs its failure hook and clean-up', async () => {
+    // Each delivery ends without an outcome, as when its worker is killed or hands it back every time.
+    let runs = 0;
+    const failures: string[] = [];
+    let cleanups = 0;
+    running.push(
+      await worker(
+        'unfinished',
+        async () => {
+          runs++;
+          throw new JobHandedBack('handed back');
+        },
+        { maxDeliver: 2, failed: async (_job, message) => void failures.push(message), cleanup: async () => void cleanups++ },
+      ),
+    );
+    await request('unfinished', 'q-unfinished');
+    const view = await ended('q-unfinished');
+    expect(view).toMatchObject({ status: 'Failed', message: 'Failed: each of its 2 attempts stopped before it ended (its worker stopped or restarted).' });
+    expect(runs).toBe(2);
+    expect(failures).toEqual([view.message]);
+    await waitUntil(() => cleanups === 1, { what: 'the clean-up of the job given up' });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(terminals('q-unfinished')).toHaveLength(1);
+    expect(runs).toBe(2);
   });
 });

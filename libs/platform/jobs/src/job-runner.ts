@@ -3,7 +3,7 @@ import { HandBack, runConsumer, type Naming, type RunningConsumer } from '@platf
 import type { NatsConnection } from 'nats';
 import { JobStatus } from './job-progress.codec';
 import { createJobProgressPublisher } from './job-progress.publisher';
-import { observeJobRun, observeQueueWait, reportPendingJobs, type JobOutcome } from './job-metrics';
+import { observeJobGivenUp, observeJobRun, observeQueueWait, reportPendingJobs, type JobOutcome } from './job-metrics';
 import { decodeJobRequest, jobRequestConsumerSpec, type JobRequest } from './job-request';
 
 /** A failure retrying cannot fix (a zip bomb, a refused name): the job ends Failed at once with this message. */
@@ -121,6 +121,16 @@ export async function runJobConsumer({
       log.warn({ err: error, queueId: job.queueId }, 'job cleanup failed');
     }
   };
+  /** The one terminal Failed of a job given up: the handler's own record first, then the queue, then its clean-up. */
+  const giveUp = async (job: JobRequest, message: string, last: { totalItems: number; totalProcessed: number }) => {
+    try {
+      await handler.failed?.(job, message);
+    } catch (hookError) {
+      log.warn({ err: hookError, queueId: job.queueId }, 'job failure hook failed');
+    }
+    await publisher.report(job.queueId, job.accountId, { status: JobStatus.JOB_STATUS_FAILED, ...last, message });
+    await cleanup(job);
+  };
   const jsm = await nats.jetstreamManager();
   const spec = names.consumerSpec(jobRequestConsumerSpec(durable, handler.kind, maxDeliver, ackWaitMs));
   const consumer = await runConsumer({
@@ -131,6 +141,17 @@ export async function runJobConsumer({
     batch: concurrency,
     fetchExpiresMs: 1_000,
     retryBackoff: { initialMs: 500, maxMs: 10_000 },
+    // Every delivery ended with no outcome (the worker died or handed the job back each time): the job
+    // still ends Failed, once, rather than stay Processing with its slot and its source's turn taken.
+    onExhausted: async ({ data, deliveryCount }) => {
+      const job = decodeJobRequest(data);
+      log.warn({ queueId: job.queueId, deliveryCount }, 'job given up: no attempt reached an outcome');
+      await giveUp(job, `Failed: each of its ${maxDeliver} attempts stopped before it ended (its worker stopped or restarted).`, {
+        totalItems: 0,
+        totalProcessed: 0,
+      });
+      observeJobGivenUp(handler.kind);
+    },
     handler: async ({ data, deliveryCount, publishedAt, idle, stopping }) => {
       const started = Date.now();
       const ran = (outcome: JobOutcome) => observeJobRun(handler.kind, outcome, (Date.now() - started) / 1000);
@@ -172,13 +193,7 @@ export async function runJobConsumer({
         }
         const message = error instanceof JobFailed ? error.message : `Failed after ${deliveryCount} attempts.`;
         log.warn({ err: error, queueId: job.queueId }, 'job failed');
-        try {
-          await handler.failed?.(job, message);
-        } catch (hookError) {
-          log.warn({ err: hookError, queueId: job.queueId }, 'job failure hook failed');
-        }
-        await report(JobStatus.JOB_STATUS_FAILED, last.totalItems, last.totalProcessed, message);
-        await cleanup(job);
+        await giveUp(job, message, last);
         ran('failed');
         return;
       }

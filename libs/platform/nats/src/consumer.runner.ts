@@ -69,6 +69,13 @@ export interface RunConsumerOptions {
   retryBackoff?: BackoffOptions;
   /** How long one pull request waits for messages before the next is issued (JetStream minimum 1s). */
   fetchExpiresMs?: number;
+  /**
+   * Runs for a delivery past `spec.maxDeliver`, which the handler never gets: each earlier delivery ended
+   * without an outcome (its process died, or it was handed back each time). What the handler would have
+   * recorded on its last failure is recorded here, then the message is dead-lettered. Throwing keeps the
+   * message for one of the spare deliveries.
+   */
+  onExhausted?: (message: ConsumedMessage) => Promise<void>;
 }
 
 export interface RunningConsumer {
@@ -96,6 +103,7 @@ export async function runConsumer({
   batch = 10,
   retryBackoff = DEFAULT_RETRY_BACKOFF,
   fetchExpiresMs = 5_000,
+  onExhausted,
 }: RunConsumerOptions): Promise<RunningConsumer> {
   await ensureConsumer(jsm, spec);
   const consumer = await js.consumers.get(spec.stream, spec.durable);
@@ -146,6 +154,13 @@ export async function runConsumer({
     if (message.deliveryCount > spec.maxDeliver) {
       // The handler already had its maxDeliver chances; we only got here because dead-lettering
       // failed or the process died mid-handler, so do not run it again.
+      try {
+        await onExhausted?.(message);
+      } catch (err) {
+        log.error({ err, msgId: message.msgId, deliveryCount: message.deliveryCount }, 'recording the end of an exhausted message failed');
+        msg.nak(backoffDelay(retryBackoff, message.deliveryCount));
+        return;
+      }
       await deadLetter(msg, message, 'delivered more than maxDeliver times without an outcome');
       return;
     }
