@@ -42,7 +42,7 @@ export interface OutboundRequestInit {
 interface OutboundResponseHead {
   status: number;
   headers: IncomingHttpHeaders;
-  /** The URL that produced this response, after redirects, with any user:password removed. */
+  /** The URL that produced this response, after redirects, for messages: without userinfo, query or fragment (`redactUrl`). */
   url: string;
 }
 

@@ -202,9 +202,12 @@ describe('objstore feeds (the embedded S3 server on loopback)', () => {
     expect(missing.code).toBe('FEED_NOT_FOUND');
   });
 
-  it('refuses an endpoint on loopback that is not admitted', async () => {
+  it('refuses an endpoint on loopback that is not admitted, naming the object without the signed query (the access key, the signature)', async () => {
     const error = await rejectionOf(values(at('objstore', `${s3.endpoint}/feeds/exports/products.csv`, { accessKey, secretKey })));
     expect(error.code).toBe('FEED_REFUSED');
+    expect(error.detail).toContain(`${s3.endpoint}/feeds/exports/products.csv:`);
+    expect(error.detail).not.toContain(accessKey);
+    expect(error.detail).not.toContain('X-Amz');
   });
 });
 
