@@ -88,7 +88,7 @@ const UrlConfig = Type.Object(
     description:
       'Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; ' +
       'sftp portNumber, privateKey, username (required), password (a privateKey or a password is required) and hostKeyFingerprint. A member of another urlType is 400. ' +
-      'On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again.',
+      'On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint and the bucket); for another server it must be given again.',
   },
 );
 

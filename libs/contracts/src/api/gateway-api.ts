@@ -5828,7 +5828,7 @@ export interface operations {
           startTime?: string | null;
           /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. A gzip-compressed feed (a .gz export) or a zip archive of one file (a .zip export) is read as the feed it holds; a zip of several files or an HTML page is refused as FEED_NOT_A_FEED. */
           url?: string;
-          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required), password (a privateKey or a password is required) and hostKeyFingerprint. A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again. */
+          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required), password (a privateKey or a password is required) and hostKeyFingerprint. A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint and the bucket); for another server it must be given again. */
           urlConfig?: {
             /** @description objstore. Write-only: sealed at rest, never answered. */
             accessKey?: string;
@@ -6101,7 +6101,7 @@ export interface operations {
           startTime?: string | null;
           /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. A gzip-compressed feed (a .gz export) or a zip archive of one file (a .zip export) is read as the feed it holds; a zip of several files or an HTML page is refused as FEED_NOT_A_FEED. */
           url?: string;
-          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required), password (a privateKey or a password is required) and hostKeyFingerprint. A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again. */
+          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required), password (a privateKey or a password is required) and hostKeyFingerprint. A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint and the bucket); for another server it must be given again. */
           urlConfig?: {
             /** @description objstore. Write-only: sealed at rest, never answered. */
             accessKey?: string;
@@ -7030,7 +7030,7 @@ export interface operations {
           startTime?: string | null;
           /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. A gzip-compressed feed (a .gz export) or a zip archive of one file (a .zip export) is read as the feed it holds; a zip of several files or an HTML page is refused as FEED_NOT_A_FEED. */
           url?: string;
-          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required), password (a privateKey or a password is required) and hostKeyFingerprint. A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again. */
+          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required), password (a privateKey or a password is required) and hostKeyFingerprint. A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint and the bucket); for another server it must be given again. */
           urlConfig?: {
             /** @description objstore. Write-only: sealed at rest, never answered. */
             accessKey?: string;
@@ -7274,7 +7274,7 @@ export interface operations {
           firstRowIsHeader?: boolean;
           /** @description Where the feed is, with the scheme of urlType (objstore: s3://bucket/key or an http(s) URL). Not needed with fileId. A gzip-compressed feed (a .gz export) or a zip archive of one file (a .zip export) is read as the feed it holds; a zip of several files or an HTML page is refused as FEED_NOT_A_FEED. */
           url?: string;
-          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required), password (a privateKey or a password is required) and hostKeyFingerprint. A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint); for another server it must be given again. */
+          /** @description Depends on urlType: http and https take additionalParams, httpMethod, username and password; ftp username and password; objstore accessKey and secretKey (both required), endpoint and region; sftp portNumber, privateKey, username (required), password (a privateKey or a password is required) and hostKeyFingerprint. A member of another urlType is 400. On update a secret member left out keeps its stored value while the feed stays with the same urlType and server (host and port; for objstore the S3 endpoint and the bucket); for another server it must be given again. */
           urlConfig?: {
             /** @description objstore. Write-only: sealed at rest, never answered. */
             accessKey?: string;

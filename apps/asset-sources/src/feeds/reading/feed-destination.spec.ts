@@ -19,9 +19,9 @@ describe('where stored credentials go', () => {
     ],
     ['objstore: another key in the same bucket', at('objstore', 's3://bucket/a.csv'), at('objstore', 's3://bucket/b.csv')],
     [
-      'objstore: another bucket on the same server',
-      at('objstore', 'http://minio.example.com:9000/one/a.csv'),
-      at('objstore', 'http://minio.example.com:9000/two/a.csv'),
+      'objstore: the same bucket by s3:// and by its AWS URL',
+      at('objstore', 's3://bucket/a.csv', { region: 'eu-west-1' }),
+      at('objstore', 'https://bucket.s3.eu-west-1.amazonaws.com/b.csv'),
     ],
   ])('stay with %s', (_case, stored, next) => {
     expect(sameCredentialDestination(stored, next)).toBe(true);
@@ -33,6 +33,18 @@ describe('where stored credentials go', () => {
     ['another urlType', at('http', 'http://feeds.example.com/a.csv'), at('https', 'https://feeds.example.com/a.csv')],
     ['sftp: another port in urlConfig', at('sftp', 'sftp://h.example.com/a.csv'), at('sftp', 'sftp://h.example.com/a.csv', { portNumber: 2200 })],
     ['objstore: another endpoint', at('objstore', 's3://bucket/a.csv'), at('objstore', 'http://minio.example.com:9000/bucket/a.csv')],
+    // AWS's endpoint serves every customer's buckets: keys that read one bucket must not sign reads of another's.
+    ['objstore: another bucket on AWS', at('objstore', 's3://victim-feeds/a.csv'), at('objstore', 's3://someone-elses-bucket/a.csv')],
+    [
+      'objstore: another bucket by its AWS URL',
+      at('objstore', 'https://victim-feeds.s3.us-east-1.amazonaws.com/a.csv'),
+      at('objstore', 'https://other.s3.us-east-1.amazonaws.com/a.csv'),
+    ],
+    [
+      'objstore: another bucket on the same server',
+      at('objstore', 'http://minio.example.com:9000/one/a.csv'),
+      at('objstore', 'http://minio.example.com:9000/two/a.csv'),
+    ],
     ['a URL that does not parse', at('https', 'https://feeds.example.com/a.csv'), at('https', 'not a url')],
     ['an asset-library file', at('https', 'https://feeds.example.com/a.csv'), { ...at('https', ''), fileId: 'f1' }],
   ])('do not go to %s', (_case, stored, next) => {
