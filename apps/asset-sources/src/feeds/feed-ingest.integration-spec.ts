@@ -1,3 +1,4 @@
+import { createConnection } from 'mysql2/promise';
 import { createLogger } from '@platform/logging';
 import { waitUntil } from '@platform/testing';
 import { directSink, type JobProgressSink, type JobRequest } from '@platform/jobs';
@@ -579,6 +580,45 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     expect((await bed.assetSources.get(ACCOUNT, assetSourceId)).rowCount).toBe(0);
     expect((await bed.feedSources.settings(assetSourceId))?.held).toBeNull();
     expect((await rejectionOf(bed.feedSources.confirmHeld(ACCOUNT, assetSourceId))).code).toBe('FEED_NOTHING_HELD');
+  });
+
+  it('refuses a confirm whose held version a newer run replaced while the confirm waited for the source', async () => {
+    feeds.set('/confirm-race.csv', { body: csv(products(100)) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/confirm-race.csv', {}, server));
+    await run(queueId, assetSourceId);
+    feeds.set('/confirm-race.csv', { body: csv(products(40)) });
+    const shrunk = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/confirm-race.csv', {}, server));
+    await rejectionOf(run(shrunk.queueId, assetSourceId));
+    expect((await bed.feedSources.settings(assetSourceId))?.held?.queueId).toBe(shrunk.queueId);
+
+    // A newer run's swap holds the source's row while the owner confirms; it commits having served its own
+    // version, which lets go of the held one.
+    const swapping = await bed.db.knex.transaction();
+    // Another session's statement is seen by an account with the PROCESS privilege, not by the service's own.
+    const admin = await createConnection(process.env['MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306');
+    let confirming: Promise<{ code?: string; detail?: string }>;
+    try {
+      await swapping.raw('SELECT asset_source_id FROM asset_sources WHERE asset_source_id = ? FOR UPDATE', [assetSourceId]);
+      confirming = rejectionOf(bed.feedSources.confirmHeld(ACCOUNT, assetSourceId));
+      await waitUntil(
+        async () => {
+          const [waiting] = (await admin.query(
+            "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE 'SELECT * FROM asset_sources WHERE asset_source_id = %FOR UPDATE'",
+          )) as unknown as [{ n: number }[]];
+          return Number(waiting[0]?.n) > 0;
+        },
+        { what: 'the confirm to wait for the source' },
+      );
+      await swapping('feed_sources').where({ asset_source_id: assetSourceId }).update({ held_queue_id: null, held_reason: null });
+      await swapping.commit();
+    } finally {
+      if (!swapping.isCompleted()) await swapping.rollback();
+      await admin.end();
+    }
+
+    expect(await confirming).toMatchObject({ code: 'FEED_NOTHING_HELD', detail: expect.stringContaining('no longer holds version') });
+    expect((await bed.assetSources.get(ACCOUNT, assetSourceId)).rowCount).toBe(100);
+    expect(await rows(assetSourceId)).toHaveLength(100);
   });
 
   it.each([

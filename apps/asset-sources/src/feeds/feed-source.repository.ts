@@ -233,6 +233,13 @@ export class FeedSourceRepository {
       .update({ held_queue_id: held?.queueId ?? null, held_reason: held?.reason.slice(0, 1000) ?? null });
   }
 
+  /** The queue id of the version the source holds, its row locked: a confirm decides on what it reads here. */
+  async lockHeld(trx: Knex.Transaction, assetSourceId: number): Promise<string | null> {
+    const row = (await trx('feed_sources').where({ asset_source_id: assetSourceId }).forUpdate().first('held_queue_id')) as
+      Pick<FeedSourceRowDb, 'held_queue_id'> | undefined;
+    return row?.held_queue_id ?? null;
+  }
+
   /** Lets go of the version a run held, when it is still the one the source holds. */
   async releaseHeld(trx: Knex.Transaction, assetSourceId: number, queueId: string): Promise<void> {
     await trx('feed_sources').where({ asset_source_id: assetSourceId, held_queue_id: queueId }).update({ held_queue_id: null, held_reason: null });

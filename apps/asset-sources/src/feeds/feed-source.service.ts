@@ -228,6 +228,15 @@ export class FeedSourceService {
     const generation = held.generation;
     const rowCount = await withTransaction(this.deps.knex, async (trx) => {
       const beforeSource = await this.deps.assetSources.beforeChange(trx, accountId, assetSourceId);
+      // Decided again under the source's lock: a newer run may have been swapped in or held since the read
+      // above (its clean-up then drops this version's rows), and serving this one now would put an older
+      // version, or an emptied one, back in its place.
+      if ((await this.deps.feeds.lockHeld(trx, assetSourceId)) !== run.queueId) {
+        throw problem(
+          'FEED_NOTHING_HELD',
+          `Feed source ${assetSourceId} no longer holds version ${run.queueId}: a newer run replaced it. Look at the source again.`,
+        );
+      }
       const before = beforeSource && { ...beforeSource, ...(await this.feedForChange(trx, assetSourceId)) };
       const outcome = await this.swapVersionIn(trx, assetSourceId, generation, run.columnSet, feed.policies.missingRowPolicy, this.now());
       await this.deps.feeds.setApplied(trx, assetSourceId, run);
