@@ -323,6 +323,19 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     const refused = await call('POST', `${base()}/feed`, feedBody('/small.csv', { feedConfig: { ...feedConfig, csvColumns: { sku: 0, name: 1, price: 3 } } }));
     expectProblem(refused, 400, 'VALIDATION_FAILED');
     expect(refused.body.errors).toEqual([expect.objectContaining({ pointer: '/columnNames/2', code: 'UNKNOWN_COLUMN' })]);
+    // A hand-edited config is refused naming the member: read as given, it would serve empty cells or fail the run.
+    const misshapen: [Json, string][] = [
+      [{ csvColumns: { sku: 'x', name: 1, category: 2, price: 3 } }, '/feedConfig/csvColumns/sku'],
+      [{ csvColumns: { sku: -5, name: 1, category: 2, price: 3 } }, '/feedConfig/csvColumns/sku'],
+      [{ csvColumns: null }, '/feedConfig/csvColumns'],
+      [{ rowXPath: 7 }, '/feedConfig/rowXPath'],
+      [{ rows: [] }, '/feedConfig/rows'],
+    ];
+    for (const [change, pointer] of misshapen) {
+      const answer = await call('POST', `${base()}/feed`, feedBody('/small.csv', { feedConfig: { ...feedConfig, ...change } }));
+      expectProblem(answer, 400, 'VALIDATION_FAILED');
+      expect({ change, errors: answer.body.errors }).toEqual({ change, errors: [expect.objectContaining({ pointer })] });
+    }
     const created = await call<{ id: number; queueId: string }>('POST', `${base()}/feed`, feedBody('/small.csv', { feedConfig }));
     expect(created.status).toBe(201);
     expect(await ended(created.body.queueId)).toMatchObject({ status: 'Completed' });

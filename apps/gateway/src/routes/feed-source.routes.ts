@@ -6,6 +6,9 @@ import {
   FEED_ADDITIONAL_PARAMS_MAX,
   FEED_CHARACTER_ENCODINGS,
   FEED_CONFIG_MAX_BYTES,
+  FEED_CONFIG_PATH_MAX,
+  FEED_CSV_FIELD_POSITION_MAX,
+  INT32_MAX,
   FEED_CONTENT_TYPES,
   FEED_CREDENTIAL_MAX,
   FEED_CSV_SEPARATORS,
@@ -31,7 +34,7 @@ import {
 import type { assetSourcesV1 as v1 } from '@contracts/proto';
 import { sourceDefinitionMembers } from './asset-source.routes';
 import { PageQuery } from '../http/pagination';
-import { AccountId, BoundedString, FreeFormObject, Int32, Int64, Nullable, PageLinksSchema, PathParams, StringEnum } from './common.schemas';
+import { AccountId, BoundedString, Int32, Int64, Nullable, PageLinksSchema, PathParams, StringEnum } from './common.schemas';
 import { defineRoute } from './route.types';
 import { neutraliseCell } from './tagging.routes';
 
@@ -159,10 +162,41 @@ const policyMembers = {
   ),
 };
 
-const FeedConfig = FreeFormObject(
-  FEED_CONFIG_MAX_BYTES,
-  'The config object process answered (rootIsObject, rowXPath, xpathMap, csvColumns, memPerRow, estRowsPerChunk, oneRowPerObject, rootIsArray, cdp, fileId, cdpXpathMap). ' +
-    'Every columnNames entry must be a column it names.',
+/** A feed path (xml: a leaf or attribute under the row, or the row element itself; json: a dotted key). */
+const FeedConfigPath = BoundedString(FEED_CONFIG_PATH_MAX);
+/**
+ * The config object process answered, handed back as it came: each member typed as process answers it,
+ * so a hand-edited one is refused here naming the member rather than read wrong (every cell empty) or
+ * failing the run.
+ */
+const FeedConfig = Type.Object(
+  {
+    rootIsObject: Type.Optional(Type.Boolean()),
+    rowXPath: Type.Optional(FeedConfigPath),
+    xpathMap: Type.Optional(Type.Record(Type.String(), FeedConfigPath, { additionalProperties: false, description: 'Column -> its path (xml, json).' })),
+    csvColumns: Type.Optional(
+      Type.Record(Type.String(), Int32({ minimum: 0, maximum: FEED_CSV_FIELD_POSITION_MAX }), {
+        additionalProperties: false,
+        description: 'csv: column -> field position (0-based).',
+      }),
+    ),
+    memPerRow: Type.Optional(Int32({ minimum: 0, maximum: INT32_MAX })),
+    estRowsPerChunk: Type.Optional(Int32({ minimum: 0, maximum: INT32_MAX })),
+    oneRowPerObject: Type.Optional(Type.Boolean()),
+    rootIsArray: Type.Optional(Type.Boolean()),
+    cdp: Type.Optional(Type.Boolean()),
+    fileId: Type.Optional(BoundedString(FEED_FILE_ID_MAX)),
+    cdpXpathMap: Type.Optional(
+      Type.Record(Type.String(), FeedConfigPath, { additionalProperties: false, description: 'cdp: the columns customCode produced.' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    'x-maxBytes': FEED_CONFIG_MAX_BYTES,
+    description:
+      'The config object process answered (rootIsObject, rowXPath, xpathMap, csvColumns, memPerRow, estRowsPerChunk, oneRowPerObject, rootIsArray, cdp, fileId, cdpXpathMap), ' +
+      `as it answered it, at most ${FEED_CONFIG_MAX_BYTES} bytes serialized. Every columnNames entry must be a column it names.`,
+  },
 );
 const DirectBody = Type.Object({ ...sourceDefinitionMembers, ...feedReadMembers, ...scheduleMembers, ...policyMembers }, { additionalProperties: false });
 const FromProcessBody = Type.Object(

@@ -5803,9 +5803,30 @@ export interface operations {
           csvSeparator?: 'comma' | 'tab' | 'pipe' | 'auto';
           customCode?: string | null;
           endDate?: string | null;
-          /** @description The config object process answered (rootIsObject, rowXPath, xpathMap, csvColumns, memPerRow, estRowsPerChunk, oneRowPerObject, rootIsArray, cdp, fileId, cdpXpathMap). Every columnNames entry must be a column it names. Arbitrary JSON object, nested at most 16 deep, at most 65536 bytes serialized. */
+          /** @description The config object process answered (rootIsObject, rowXPath, xpathMap, csvColumns, memPerRow, estRowsPerChunk, oneRowPerObject, rootIsArray, cdp, fileId, cdpXpathMap), as it answered it, at most 65536 bytes serialized. Every columnNames entry must be a column it names. */
           feedConfig: {
-            [key: string]: unknown;
+            cdp?: boolean;
+            /** @description cdp: the columns customCode produced. */
+            cdpXpathMap?: {
+              [key: string]: string;
+            };
+            /** @description csv: column -> field position (0-based). */
+            csvColumns?: {
+              [key: string]: number;
+            };
+            /** Format: int32 */
+            estRowsPerChunk?: number;
+            fileId?: string;
+            /** Format: int32 */
+            memPerRow?: number;
+            oneRowPerObject?: boolean;
+            rootIsArray?: boolean;
+            rootIsObject?: boolean;
+            rowXPath?: string;
+            /** @description Column -> its path (xml, json). */
+            xpathMap?: {
+              [key: string]: string;
+            };
           };
           fileId?: string | null;
           /** @description csv: the first row names the columns (default true). */
@@ -6076,9 +6097,30 @@ export interface operations {
           csvSeparator?: 'comma' | 'tab' | 'pipe' | 'auto';
           customCode?: string | null;
           endDate?: string | null;
-          /** @description The config object process answered (rootIsObject, rowXPath, xpathMap, csvColumns, memPerRow, estRowsPerChunk, oneRowPerObject, rootIsArray, cdp, fileId, cdpXpathMap). Every columnNames entry must be a column it names. Arbitrary JSON object, nested at most 16 deep, at most 65536 bytes serialized. */
+          /** @description The config object process answered (rootIsObject, rowXPath, xpathMap, csvColumns, memPerRow, estRowsPerChunk, oneRowPerObject, rootIsArray, cdp, fileId, cdpXpathMap), as it answered it, at most 65536 bytes serialized. Every columnNames entry must be a column it names. */
           feedConfig?: {
-            [key: string]: unknown;
+            cdp?: boolean;
+            /** @description cdp: the columns customCode produced. */
+            cdpXpathMap?: {
+              [key: string]: string;
+            };
+            /** @description csv: column -> field position (0-based). */
+            csvColumns?: {
+              [key: string]: number;
+            };
+            /** Format: int32 */
+            estRowsPerChunk?: number;
+            fileId?: string;
+            /** Format: int32 */
+            memPerRow?: number;
+            oneRowPerObject?: boolean;
+            rootIsArray?: boolean;
+            rootIsObject?: boolean;
+            rowXPath?: string;
+            /** @description Column -> its path (xml, json). */
+            xpathMap?: {
+              [key: string]: string;
+            };
           };
           fileId?: string | null;
           /** @description csv: the first row names the columns (default true). */

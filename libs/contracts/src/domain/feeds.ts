@@ -65,5 +65,9 @@ export const FEED_S3_REGION_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
 export const FEED_SSH_FINGERPRINT_PATTERN = '^SHA256:[A-Za-z0-9+/]{43}$';
 /** Size of the feedConfig object (process's `config`) a create or update may carry, serialized. */
 export const FEED_CONFIG_MAX_BYTES = 65_536;
+/** A path in feedConfig (rowXPath, an xpathMap value): an xml element or attribute path, or a json key. */
+export const FEED_CONFIG_PATH_MAX = 2048;
+/** The highest 0-based field position a csvColumns entry may name. */
+export const FEED_CSV_FIELD_POSITION_MAX = 100_000;
 /** Report entries one page of the health report answers between services (the CSV streams every page). */
 export const FEED_REPORT_PAGE_ROWS = 5_000;
