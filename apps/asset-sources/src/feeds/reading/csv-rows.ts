@@ -174,13 +174,23 @@ function leadingLineBreaks(raw: string): number {
 
 const countLineBreaks = (text: string) => text.match(/\r\n|\r|\n/g)?.length ?? 0;
 
-/** A repeated or empty header name would lose a column: the second "price" becomes "price_2", an empty one its position. */
+/**
+ * A repeated or empty header name would lose a column: the second "price" becomes "price_2", an empty one
+ * its position ("column3"), each with the next suffix no other column has ("price_3" when the header also
+ * names a "price_2"). The header's own names are kept as they are.
+ */
 function uniqueNames(names: string[]): string[] {
-  const seen = new Map<string, number>();
+  const taken = new Set(names);
+  const kept = new Set<string>();
   return names.map((raw, index) => {
-    const name = raw === '' ? positionalColumnName(index) : raw;
-    const count = (seen.get(name) ?? 0) + 1;
-    seen.set(name, count);
-    return count === 1 ? name : `${name}_${count}`;
+    if (raw !== '' && !kept.has(raw)) {
+      kept.add(raw);
+      return raw;
+    }
+    const base = raw === '' ? positionalColumnName(index) : raw;
+    let name = base;
+    for (let suffix = 2; taken.has(name); suffix++) name = `${base}_${suffix}`;
+    taken.add(name);
+    return name;
   });
 }

@@ -140,3 +140,24 @@ describe('parseInWorker', () => {
     expect(body.read).toBe(readWhenLeft);
   });
 });
+
+describe('parsing a feed in UTF-16LE', () => {
+  const encoded = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+
+  it.each([
+    ['CSV', CSV, (i: number) => `S${i},Shirt 😀 ${i}`, 'sku,name\n', '\n', ''],
+    ['JSON', JSON_FEED, (i: number) => JSON.stringify({ sku: `S${i}`, name: `Shirt 😀 ${i}` }), '[', ',', ']'],
+  ] as const)(
+    'keeps the emoji of a %s feed whole where chunks of an odd length cut them, in the thread and here',
+    async (_name, format, row, head, between, tail) => {
+      const body = encoded(head + Array.from({ length: 600 }, (_, i) => row(i)).join(between) + tail);
+      const expected = Array.from({ length: 600 }, (_, i) => ({ sku: `S${i}`, name: `Shirt 😀 ${i}` }));
+      for (const parsing of [parseHere, parseInWorker]) {
+        for (const size of [1001, 333]) {
+          const { rows } = await parseAll(parsing, body, { ...format, characterEncoding: 'utf_16le' }, size);
+          expect(rows.map((r) => ('values' in r ? r.values : r))).toEqual(expected);
+        }
+      }
+    },
+  );
+});

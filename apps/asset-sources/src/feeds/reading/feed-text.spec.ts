@@ -43,6 +43,24 @@ describe('feed text: the byte-order mark looked at once, dropped, and obeyed', (
     expect((await bytes(utf8FeedBytes(chunked(iconv.encode('é\n', 'win1252'), 1), 'CP1252'))).toString()).toBe('é\n');
   });
 
+  it.each([1, 3, 5, 7])('keeps a UTF-16LE surrogate pair (an emoji) whole when a %i-byte chunk cuts it, as text and as UTF-8 bytes', async (size) => {
+    const words = 'sku,name\nA1,x😀 y 🎉\n'.repeat(40);
+    for (const feed of [iconv.encode(words, 'utf16le'), Buffer.concat([UTF16LE_BOM, iconv.encode(words, 'utf16le')])]) {
+      const chunks: string[] = [];
+      for await (const chunk of decodeFeedText(chunked(feed, size), 'utf_16le')) chunks.push(chunk);
+      expect(chunks.join('')).toBe(words);
+      // No chunk of text ends in half a character.
+      expect(chunks.filter((chunk) => /[\ud800-\udbff]$/.test(chunk))).toEqual([]);
+      expect((await bytes(utf8FeedBytes(chunked(feed, size), 'utf_16le'))).toString()).toBe(words);
+    }
+  });
+
+  it('ends a UTF-16LE feed cut inside a surrogate pair with its high half as it is', async () => {
+    const feed = iconv.encode('a😀', 'utf16le').subarray(0, 4);
+    expect(await text(decodeFeedText(chunked(feed, 1), 'utf_16le'))).toBe('a\ud83d');
+    expect((await bytes(utf8FeedBytes(chunked(feed, 1), 'utf_16le'))).toString()).toBe('a\ufffd');
+  });
+
   it('decides a feed shorter than a BOM at its end', async () => {
     expect(await text(decodeFeedText(chunked(Buffer.from('a'), 1), 'UTF_8'))).toBe('a');
     expect(await text(decodeFeedText(chunked(UTF16LE_BOM, 1), 'UTF_8'))).toBe('');

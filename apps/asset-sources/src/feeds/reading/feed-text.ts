@@ -115,13 +115,30 @@ async function withoutBom(
   return { bom, bytes: bytes() };
 }
 
-/** Bytes as text in an iconv encoding; a character split across chunks is carried over by the decoder. */
+/**
+ * Bytes as text in an iconv encoding; a character split across chunks is carried over by the decoder. A
+ * UTF-16 chunk of an odd length cut inside a surrogate pair (a character past U+FFFF, an emoji) makes the
+ * decoder hand out the pair's high half alone: it is held back and goes out with its low half, so no chunk
+ * of text ends in half a character (made U+FFFD where the text is encoded as UTF-8 a chunk at a time).
+ */
 async function* decoded(bytes: AsyncIterable<Buffer>, iconvName: string): AsyncGenerator<string> {
   const decoder = iconv.getDecoder(iconvName, { stripBOM: false });
+  let highHalf = '';
   for await (const chunk of bytes) {
-    const text = decoder.write(chunk);
+    let text = decoder.write(chunk);
+    if (highHalf) {
+      text = highHalf + text;
+      highHalf = '';
+    }
+    if (isHighSurrogate(text.charCodeAt(text.length - 1))) {
+      highHalf = text.slice(-1);
+      text = text.slice(0, -1);
+    }
     if (text) yield text;
   }
-  const rest = decoder.end();
+  // A single-byte codec's end() answers nothing at all.
+  const rest = highHalf + (decoder.end() ?? '');
   if (rest) yield rest;
 }
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;

@@ -107,6 +107,14 @@ describe('http(s) feeds in CSV (a real HTTP server on loopback)', () => {
     ]);
   });
 
+  it('names a repeated or empty header column with a suffix no other column has, every column kept', async () => {
+    feeds.set('/dup.csv', { body: 'sku,price,price_2,price,,column5,price\nA,1,2,3,4,5,6\n' });
+    const feed = await reader().open(httpLocation(`${server.origin}/dup.csv`), CSV_FORMAT);
+    const { rows } = await readAll(feed);
+    expect(rows).toEqual([{ line: 2, values: { sku: 'A', price: '1', price_2: '2', price_3: '3', column5_2: '4', column5: '5', price_4: '6' } }]);
+    expect(feed.config().csvColumns).toEqual({ sku: 0, price: 1, price_2: 2, price_3: 3, column5_2: 4, column5: 5, price_4: 6 });
+  });
+
   it('rejects a row of the wrong width with its line and reads on', async () => {
     feeds.set('/ragged.csv', { body: 'sku,name\nF1,Belt\nF2\nF3,Sock,extra\nF4,Tie\n' });
     const { rows, rejected } = await readAll(await reader().open(httpLocation(`${server.origin}/ragged.csv`), CSV_FORMAT));

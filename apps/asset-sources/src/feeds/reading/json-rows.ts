@@ -1,6 +1,6 @@
 import { Readable, pipeline } from 'node:stream';
 import { parser as jsonParser } from 'stream-json';
-import type { FeedConfig, FeedRowBatch } from '../feed-reading';
+import type { FeedConfig, FeedRow, FeedRowBatch, RejectedFeedRow } from '../feed-reading';
 import { feedNotAFeed } from './feed-errors';
 
 interface Token {
@@ -11,8 +11,13 @@ interface Token {
 /** What a JSON feed's shape was read as: the config fields JSON uses. */
 export type JsonShape = Pick<FeedConfig, 'rootIsArray' | 'rootIsObject' | 'rowXPath' | 'oneRowPerObject'>;
 
-/** Values of a root object before its rows are found, kept in case it turns out to be the only row: bounded so a huge non-feed cannot fill memory. */
+/**
+ * Values (and rows) of the first root object kept in case it turns out to be a row itself (a lone object, or
+ * the first of JSON Lines): bounded so a huge object cannot fill memory. Past it the object is no longer kept,
+ * and it can no longer be a row.
+ */
 const MAX_ROOT_ROW_VALUES = 10_000;
+const NOT_AN_OBJECT = 'The element is not an object.';
 
 interface Frame {
   kind: 'object' | 'array';
@@ -25,8 +30,14 @@ interface Frame {
  * Streams the rows of a JSON feed, token by token: a root array of objects (rootIsArray), an array
  * of objects under a key of a root object (rootIsObject, the key's dotted path as rowXPath), or a
  * sequence of objects, one row each (oneRowPerObject: JSON Lines, or a single object without such an
- * array). Nested members become dotted column names (`price.amount`, `images.0`); every value is text,
- * null the empty string. `line` is the row's position (1-based). Only the row in hand is held.
+ * array). Nested members become dotted column names (`price.amount`, `images.0`, `images.0.url`); every value
+ * is text, null the empty string. `line` is the row's position (1-based); an element of the row array that
+ * is not an object (a scalar, an array) is rejected at its position. A root object followed by another
+ * object makes the feed JSON Lines even when the first holds an array of objects (a member of its row
+ * then): until the first object's end tells, the rows of such an array wait, with the object itself
+ * (MAX_ROOT_ROW_VALUES at most, past which they go out and the object can no longer be a row). Otherwise
+ * only the row in hand is held. `source` is text as decodeFeedText hands it out: no chunk ends in half a
+ * character (a lone surrogate would become U+FFFD as the parser encodes each chunk).
  */
 export async function* jsonRows(source: AsyncIterable<string>, given: Partial<JsonShape>, onShape: (shape: JsonShape) => void): AsyncGenerator<FeedRowBatch> {
   const tokens = jsonParser({
@@ -51,27 +62,30 @@ export async function* jsonRows(source: AsyncIterable<string>, given: Partial<Js
   const stack: Frame[] = [];
   let row: Record<string, string> | undefined;
   let rowDepth = -1;
+  /**
+   * The first root object, flattened whole (its row array too), while it may yet be a row itself: a lone
+   * object without a row array, or the first of JSON Lines. Dropped once it holds more than
+   * MAX_ROOT_ROW_VALUES values and rows (rootDropped).
+   */
   let rootRow: Record<string, string> | undefined;
   let rootValues = 0;
+  let rootDropped = false;
+  /**
+   * Rows of the row array found in the first root object, held while rootRow is kept: if another object
+   * follows the root, the feed is JSON Lines and that array was a member of its first row.
+   */
+  let held: (FeedRow | RejectedFeedRow)[] | undefined;
   let position = 0;
   let topLevelValues = 0;
 
-  /** Object keys from the root to the current position, arrays not allowed between (a row array sits under keys only). */
-  const keyPath = (): string | undefined => {
-    const keys: string[] = [];
-    for (let i = 0; i < stack.length; i++) {
-      const frame = stack[i];
-      if (frame.kind === 'array') return undefined;
-      keys.push(frame.key);
-    }
-    return keys.join('.');
-  };
   /** The member name of a value inside the row being built. */
   const memberName = (): string =>
     stack
       .slice(rowDepth)
       .map((frame) => (frame.kind === 'object' ? frame.key : String(frame.index)))
       .join('.');
+  /** The member name of a value from the root (rootRow's). */
+  const rootMemberName = (): string => stack.map((frame) => (frame.kind === 'object' ? frame.key : String(frame.index))).join('.');
   const advance = () => {
     const top = stack.at(-1);
     if (top?.kind === 'array') top.index++;
@@ -87,23 +101,65 @@ export async function* jsonRows(source: AsyncIterable<string>, given: Partial<Js
     const path = keyPathOf(stack.slice(0, -1));
     if (path === undefined) return false;
     shape.rowXPath = path;
-    rootRow = undefined;
+    // The root object may still be the first of JSON Lines (its rows then only a member of it): its rows wait.
+    if (rootRow) held = [];
     return true;
   };
-  const scalar = (value: string) => {
+  /** The first root object stops being kept (too large to be a row): the rows held meanwhile, to go out. */
+  const dropRoot = (): FeedRowBatch | undefined => {
+    rootRow = undefined;
+    rootDropped = true;
+    const rows = held;
+    held = undefined;
+    return rows?.length ? rows : undefined;
+  };
+  const overRootLimit = () => rootValues + (held?.length ?? 0) > MAX_ROOT_ROW_VALUES;
+  /** A row or rejection: the batch to hand out now, if any (none while the root's rows are held). */
+  const out = (entry: FeedRow | RejectedFeedRow): FeedRowBatch | undefined => {
+    if (!held) return [entry];
+    held.push(entry);
+    return overRootLimit() ? dropRoot() : undefined;
+  };
+  /** A scalar: the batch to hand out now, if any (a rejection, or the rows held when keeping the root object stopped here). */
+  const scalar = (value: string): FeedRowBatch | undefined => {
     if (row) row[memberName()] = value;
-    else if (rootRow && !shape.rowXPath) {
-      const name = keyPath() ?? stack.map((f) => (f.kind === 'object' ? f.key : String(f.index))).join('.');
-      if (++rootValues > MAX_ROOT_ROW_VALUES) throw feedNotAFeed(`The JSON feed has no array of objects in its first ${MAX_ROOT_ROW_VALUES} values.`);
-      rootRow[name] = value;
+    if (rootRow) {
+      rootRow[rootMemberName()] = value;
+      rootValues++;
     }
+    let rows: FeedRowBatch | undefined;
+    if (!row && startsRowPosition(stack, shape)) {
+      // A scalar where a row should be (an element of the row array) is a broken row, not a value.
+      position++;
+      rows = out({ line: position, reason: NOT_AN_OBJECT });
+    } else if (rootRow && overRootLimit()) rows = dropRoot();
     advance();
+    return rows;
+  };
+  /** The first root object is followed by another object: the feed is JSON Lines, the root its first row. */
+  const firstOfLines = (): FeedRowBatch => {
+    shape.rootIsObject = false;
+    shape.rowXPath = '';
+    shape.oneRowPerObject = true;
+    const first: FeedRow | RejectedFeedRow = rootRow
+      ? { line: 1, values: rootRow }
+      : { line: 1, reason: `The object has more than ${MAX_ROOT_ROW_VALUES} values: too many for a row.` };
+    rootRow = undefined;
+    held = undefined;
+    rootDropped = false;
+    position = 1;
+    return [first];
   };
 
   try {
     for await (const token of tokens as AsyncIterable<Token>) {
       switch (token.name) {
         case 'startObject':
+          if (stack.length === 0 && (held || (rootDropped && !shape.rowXPath))) {
+            const first = firstOfLines();
+            announce();
+            yield first;
+          }
           if (!row && startsRow()) {
             row = {};
             rowDepth = stack.length;
@@ -111,7 +167,7 @@ export async function* jsonRows(source: AsyncIterable<string>, given: Partial<Js
           } else if (stack.length === 0) {
             if (topLevelValues > 0 && !decided) throw feedNotAFeed('The JSON feed holds more than one value but its first had rows of its own.');
             if (!decided) shape.rootIsObject = true;
-            rootRow = {};
+            if (!shape.rowXPath) rootRow = {};
           }
           stack.push({ kind: 'object', key: '', index: 0 });
           break;
@@ -120,6 +176,14 @@ export async function* jsonRows(source: AsyncIterable<string>, given: Partial<Js
             if (topLevelValues > 0) throw feedNotAFeed('The JSON feed holds more than one array.');
             if (!decided) shape.rootIsArray = true;
             else if (!shape.rootIsArray) throw feedNotAFeed('The JSON feed is an array where its config expects an object.');
+          } else if (!row && startsRowPosition(stack, shape)) {
+            // An array where a row should be is a broken row; its values go nowhere (rootRow aside).
+            position++;
+            const rows = out({ line: position, reason: NOT_AN_OBJECT });
+            if (rows) {
+              announce();
+              yield rows;
+            }
           }
           stack.push({ kind: 'array', key: '', index: 0 });
           break;
@@ -133,8 +197,11 @@ export async function* jsonRows(source: AsyncIterable<string>, given: Partial<Js
             const done = row;
             row = undefined;
             rowDepth = -1;
-            announce();
-            yield [{ line: position, values: done }];
+            const rows = out({ line: position, values: done });
+            if (rows) {
+              announce();
+              yield rows;
+            }
           } else if (stack.length === 0) {
             topLevelValues++;
             if (rootRow && !shape.rowXPath && token.name === 'endObject') {
@@ -144,8 +211,10 @@ export async function* jsonRows(source: AsyncIterable<string>, given: Partial<Js
               position++;
               announce();
               yield [{ line: position, values: rootRow }];
+              rootRow = undefined;
             }
-            rootRow = undefined;
+            // Kept while held rows wait for what follows the root.
+            if (!held) rootRow = undefined;
           }
           advance();
           break;
@@ -153,11 +222,11 @@ export async function* jsonRows(source: AsyncIterable<string>, given: Partial<Js
           const text = scalarText(token);
           if (text === undefined) break;
           if (stack.length === 0) throw feedNotAFeed('The JSON feed is a single value, not objects.');
-          if (!row && startsRowPosition(stack, shape)) {
-            position++;
-            advance();
-            yield [{ line: position, reason: 'The element is not an object.' }];
-          } else scalar(text);
+          const rows = scalar(text);
+          if (rows) {
+            announce();
+            yield rows;
+          }
         }
       }
     }
@@ -169,7 +238,11 @@ export async function* jsonRows(source: AsyncIterable<string>, given: Partial<Js
     tokens.destroy();
   }
   if (topLevelValues === 0 && position === 0) throw feedNotAFeed('The feed is empty: it holds no JSON value.');
+  if (rootDropped && !shape.rowXPath && !shape.oneRowPerObject)
+    throw feedNotAFeed(`The JSON feed is an object without an array of objects, and with more than ${MAX_ROOT_ROW_VALUES} values: too many for a row.`);
   announce();
+  // Nothing followed the root object: the rows of its array are the feed's.
+  if (held?.length) yield held;
 }
 
 function scalarText(token: Token): string | undefined {
@@ -193,8 +266,9 @@ function keyPathOf(frames: Frame[]): string | undefined {
   return frames.map((frame) => frame.key).join('.');
 }
 
-/** A scalar where a row should be (an element of the row array) is a broken row, not a value. */
+/** Is a value here an element of the row array (where a row should be)? */
 function startsRowPosition(stack: Frame[], shape: JsonShape): boolean {
+  if (stack.at(-1)?.kind !== 'array') return false;
   if (stack.length === 1) return shape.rootIsArray;
   return shape.rowXPath !== '' && keyPathOf(stack.slice(0, -1)) === shape.rowXPath;
 }

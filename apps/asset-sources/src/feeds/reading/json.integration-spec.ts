@@ -91,6 +91,72 @@ describe('JSON feeds (a real HTTP server on loopback)', () => {
     ]);
   });
 
+  it('rejects an element that is an array as it does a scalar, and counts it: the rows after it keep their positions', async () => {
+    const root = await read('/nested-root.json', '[{"a":1},[1,2],{"a":3},[{"b":4}],{"a":5}]');
+    expect(root.all).toEqual([
+      { line: 1, values: { a: '1' } },
+      { line: 2, reason: 'The element is not an object.' },
+      { line: 3, values: { a: '3' } },
+      { line: 4, reason: 'The element is not an object.' },
+      { line: 5, values: { a: '5' } },
+    ]);
+    const keyed = await read('/nested-keyed.json', JSON.stringify({ products: [{ sku: 'a' }, [1, 2], { sku: 'c' }] }));
+    expect(keyed.all).toEqual([
+      { line: 1, values: { sku: 'a' } },
+      { line: 2, reason: 'The element is not an object.' },
+      { line: 3, values: { sku: 'c' } },
+    ]);
+  });
+
+  it('reads JSON Lines whose objects hold arrays of objects as one row a line, those arrays flattened', async () => {
+    const body = '{"sku":"A","images":[{"url":"a.jpg"},{"url":"a2.jpg"}]}\n{"sku":"B","images":[{"url":"b.jpg"}]}\n{"sku":"C"}\n';
+    const { all, config } = await read('/lines-nested.json', body);
+    expect(all).toEqual([
+      { line: 1, values: { sku: 'A', 'images.0.url': 'a.jpg', 'images.1.url': 'a2.jpg' } },
+      { line: 2, values: { sku: 'B', 'images.0.url': 'b.jpg' } },
+      { line: 3, values: { sku: 'C' } },
+    ]);
+    expect(config).toMatchObject({ oneRowPerObject: true, rootIsObject: false, rowXPath: '', rootIsArray: false });
+    // The run reads it with the shape process found.
+    const again = await read('/lines-nested.json', body, { config });
+    expect(again.all).toEqual(all);
+    // A lone object with an array of objects is that array's rows, as before.
+    const lone = await read('/lone-variants.json', '{"sku":"A","variants":[{"size":"S"},{"size":"M"}]}');
+    expect(lone.all).toEqual([
+      { line: 1, values: { size: 'S' } },
+      { line: 2, values: { size: 'M' } },
+    ]);
+    expect(lone.config).toMatchObject({ rootIsObject: true, rowXPath: 'variants', oneRowPerObject: false });
+  });
+
+  it('finds the row array after more than 10,000 values before it, and streams the rows of a large one', async () => {
+    const allSkus = Array.from({ length: 12_000 }, (_, i) => `S${i}`);
+    const { all, config } = await read('/long-prelude.json', JSON.stringify({ allSkus, products: [{ sku: 'S0' }, { sku: 'S1' }] }));
+    expect(all).toEqual([
+      { line: 1, values: { sku: 'S0' } },
+      { line: 2, values: { sku: 'S1' } },
+    ]);
+    expect(config).toMatchObject({ rootIsObject: true, rowXPath: 'products' });
+    const products = Array.from({ length: 15_000 }, (_, i) => ({ sku: `P${i}` }));
+    const large = await read('/large-keyed.json', JSON.stringify({ products }));
+    expect(large.all).toHaveLength(15_000);
+    expect(large.all[14_999]).toEqual({ line: 15_000, values: { sku: 'P14999' } });
+  });
+
+  it('rejects a first JSON line of more than 10,000 values and reads on; a lone object that large without rows is not a feed', async () => {
+    const huge = JSON.stringify({ sku: 'H', ids: Array.from({ length: 10_001 }, (_, i) => i) });
+    const { all } = await read('/huge-line.json', `${huge}\n{"sku":"B"}\n`);
+    expect(all).toEqual([
+      { line: 1, reason: 'The object has more than 10000 values: too many for a row.' },
+      { line: 2, values: { sku: 'B' } },
+    ]);
+    const error = await read('/huge-lone.json', huge).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: 'FEED_NOT_A_FEED', detail: expect.stringMatching(/without an array of objects/) });
+  });
+
   it('decodes utf_16le with its BOM', async () => {
     const body = Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode('[{"name":"Ærø ✓"}]', 'utf16le')]);
     const { rows } = await read('/utf16.json', body, { characterEncoding: 'utf_16le' });
