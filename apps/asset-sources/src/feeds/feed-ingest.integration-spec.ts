@@ -582,6 +582,17 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     expect((await rejectionOf(bed.feedSources.confirmHeld(ACCOUNT, assetSourceId))).code).toBe('FEED_NOTHING_HELD');
   });
 
+  it('holds no version under missingRowPolicy keep for rows it lacks: they keep serving beside it', async () => {
+    feeds.set('/rotating.csv', { body: csv(['A,a,1,1', 'B,b,1,1', 'C,c,1,1', 'D,d,1,1']) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/rotating.csv', { policies: { missingRowPolicy: 'keep' } }, server));
+    await run(queueId, assetSourceId);
+    // Today's feed has one new product and none of yesterday's: 75% fewer rows than serving, nothing lost.
+    feeds.set('/rotating.csv', { body: csv(['E,e,1,1']) });
+    const next = await bed.feedSources.refresh(ACCOUNT, assetSourceId);
+    expect((await run(next.queueId, assetSourceId)).message).toBe('Completed: 5 rows serving (4 kept from the previous version), 1 read.');
+    expect((await rows(assetSourceId)).map((r) => r.sku).sort()).toEqual(['A', 'B', 'C', 'D', 'E']);
+  });
+
   it('refuses a confirm whose held version a newer run replaced while the confirm waited for the source', async () => {
     feeds.set('/confirm-race.csv', { body: csv(products(100)) });
     const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/confirm-race.csv', {}, server));

@@ -13,6 +13,7 @@ import { cancelledMessage, watchForCancel } from './cancel-watch';
 import { keptFields, RowValueCollector } from '../sources/row-values';
 import {
   columnsToRead,
+  matchedByKey,
   FEED_INGEST_KIND,
   type FeedIngestPayload,
   type FeedReportEntry,
@@ -317,7 +318,9 @@ async function ingest(
       if (!(await deps.feeds.saveRun(undefined, queueId, { status: 'Skipped', message, health, version: full }))) return cancelled(health);
       return { totalItems: health.rowsRead, totalProcessed: health.rowsRead, message };
     }
-    const hold = shrinkHold(source.rowCount, health.rowsStored, feed.policies.shrinkGuardPercent);
+    // Under keep, rows missing from the new version go on serving beside it: nothing serving is lost but to an empty feed.
+    const keepsMissing = feed.policies.missingRowPolicy === 'keep' && matchedByKey(columns, source);
+    const hold = shrinkHold(source.rowCount, health.rowsStored, feed.policies.shrinkGuardPercent, { keepsMissing });
     if (hold) {
       const message = `Held: ${hold} The ${source.rowCount} rows already serving are unchanged until the owner confirms this version.`;
       await withTransaction(deps.db.knex, async (trx) => {
@@ -544,13 +547,15 @@ function rowRejection(row: Record<string, string>, rowJson: string, rotationWeig
 }
 
 /** Why a version must wait for the owner: it came back empty, or lost more than the guard's share of the rows serving. */
-export function shrinkHold(serving: number, incoming: number, percent: number): string | undefined {
+export function shrinkHold(serving: number, incoming: number, percent: number, { keepsMissing = false } = {}): string | undefined {
   if (serving === 0) return undefined;
   if (incoming === 0) return 'the new version of the feed has no rows.';
-  const lost = ((serving - incoming) / serving) * 100;
-  if (lost > percent)
-    return `the new version has ${counted(incoming, 'row')}, ${Math.round(lost)}% fewer than the ${serving} serving (the guard allows ${percent}%).`;
-  return undefined;
+  // In whole numbers: a loss of exactly the share allowed passes.
+  if (keepsMissing || (serving - incoming) * 100 <= percent * serving) return undefined;
+  const lost = ((serving - incoming) * 100) / serving;
+  // Rounded, a loss just past the share would read as the share itself ("50% fewer ... allows 50%").
+  const shown = Math.round(lost) > percent ? String(Math.round(lost)) : lost.toFixed(1);
+  return `the new version has ${counted(incoming, 'row')}, ${shown}% fewer than the ${serving} serving (the guard allows ${percent}%).`;
 }
 
 function sameVersion(version: { etag: string | null; lastModified: string | null }, feed: FeedSourceRecord): string | undefined {

@@ -15,6 +15,27 @@ describe('feed schedule (US Eastern)', () => {
     expect((nextFeedRun(schedule, before, before) as Date).toISOString()).toBe('2026-03-08T10:00:00.000Z');
   });
 
+  it('runs a startTime the spring change skips an hour later that day, never before it', () => {
+    // 02:30 does not exist on 08 March 2026: the clocks go from 02:00 EST to 03:00 EDT.
+    expect(easternInstant(2026, 3, 8, 2, 30).toISOString()).toBe('2026-03-08T07:30:00.000Z'); // 03:30 EDT
+    const schedule = { frequency: 'DAILY' as const, startTime: '02:30', endDate: null };
+    // Created at 01:45 EST that day: the run of that day is still ahead.
+    expect((firstFeedRun(schedule, new Date('2026-03-08T06:45:00Z')) as Date).toISOString()).toBe('2026-03-08T07:30:00.000Z');
+    expect((nextFeedRun(schedule, new Date('2026-03-07T07:30:00Z'), new Date('2026-03-07T07:30:00Z')) as Date).toISOString()).toBe('2026-03-08T07:30:00.000Z');
+    expect((nextFeedRun(schedule, new Date('2026-03-08T07:30:00Z'), new Date('2026-03-08T07:30:00Z')) as Date).toISOString()).toBe(
+      '2026-03-09T06:30:00.000Z', // 02:30 EDT
+    );
+  });
+
+  it('runs a startTime the autumn change repeats once, at its first occurrence', () => {
+    // 01:30 happens twice on 01 November 2026: at 05:30Z (EDT) and 06:30Z (EST).
+    expect(easternInstant(2026, 11, 1, 1, 30).toISOString()).toBe('2026-11-01T05:30:00.000Z');
+    const schedule = { frequency: 'DAILY' as const, startTime: '01:30', endDate: null };
+    const run = nextFeedRun(schedule, new Date('2026-10-31T05:30:00Z'), new Date('2026-10-31T05:30:00Z')) as Date;
+    expect(run.toISOString()).toBe('2026-11-01T05:30:00.000Z');
+    expect((nextFeedRun(schedule, run, run) as Date).toISOString()).toBe('2026-11-02T06:30:00.000Z');
+  });
+
   it('runs daily at startTime across the autumn change (01 November 2026)', () => {
     const schedule = { frequency: 'DAILY' as const, startTime: '23:15', endDate: null };
     const run = nextFeedRun(schedule, new Date('2026-10-31T03:15:00Z'), new Date('2026-10-31T03:15:00Z')) as Date;

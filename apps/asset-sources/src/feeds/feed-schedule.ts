@@ -34,19 +34,22 @@ export function easternWallClock(at: Date): WallClock {
 }
 
 /**
- * The instant an Eastern wall-clock time names. The offset is read at a first guess and again at the
- * result, so a time just after a daylight-saving change gets the offset in force then; a time the
- * spring change skips (02:30) lands an hour later, as a clock would show it.
+ * The instant an Eastern wall-clock time names. Two candidates: the time read with the offset in force at
+ * a first guess, and with the offset in force at that candidate, so a time just after a daylight-saving
+ * change gets the offset in force then. Of those the clock shows as asked, the earlier: a time the autumn
+ * change repeats (01:30) is its first occurrence. A time the spring change skips (02:30) is shown by
+ * neither: it lands an hour later (03:30 EDT), as a clock put forward shows it, never before startTime.
  */
 export function easternInstant(year: number, month: number, day: number, hour: number, minute: number): Date {
   const asUtc = Date.UTC(year, month - 1, day, hour, minute);
-  const offsetAt = (instant: number) => {
+  const wallAt = (instant: number) => {
     const wall = easternWallClock(new Date(instant));
-    return Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute) - instant;
+    return { wall, asUtc: Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute) };
   };
-  const first = asUtc - offsetAt(asUtc);
-  const second = asUtc - offsetAt(first);
-  return new Date(second);
+  const first = asUtc - (wallAt(asUtc).asUtc - asUtc);
+  const second = asUtc - (wallAt(first).asUtc - first);
+  const shownAsAsked = [first, second].filter((instant) => wallAt(instant).asUtc === asUtc);
+  return new Date(shownAsAsked.length > 0 ? Math.min(...shownAsAsked) : Math.max(first, second));
 }
 
 const parseStartTime = (startTime: string) => {

@@ -100,6 +100,13 @@ export type FeedColumnSet = Pick<SourceDefinition, 'columnNames' | 'columns'>;
 export const columnsToRead = (source: FeedColumnSet, feed: Pick<FeedSourceRecord, 'pendingColumns'>): FeedColumnSet =>
   feed.pendingColumns ?? { columnNames: source.columnNames, columns: source.columns };
 
+/**
+ * Whether rows read into `read` match the rows serving (`serving`) by key: both keyed by the same column.
+ * The missing-row policy applies only then; a version keyed otherwise replaces the old rows whole.
+ */
+export const matchedByKey = (read: FeedColumnSet, serving: FeedColumnSet): boolean =>
+  read.columns.assetKeyColumn != null && read.columns.assetKeyColumn === serving.columns.assetKeyColumn;
+
 /** Whether two column sets name the same columns, in the same order, and the same special columns. */
 export const sameColumns = (a: FeedColumnSet, b: FeedColumnSet): boolean => isDeepStrictEqual(comparableColumns(a), comparableColumns(b));
 

@@ -30,6 +30,7 @@ import { firstFeedRun, nextFeedRun, type FeedSchedule } from './feed-schedule';
 import {
   columnsToRead,
   FEED_INGEST_KIND,
+  matchedByKey,
   sameColumns,
   type FeedColumnSet,
   type FeedIngestPayload,
@@ -277,7 +278,7 @@ export class FeedSourceService {
   ): Promise<SwapOutcome> {
     const serving = await this.deps.sources.lockColumns(trx, assetSourceId);
     const columns = read ?? serving;
-    const keyed = columns.columns.assetKeyColumn !== null && columns.columns.assetKeyColumn === serving.columns.assetKeyColumn;
+    const keyed = matchedByKey(columns, serving);
     const columnNamesChanged = JSON.stringify(columns.columnNames) !== JSON.stringify(serving.columnNames);
     const outcome = await this.deps.rows.swapIn(trx, assetSourceId, generation, keyed, policy, at, columnNamesChanged ? columns.columnNames : null);
     if (!sameColumns(columns, serving)) await this.deps.sources.setColumns(trx, assetSourceId, columns);

@@ -157,7 +157,7 @@ const policyMembers = {
     Int32({
       minimum: 0,
       maximum: 100,
-      description: `Extension. A new version with more than this share fewer rows than those serving, or with none, is held (the old rows keep serving) until confirmed. Default ${FEED_SHRINK_GUARD_DEFAULT_PERCENT}; left out on update: unchanged.`,
+      description: `Extension. A new version with more than this share fewer rows than those serving, or with none, is held (the old rows keep serving) until confirmed; under missingRowPolicy keep only an empty one (the rows it lacks keep serving). Default ${FEED_SHRINK_GUARD_DEFAULT_PERCENT}; left out on update: unchanged.`,
     }),
   ),
 };
@@ -449,7 +449,7 @@ export const feedSourceRoutes = [
     summary: 'Serve the feed version the shrink guard holds',
     description:
       'The shrink guard holds a new version that lost more than shrinkGuardPercent of the rows serving, or came back empty, and keeps the old rows serving (the source detail shows feed.held, the run ends Held). ' +
-      'This serves the held version, in one step, applying missingRowPolicy. 409 FEED_NOTHING_HELD when no version is held.',
+      'This serves the held version, in one step, applying missingRowPolicy. 409 FEED_NOTHING_HELD when no version is held, or a newer run replaced the one held meanwhile.',
     permission: ASSET_SOURCES_ACCESS.confirmFeedVersion,
     scope: { account: 'accountId' },
     extension: true,

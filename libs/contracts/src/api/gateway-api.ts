@@ -375,7 +375,7 @@ export interface paths {
     put?: never;
     /**
      * Serve the feed version the shrink guard holds
-     * @description The shrink guard holds a new version that lost more than shrinkGuardPercent of the rows serving, or came back empty, and keeps the old rows serving (the source detail shows feed.held, the run ends Held). This serves the held version, in one step, applying missingRowPolicy. 409 FEED_NOTHING_HELD when no version is held.
+     * @description The shrink guard holds a new version that lost more than shrinkGuardPercent of the rows serving, or came back empty, and keeps the old rows serving (the source detail shows feed.held, the run ends Held). This serves the held version, in one step, applying missingRowPolicy. 409 FEED_NOTHING_HELD when no version is held, or a newer run replaced the one held meanwhile.
      */
     post: operations['confirmFeedVersion'];
     delete?: never;
@@ -5843,7 +5843,7 @@ export interface operations {
           rotationWeightColumn?: string | null;
           /**
            * Format: int32
-           * @description Extension. A new version with more than this share fewer rows than those serving, or with none, is held (the old rows keep serving) until confirmed. Default 50; left out on update: unchanged.
+           * @description Extension. A new version with more than this share fewer rows than those serving, or with none, is held (the old rows keep serving) until confirmed; under missingRowPolicy keep only an empty one (the rows it lacks keep serving). Default 50; left out on update: unchanged.
            */
           shrinkGuardPercent?: number;
           startTime?: string | null;
@@ -6137,7 +6137,7 @@ export interface operations {
           rotationWeightColumn?: string | null;
           /**
            * Format: int32
-           * @description Extension. A new version with more than this share fewer rows than those serving, or with none, is held (the old rows keep serving) until confirmed. Default 50; left out on update: unchanged.
+           * @description Extension. A new version with more than this share fewer rows than those serving, or with none, is held (the old rows keep serving) until confirmed; under missingRowPolicy keep only an empty one (the rows it lacks keep serving). Default 50; left out on update: unchanged.
            */
           shrinkGuardPercent?: number;
           startTime?: string | null;
@@ -7066,7 +7066,7 @@ export interface operations {
           rotationWeightColumn?: string | null;
           /**
            * Format: int32
-           * @description Extension. A new version with more than this share fewer rows than those serving, or with none, is held (the old rows keep serving) until confirmed. Default 50; left out on update: unchanged.
+           * @description Extension. A new version with more than this share fewer rows than those serving, or with none, is held (the old rows keep serving) until confirmed; under missingRowPolicy keep only an empty one (the rows it lacks keep serving). Default 50; left out on update: unchanged.
            */
           shrinkGuardPercent?: number;
           startTime?: string | null;
