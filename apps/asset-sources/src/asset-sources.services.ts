@@ -47,6 +47,8 @@ export interface AssetSourcesDeps {
   now?: () => Date;
   /** Feed runs one account may have queued or running at once; JOB_CONCURRENCY_CAPS when not set. */
   feedRunCap?: number;
+  /** Due feed sources a schedule sweep reads at a time; 50 when not set. */
+  feedSweepBatch?: number;
 }
 
 /** Repositories and services over one database; the gRPC server and the specs build them the same way. */
@@ -76,6 +78,7 @@ export function createAssetSourcesServices(deps: AssetSourcesDeps): AssetSources
     logger: deps.logger,
     now: deps.now,
     runCap: deps.feedRunCap,
+    sweepBatch: deps.feedSweepBatch,
   });
   return {
     assetSources,

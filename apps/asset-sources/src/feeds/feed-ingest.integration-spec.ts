@@ -848,6 +848,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
         box: createSecretBox(developmentKey('asset-sources-test')),
         now: () => clock,
         feedRunCap: 2,
+        feedSweepBatch: 1,
       }),
       TEST_PRINCIPAL,
     );
@@ -874,6 +875,17 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     const due = new Date(clock.getTime() - 1_000);
     await bed.db.knex('feed_sources').where({ asset_source_id: scheduled.assetSourceId }).update({ next_run_at: due });
     expect(await capped.feedSources.startDueRuns()).toBe(0);
+    expect((await capped.feedSources.settings(scheduled.assetSourceId))?.nextRunAt?.getTime()).toBe(due.getTime());
+    // Nor does it keep another account's source due after it from starting (the sweep reads one due source at a time here).
+    const otherAccount = ACCOUNT + 2;
+    const otherScheduled = await capped.feedSources.create(otherAccount, input('/capped.csv', { schedule }, server));
+    await job().run({ ...request(otherScheduled.queueId, otherScheduled.assetSourceId), accountId: otherAccount }, sink);
+    await bed.db
+      .knex('feed_sources')
+      .where({ asset_source_id: otherScheduled.assetSourceId })
+      .update({ next_run_at: new Date(due.getTime() + 500) });
+    expect(await capped.feedSources.startDueRuns()).toBe(1);
+    expect(await bed.feedStore.feeds.queuedRunOf(otherScheduled.assetSourceId)).toBeDefined();
     expect((await capped.feedSources.settings(scheduled.assetSourceId))?.nextRunAt?.getTime()).toBe(due.getTime());
     await runOf(first);
     expect(await capped.feedSources.startDueRuns()).toBe(1);
@@ -957,6 +969,16 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     expect((await rejectionOf(bed.feedSources.runs(ACCOUNT, inline))).code).toBe('ASSET_SOURCE_KIND_MISMATCH');
   });
 
+  it('answers refreshes sent at once with one run', async () => {
+    feeds.set('/twice.csv', { body: csv(products(2)) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/twice.csv', {}, server));
+    await run(queueId, assetSourceId);
+    const answers = await Promise.all([1, 2, 3].map(() => bed.feedSources.refresh(ACCOUNT, assetSourceId)));
+    expect(new Set(answers.map((a) => a.queueId)).size).toBe(1);
+    expect(answers.map((a) => a.outcome).sort()).toEqual(['joined', 'joined', 'queued']);
+    expect(await bed.db.knex('feed_runs').where({ asset_source_id: assetSourceId, status: 'Queued' }).count({ n: '*' })).toEqual([{ n: 1 }]);
+  });
+
   it('refreshes a source now with its stored settings and credentials, ingesting even an unchanged feed, for its own account and kind only', async () => {
     feeds.set('/refreshed.csv', { body: csv(products(4)), etag: '"same"' });
     const { assetSourceId, queueId } = await bed.feedSources.create(
@@ -1005,6 +1027,28 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     clock = new Date('2026-11-26T11:00:30Z');
     await bed.feedSources.startDueRuns();
     expect(await scheduledRuns()).toBe(1);
+  });
+
+  it('keeps a weekly feed on its weekday through an update that leaves the schedule as it was, and plans anew when it changes', async () => {
+    clock = new Date('2026-11-24T12:00:00Z'); // a Tuesday, 07:00 US Eastern
+    feeds.set('/weekly.csv', { body: csv(products(3)) });
+    const schedule = { isScheduled: true, frequency: 'WEEKLY' as const, startTime: '06:00', endDate: null };
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/weekly.csv', { schedule }, server));
+    await run(queueId, assetSourceId);
+    const planned = (await bed.feedSources.settings(assetSourceId))?.nextRunAt?.toISOString();
+    expect(planned).toBe('2026-11-25T11:00:00.000Z'); // Wednesday 06:00 EST, and every Wednesday after
+
+    clock = new Date('2026-11-27T15:00:00Z'); // Friday: renamed
+    const renamed = await bed.feedSources.replace(ACCOUNT, assetSourceId, {
+      ...input('/weekly.csv', { schedule }, server),
+      definition: { ...input('/weekly.csv').definition, assetSourceName: 'Weekly, renamed' },
+    });
+    await run(renamed.queueId, assetSourceId);
+    expect((await bed.feedSources.settings(assetSourceId))?.nextRunAt?.toISOString()).toBe(planned);
+
+    const later = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/weekly.csv', { schedule: { ...schedule, startTime: '07:00' } }, server));
+    await run(later.queueId, assetSourceId);
+    expect((await bed.feedSources.settings(assetSourceId))?.nextRunAt?.toISOString()).toBe('2026-11-28T12:00:00.000Z'); // Saturday 07:00 EST
   });
 
   it('refuses a schedule whose endDate leaves it no run, on create and on update, writing nothing', async () => {

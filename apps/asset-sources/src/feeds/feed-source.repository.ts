@@ -203,13 +203,15 @@ export class FeedSourceRepository {
       .update(settingsColumns(settings, sealed, secretsSet, nextRunAt));
   }
 
-  /** Scheduled sources whose next run is due, oldest first. */
-  async due(now: Date, limit: number): Promise<{ assetSourceId: number; accountId: number; nextRunAt: Date }[]> {
-    const rows: { asset_source_id: number; account_id: number; next_run_at: Date }[] = await this.db
+  /** Scheduled sources whose next run is due, oldest first, but those of the accounts passed over. */
+  async due(now: Date, limit: number, passOver: readonly number[] = []): Promise<{ assetSourceId: number; accountId: number; nextRunAt: Date }[]> {
+    const query = this.db
       .knex('feed_sources as f')
       .join('asset_sources as s', 's.asset_source_id', 'f.asset_source_id')
       .where('f.is_scheduled', true)
-      .andWhere('f.next_run_at', '<=', now)
+      .andWhere('f.next_run_at', '<=', now);
+    if (passOver.length > 0) query.whereNotIn('s.account_id', passOver);
+    const rows: { asset_source_id: number; account_id: number; next_run_at: Date }[] = await query
       .orderBy('f.next_run_at')
       .limit(limit)
       .select('f.asset_source_id', 's.account_id', 'f.next_run_at');
@@ -301,23 +303,22 @@ export class FeedSourceRepository {
   }
 
   /** A run of the source that waits to read its feed again, brought forward to read now; its queue id, if any. */
-  async readNow(assetSourceId: number, now: Date): Promise<string | undefined> {
+  async readNow(assetSourceId: number, now: Date, trx?: Knex.Transaction): Promise<string | undefined> {
+    const db = trx ?? this.db.knex;
     const waiting = () =>
-      this.db
-        .knex('feed_runs')
-        .where({ asset_source_id: assetSourceId, status: 'Processing' })
-        .whereNull('cancel_requested_at')
-        .where('read_again_at', '>', now);
+      db('feed_runs').where({ asset_source_id: assetSourceId, status: 'Processing' }).whereNull('cancel_requested_at').where('read_again_at', '>', now);
     const row = (await waiting().orderBy('created_at').first('queue_id')) as Pick<FeedRunRowDb, 'queue_id'> | undefined;
     if (!row) return undefined;
-    await this.db.knex('feed_runs').where({ queue_id: row.queue_id }).update({ read_again_at: now });
+    await db('feed_runs').where({ queue_id: row.queue_id }).update({ read_again_at: now });
     return row.queue_id;
   }
 
   /** The queue id of a run of the source that is still queued (the oldest), if any. */
-  async queuedRunOf(assetSourceId: number): Promise<string | undefined> {
-    const row = (await this.db.knex('feed_runs').where({ asset_source_id: assetSourceId, status: 'Queued' }).orderBy('created_at').first('queue_id')) as
-      Pick<FeedRunRowDb, 'queue_id'> | undefined;
+  async queuedRunOf(assetSourceId: number, trx?: Knex.Transaction): Promise<string | undefined> {
+    const row = (await (trx ?? this.db.knex)('feed_runs')
+      .where({ asset_source_id: assetSourceId, status: 'Queued' })
+      .orderBy('created_at')
+      .first('queue_id')) as Pick<FeedRunRowDb, 'queue_id'> | undefined;
     return row?.queue_id;
   }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { Knex } from 'knex';
 import {
   effectivePage,
@@ -52,6 +53,8 @@ export type FeedRefreshOutcome = 'queued' | 'joined' | 'read-now';
 
 /** Due sources one sweep starts at most; the rest are due on the next sweep. */
 const SWEEP_BATCH = 50;
+/** Batches one sweep reads at most, passing over accounts found full. */
+const SWEEP_PASSES = 5;
 
 const runNotFound = (queueId: string) => problem('FEED_RUN_NOT_FOUND', `Feed run ${queueId} was not found.`);
 
@@ -59,6 +62,16 @@ const scheduleOf = (settings: FeedSettings): FeedSchedule | null =>
   settings.schedule.isScheduled && settings.schedule.frequency && settings.schedule.startTime
     ? { frequency: settings.schedule.frequency, startTime: settings.schedule.startTime, endDate: settings.schedule.endDate }
     : null;
+
+/**
+ * The next scheduled run after an update: the one already planned while the schedule stays as it was (a
+ * rename keeps a weekly feed on its weekday), else the first of the new schedule.
+ */
+function nextRunAfterUpdate(before: FeedSchedule | null, planned: Date | null, after: FeedSchedule | null, now: Date): Date | null {
+  if (!after) return null;
+  if (before && planned && isDeepStrictEqual(before, after)) return planned;
+  return firstFeedRun(after, now);
+}
 
 /**
  * Feed sources (create from process output, create directly, update), their runs and schedule: every
@@ -79,6 +92,8 @@ export class FeedSourceService {
       now?: () => Date;
       /** Runs one account may have queued or running at once (JOB_CONCURRENCY_CAPS). */
       runCap?: number;
+      /** Due sources a sweep reads at a time (SWEEP_BATCH). */
+      sweepBatch?: number;
     },
   ) {}
 
@@ -166,12 +181,14 @@ export class FeedSourceService {
         settings,
         this.seal(secrets),
         Object.keys(secrets) as FeedSecretField[],
-        schedule && firstFeedRun(schedule, now),
+        nextRunAfterUpdate(scheduleOf(feedNow), feedNow.nextRunAt, schedule, now),
       );
       // Superseded, before the new run is admitted (they name it): a queued run always, a running one
-      // when it reads what the update changes.
+      // when it reads what the update changes, judged against the settings as they are now, under the lock
+      // (an update committed since `stored` was read may have started that run).
       const queueId = randomUUID();
-      const changed = ingestionChanged({ settings: stored, secrets: storedSecrets, ...columnsToRead(sourceColumns, feedNow) }, { settings, secrets, ...given });
+      const settingsNow = { settings: feedNow, secrets: feedNow === stored ? storedSecrets : this.open(feedNow) };
+      const changed = ingestionChanged({ ...settingsNow, ...columnsToRead(sourceColumns, feedNow) }, { settings, secrets, ...given });
       for (const active of await this.deps.feeds.lockActiveRuns(trx, assetSourceId))
         if (active.status === 'Queued' || changed) await this.cancelActive(trx, active, now, queueId);
       const run = await this.enqueue(trx, accountId, assetSourceId, 'update', now, queueId);
@@ -202,16 +219,23 @@ export class FeedSourceService {
    */
   async refresh(accountId: number, assetSourceId: number, queueView?: QueueViewAnnouncer): Promise<{ queueId: string; outcome: FeedRefreshOutcome }> {
     await this.deps.assetSources.ofKind(accountId, assetSourceId, 'feed');
-    // A run still queued reads the feed as it is when it starts: the refresh is that run, not one more waiting behind it.
-    const waiting = await this.deps.feeds.queuedRunOf(assetSourceId);
-    if (waiting) return { queueId: waiting, outcome: 'joined' };
-    // A run waiting to read the feed again after a failure reads now: the refresh is that run too. The
-    // wall clock, as the waiting run's own (not the schedule's clock).
-    const retrying = await this.deps.feeds.readNow(assetSourceId, new Date());
-    if (retrying) return { queueId: retrying, outcome: 'read-now' };
-    const queued = await withTransaction(this.deps.knex, (trx) => this.enqueue(trx, accountId, assetSourceId, 'refresh', this.now()));
-    await announceQueued(queueView, queued, this.deps.logger);
-    return { queueId: queued.queueId, outcome: 'queued' };
+    type Joined = { queueId: string; outcome: Exclude<FeedRefreshOutcome, 'queued'> };
+    const answer = await withTransaction(this.deps.knex, async (trx): Promise<Joined | { queued: JobProgress }> => {
+      // Under the source's lock, as an update and the schedule's sweep take it: two refreshes at once
+      // find, and so join, the same run.
+      await this.deps.sources.lockColumns(trx, assetSourceId);
+      // A run still queued reads the feed as it is when it starts: the refresh is that run, not one more waiting behind it.
+      const waiting = await this.deps.feeds.queuedRunOf(assetSourceId, trx);
+      if (waiting) return { queueId: waiting, outcome: 'joined' };
+      // A run waiting to read the feed again after a failure reads now: the refresh is that run too. The
+      // wall clock, as the waiting run's own (not the schedule's clock).
+      const retrying = await this.deps.feeds.readNow(assetSourceId, new Date(), trx);
+      if (retrying) return { queueId: retrying, outcome: 'read-now' };
+      return { queued: await this.enqueue(trx, accountId, assetSourceId, 'refresh', this.now()) };
+    });
+    if (!('queued' in answer)) return answer;
+    await announceQueued(queueView, answer.queued, this.deps.logger);
+    return { queueId: answer.queued.queueId, outcome: 'queued' };
   }
 
   /**
@@ -369,27 +393,49 @@ export class FeedSourceService {
    */
   async startDueRuns(queueViewFor?: (accountId: number) => QueueViewAnnouncer): Promise<number> {
     const now = this.now();
+    const batch = this.deps.sweepBatch ?? SWEEP_BATCH;
+    // Accounts running as many feeds as they may: their due sources wait, and are passed over so that the
+    // oldest due sources of one full account never keep every other account's from starting.
+    const full = new Set<number>();
     let started = 0;
-    for (const due of await this.deps.feeds.due(now, SWEEP_BATCH)) {
-      const feed = await this.deps.feeds.get(due.assetSourceId);
-      const schedule = feed && scheduleOf(feed);
-      if (!feed || !schedule) continue;
-      const next = nextFeedRun(schedule, due.nextRunAt, now);
-      const queued = await withTransaction(this.deps.knex, async (trx) => {
-        if (!(await this.deps.feeds.claimDue(trx, due.assetSourceId, due.nextRunAt, next))) return undefined;
-        if (await this.deps.feeds.hasActiveRun(trx, due.assetSourceId)) return undefined;
-        return this.enqueue(trx, due.accountId, due.assetSourceId, 'schedule', now);
-      }).catch((error: unknown) => {
-        // The account runs as many feeds as it may: the claim rolled back with the refusal, so the
-        // source stays due and a later sweep starts it once a run has ended.
-        if (error instanceof AppError && error.code === 'JOB_LIMIT_REACHED') return undefined;
-        throw error;
-      });
-      if (!queued) continue;
-      started++;
-      await announceQueued(queueViewFor?.(due.accountId), queued, this.deps.logger);
+    for (let pass = 0; pass < SWEEP_PASSES; pass++) {
+      const dueNow = await this.deps.feeds.due(now, batch, [...full]);
+      for (const due of dueNow) {
+        if (full.has(due.accountId)) continue;
+        const outcome = await this.startDueRun(due, now);
+        if (outcome === 'account-full') full.add(due.accountId);
+        else if (outcome) {
+          started++;
+          await announceQueued(queueViewFor?.(due.accountId), outcome, this.deps.logger);
+        }
+      }
+      // Another pass only when this one stopped at a full account with more due behind it.
+      if (dueNow.length < batch || !dueNow.some((due) => full.has(due.accountId))) break;
     }
     return started;
+  }
+
+  /**
+   * Claims one due source and queues its run: the Queued event, nothing when another replica claimed it or
+   * a run of it is under way (its next run moved on all the same), or 'account-full' when its account
+   * runs as many feeds as it may (the claim rolled back with the refusal: the source stays due and a later
+   * sweep starts it once a run has ended).
+   */
+  private async startDueRun(due: { assetSourceId: number; accountId: number; nextRunAt: Date }, now: Date): Promise<JobProgress | 'account-full' | undefined> {
+    const feed = await this.deps.feeds.get(due.assetSourceId);
+    const schedule = feed && scheduleOf(feed);
+    if (!feed || !schedule) return undefined;
+    const next = nextFeedRun(schedule, due.nextRunAt, now);
+    return withTransaction(this.deps.knex, async (trx) => {
+      // The source's row first, as an update and a refresh lock it: a run one of them queued is seen below.
+      await this.deps.sources.lockColumns(trx, due.assetSourceId);
+      if (!(await this.deps.feeds.claimDue(trx, due.assetSourceId, due.nextRunAt, next))) return undefined;
+      if (await this.deps.feeds.hasActiveRun(trx, due.assetSourceId)) return undefined;
+      return this.enqueue(trx, due.accountId, due.assetSourceId, 'schedule', now);
+    }).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'JOB_LIMIT_REACHED') return 'account-full' as const;
+      throw error;
+    });
   }
 
   /** The run's row, its Queued progress event and its request, in the caller's transaction; answers the Queued event. */
