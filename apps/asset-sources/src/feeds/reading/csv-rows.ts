@@ -63,7 +63,7 @@ export const positionalColumnName = (index: number) => `column${index + 1}`;
 export interface CsvReadOptions {
   separator: FeedCsvSeparator;
   firstRowIsHeader: boolean;
-  /** Column name -> field index from process; absent, the header (or the positions) name the columns. */
+  /** Column name -> field index from process: with a header row each is found by its name there, without one by its index. Absent, the header (or the positions) name the columns. */
   columns?: Record<string, number>;
 }
 
@@ -107,6 +107,7 @@ export async function* csvRows(source: AsyncIterable<Buffer>, options: CsvReadOp
   let columns: Array<[string, number]> | undefined = options.columns ? Object.entries(options.columns) : undefined;
   let width = columns ? Math.max(0, ...columns.map(([, i]) => i)) + 1 : undefined;
   let headerPending = options.firstRowIsHeader;
+  let boundByHeader = false;
   let nextLine = 1;
   let batch: (FeedRow | RejectedFeedRow)[] = [];
   const take = ({ record, raw }: { record: string[]; raw: string }) => {
@@ -114,10 +115,15 @@ export async function* csvRows(source: AsyncIterable<Buffer>, options: CsvReadOp
     nextLine += lineBreaks(raw);
     if (headerPending) {
       headerPending = false;
-      if (!columns) {
-        columns = uniqueNames(record.map((name) => name.trim())).map((name, index) => [name, index]);
-        width = record.length;
-      }
+      const header = uniqueNames(record.map((name) => name.trim()));
+      // Columns are found by their header name, also when process named their positions: an export whose
+      // columns moved (one added in the middle, the order changed) still fills each column from its own
+      // field. A column the header no longer has is left out of every row (the run names it).
+      columns = columns
+        ? columns.flatMap(([name]) => (header.includes(name) ? [[name, header.indexOf(name)] as [string, number]] : []))
+        : header.map((name, index) => [name, index]);
+      width = record.length;
+      boundByHeader = true;
       onShape?.({ separator, columns: Object.fromEntries(columns) });
       return;
     }
@@ -126,8 +132,8 @@ export async function* csvRows(source: AsyncIterable<Buffer>, options: CsvReadOp
       width = record.length;
       onShape?.({ separator, columns: Object.fromEntries(columns) });
     }
-    // Columns from process may name a subset of the fields: only a row too short for them is broken then.
-    const broken = options.columns ? record.length < (width ?? 0) : record.length !== width;
+    // Columns from process without a header may name a subset of the fields: only a row too short for them is broken then.
+    const broken = options.columns && !boundByHeader ? record.length < (width ?? 0) : record.length !== width;
     if (broken) {
       batch.push({
         line,

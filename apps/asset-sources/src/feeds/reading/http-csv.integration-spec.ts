@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import iconv from 'iconv-lite';
 import { AppError } from '@platform/errors';
+import { emptyFeedConfig } from './feed-reader';
 import { CSV_FORMAT, httpFeedReader, httpLocation, readAll, startFeedHttpServer, type FeedHttpServer } from './feed-test-servers';
 
 jest.setTimeout(30_000);
@@ -96,6 +97,24 @@ describe('http(s) feeds in CSV (a real HTTP server on loopback)', () => {
     feeds.set('/auto.csv', { body });
     const { rows } = await readAll(await reader().open(httpLocation(`${server.origin}/auto.csv`), { ...CSV_FORMAT, csvSeparator: 'auto' }));
     expect(Object.values(rows[0].values)).toEqual(['D1', 'Mug', 'a, b']);
+  });
+
+  it("finds process's columns by their header name: an export whose columns moved fills each from its own field", async () => {
+    // Process saw sku,name,price; the retailer's export now has a column more, in the middle, and another order.
+    feeds.set('/moved.csv', { body: 'name,sku,brand,price\nShirt,A1,Acme,10.00\nHat,A2,Acme,4.50\n' });
+    const config = { ...emptyFeedConfig(CSV_FORMAT, ''), csvColumns: { sku: 0, name: 1, price: 2 } };
+    const { all } = await readAll(await reader().open(httpLocation(`${server.origin}/moved.csv`), { ...CSV_FORMAT, config }));
+    expect(all).toEqual([
+      { line: 2, values: { sku: 'A1', name: 'Shirt', price: '10.00' } },
+      { line: 3, values: { sku: 'A2', name: 'Hat', price: '4.50' } },
+    ]);
+    // A column the header no longer has is in no row; without a header the positions name the fields.
+    feeds.set('/dropped.csv', { body: 'sku,name\nB1,Cap\n' });
+    const dropped = await readAll(await reader().open(httpLocation(`${server.origin}/dropped.csv`), { ...CSV_FORMAT, config }));
+    expect(dropped.all).toEqual([{ line: 2, values: { sku: 'B1', name: 'Cap' } }]);
+    feeds.set('/positions.csv', { body: 'C1,Scarf,3.00,extra\n' });
+    const positions = await readAll(await reader().open(httpLocation(`${server.origin}/positions.csv`), { ...CSV_FORMAT, firstRowIsHeader: false, config }));
+    expect(positions.all).toEqual([{ line: 1, values: { sku: 'C1', name: 'Scarf', price: '3.00' } }]);
   });
 
   it('names the columns column1.. when the first row is not a header, and reads it as a row', async () => {
