@@ -99,6 +99,29 @@ describe('XML feeds (a real HTTP server on loopback)', () => {
     ]);
   });
 
+  it('reads the items of an RSS channel with atom:links, each path in a column of its own, and rejects only the rows with a bare & or a stray close tag', async () => {
+    const items = Array.from({ length: 300 }, (_, i) => {
+      const title = i === 2 ? 'Shirt & Tie' : i === 5 ? 'Hat</titel>' : `Shirt ${i}`;
+      return `<item id="${i}"><id>P${i}</id><g:title>G ${i}</g:title><title>${title}</title></item>`;
+    });
+    const body = [
+      '<?xml version="1.0"?>',
+      '<rss version="2.0" xmlns:g="http://base.google.com/ns/1.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>Shop & Co</title>',
+      '<atom:link href="https://shop.example/feed" rel="self" type="application/rss+xml"/><atom:link href="https://hub.example/" rel="hub"/>',
+      ...items,
+      '</channel></rss>',
+    ].join('\n');
+    const { all, config } = await read('/rss-atom.xml', body);
+    expect(config.rowXPath).toBe('/rss/channel/item');
+    expect(config.xpathMap).toEqual({ '@id': '@id', id: 'id', 'g:title': 'g:title', title: 'title' });
+    expect(all).toHaveLength(300);
+    expect(all[0]).toEqual({ line: 4, values: { '@id': '0', id: 'P0', 'g:title': 'G 0', title: 'Shirt 0' } });
+    expect(all[2]).toEqual({ line: 6, reason: 'Malformed XML: 6:60: a bare & (write it as &amp;).' });
+    expect(all[3]).toEqual({ line: 7, values: { '@id': '3', id: 'P3', 'g:title': 'G 3', title: 'Shirt 3' } });
+    expect(all[5]).toEqual({ line: 9, reason: 'Malformed XML: 9:64: unmatched closing tag: titel.' });
+    expect(all.filter((row) => 'reason' in row)).toHaveLength(2);
+  });
+
   it('follows the rowXPath and xpathMap given by process, reading only the mapped columns', async () => {
     const body = '<feed><meta><item><x>no</x></item></meta><list><entry><code>E1</code><label>One</label></entry></list></feed>';
     const { rows } = await read('/given.xml', body, {
