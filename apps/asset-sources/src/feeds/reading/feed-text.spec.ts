@@ -28,6 +28,12 @@ describe('feed text: the byte-order mark looked at once, dropped, and obeyed', (
     expect((await bytes(utf8FeedBytes(chunked(feed, size), 'UTF_8'))).toString()).toBe('sku,name\nA1,Äpfel\n');
   });
 
+  it('reads iso_8859_1 as browsers do (windows-1252): its euro sign and curly quotes, not control characters', async () => {
+    const feed = Buffer.from([...Buffer.from('sku,name\nA1,'), 0x93, 0x80, 0x35, 0x94, 0x20, 0x96, 0x20, 0xe9, 0x0a]);
+    expect(await text(decodeFeedText(chunked(feed, 3), 'iso_8859_1'))).toBe('sku,name\nA1,“€5” – é\n');
+    expect((await bytes(utf8FeedBytes(chunked(feed, 3), 'iso_8859_1'))).toString()).toBe('sku,name\nA1,“€5” – é\n');
+  });
+
   it.each([1, 5])('reads UTF-16LE by its BOM whatever the settings say (%i-byte chunks), as text and as UTF-8 bytes', async (size) => {
     const feed = Buffer.concat([UTF16LE_BOM, iconv.encode('sku\nÄ1 ✓\n', 'utf16le')]);
     expect(await text(decodeFeedText(chunked(feed, size), 'UTF_8'))).toBe('sku\nÄ1 ✓\n');

@@ -5,10 +5,15 @@ import type { FeedCharacterEncoding } from '../feed-reading';
 import { peekBytes } from './text-head';
 import { Utf8Watch } from './utf8-watch';
 
-/** iconv-lite's names for the interface's encodings. */
+/**
+ * iconv-lite's names for the interface's encodings. iso_8859_1 is read as windows-1252, as browsers read
+ * a page labelled ISO-8859-1 (the WHATWG Encoding Standard): the two differ only in bytes 0x80-0x9F, which
+ * are control characters in ISO-8859-1 and never text, and which files labelled so mostly hold as
+ * windows-1252's € ‘ ’ “ ” – —.
+ */
 const ICONV_NAMES: Record<FeedCharacterEncoding, string> = {
   UTF_8: 'utf8',
-  iso_8859_1: 'latin1',
+  iso_8859_1: 'win1252',
   CP1252: 'win1252',
   utf_16le: 'utf16le',
 };
