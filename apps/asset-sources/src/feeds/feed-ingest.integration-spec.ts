@@ -607,15 +607,17 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     const swapping = await bed.db.knex.transaction();
     // Another session's statement is seen by an account with the PROCESS privilege, not by the service's own.
     const admin = await createConnection(process.env['MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306');
+    const [[{ schema }]] = (await bed.db.knex.raw('SELECT DATABASE() AS `schema`')) as [[{ schema: string }]];
     let confirming: Promise<{ code?: string; detail?: string }>;
     try {
       await swapping.raw('SELECT asset_source_id FROM asset_sources WHERE asset_source_id = ? FOR UPDATE', [assetSourceId]);
       confirming = rejectionOf(bed.feedSources.confirmHeld(ACCOUNT, assetSourceId));
       await waitUntil(
         async () => {
-          const [waiting] = (await admin.query(
-            "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE 'SELECT * FROM asset_sources WHERE asset_source_id = %FOR UPDATE'",
-          )) as unknown as [{ n: number }[]];
+          const [waiting] = (await admin.query('SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND INFO LIKE ?', [
+            schema,
+            `SELECT * FROM asset_sources WHERE asset_source_id = ${assetSourceId} AND %FOR UPDATE`,
+          ])) as unknown as [{ n: number }[]];
           return Number(waiting[0]?.n) > 0;
         },
         { what: 'the confirm to wait for the source' },

@@ -554,7 +554,7 @@ export function shrinkHold(serving: number, incoming: number, percent: number, {
   if (keepsMissing || (serving - incoming) * 100 <= percent * serving) return undefined;
   const lost = ((serving - incoming) * 100) / serving;
   // Rounded, a loss just past the share would read as the share itself ("50% fewer ... allows 50%").
-  const shown = Math.round(lost) > percent ? String(Math.round(lost)) : lost.toFixed(1);
+  const shown = Math.round(lost) > percent ? String(Math.round(lost)) : (Math.ceil(lost * 10) / 10).toFixed(1);
   return `the new version has ${counted(incoming, 'row')}, ${shown}% fewer than the ${serving} serving (the guard allows ${percent}%).`;
 }
 

@@ -352,13 +352,18 @@ export class FeedSourceRepository {
   }
 
   /** The account's runs, of every source, queued or running: what its feed-ingest job cap counts. */
+  /**
+   * Locking reads, both: they see the runs committed after the caller's transaction took its snapshot
+   * (a plain read earlier in it fixes one), and wait for one another transaction is inserting, so two
+   * transactions admitting runs at once never both count without the other's.
+   */
   async countActiveRuns(trx: Knex.Transaction, accountId: number): Promise<number> {
-    const [{ active }] = await trx('feed_runs').where({ account_id: accountId }).whereIn('status', ACTIVE_STATUSES).count({ active: '*' });
+    const [{ active }] = await trx('feed_runs').where({ account_id: accountId }).whereIn('status', ACTIVE_STATUSES).forUpdate().count({ active: '*' });
     return Number(active);
   }
 
   async hasActiveRun(trx: Knex.Transaction, assetSourceId: number): Promise<boolean> {
-    const row = await trx('feed_runs').where({ asset_source_id: assetSourceId }).whereIn('status', ACTIVE_STATUSES).first('queue_id');
+    const row = await trx('feed_runs').where({ asset_source_id: assetSourceId }).whereIn('status', ACTIVE_STATUSES).forUpdate().first('queue_id');
     return row !== undefined;
   }
 

@@ -259,7 +259,7 @@ export class FeedSourceService {
       if ((await this.deps.feeds.lockHeld(trx, assetSourceId)) !== run.queueId) {
         throw problem(
           'FEED_NOTHING_HELD',
-          `Feed source ${assetSourceId} no longer holds version ${run.queueId}: a newer run replaced it. Look at the source again.`,
+          `Feed source ${assetSourceId} no longer holds version ${run.queueId}: a newer run replaced it, or it was discarded. Look at the source again.`,
         );
       }
       const before = beforeSource && { ...beforeSource, ...(await this.feedForChange(trx, assetSourceId)) };
@@ -427,8 +427,9 @@ export class FeedSourceService {
     if (!feed || !schedule) return undefined;
     const next = nextFeedRun(schedule, due.nextRunAt, now);
     return withTransaction(this.deps.knex, async (trx) => {
-      // The source's row first, as an update and a refresh lock it: a run one of them queued is seen below.
-      await this.deps.sources.lockColumns(trx, due.assetSourceId);
+      // Not the source's row lock an update or a refresh takes: a long swap holds it, and the sweep would
+      // stall every account's starts behind it. hasActiveRun is a locking read: a run a refresh is queuing
+      // meanwhile is waited for and seen.
       if (!(await this.deps.feeds.claimDue(trx, due.assetSourceId, due.nextRunAt, next))) return undefined;
       if (await this.deps.feeds.hasActiveRun(trx, due.assetSourceId)) return undefined;
       return this.enqueue(trx, due.accountId, due.assetSourceId, 'schedule', now);

@@ -9,6 +9,7 @@ describe(shrinkHold.name, () => {
 
   it('says a loss just past the share with its decimal, not rounded down to the share itself', () => {
     expect(shrinkHold(1000, 496, 50)).toBe('the new version has 496 rows, 50.4% fewer than the 1000 serving (the guard allows 50%).');
+    expect(shrinkHold(2001, 1000, 50)).toBe('the new version has 1000 rows, 50.1% fewer than the 2001 serving (the guard allows 50%).');
   });
 
   it('holds nothing shrunk when rows missing from the feed keep serving (missingRowPolicy keep), but still an empty feed', () => {

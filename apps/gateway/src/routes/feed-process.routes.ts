@@ -13,7 +13,9 @@ const FeedConfigSchema = Type.Object(
     xpathMap: Type.Record(Type.String(), Type.String(), {
       description: 'Column -> path of a leaf or attribute relative to the row (xml), or the column itself (json).',
     }),
-    csvColumns: Type.Record(Type.String(), Type.Integer(), { description: 'csv: column -> field position.' }),
+    csvColumns: Type.Record(Type.String(), Type.Integer(), {
+      description: 'csv: column -> field position (0-based). With a header row a source reads each column by its name there, so columns may move.',
+    }),
     memPerRow: Type.Integer({ description: 'Average bytes of a row of the head.' }),
     estRowsPerChunk: Type.Integer({ description: 'Rows of memPerRow bytes in a 4 MiB chunk.' }),
     oneRowPerObject: Type.Boolean({ description: 'json: every top-level object is a row (JSON Lines, or a single object).' }),

@@ -177,7 +177,7 @@ const FeedConfig = Type.Object(
     csvColumns: Type.Optional(
       Type.Record(Type.String(), Int32({ minimum: 0, maximum: FEED_CSV_FIELD_POSITION_MAX }), {
         additionalProperties: false,
-        description: 'csv: column -> field position (0-based).',
+        description: 'csv: column -> field position (0-based); with a header row each column is read by its name there, without one by its position.',
       }),
     ),
     memPerRow: Type.Optional(Int32({ minimum: 0, maximum: INT32_MAX })),

@@ -5810,7 +5810,7 @@ export interface operations {
             cdpXpathMap?: {
               [key: string]: string;
             };
-            /** @description csv: column -> field position (0-based). */
+            /** @description csv: column -> field position (0-based); with a header row each column is read by its name there, without one by its position. */
             csvColumns?: {
               [key: string]: number;
             };
@@ -6104,7 +6104,7 @@ export interface operations {
             cdpXpathMap?: {
               [key: string]: string;
             };
-            /** @description csv: column -> field position (0-based). */
+            /** @description csv: column -> field position (0-based); with a header row each column is read by its name there, without one by its position. */
             csvColumns?: {
               [key: string]: number;
             };
@@ -7373,7 +7373,7 @@ export interface operations {
               cdpXpathMap: {
                 [key: string]: string;
               };
-              /** @description csv: column -> field position. */
+              /** @description csv: column -> field position (0-based). With a header row a source reads each column by its name there, so columns may move. */
               csvColumns: {
                 [key: string]: number;
               };

@@ -144,7 +144,14 @@ export async function runJobConsumer({
     // Every delivery ended with no outcome (the worker died or handed the job back each time): the job
     // still ends Failed, once, rather than stay Processing with its slot and its source's turn taken.
     onExhausted: async ({ data, deliveryCount }) => {
-      const job = decodeJobRequest(data);
+      let job: JobRequest;
+      try {
+        job = decodeJobRequest(data);
+      } catch (error) {
+        // Nothing to end: the message goes to the dead letters as it is.
+        log.error({ err: error, deliveryCount }, 'job request given up unread: it does not decode');
+        return;
+      }
       log.warn({ queueId: job.queueId, deliveryCount }, 'job given up: no attempt reached an outcome');
       await giveUp(job, `Failed: each of its ${maxDeliver} attempts stopped before it ended (its worker stopped or restarted).`, {
         totalItems: 0,

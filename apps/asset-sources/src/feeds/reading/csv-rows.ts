@@ -107,7 +107,6 @@ export async function* csvRows(source: AsyncIterable<Buffer>, options: CsvReadOp
   let columns: Array<[string, number]> | undefined = options.columns ? Object.entries(options.columns) : undefined;
   let width = columns ? Math.max(0, ...columns.map(([, i]) => i)) + 1 : undefined;
   let headerPending = options.firstRowIsHeader;
-  let boundByHeader = false;
   let nextLine = 1;
   let batch: (FeedRow | RejectedFeedRow)[] = [];
   const take = ({ record, raw }: { record: string[]; raw: string }) => {
@@ -122,8 +121,8 @@ export async function* csvRows(source: AsyncIterable<Buffer>, options: CsvReadOp
       columns = columns
         ? columns.flatMap(([name]) => (header.includes(name) ? [[name, header.indexOf(name)] as [string, number]] : []))
         : header.map((name, index) => [name, index]);
-      width = record.length;
-      boundByHeader = true;
+      // Columns from process may name a subset of the fields: a row is then broken only when too short for them.
+      width = options.columns ? Math.max(0, ...columns.map(([, i]) => i)) + 1 : record.length;
       onShape?.({ separator, columns: Object.fromEntries(columns) });
       return;
     }
@@ -132,8 +131,8 @@ export async function* csvRows(source: AsyncIterable<Buffer>, options: CsvReadOp
       width = record.length;
       onShape?.({ separator, columns: Object.fromEntries(columns) });
     }
-    // Columns from process without a header may name a subset of the fields: only a row too short for them is broken then.
-    const broken = options.columns && !boundByHeader ? record.length < (width ?? 0) : record.length !== width;
+    // Columns from process may name a subset of the fields: only a row too short for them is broken then.
+    const broken = options.columns ? record.length < (width ?? 0) : record.length !== width;
     if (broken) {
       batch.push({
         line,
