@@ -235,6 +235,14 @@ export class FeedSourceRepository {
       .update({ held_queue_id: held?.queueId ?? null, held_reason: held?.reason.slice(0, 1000) ?? null });
   }
 
+  /**
+   * Locks the source's feed settings row: what a refresh takes so that two refreshes at once find the same
+   * run. Not the source's own row, which a swap holds for as long as it takes to serve a large version.
+   */
+  async lockSettings(trx: Knex.Transaction, assetSourceId: number): Promise<void> {
+    await trx('feed_sources').where({ asset_source_id: assetSourceId }).forUpdate().first('asset_source_id');
+  }
+
   /** The queue id of the version the source holds, its row locked: a confirm decides on what it reads here. */
   async lockHeld(trx: Knex.Transaction, assetSourceId: number): Promise<string | null> {
     const row = (await trx('feed_sources').where({ asset_source_id: assetSourceId }).forUpdate().first('held_queue_id')) as

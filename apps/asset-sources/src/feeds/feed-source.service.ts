@@ -221,9 +221,8 @@ export class FeedSourceService {
     await this.deps.assetSources.ofKind(accountId, assetSourceId, 'feed');
     type Joined = { queueId: string; outcome: Exclude<FeedRefreshOutcome, 'queued'> };
     const answer = await withTransaction(this.deps.knex, async (trx): Promise<Joined | { queued: JobProgress }> => {
-      // Under the source's lock, as an update and the schedule's sweep take it: two refreshes at once
-      // find, and so join, the same run.
-      await this.deps.sources.lockColumns(trx, assetSourceId);
+      // Under the feed settings' lock: two refreshes at once find, and so join, the same run.
+      await this.deps.feeds.lockSettings(trx, assetSourceId);
       // A run still queued reads the feed as it is when it starts: the refresh is that run, not one more waiting behind it.
       const waiting = await this.deps.feeds.queuedRunOf(assetSourceId, trx);
       if (waiting) return { queueId: waiting, outcome: 'joined' };
