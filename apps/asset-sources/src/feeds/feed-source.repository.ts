@@ -359,11 +359,11 @@ export class FeedSourceRepository {
     return listWithTotalQuery<FeedRunRowDb, FeedRunRecord>(query.select('*'), window, toRun);
   }
 
-  /** The account's runs, of every source, queued or running: what its feed-ingest job cap counts. */
   /**
-   * Locking reads, both: they see the runs committed after the caller's transaction took its snapshot
-   * (a plain read earlier in it fixes one), and wait for one another transaction is inserting, so two
-   * transactions admitting runs at once never both count without the other's.
+   * The account's runs, of every source, queued or running: what its feed-ingest job cap counts. This and
+   * hasActiveRun are locking reads: they see the runs committed after the caller's transaction took its
+   * snapshot (a plain read earlier in it fixes one), and wait for one another transaction is inserting, so
+   * two transactions admitting runs at once never both count without the other's.
    */
   async countActiveRuns(trx: Knex.Transaction, accountId: number): Promise<number> {
     const [{ active }] = await trx('feed_runs').where({ account_id: accountId }).whereIn('status', ACTIVE_STATUSES).forUpdate().count({ active: '*' });

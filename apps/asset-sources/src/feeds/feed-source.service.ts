@@ -187,8 +187,10 @@ export class FeedSourceService {
       // when it reads what the update changes, judged against the settings as they are now, under the lock
       // (an update committed since `stored` was read may have started that run).
       const queueId = randomUUID();
-      const settingsNow = { settings: feedNow, secrets: feedNow === stored ? storedSecrets : this.open(feedNow) };
-      const changed = ingestionChanged({ ...settingsNow, ...columnsToRead(sourceColumns, feedNow) }, { settings, secrets, ...given });
+      const changed = ingestionChanged(
+        { settings: feedNow, secrets: this.open(feedNow), ...columnsToRead(sourceColumns, feedNow) },
+        { settings, secrets, ...given },
+      );
       for (const active of await this.deps.feeds.lockActiveRuns(trx, assetSourceId))
         if (active.status === 'Queued' || changed) await this.cancelActive(trx, active, now, queueId);
       const run = await this.enqueue(trx, accountId, assetSourceId, 'update', now, queueId);
