@@ -582,6 +582,48 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     expect((await rejectionOf(bed.feedSources.confirmHeld(ACCOUNT, assetSourceId))).code).toBe('FEED_NOTHING_HELD');
   });
 
+  it('supersedes the running run of an update committed while it waited for the source, judged by the settings under the lock', async () => {
+    feeds.set('/a.csv', { body: csv(products(3)) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/a.csv', {}, server));
+    await run(queueId, assetSourceId);
+    // A second update, sent with the settings it read (the feed at /a.csv), waits for the source's row while a
+    // first one commits: the feed moved to /b.csv and its run is reading it.
+    const first = await bed.db.knex.transaction();
+    const admin = await createConnection(process.env['MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306');
+    const [[{ schema }]] = (await bed.db.knex.raw('SELECT DATABASE() AS `schema`')) as [[{ schema: string }]];
+    const running = 'feed-run-of-the-first-update';
+    let second: Promise<{ queueId: string }>;
+    try {
+      await first.raw('SELECT asset_source_id FROM asset_sources WHERE asset_source_id = ? FOR UPDATE', [assetSourceId]);
+      second = bed.feedSources.replace(ACCOUNT, assetSourceId, input('/a.csv', {}, server));
+      await waitUntil(
+        async () => {
+          const [waiting] = (await admin.query('SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND INFO LIKE ?', [
+            schema,
+            `SELECT * FROM asset_sources WHERE asset_source_id = ${assetSourceId} FOR UPDATE`,
+          ])) as unknown as [{ n: number }[]];
+          return Number(waiting[0]?.n) > 0;
+        },
+        { what: 'the second update to wait for the source' },
+      );
+      await first('feed_sources')
+        .where({ asset_source_id: assetSourceId })
+        .update({ url: `${server.origin}/b.csv` });
+      await bed.feedStore.feeds.insertRun(first, { queueId: running, assetSourceId, accountId: ACCOUNT, trigger: 'update' });
+      await first('feed_runs').where({ queue_id: running }).update({ status: 'Processing' });
+      await first.commit();
+    } finally {
+      if (!first.isCompleted()) await first.rollback();
+      await admin.end();
+    }
+    // The run reading /b.csv must not serve after the second update put the feed back at /a.csv.
+    const { queueId: secondRun } = await second;
+    expect((await bed.feedStore.feeds.getRun(running))?.supersededBy).toBe(secondRun);
+    // Both end, as their worker would end them: the cap counts neither after this.
+    await bed.db.knex('feed_runs').where({ queue_id: running }).update({ status: 'Cancelled' });
+    expect((await run(secondRun, assetSourceId)).message).toBe('Completed: 3 rows serving, 3 read.');
+  });
+
   it('holds no version under missingRowPolicy keep for rows it lacks: they keep serving beside it', async () => {
     feeds.set('/rotating.csv', { body: csv(['A,a,1,1', 'B,b,1,1', 'C,c,1,1', 'D,d,1,1']) });
     const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/rotating.csv', { policies: { missingRowPolicy: 'keep' } }, server));
