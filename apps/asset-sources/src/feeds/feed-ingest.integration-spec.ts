@@ -1,4 +1,5 @@
 import { createConnection } from 'mysql2/promise';
+import type { Knex } from 'knex';
 import { createLogger } from '@platform/logging';
 import { waitUntil } from '@platform/testing';
 import { directSink, type JobProgressSink, type JobRequest } from '@platform/jobs';
@@ -119,6 +120,42 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     Number((await bed.db.knex('asset_sources').where({ asset_source_id: assetSourceId }).first('row_generation')).row_generation);
   const runOf = async (queueId: string) => (await bed.feedSources.report([ACCOUNT], queueId, { line: 0, seq: 0 }, 1)).run;
   const outbox = async () => (await bed.db.knex('outbox').select('subject', 'payload')) as { subject: string; payload: Buffer }[];
+  /**
+   * A race made certain: a transaction of the spec's own holds the source's row (as a swap or another update
+   * would); `start` begins a call, which is let run until it waits for that row (its statement seen in the
+   * server's process list); then `meanwhile` writes in the holding transaction, which commits. Answers the
+   * call begun, still to be awaited.
+   */
+  const whileSourceRowHeld = async <T>(
+    assetSourceId: number,
+    start: () => Promise<T>,
+    meanwhile: (trx: Knex.Transaction) => Promise<void>,
+  ): Promise<{ started: Promise<T> }> => {
+    const holding = await bed.db.knex.transaction();
+    // Another session's statement is seen by an account with the PROCESS privilege, not by the service's own.
+    const admin = await createConnection(process.env['MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306');
+    try {
+      const [[{ schema }]] = (await bed.db.knex.raw('SELECT DATABASE() AS `schema`')) as [[{ schema: string }]];
+      await holding.raw('SELECT asset_source_id FROM asset_sources WHERE asset_source_id = ? FOR UPDATE', [assetSourceId]);
+      const started = start();
+      await waitUntil(
+        async () => {
+          const [waiting] = (await admin.query('SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND INFO LIKE ?', [
+            schema,
+            `SELECT * FROM asset_sources WHERE asset_source_id = ${assetSourceId} %FOR UPDATE`,
+          ])) as unknown as [{ n: number }[]];
+          return Number(waiting[0]?.n) > 0;
+        },
+        { what: 'the call to wait for the source' },
+      );
+      await meanwhile(holding);
+      await holding.commit();
+      return { started };
+    } finally {
+      if (!holding.isCompleted()) await holding.rollback();
+      await admin.end();
+    }
+  };
 
   it('refuses each broken rule with the field named, and stores nothing', async () => {
     const before = (await outbox()).length;
@@ -588,34 +625,18 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     await run(queueId, assetSourceId);
     // A second update, sent with the settings it read (the feed at /a.csv), waits for the source's row while a
     // first one commits: the feed moved to /b.csv and its run is reading it.
-    const first = await bed.db.knex.transaction();
-    const admin = await createConnection(process.env['MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306');
-    const [[{ schema }]] = (await bed.db.knex.raw('SELECT DATABASE() AS `schema`')) as [[{ schema: string }]];
     const running = 'feed-run-of-the-first-update';
-    let second: Promise<{ queueId: string }>;
-    try {
-      await first.raw('SELECT asset_source_id FROM asset_sources WHERE asset_source_id = ? FOR UPDATE', [assetSourceId]);
-      second = bed.feedSources.replace(ACCOUNT, assetSourceId, input('/a.csv', {}, server));
-      await waitUntil(
-        async () => {
-          const [waiting] = (await admin.query('SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND INFO LIKE ?', [
-            schema,
-            `SELECT * FROM asset_sources WHERE asset_source_id = ${assetSourceId} FOR UPDATE`,
-          ])) as unknown as [{ n: number }[]];
-          return Number(waiting[0]?.n) > 0;
-        },
-        { what: 'the second update to wait for the source' },
-      );
-      await first('feed_sources')
-        .where({ asset_source_id: assetSourceId })
-        .update({ url: `${server.origin}/b.csv` });
-      await bed.feedStore.feeds.insertRun(first, { queueId: running, assetSourceId, accountId: ACCOUNT, trigger: 'update' });
-      await first('feed_runs').where({ queue_id: running }).update({ status: 'Processing' });
-      await first.commit();
-    } finally {
-      if (!first.isCompleted()) await first.rollback();
-      await admin.end();
-    }
+    const { started: second } = await whileSourceRowHeld(
+      assetSourceId,
+      () => bed.feedSources.replace(ACCOUNT, assetSourceId, input('/a.csv', {}, server)),
+      async (first) => {
+        await first('feed_sources')
+          .where({ asset_source_id: assetSourceId })
+          .update({ url: `${server.origin}/b.csv` });
+        await bed.feedStore.feeds.insertRun(first, { queueId: running, assetSourceId, accountId: ACCOUNT, trigger: 'update' });
+        await first('feed_runs').where({ queue_id: running }).update({ status: 'Processing' });
+      },
+    );
     // The run reading /b.csv must not serve after the second update put the feed back at /a.csv.
     const { queueId: secondRun } = await second;
     expect((await bed.feedStore.feeds.getRun(running))?.supersededBy).toBe(secondRun);
@@ -646,30 +667,13 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
 
     // A newer run's swap holds the source's row while the owner confirms; it commits having served its own
     // version, which lets go of the held one.
-    const swapping = await bed.db.knex.transaction();
-    // Another session's statement is seen by an account with the PROCESS privilege, not by the service's own.
-    const admin = await createConnection(process.env['MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306');
-    const [[{ schema }]] = (await bed.db.knex.raw('SELECT DATABASE() AS `schema`')) as [[{ schema: string }]];
-    let confirming: Promise<{ code?: string; detail?: string }>;
-    try {
-      await swapping.raw('SELECT asset_source_id FROM asset_sources WHERE asset_source_id = ? FOR UPDATE', [assetSourceId]);
-      confirming = rejectionOf(bed.feedSources.confirmHeld(ACCOUNT, assetSourceId));
-      await waitUntil(
-        async () => {
-          const [waiting] = (await admin.query('SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND INFO LIKE ?', [
-            schema,
-            `SELECT * FROM asset_sources WHERE asset_source_id = ${assetSourceId} AND %FOR UPDATE`,
-          ])) as unknown as [{ n: number }[]];
-          return Number(waiting[0]?.n) > 0;
-        },
-        { what: 'the confirm to wait for the source' },
-      );
-      await swapping('feed_sources').where({ asset_source_id: assetSourceId }).update({ held_queue_id: null, held_reason: null });
-      await swapping.commit();
-    } finally {
-      if (!swapping.isCompleted()) await swapping.rollback();
-      await admin.end();
-    }
+    const { started: confirming } = await whileSourceRowHeld(
+      assetSourceId,
+      () => rejectionOf(bed.feedSources.confirmHeld(ACCOUNT, assetSourceId)),
+      async (swapping) => {
+        await swapping('feed_sources').where({ asset_source_id: assetSourceId }).update({ held_queue_id: null, held_reason: null });
+      },
+    );
 
     expect(await confirming).toMatchObject({ code: 'FEED_NOTHING_HELD', detail: expect.stringContaining('no longer holds version') });
     expect((await bed.assetSources.get(ACCOUNT, assetSourceId)).rowCount).toBe(100);

@@ -119,7 +119,10 @@ export async function* csvRows(source: AsyncIterable<Buffer>, options: CsvReadOp
       // columns moved (one added in the middle, the order changed) still fills each column from its own
       // field. A column the header no longer has is left out of every row (the run names it).
       columns = columns
-        ? columns.flatMap(([name]) => (header.includes(name) ? [[name, header.indexOf(name)] as [string, number]] : []))
+        ? columns.flatMap(([name]): [string, number][] => {
+            const index = header.indexOf(name);
+            return index < 0 ? [] : [[name, index]];
+          })
         : header.map((name, index) => [name, index]);
       // Columns from process may name a subset of the fields: a row is then broken only when too short for them.
       width = options.columns ? Math.max(0, ...columns.map(([, i]) => i)) + 1 : record.length;

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { redactUrl } from '@platform/outbound-fetch';
 import type { FeedLocation, FeedVersion } from '../feed-reading';
 
 /** The caps every transport holds a feed to. */
@@ -24,12 +25,7 @@ export interface FeedTransport {
   open(location: FeedLocation, limits: FeedReadLimits, signal?: AbortSignal): Promise<FeedBytes>;
 }
 
-/** Where a feed is, for messages: the URL without userinfo or query (a query may carry a token). */
+/** Where a feed is, for messages: the URL as the outbound guard's messages show one (`redactUrl`: no userinfo, query or fragment). */
 export function describeFeedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-  } catch {
-    return 'the feed URL';
-  }
+  return URL.canParse(url) ? redactUrl(url) : 'the feed URL';
 }
