@@ -719,6 +719,50 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     }
   });
 
+  it.each(['keep', 'disable'] as const)(
+    'matches keys exactly for missingRowPolicy %s, as duplicate keys are found: case and trailing spaces tell keys apart',
+    async (policy) => {
+      const path = `/exact-keys-${policy}.csv`;
+      feeds.set(path, { body: csv(['SKU,upper,1,1', 'sku,lower,1,1', 'sku ,spaced,1,1']) });
+      const { assetSourceId, queueId } = await bed.feedSources.create(
+        ACCOUNT,
+        input(path, { policies: { missingRowPolicy: policy, shrinkGuardPercent: 100 } }, server),
+      );
+      expect((await run(queueId, assetSourceId)).message).toBe('Completed: 3 rows serving, 3 read.');
+
+      // Only "sku" is still in the feed: "SKU" and "sku " are rows of their own that went missing.
+      feeds.set(path, { body: csv(['sku,lower,2,1']) });
+      const next = await bed.feedSources.replace(
+        ACCOUNT,
+        assetSourceId,
+        input(path, { policies: { missingRowPolicy: policy, shrinkGuardPercent: 100 } }, server),
+      );
+      await run(next.queueId, assetSourceId);
+      const aside = async () => (await bed.feedSources.disabledRows(ACCOUNT, assetSourceId)).items.map((row) => row.keyValue);
+      if (policy === 'keep') {
+        expect((await rows(assetSourceId)).map((r) => [r.sku, r.name])).toEqual([
+          ['sku', 'lower'],
+          ['SKU', 'upper'],
+          ['sku ', 'spaced'],
+        ]);
+      } else {
+        expect((await rows(assetSourceId)).map((r) => r.sku)).toEqual(['sku']);
+        expect(await aside()).toEqual(['SKU', 'sku ']);
+      }
+
+      // Then "sku" goes too, beside the two set aside: each is a key of its own.
+      feeds.set(path, { body: csv(['other,new,1,1']) });
+      const last = await bed.feedSources.replace(
+        ACCOUNT,
+        assetSourceId,
+        input(path, { policies: { missingRowPolicy: policy, shrinkGuardPercent: 100 } }, server),
+      );
+      await run(last.queueId, assetSourceId);
+      if (policy === 'keep') expect((await rows(assetSourceId)).map((r) => r.sku)).toEqual(['other', 'sku', 'SKU', 'sku ']);
+      else expect(await aside()).toEqual(['SKU', 'sku', 'sku ']);
+    },
+  );
+
   it('refuses a recommendation that maps a column the update waiting to be served drops', async () => {
     const path = '/recommended.csv';
     feeds.set(path, { body: csv(products(4)) });

@@ -120,7 +120,7 @@ export class FeedRowsRepository {
   /**
    * Of the given rows of a generation (by ordinal), those whose key (and variant, when the source has
    * a variant column) an earlier row of the generation has, in feed order: an index probe per row.
-   * Keys are compared exactly (the collation would take `a` and `A` for one key).
+   * Keys are compared exactly: key_value's collation is utf8mb4_nopad_bin.
    */
   async duplicatesOf(
     assetSourceId: number,
@@ -134,7 +134,7 @@ export class FeedRowsRepository {
     const [rows] = (await this.db.knex.raw(
       `SELECT s.ordinal, s.key_value FROM asset_source_rows s WHERE s.asset_source_id = ? AND s.generation = ? AND s.ordinal IN (${ordinals.map(() => '?').join(',')}) ` +
         'AND s.key_value IS NOT NULL AND EXISTS (SELECT 1 FROM asset_source_rows f FORCE INDEX (ix_asset_source_rows_key) WHERE f.asset_source_id = s.asset_source_id AND f.generation = s.generation ' +
-        `AND f.key_value = s.key_value AND BINARY f.key_value = BINARY s.key_value AND f.ordinal < s.ordinal ${variant}) ORDER BY s.ordinal`,
+        `AND f.key_value = s.key_value AND f.ordinal < s.ordinal ${variant}) ORDER BY s.ordinal`,
       [assetSourceId, generation, ...ordinals, ...path],
     )) as [{ ordinal: number; key_value: string }[]];
     return rows.map((r) => ({ ordinal: Number(r.ordinal), keyValue: r.key_value }));

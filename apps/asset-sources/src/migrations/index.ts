@@ -9,6 +9,7 @@ import { feedDisabledRowCount } from './20261129070000_feed_disabled_row_count';
 import { feedRunCancel } from './20261129120000_feed_run_cancel';
 import { feedRunReadAgainAt } from './20261129210000_feed_run_read_again_at';
 import { feedPendingColumns } from './20261129230000_feed_pending_columns';
+import { feedKeysExact } from './20261130050000_feed_keys_exact';
 
 /** Every schema change of this service, in order; the outbox migration comes from @platform/nats. */
 export const ASSET_SOURCES_MIGRATIONS: Migration[] = [
@@ -22,6 +23,7 @@ export const ASSET_SOURCES_MIGRATIONS: Migration[] = [
   feedRunCancel,
   feedRunReadAgainAt,
   feedPendingColumns,
+  feedKeysExact,
 ];
 
 /** The migrations up to `last`, for a spec that undoes and redoes `last` (a later one has a spec of its own). */
