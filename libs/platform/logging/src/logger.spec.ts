@@ -33,6 +33,28 @@ describe(createLogger.name, () => {
     expect(text).toContain('[REDACTED]');
   });
 
+  it('redacts secrets at any depth, in arrays and in any case, leaving the rest as it was', () => {
+    const { logger, lines } = captureLogger();
+    const cyclic: Record<string, unknown> = { name: 'loop' };
+    cyclic.self = cyclic;
+    logger.child({ component: 'feeds' }).warn(
+      {
+        source: { urlConfig: { SecretKey: 'c1' } },
+        request: { feed: { urlConfig: { password: 'd1', username: 'walk' }, feeds: [{ deep: { PASSWORD: 'd2' } }] } },
+        cyclic,
+        err: new Error('boom'),
+      },
+      'failed',
+    );
+    const line = lines[0] as Record<string, any>;
+    for (const secret of ['c1', 'd1', 'd2']) expect(JSON.stringify(line)).not.toContain(secret);
+    expect(line.request.feed.urlConfig).toEqual({ password: '[REDACTED]', username: 'walk' });
+    expect(line.request.feed.feeds).toEqual([{ deep: { PASSWORD: '[REDACTED]' } }]);
+    expect(line.source.urlConfig.SecretKey).toBe('[REDACTED]');
+    expect(line.cyclic).toEqual({ name: 'loop', self: '[Circular]' });
+    expect(line.err).toMatchObject({ type: 'Error', message: 'boom' });
+  });
+
   it('names the current request on every line written while it is served, children and awaits included', async () => {
     const { logger, lines } = captureLogger();
     await withRequestId('req-12345678', async () => {
