@@ -236,6 +236,31 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     expect(error.errors).toEqual([expect.objectContaining({ pointer: '/columnNames/3', code: 'UNKNOWN_COLUMN' })]);
   });
 
+  it('keeps the config process answered across an update without feedConfig, while the content type stays', async () => {
+    // A feed without a header row: only the config names its columns, by position.
+    feeds.set('/headerless.csv', { body: 'A,Apple,1.00,1\nB,Banana,2.00,1\n' });
+    const csvColumns = { sku: 0, name: 1, price: 2, weight: 3 };
+    const feedConfig = {
+      ...{ rootIsObject: false, rowXPath: '', xpathMap: {}, csvColumns, memPerRow: 0, estRowsPerChunk: 0, oneRowPerObject: false },
+      ...{ rootIsArray: false, cdp: false, fileId: '', cdpXpathMap: {} },
+    };
+    const format = { ...input('/').format, firstRowIsHeader: false };
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/headerless.csv', { format: { ...format, feedConfig } }, server));
+    await run(queueId, assetSourceId);
+
+    // The detail does not answer feedConfig, so a client changing the name or the schedule sends none.
+    const renamed = { ...input('/').definition, assetSourceName: 'Renamed' };
+    const updated = await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/headerless.csv', { definition: renamed, format }, server));
+    expect((await run(updated.queueId, assetSourceId)).message).toBe('Completed: 2 rows serving, 2 read.');
+    expect((await bed.feedSources.settings(assetSourceId))?.format.feedConfig).toEqual(feedConfig);
+    expect((await rows(assetSourceId)).map((r) => r.name)).toEqual(['Apple', 'Banana']);
+
+    // Another content type drops it: it described the other format's feed.
+    const asJson = { ...format, contentType: 'json' as const };
+    await bed.feedSources.replace(ACCOUNT, assetSourceId, input('/headerless.csv', { format: asJson }, server));
+    expect((await bed.feedSources.settings(assetSourceId))?.format.feedConfig).toBeNull();
+  });
+
   it('seals the credentials: not in the row, not in the outbox, only their names answered', async () => {
     const created = await bed.feedSources.create(ACCOUNT, input('/private.csv', { secrets: { username: 'feeder', password: 'pa55-w0rd-secret' } }, server));
     const stored = await bed.db.knex('feed_sources').where({ asset_source_id: created.assetSourceId }).first();

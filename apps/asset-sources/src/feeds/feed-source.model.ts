@@ -42,7 +42,7 @@ export interface FeedFormatSettings {
   firstRowIsHeader: boolean;
   cdp: boolean;
   customCode: string | null;
-  /** Process's `config`, when the source was created from it (37); null for a direct create (38). */
+  /** Process's `config`, when the source was created from it (37); null for a direct create (38). An update without one keeps it. */
   feedConfig: FeedConfig | null;
 }
 

@@ -23,7 +23,7 @@ import { notOneOf, type FieldError } from '@platform/errors';
 import { definitionErrors } from '../sources/asset-source.rules';
 import type { FeedConfig } from './feed-reading';
 import { easternDate, firstFeedRun } from './feed-schedule';
-import type { FeedSecrets, FeedSourceInput, FeedUrlSettings } from './feed-source.model';
+import type { FeedSecrets, FeedSettings, FeedSourceInput, FeedUrlSettings } from './feed-source.model';
 
 /** The urlConfig members each urlType takes; any other member given is refused, so a typo never passes silently. */
 export const URL_CONFIG_MEMBERS: Record<FeedUrlType, readonly (keyof FeedUrlSettings | FeedSecretField)[]> = {
@@ -270,6 +270,16 @@ export function scheduleWithoutRunErrors(schedule: FeedSourceInput['schedule'], 
         `(today is ${easternDate(now)} US Eastern). Give a later endDate, or isScheduled false to end the schedule.`,
     },
   ];
+}
+
+/**
+ * An update without feedConfig keeps the stored one while the content type stays: the detail does not answer
+ * it, so a client changing a name or a schedule sends none, and a feed whose columns only the config names
+ * (a CSV without a header, an XML feed's xpathMap) would lose them. A config for another format is dropped.
+ */
+export function withStoredFeedConfig(input: FeedSourceInput, stored: FeedSettings): FeedSourceInput {
+  if (input.format.feedConfig !== null || stored.format.contentType !== input.format.contentType) return input;
+  return { ...input, format: { ...input.format, feedConfig: stored.format.feedConfig } };
 }
 
 /** The secret members given, without the empty ones (an empty member means "not given"). */

@@ -44,7 +44,7 @@ import {
   type FeedSourceRecord,
 } from './feed-source.model';
 import type { FeedSourceRepository } from './feed-source.repository';
-import { feedSourceErrors, givenSecrets, scheduleWithoutRunErrors, withCredentialsNotCarried } from './feed-source.rules';
+import { feedSourceErrors, givenSecrets, scheduleWithoutRunErrors, withCredentialsNotCarried, withStoredFeedConfig } from './feed-source.rules';
 import { sameCredentialDestination } from './reading/feed-destination';
 import { ingestionChanged } from './run-supersede';
 
@@ -137,18 +137,20 @@ export class FeedSourceService {
   /**
    * Replaces a feed source's settings (39) and queues an ingestion with them. A secret member not
    * given keeps its stored value while the credentials go to the same place (urlType, host and port:
-   * `credentialDestination`); the rows keep serving until the new run swaps its version in. The new
+   * `credentialDestination`), and feedConfig its stored one while the content type stays
+   * (`withStoredFeedConfig`); the rows keep serving until the new run swaps its version in. The new
    * run supersedes the source's queued run, and its running one when the update changes what a run
    * reads (`ingestionChanged`): they end Cancelled, naming it. A running run it leaves, it waits for.
    */
   async replace(
     accountId: number,
     assetSourceId: number,
-    input: FeedSourceInput,
+    request: FeedSourceInput,
     queueView?: QueueViewAnnouncer,
   ): Promise<{ assetSourceId: number; queueId: string }> {
     const current = await this.deps.assetSources.ofKind(accountId, assetSourceId, 'feed');
     const stored = await this.feedOf(assetSourceId);
+    const input = withStoredFeedConfig(request, stored);
     const sameDestination = sameCredentialDestination(stored.location, input.location);
     const storedSecrets = this.open(stored);
     const kept = sameDestination ? storedSecrets : {};

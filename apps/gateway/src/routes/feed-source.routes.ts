@@ -386,7 +386,7 @@ export const feedSourceRoutes = [
     tag: TAG,
     summary: 'Update a feed source',
     description:
-      `Every member as on create (feedConfig optional); an ingestion with the new settings is queued, and the old rows serve until it swaps its version in. ` +
+      `Every member as on create; feedConfig is optional, and without it the stored one stays while contentType does. an ingestion with the new settings is queued, and the old rows serve until it swaps its version in. ` +
       "While a version serves, the source's columns and special columns stay those of its rows (their keys were read with its assetKeyColumn): " +
       "new ones show as feed.pendingColumns in the detail and become the source's with the first version read into them that is served. " +
       "The source's run still queued is superseded, and its running run too when the update changes what a run reads (the location, a credential, the format, " +
