@@ -748,22 +748,18 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     'matches keys exactly for missingRowPolicy %s, as duplicate keys are found: case and trailing spaces tell keys apart',
     async (policy) => {
       const path = `/exact-keys-${policy}.csv`;
+      const settings = input(path, { policies: { missingRowPolicy: policy, shrinkGuardPercent: 100 } }, server);
       feeds.set(path, { body: csv(['SKU,upper,1,1', 'sku,lower,1,1', 'sku ,spaced,1,1']) });
-      const { assetSourceId, queueId } = await bed.feedSources.create(
-        ACCOUNT,
-        input(path, { policies: { missingRowPolicy: policy, shrinkGuardPercent: 100 } }, server),
-      );
+      const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, settings);
       expect((await run(queueId, assetSourceId)).message).toBe('Completed: 3 rows serving, 3 read.');
+      const readAgain = async (lines: string[]) => {
+        feeds.set(path, { body: csv(lines) });
+        await run((await bed.feedSources.replace(ACCOUNT, assetSourceId, settings)).queueId, assetSourceId);
+      };
+      const aside = async () => (await bed.feedSources.disabledRows(ACCOUNT, assetSourceId)).items.map((row) => row.keyValue);
 
       // Only "sku" is still in the feed: "SKU" and "sku " are rows of their own that went missing.
-      feeds.set(path, { body: csv(['sku,lower,2,1']) });
-      const next = await bed.feedSources.replace(
-        ACCOUNT,
-        assetSourceId,
-        input(path, { policies: { missingRowPolicy: policy, shrinkGuardPercent: 100 } }, server),
-      );
-      await run(next.queueId, assetSourceId);
-      const aside = async () => (await bed.feedSources.disabledRows(ACCOUNT, assetSourceId)).items.map((row) => row.keyValue);
+      await readAgain(['sku,lower,2,1']);
       if (policy === 'keep') {
         expect((await rows(assetSourceId)).map((r) => [r.sku, r.name])).toEqual([
           ['sku', 'lower'],
@@ -776,13 +772,7 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
       }
 
       // Then "sku" goes too, beside the two set aside: each is a key of its own.
-      feeds.set(path, { body: csv(['other,new,1,1']) });
-      const last = await bed.feedSources.replace(
-        ACCOUNT,
-        assetSourceId,
-        input(path, { policies: { missingRowPolicy: policy, shrinkGuardPercent: 100 } }, server),
-      );
-      await run(last.queueId, assetSourceId);
+      await readAgain(['other,new,1,1']);
       if (policy === 'keep') expect((await rows(assetSourceId)).map((r) => r.sku)).toEqual(['other', 'sku', 'SKU', 'sku ']);
       else expect(await aside()).toEqual(['SKU', 'sku', 'sku ']);
     },
