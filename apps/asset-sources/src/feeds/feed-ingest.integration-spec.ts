@@ -9,6 +9,7 @@ import { createSecretBox, developmentKey } from '@platform/secrets';
 import { actingAs, createEventOutbox, TEST_PRINCIPAL } from '@platform/service';
 import { createAssetSourcesServices } from '../asset-sources.services';
 import { openAssetSourcesTestBed, rejectionOf, type AssetSourcesTestBed } from '../asset-sources.test-support';
+import { KEY_VALUE_MAX } from '../sources/asset-source.model';
 import { feedIngestJob } from './feed-ingest.job';
 import { StagedRows } from './feed-rows.repository';
 import { FEED_INGEST_KIND, type FeedIngestPayload, type FeedSourceInput } from './feed-source.model';
@@ -292,8 +293,9 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     const report = await bed.feedSources.report([ACCOUNT], queueId, { line: 0, seq: 0 }, 100);
     // Keys compare exactly: "a" is not a duplicate of "A".
     expect(report.run).toMatchObject({ status: 'Completed', rowsRead: 6, rowsStored: 5, duplicateKeys: 1, emptyKeys: 1, rejectedRows: 1 });
+    // A rejected row names its key, when it has one, so the product dropped can be found.
     expect(report.entries.map((e) => [e.line, e.kind, e.keyValue])).toEqual([
-      [3, 'rejected', null],
+      [3, 'rejected', 'B'],
       [4, 'empty-key', null],
       [5, 'duplicate-key', 'A'],
     ]);
@@ -303,6 +305,31 @@ describe('feed sources: create, ingest over HTTP, replace atomically', () => {
     // Nothing stays staged once the run has swapped in and cleaned up.
     await job().cleanup?.(request(queueId, assetSourceId));
     expect(await bed.feedStore.rows.stagedCount(queueId)).toBe(0);
+  });
+
+  it('names the key of a row customCode failed on in the health report', async () => {
+    feeds.set('/cdp.csv', { body: csv(['A,Apple,1.00,1', 'B,Banana,2.00,1']) });
+    const format = { ...input('/').format, cdp: true, customCode: 'if (row.sku === "B") throw new Error("boom"); return row;' };
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/cdp.csv', { format }, server));
+    expect((await run(queueId, assetSourceId)).message).toBe('Completed: 1 row serving, 2 read, 1 rejected.');
+    const report = await bed.feedSources.report([ACCOUNT], queueId, { line: 0, seq: 0 }, 100);
+    expect(report.entries.map((e) => [e.line, e.kind, e.keyValue, e.reason])).toEqual([[3, 'rejected', 'B', 'customCode failed: Error: boom']]);
+  });
+
+  it('rejects a row whose key is longer than a key may be, instead of comparing keys cut short', async () => {
+    const long = (last: string) => `${'X'.repeat(KEY_VALUE_MAX)}${last}`;
+    // 255 astral characters are 510 UTF-16 units, and still a key of 255 characters.
+    const astral = '\u{1F600}'.repeat(KEY_VALUE_MAX);
+    feeds.set('/long-keys.csv', { body: csv([`${long('A')},a,1,1`, `${long('B')},b,1,1`, `${astral},smiles,1,1`, 'S1,s,1,1']) });
+    const { assetSourceId, queueId } = await bed.feedSources.create(ACCOUNT, input('/long-keys.csv', {}, server));
+    expect((await run(queueId, assetSourceId)).message).toBe('Completed: 2 rows serving, 4 read, 2 rejected.');
+    expect((await rows(assetSourceId)).map((r) => r.name)).toEqual(['smiles', 's']);
+    const report = await bed.feedSources.report([ACCOUNT], queueId, { line: 0, seq: 0 }, 100);
+    expect(report.entries.map((e) => [e.line, e.kind, e.reason])).toEqual([
+      [2, 'rejected', `The value in the asset key column "sku" is ${KEY_VALUE_MAX + 1} characters long; a key may have at most ${KEY_VALUE_MAX}.`],
+      [3, 'rejected', `The value in the asset key column "sku" is ${KEY_VALUE_MAX + 1} characters long; a key may have at most ${KEY_VALUE_MAX}.`],
+    ]);
+    expect(report.entries[0].keyValue).toBe(long('A').slice(0, KEY_VALUE_MAX));
   });
 
   it('completes a feed read as UTF-8 that is not, and says where and what to set', async () => {

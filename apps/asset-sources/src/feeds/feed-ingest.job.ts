@@ -2,7 +2,7 @@ import { ASSET_SOURCE_ROW_MAX_BYTES, FEED_RUNS_KEPT } from '@contracts/domain';
 import { JobFailed, JobHandedBack, type JobHandler, type JobProgressSink, type JobRequest, type JobResult } from '@platform/jobs';
 import type { Logger } from '@platform/logging';
 import { isNamedLockFree, withNamedLock, withTransaction, type ServiceDatabase } from '@platform/mysql';
-import type { AssetSourceRecord } from '../sources/asset-source.model';
+import { KEY_VALUE_MAX, type AssetSourceRecord } from '../sources/asset-source.model';
 import type { AssetSourceService } from '../sources/asset-source.service';
 import { isNumericWeight } from '../sources/asset-source.rules';
 import { isRejectedFeedRow, notUtf8Advice, type FeedReader, type OpenedFeed } from './feed-reading';
@@ -29,7 +29,6 @@ import { counted } from './counted';
 const PROGRESS_EVERY_MS = 1_000;
 /** How often a run waiting for another run of its source looks whether the source's lock is free. */
 const LOCK_WAIT_MS = 500;
-const KEY_VALUE_MAX = 255;
 /** The feed's column names are gathered from this many first rows, at most FEED_COLUMNS_NAMED of them. */
 const FEED_COLUMNS_ROWS = 100;
 const FEED_COLUMNS_NAMED = 50;
@@ -435,7 +434,7 @@ async function stageAll(
         health.rowsRead++;
         if (isRejectedFeedRow(row)) {
           health.rejectedRows++;
-          note(row.line, 'rejected', null, row.reason);
+          note(row.line, 'rejected', keyColumn === null ? null : (row.asRead?.[keyColumn] ?? null), row.reason);
           continue;
         }
         if (health.rowsRead <= FEED_COLUMNS_ROWS) for (const column in row.values) if (feedColumns.size < FEED_COLUMNS_NAMED) feedColumns.add(column);
@@ -448,20 +447,20 @@ async function stageAll(
           }
         }
         const rowJson = JSON.stringify(projected);
-        const rejection = rowRejection(projected, rowJson, columns.rotationWeightColumn);
+        const key = keyColumn === null ? undefined : projected[keyColumn];
+        const rejection = rowRejection(projected, rowJson, columns.rotationWeightColumn) ?? keyRejection(key, keyColumn);
         if (rejection) {
           health.rejectedRows++;
-          note(row.line, 'rejected', null, rejection);
+          note(row.line, 'rejected', key ?? null, rejection);
           continue;
         }
         let keyValue: string | null = null;
         if (keyColumn !== null) {
-          const key = projected[keyColumn];
           if (key === undefined || key.trim() === '') {
             health.emptyKeys++;
             note(row.line, 'empty-key', null, `The row has no value in the asset key column ${JSON.stringify(keyColumn)}.`);
           } else {
-            keyValue = key.slice(0, KEY_VALUE_MAX);
+            keyValue = key;
             if (keys?.add(keyValue)) {
               if (candidates.count === KEY_CANDIDATES) await checkCandidates();
               candidates.ordinals[candidates.count] = health.rowsStored;
@@ -544,6 +543,18 @@ function rowRejection(row: Record<string, string>, rowJson: string, rotationWeig
   const bytes = Buffer.byteLength(rowJson);
   if (bytes > ASSET_SOURCE_ROW_MAX_BYTES) return `The row is ${bytes} bytes serialized; a row may be at most ${ASSET_SOURCE_ROW_MAX_BYTES}.`;
   return undefined;
+}
+
+/**
+ * A key longer than `key_value` holds could not be told from another with the same first characters (a false
+ * duplicate, or a row the missing-row policy loses): such a row is refused. Characters as MariaDB counts them.
+ */
+function keyRejection(key: string | undefined, keyColumn: string | null): string | undefined {
+  // A UTF-16 unit is at most one character: most keys are known to fit without counting.
+  if (key === undefined || key.length <= KEY_VALUE_MAX) return undefined;
+  const characters = [...key].length;
+  if (characters <= KEY_VALUE_MAX) return undefined;
+  return `The value in the asset key column ${JSON.stringify(keyColumn)} is ${characters} characters long; a key may have at most ${KEY_VALUE_MAX}.`;
 }
 
 /** Why a version must wait for the owner: it came back empty, or lost more than the guard's share of the rows serving. */

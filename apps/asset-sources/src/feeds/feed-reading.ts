@@ -84,6 +84,8 @@ export type FeedRowBatch = readonly (FeedRow | RejectedFeedRow)[];
 export interface RejectedFeedRow {
   line: number;
   reason: string;
+  /** The row as read, when it was (customCode failed on it): its key goes into the health report. */
+  asRead?: Record<string, string>;
 }
 
 /** What the transport said about the version it served, to skip an unchanged feed. */

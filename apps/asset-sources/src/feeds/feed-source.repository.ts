@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { FeedMissingRowPolicy, FeedSecretField } from '@contracts/domain';
 import { listWithTotalQuery, readJsonColumn, writeJsonColumn, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
+import { KEY_VALUE_MAX } from '../sources/asset-source.model';
 import type { FeedConfig } from './feed-reading';
 import type {
   FeedReportEntry,
@@ -462,7 +463,7 @@ export class FeedSourceRepository {
         seq: e.seq,
         line: e.line,
         kind: e.kind,
-        key_value: e.keyValue?.slice(0, 255) ?? null,
+        key_value: e.keyValue?.slice(0, KEY_VALUE_MAX) ?? null,
         reason: e.reason.slice(0, 1000),
       })),
     );

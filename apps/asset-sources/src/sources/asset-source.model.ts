@@ -6,6 +6,9 @@ export type SourceRow = Record<string, unknown>;
 /** The MariaDB JSON path of a column in a stored row (`asset_source_rows.row_json`): its name quoted, whatever characters it has. */
 export const rowJsonPath = (column: string): string => `$.${JSON.stringify(column)}`;
 
+/** Characters of the asset key column's value kept as a row's key (`asset_source_rows.key_value`, VARCHAR(255)). */
+export const KEY_VALUE_MAX = 255;
+
 /** The special columns of a source; null when unset. */
 export interface SpecialColumns {
   assetKeyColumn: string | null;

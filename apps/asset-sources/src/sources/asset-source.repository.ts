@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { AssetSourceContentType, AssetSourceType, RemoteHttpMethod } from '@contracts/domain';
 import { listWithTotalColumn, readJsonColumn, TOTAL_COLUMN, writeJsonColumn, type Page, type PageWindow, type ServiceDatabase } from '@platform/mysql';
 import {
+  KEY_VALUE_MAX,
   rowJsonPath,
   type AssetSourceRecord,
   type AssetSourceSummary,
@@ -40,7 +41,6 @@ interface SourceRowDb {
 
 /** Rows per INSERT statement when a source's rows are written: well under max_allowed_packet for rows of up to 16 KiB. */
 const INSERT_BATCH = 500;
-const KEY_VALUE_MAX = 255;
 
 const toRecord = (row: SourceRowDb): AssetSourceRecord => ({
   assetSourceId: Number(row.asset_source_id),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, problem, PROBLEM_CONTENT_TYPE, toAppError, toProblem, validationFailed } from '@platform/errors';
+import { AppError, failureLogLevel, problem, PROBLEM_CONTENT_TYPE, toAppError, toProblem, validationFailed } from '@platform/errors';
 import type { Logger } from '@platform/logging';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
@@ -53,7 +53,13 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
     if (res.headersSent) return next(error);
     // The identity store's MySQL or NATS being down answers 503, as a backend's does.
     const appError = error instanceof AppError ? error : (fromBodyParser(error as { type?: string }) ?? toAppError(error, 'A dependency of the gateway'));
-    if (appError.status >= 500) logger.error({ err: error, requestId: res.locals.requestId, path: req.path }, 'request failed');
+    const level = failureLogLevel(appError);
+    if (level === 'error') logger.error({ err: error, requestId: res.locals.requestId, path: req.path }, 'request failed');
+    else if (level === 'warn')
+      logger.warn(
+        { requestId: res.locals.requestId, path: req.path, code: appError.code, detail: appError.detail },
+        'request answered an outside host failing',
+      );
     const problem = toProblem(appError, { instance: req.originalUrl, requestId: String(res.locals.requestId ?? '') });
     // Every 429 and 503 tells the client when to try again (the OpenAPI document says so on each operation).
     if ((appError.status === 429 || appError.status === 503) && !appError.headers?.['Retry-After']) res.set('Retry-After', '1');

@@ -449,7 +449,8 @@ export const feedSourceRoutes = [
     summary: 'Serve the feed version the shrink guard holds',
     description:
       'The shrink guard holds a new version that lost more than shrinkGuardPercent of the rows serving, or came back empty, and keeps the old rows serving (the source detail shows feed.held, the run ends Held). ' +
-      'This serves the held version, in one step, applying missingRowPolicy. 409 FEED_NOTHING_HELD when no version is held, or a newer run replaced the one held meanwhile.',
+      'This serves the held version, in one step, applying missingRowPolicy. 409 FEED_NOTHING_HELD when no version is held, or a newer run replaced the one held meanwhile. ' +
+      'The run\'s queue keeps the ending it had (Failed, "Held: ..."; a job ends once): the run (GET .../asset-sources/feed/runs/:queueId) reads Completed, "Confirmed by the owner: ...", and the detail\'s rowCount counts the rows now serving.',
     permission: ASSET_SOURCES_ACCESS.confirmFeedVersion,
     scope: { account: 'accountId' },
     extension: true,

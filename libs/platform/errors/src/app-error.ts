@@ -1,4 +1,4 @@
-import { PROBLEMS, type FieldErrorCode, type ProblemCode, type ProblemCodeWithStatus, type Refusal } from '@contracts/domain';
+import { PROBLEMS, type FieldErrorCode, type ProblemCode, type ProblemCodeWithStatus, type ProblemEntry, type Refusal } from '@contracts/domain';
 
 export type { FieldErrorCode };
 
@@ -49,6 +49,19 @@ export class AppError extends Error {
     Object.assign(error, { code, status });
     return error;
   }
+}
+
+/**
+ * How a failed call is logged, by the problem it is answered with: `error` (with its stack) for a 5xx, this
+ * platform's to mend (anything that is not an AppError becomes one); `warn` for a 5xx the catalog marks
+ * `external` (a customer's feed host failing: the answer says so, nothing here needs mending); `none` for
+ * every other answer (the client's to fix).
+ */
+export function failureLogLevel(answered: AppError): 'error' | 'warn' | 'none' {
+  if (answered.status < 500) return 'none';
+  // By code, not by class: a problem from a peer service carries its code as sent (`fromPeer`).
+  const entry = (PROBLEMS as Record<string, ProblemEntry | undefined>)[answered.code];
+  return entry?.external ? 'warn' : 'error';
 }
 
 /** An AppError as plain data, for crossing a boundary (gRPC metadata, a worker thread's message) whole. */

@@ -1,6 +1,6 @@
 import { Metadata, sendUnaryData, Server, ServerCredentials, ServerUnaryCall, ServiceDefinition, status, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
-import { AppError, toAppError } from '@platform/errors';
+import { failureLogLevel, toAppError } from '@platform/errors';
 import { acceptedRequestId, REQUEST_ID_HEADER, withRequestId, type Logger } from '@platform/logging';
 import { extractTraceContext, inSpan, markFailed, observeGrpcServerCall, SpanKind } from '@platform/telemetry';
 import { appErrorToServiceError } from './problem-metadata';
@@ -98,10 +98,11 @@ export function unary<Req, Res>(logger: Logger, method: string, fn: UnaryFn<Req,
           response = await fn(call.request, call);
         } catch (error) {
           const appError = toAppError(error);
-          if (!(error instanceof AppError) || appError.status >= 500) {
+          const level = failureLogLevel(appError);
+          if (level === 'error') {
             logger.error({ err: error, method }, 'gRPC handler failed');
             if (span) markFailed(span, error);
-          }
+          } else if (level === 'warn') logger.warn({ method, code: appError.code, detail: appError.detail }, 'gRPC call answered an outside host failing');
           const serviceError = appErrorToServiceError(appError);
           const code = serviceError.code ?? status.UNKNOWN;
           span?.setAttribute('rpc.grpc.status_code', code);

@@ -76,4 +76,19 @@ describe(unaryHandlers.name, () => {
     expect(answer.error?.code).toBe(5);
     expect(logged).toEqual([]);
   });
+
+  it("logs a customer's host failing as a warning without a stack, and its own 5xx as an error with one", async () => {
+    const failing = (error: Error) =>
+      serve(async (_request, call) => {
+        guard.any(call);
+        throw error;
+      });
+    await failing(problem('FEED_UNREACHABLE', 'Could not resolve the host "feeds.example.com".'));
+    await failing(problem('OBJECT_STORE_UNAVAILABLE', 'The object storage is unavailable.'));
+    expect(logged.map((line) => [line.level, line.msg, line.code ?? null, 'err' in line])).toEqual([
+      ['warn', 'gRPC call answered an outside host failing', 'FEED_UNREACHABLE', false],
+      ['error', 'gRPC handler failed', null, true],
+    ]);
+    expect(logged[0].detail).toBe('Could not resolve the host "feeds.example.com".');
+  });
 });

@@ -81,7 +81,8 @@ describe('customCode in the sandbox', () => {
       const { all } = await readAll(feed);
       expect(all).toEqual([
         { line: 2, values: { sku: 'A', cents: '100' } },
-        { line: 3, reason: 'customCode failed: Error: bad price x' },
+        // The row as read goes along, for the health report to name its key.
+        { line: 3, reason: 'customCode failed: Error: bad price x', asRead: { sku: 'B', price: 'x' } },
         { line: 4, values: { sku: 'C', cents: '300' } },
       ]);
       expect(feed.cdpLogs()).toEqual(['row A', 'line 3: customCode failed: Error: bad price x', 'row C']);

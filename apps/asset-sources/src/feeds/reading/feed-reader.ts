@@ -125,7 +125,7 @@ async function* transformedRows(batches: AsyncIterable<FeedRowBatch>, sandbox: C
       const outcome = sandbox.run(row.values, row.line);
       if (outcome.kind === 'dropped') continue;
       if (outcome.kind === 'failed') {
-        transformed.push({ line: row.line, reason: outcome.reason });
+        transformed.push({ line: row.line, reason: outcome.reason, asRead: row.values });
         continue;
       }
       for (const column of Object.keys(outcome.values)) if (!(column in config.cdpXpathMap)) config.cdpXpathMap[column] = column;

@@ -13,8 +13,8 @@ export const ASSET_SOURCES_PROBLEMS = defineProblems({
   // A customer's remote source: 424 when it refused or answered something unusable, 502 when it failed.
   REMOTE_SOURCE_REFUSED: { status: 424, title: 'The remote source may not be fetched' },
   REMOTE_SOURCE_MALFORMED: { status: 424, title: 'The remote source answered a malformed body' },
-  REMOTE_SOURCE_UNREACHABLE: { status: 502, title: 'The remote source could not be reached' },
-  REMOTE_SOURCE_BAD_STATUS: { status: 502, title: 'The remote source answered an error status' },
+  REMOTE_SOURCE_UNREACHABLE: { status: 502, title: 'The remote source could not be reached', external: true },
+  REMOTE_SOURCE_BAD_STATUS: { status: 502, title: 'The remote source answered an error status', external: true },
   // Feed sources: their ingestion runs (queue ids), the health report and the shrink guard.
   FEED_RUN_NOT_FOUND: { status: 404, title: 'Feed run not found' },
   FEED_NOTHING_HELD: { status: 409, title: 'The feed source holds no version awaiting confirmation' },
@@ -25,6 +25,6 @@ export const ASSET_SOURCES_PROBLEMS = defineProblems({
   FEED_NOT_FOUND: { status: 424, title: 'The feed was not found at its host' },
   FEED_TOO_LARGE: { status: 424, title: 'The feed is larger than the size cap' },
   FEED_NOT_A_FEED: { status: 424, title: 'The body is not a feed of its content type' },
-  FEED_UNREACHABLE: { status: 502, title: "The feed's host could not be reached" },
-  FEED_BAD_STATUS: { status: 502, title: "The feed's host answered an error status" },
+  FEED_UNREACHABLE: { status: 502, title: "The feed's host could not be reached", external: true },
+  FEED_BAD_STATUS: { status: 502, title: "The feed's host answered an error status", external: true },
 });

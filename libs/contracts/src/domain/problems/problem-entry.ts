@@ -5,6 +5,11 @@
 export interface ProblemEntry {
   readonly status: number;
   readonly title: string;
+  /**
+   * A customer's own host failed (their feed or remote source server), not this platform: the answer is
+   * still 5xx, but it is logged as a warning without a stack, as nothing here needs mending.
+   */
+  readonly external?: true;
 }
 
 /** Keeps each domain's literal statuses (`as const`) while checking every entry's shape. */
