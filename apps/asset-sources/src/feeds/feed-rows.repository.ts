@@ -83,6 +83,16 @@ export const STAGE_BATCH = 5_000;
 /** ...and at most this many bytes of row text per load, whatever the rows' size. */
 export const STAGE_BATCH_BYTES = 2 * 1024 * 1024;
 const STAGE_COLUMNS = ['asset_source_id', 'generation', 'ordinal', 'key_value', 'row_json'];
+
+/**
+ * Two rows' keys are the same key, in SQL: equal by the bytes (`SKU1` is not `sku1`, `sku1 ` not `sku1`), as
+ * the disable policy's primary key and the ingestion's key filter compare them. The first comparison is in
+ * `asset_source_rows.key_value`'s own collation (utf8mb4_unicode_ci, which the retail feed list sorts and
+ * filters by), so it probes `ix_asset_source_rows_key` (and feed_disabled_rows' exact key meets it); the
+ * second keeps the matches that are exact.
+ */
+const sameKey = (row: string, other: string) =>
+  `${row}.key_value = ${other}.key_value COLLATE utf8mb4_unicode_ci AND BINARY ${row}.key_value = BINARY ${other}.key_value`;
 /** Rows deleted per statement when a generation is dropped: each a short transaction of its own. */
 const DROP_BATCH = 10_000;
 
@@ -120,7 +130,8 @@ export class FeedRowsRepository {
   /**
    * Of the given rows of a generation (by ordinal), those whose key (and variant, when the source has
    * a variant column) an earlier row of the generation has, in feed order: an index probe per row.
-   * Keys are compared exactly: key_value's collation is utf8mb4_nopad_bin.
+   * Keys are compared exactly (`sameKey`); the EXISTS is correlated on the row's ordinal too, so MariaDB's
+   * subquery cache (which compares the key in the column's collation) never answers one key for another.
    */
   async duplicatesOf(
     assetSourceId: number,
@@ -134,7 +145,7 @@ export class FeedRowsRepository {
     const [rows] = (await this.db.knex.raw(
       `SELECT s.ordinal, s.key_value FROM asset_source_rows s WHERE s.asset_source_id = ? AND s.generation = ? AND s.ordinal IN (${ordinals.map(() => '?').join(',')}) ` +
         'AND s.key_value IS NOT NULL AND EXISTS (SELECT 1 FROM asset_source_rows f FORCE INDEX (ix_asset_source_rows_key) WHERE f.asset_source_id = s.asset_source_id AND f.generation = s.generation ' +
-        `AND f.key_value = s.key_value AND f.ordinal < s.ordinal ${variant}) ORDER BY s.ordinal`,
+        `AND ${sameKey('f', 's')} AND f.ordinal < s.ordinal ${variant}) ORDER BY s.ordinal`,
       [assetSourceId, generation, ...ordinals, ...path],
     )) as [{ ordinal: number; key_value: string }[]];
     return rows.map((r) => ({ ordinal: Number(r.ordinal), keyValue: r.key_value }));
@@ -212,9 +223,13 @@ export class FeedRowsRepository {
       [{ row_generation: number }],
     ];
     const served = Number(current.row_generation);
+    // The served rows whose key the new generation lacks, as an anti-join: a NOT EXISTS correlated on the key
+    // alone would have MariaDB's subquery cache answer `sku` with what it found for `SKU` (it compares its keys
+    // in the column's collation), whatever the exact comparison inside says. Bindings: generation, source, served.
     const missing =
-      'FROM asset_source_rows o WHERE o.asset_source_id = ? AND o.generation = ? AND o.key_value IS NOT NULL ' +
-      'AND NOT EXISTS (SELECT 1 FROM asset_source_rows s FORCE INDEX (ix_asset_source_rows_key) WHERE s.asset_source_id = o.asset_source_id AND s.generation = ? AND s.key_value = o.key_value)';
+      'FROM asset_source_rows o LEFT JOIN asset_source_rows s FORCE INDEX (ix_asset_source_rows_key) ' +
+      `ON s.asset_source_id = o.asset_source_id AND s.generation = ? AND ${sameKey('s', 'o')} ` +
+      'WHERE o.asset_source_id = ? AND o.generation = ? AND o.key_value IS NOT NULL AND s.asset_source_id IS NULL';
     let kept = 0;
     let disabled = 0;
     if (keyed && policy === 'keep' && served !== generation) {
@@ -223,7 +238,7 @@ export class FeedRowsRepository {
       const [copied] = (await trx.raw(
         'INSERT INTO asset_source_rows (asset_source_id, generation, ordinal, key_value, row_json) ' +
           `SELECT o.asset_source_id, ?, ? + ROW_NUMBER() OVER (ORDER BY o.ordinal) - 1, o.key_value, ${keptRow.sql} ${missing}`,
-        [generation, stored, ...keptRow.bindings, assetSourceId, served, generation],
+        [generation, stored, ...keptRow.bindings, generation, assetSourceId, served],
       )) as [{ affectedRows: number }];
       kept = Number(copied.affectedRows);
       await addRowValuesFromRows(trx, assetSourceId, keptFields(keyed), { generation, fromOrdinal: stored });
@@ -233,10 +248,10 @@ export class FeedRowsRepository {
         await trx.raw(
           `INSERT INTO feed_disabled_rows (asset_source_id, key_value, row_json) SELECT o.asset_source_id, o.key_value, o.row_json ${missing} ` +
             'ON DUPLICATE KEY UPDATE row_json = VALUES(row_json), disabled_at = CURRENT_TIMESTAMP(3)',
-          [assetSourceId, served, generation],
+          [generation, assetSourceId, served],
         );
       await trx.raw(
-        'DELETE d FROM feed_disabled_rows d JOIN asset_source_rows s ON s.asset_source_id = d.asset_source_id AND s.generation = ? AND s.key_value = d.key_value ' +
+        `DELETE d FROM feed_disabled_rows d JOIN asset_source_rows s ON s.asset_source_id = d.asset_source_id AND s.generation = ? AND ${sameKey('s', 'd')} ` +
           'WHERE d.asset_source_id = ?',
         [generation, assetSourceId],
       );
