@@ -106,6 +106,9 @@ export async function* csvRows(source: AsyncIterable<Buffer>, options: CsvReadOp
 
   let columns: Array<[string, number]> | undefined = options.columns ? Object.entries(options.columns) : undefined;
   let width = columns ? Math.max(0, ...columns.map(([, i]) => i)) + 1 : undefined;
+  // Without a header, columns from process may name a subset of the positions and nothing says how wide
+  // a row is: only a row too short for them is broken. A header says it, whoever names the columns.
+  const onlyTooShort = options.columns !== undefined && !options.firstRowIsHeader;
   let headerPending = options.firstRowIsHeader;
   let nextLine = 1;
   let batch: (FeedRow | RejectedFeedRow)[] = [];
@@ -124,8 +127,9 @@ export async function* csvRows(source: AsyncIterable<Buffer>, options: CsvReadOp
             return index < 0 ? [] : [[name, index]];
           })
         : header.map((name, index) => [name, index]);
-      // Columns from process may name a subset of the fields: a row is then broken only when too short for them.
-      width = options.columns ? Math.max(0, ...columns.map(([, i]) => i)) + 1 : record.length;
+      // A row of another width than the header's has a field too many or too few (a separator unquoted
+      // in a value): found by name, its fields would shift into the wrong columns.
+      width = record.length;
       onShape?.({ separator, columns: Object.fromEntries(columns) });
       return;
     }
@@ -134,8 +138,7 @@ export async function* csvRows(source: AsyncIterable<Buffer>, options: CsvReadOp
       width = record.length;
       onShape?.({ separator, columns: Object.fromEntries(columns) });
     }
-    // Columns from process may name a subset of the fields: only a row too short for them is broken then.
-    const broken = options.columns ? record.length < (width ?? 0) : record.length !== width;
+    const broken = onlyTooShort ? record.length < (width ?? 0) : record.length !== width;
     if (broken) {
       batch.push({
         line,

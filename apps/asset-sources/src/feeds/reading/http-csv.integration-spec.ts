@@ -144,6 +144,32 @@ describe('http(s) feeds in CSV (a real HTTP server on loopback)', () => {
     ]);
   });
 
+  it("rejects a row of the wrong width as the header has it also when process's columns name the fields, whichever of them it names", async () => {
+    // An unquoted separator in a value makes a row one field wider: read by name, its fields would shift.
+    feeds.set('/process-ragged.csv', { body: 'sku,name,price\nR1,ok,1\nR6,Cherry, red,6\nR7,short\nR8,fine,8\n' });
+    const open = (format = CSV_FORMAT) => reader().open(httpLocation(`${server.origin}/process-ragged.csv`), format);
+    const rejected = [
+      { line: 3, reason: 'The row has 4 fields where the header has 3.' },
+      { line: 4, reason: 'The row has 2 fields where the header has 3.' },
+    ];
+    const direct = await readAll(await open());
+    expect(direct.rows.map((r) => r.values)).toEqual([
+      { sku: 'R1', name: 'ok', price: '1' },
+      { sku: 'R8', name: 'fine', price: '8' },
+    ]);
+    expect(direct.rejected).toEqual(rejected);
+    const columnSets: Array<Record<string, number>> = [
+      { sku: 0, name: 1, price: 2 },
+      { sku: 0, name: 1 },
+    ];
+    for (const csvColumns of columnSets) {
+      const config = { ...emptyFeedConfig(CSV_FORMAT, ''), csvColumns };
+      const fromProcess = await readAll(await open({ ...CSV_FORMAT, config }));
+      expect(fromProcess.rows.map((r) => r.values.sku)).toEqual(['R1', 'R8']);
+      expect(fromProcess.rejected).toEqual(rejected);
+    }
+  });
+
   it('fails the feed on an unterminated quote (FEED_NOT_A_FEED)', async () => {
     feeds.set('/broken.csv', { body: 'sku,name\nG1,"never closed\nG2,x\n' });
     const error = await rejectionOf(readAll(await reader().open(httpLocation(`${server.origin}/broken.csv`), CSV_FORMAT)));

@@ -18,6 +18,17 @@ export type JsonShape = Pick<FeedConfig, 'rootIsArray' | 'rootIsObject' | 'rowXP
  */
 const MAX_ROOT_ROW_VALUES = 10_000;
 const NOT_AN_OBJECT = 'The element is not an object.';
+/** Why a row is rejected in which two members name one column (`{"a.b":1,"a":{"b":2}}`, a key twice): one value would be lost. */
+const twoMembersName = (column: string) => `Two members name the column "${column}".`;
+
+/**
+ * Does a row hold a value in the column already? A new column costs the one lookup; a name every object
+ * inherits (`constructor`) is looked for among the row's own.
+ */
+const hasValue = (values: Record<string, string>, column: string) => values[column] !== undefined && Object.hasOwn(values, column);
+/** A row's values, or its rejection when two of its members named one column. */
+const rowOf = (line: number, values: Record<string, string>, broken: string | undefined): FeedRow | RejectedFeedRow =>
+  broken === undefined ? { line, values } : { line, reason: broken };
 
 interface Frame {
   kind: 'object' | 'array';
@@ -32,12 +43,13 @@ interface Frame {
  * sequence of objects, one row each (oneRowPerObject: JSON Lines, or a single object without such an
  * array). Nested members become dotted column names (`price.amount`, `images.0`, `images.0.url`); every value
  * is text, null the empty string. `line` is the row's position (1-based); an element of the row array that
- * is not an object (a scalar, an array) is rejected at its position. A root object followed by another
- * object makes the feed JSON Lines even when the first holds an array of objects (a member of its row
- * then): until the first object's end tells, the rows of such an array wait, with the object itself
- * (MAX_ROOT_ROW_VALUES at most, past which they go out and the object can no longer be a row). Otherwise
- * only the row in hand is held. `source` is text as decodeFeedText hands it out: no chunk ends in half a
- * character (a lone surrogate would become U+FFFD as the parser encodes each chunk).
+ * is not an object (a scalar, an array) is rejected at its position, and so is a row in which two members
+ * name one column (`"a.b"` and `"a": {"b"}`, a key twice), as one value would be lost. A root object
+ * followed by another object makes the feed JSON Lines even when the first holds an array of objects (a
+ * member of its row then): until the first object's end tells, the rows of such an array wait, with the
+ * object itself (MAX_ROOT_ROW_VALUES at most, past which they go out and the object can no longer be a
+ * row). Otherwise only the row in hand is held. `source` is text as decodeFeedText hands it out: no chunk
+ * ends in half a character (a lone surrogate would become U+FFFD as the parser encodes each chunk).
  */
 export async function* jsonRows(source: AsyncIterable<string>, given: Partial<JsonShape>, onShape: (shape: JsonShape) => void): AsyncGenerator<FeedRowBatch> {
   const tokens = jsonParser({
@@ -62,12 +74,15 @@ export async function* jsonRows(source: AsyncIterable<string>, given: Partial<Js
   const stack: Frame[] = [];
   let row: Record<string, string> | undefined;
   let rowDepth = -1;
+  /** Why the row in hand is to be rejected, once two of its members named one column. */
+  let rowBroken: string | undefined;
   /**
    * The first root object, flattened whole (its row array too), while it may yet be a row itself: a lone
    * object without a row array, or the first of JSON Lines. Dropped once it holds more than
    * MAX_ROOT_ROW_VALUES values and rows (rootDropped).
    */
   let rootRow: Record<string, string> | undefined;
+  let rootBroken: string | undefined;
   let rootValues = 0;
   let rootDropped = false;
   /**
@@ -122,9 +137,15 @@ export async function* jsonRows(source: AsyncIterable<string>, given: Partial<Js
   };
   /** A scalar: the batch to hand out now, if any (a rejection, or the rows held when keeping the root object stopped here). */
   const scalar = (value: string): FeedRowBatch | undefined => {
-    if (row) row[memberName()] = value;
+    if (row) {
+      const column = memberName();
+      if (hasValue(row, column)) rowBroken ??= twoMembersName(column);
+      row[column] = value;
+    }
     if (rootRow) {
-      rootRow[rootMemberName()] = value;
+      const column = rootMemberName();
+      if (hasValue(rootRow, column)) rootBroken ??= twoMembersName(column);
+      rootRow[column] = value;
       rootValues++;
     }
     let rows: FeedRowBatch | undefined;
@@ -142,7 +163,7 @@ export async function* jsonRows(source: AsyncIterable<string>, given: Partial<Js
     shape.rowXPath = '';
     shape.oneRowPerObject = true;
     const first: FeedRow | RejectedFeedRow = rootRow
-      ? { line: 1, values: rootRow }
+      ? rowOf(1, rootRow, rootBroken)
       : { line: 1, reason: `The object has more than ${MAX_ROOT_ROW_VALUES} values: too many for a row.` };
     rootRow = undefined;
     held = undefined;
@@ -162,12 +183,16 @@ export async function* jsonRows(source: AsyncIterable<string>, given: Partial<Js
           }
           if (!row && startsRow()) {
             row = {};
+            rowBroken = undefined;
             rowDepth = stack.length;
             position++;
           } else if (stack.length === 0) {
             if (topLevelValues > 0 && !decided) throw feedNotAFeed('The JSON feed holds more than one value but its first had rows of its own.');
             if (!decided) shape.rootIsObject = true;
-            if (!shape.rowXPath) rootRow = {};
+            if (!shape.rowXPath) {
+              rootRow = {};
+              rootBroken = undefined;
+            }
           }
           stack.push({ kind: 'object', key: '', index: 0 });
           break;
@@ -197,7 +222,7 @@ export async function* jsonRows(source: AsyncIterable<string>, given: Partial<Js
             const done = row;
             row = undefined;
             rowDepth = -1;
-            const rows = out({ line: position, values: done });
+            const rows = out(rowOf(position, done, rowBroken));
             if (rows) {
               announce();
               yield rows;
@@ -210,7 +235,7 @@ export async function* jsonRows(source: AsyncIterable<string>, given: Partial<Js
               shape.oneRowPerObject = true;
               position++;
               announce();
-              yield [{ line: position, values: rootRow }];
+              yield [rowOf(position, rootRow, rootBroken)];
               rootRow = undefined;
             }
             // Kept while held rows wait for what follows the root.

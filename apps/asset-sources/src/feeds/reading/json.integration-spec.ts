@@ -108,6 +108,31 @@ describe('JSON feeds (a real HTTP server on loopback)', () => {
     ]);
   });
 
+  it('rejects a row in which two members name one column (a key with a dot and a nested member, a key twice) with its position, and reads on', async () => {
+    const body =
+      '[{"id":"C1","a.b":"flat","a":{"b":"nested"}},{"id":"C2","a":{"b":"nested2"},"a.b":"flat2"},{"id":"C3","a":{"b":"n3"},"a.c":"f3"},' +
+      '{"id":"C4","tags":["x"],"tags.0":"y"},{"id":"C5","id":"C6"}]';
+    const { all } = await read('/dotted.json', body);
+    expect(all).toEqual([
+      { line: 1, reason: 'Two members name the column "a.b".' },
+      { line: 2, reason: 'Two members name the column "a.b".' },
+      { line: 3, values: { id: 'C3', 'a.b': 'n3', 'a.c': 'f3' } },
+      { line: 4, reason: 'Two members name the column "tags.0".' },
+      { line: 5, reason: 'Two members name the column "id".' },
+    ]);
+    // The same in a JSON line and in a lone object, which are rows themselves.
+    const lines = await read('/dotted-lines.json', '{"sku":"L1","a.b":"flat","a":{"b":"nested"}}\n{"sku":"L2","a":{"b":"nested"}}\n');
+    expect(lines.all).toEqual([
+      { line: 1, reason: 'Two members name the column "a.b".' },
+      { line: 2, values: { sku: 'L2', 'a.b': 'nested' } },
+    ]);
+    const lone = await read('/dotted-lone.json', '{"sku":"S1","a":{"b":"nested"},"a.b":"flat"}');
+    expect(lone.all).toEqual([{ line: 1, reason: 'Two members name the column "a.b".' }]);
+    // A member named like a property every object has is no second value.
+    const plain = await read('/plain-names.json', '[{"constructor":"c","toString":"t","hasOwnProperty":"h"}]');
+    expect(plain.all).toEqual([{ line: 1, values: { constructor: 'c', toString: 't', hasOwnProperty: 'h' } }]);
+  });
+
   it('reads JSON Lines whose objects hold arrays of objects as one row a line, those arrays flattened', async () => {
     const body = '{"sku":"A","images":[{"url":"a.jpg"},{"url":"a2.jpg"}]}\n{"sku":"B","images":[{"url":"b.jpg"}]}\n{"sku":"C"}\n';
     const { all, config } = await read('/lines-nested.json', body);

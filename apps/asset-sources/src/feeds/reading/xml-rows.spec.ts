@@ -112,6 +112,63 @@ describe('xmlRows', () => {
       // Rows of attributes alone are still rows.
       expect(detectRowXPath('<rows><row sku="A" price="1"/><row sku="B" price="2"/></rows>')).toBe('/rows/row');
     });
+
+    describe('with a single row in the head', () => {
+      const shipping = (country: string, price: string) => `<g:shipping><g:country>${country}</g:country><g:price>${price}</g:price></g:shipping>`;
+      const merchant = (groups: string) =>
+        '<rss xmlns:g="g" xmlns:atom="a"><channel><title>Shop</title><link>https://shop.example</link><atom:link href="/f" rel="self"/><atom:link href="/h" rel="hub"/>' +
+        `<item><g:id>1</g:id><title>Shirt</title><g:price>9 USD</g:price>${groups}</item></channel></rss>`;
+
+      it.each([
+        ['once', shipping('US', '0 USD')],
+        ['twice', shipping('US', '0 USD') + shipping('CA', '5 USD')],
+      ])('takes the item of an RSS channel, not a group of its fields (g:shipping %s)', (_times, groups) => {
+        expect(detectRowXPath(merchant(groups))).toBe('/rss/channel/item');
+      });
+
+      it('takes the entry of an Atom feed, not an element with fields ahead of it', () => {
+        expect(detectRowXPath('<feed><title>Shop</title><author><name>Ann</name></author><entry><id>1</id><title>Shirt</title></entry></feed>')).toBe(
+          '/feed/entry',
+        );
+      });
+
+      it('takes the element whose children carry the values, an element nested in it being a group of its columns, once or repeated', () => {
+        expect(detectRowXPath('<items><item><id>1</id><a><b>n</b></a></item></items>')).toBe('/items/item');
+        expect(detectRowXPath('<items><item><id>1</id><a><b>n</b></a><a><b>m</b></a></item></items>')).toBe('/items/item');
+        expect(detectRowXPath('<items><item><id>1</id><img src="a"/><img src="b"/><a><b>n</b></a><a><b>m</b></a></item></items>')).toBe('/items/item');
+        const ship = (country: string) => `<ship><c>${country}</c><p>0</p></ship>`;
+        expect(
+          detectRowXPath(`<x><channel><title>S</title><link>l</link><item><id>1</id><t>T</t><p>9</p>${ship('US')}${ship('CA')}</item></channel></x>`),
+        ).toBe('/x/channel/item');
+        // A wrapper has fewer fields than the row in it.
+        expect(detectRowXPath('<catalog><store><name>S</name><product><id>1</id><title>T</title></product></store></catalog>')).toBe('/catalog/store/product');
+      });
+
+      it('reads a repeated group into numbered columns of the row', async () => {
+        const { rows, shape } = await read(merchant(shipping('US', '0 USD') + shipping('CA', '5 USD')));
+        expect(shape?.rowXPath).toBe('/rss/channel/item');
+        expect(rows).toEqual([
+          {
+            line: 1,
+            values: {
+              id: '1',
+              title: 'Shirt',
+              price: '9 USD',
+              'shipping.country': 'US',
+              'shipping.price': '0 USD',
+              'shipping.country.2': 'CA',
+              'shipping.price.2': '5 USD',
+            },
+          },
+        ]);
+        expect(shape?.xpathMap).toMatchObject({ 'shipping.country': 'g:shipping/g:country', 'shipping.price.2': 'g:shipping/g:price[2]' });
+      });
+    });
+
+    it('takes the rows repeated in a wrapper that has fields of its own, fewer than a row', () => {
+      const product = (id: string) => `<product><id>${id}</id><title>T</title></product>`;
+      expect(detectRowXPath(`<catalog><store><name>S</name>${product('1')}${product('2')}</store></catalog>`)).toBe('/catalog/store/product');
+    });
   });
 
   describe('columns', () => {

@@ -167,27 +167,41 @@ function withoutBareAmpersands(text: string): string {
   return parts.length === 1 ? (parts[0] as string) : parts.join('');
 }
 
-/**
- * The repeating element of a feed's head, as an absolute path (`/rss/channel/item`): the element path
- * seen at least twice that has child elements (a product has fields), the shallowest, among those as
- * shallow the one seen most often (the first seen of equals); else the same among those with attributes
- * alone (`<row sku="A1" price="9"/>`); with a single row in the head, the shallowest element whose
- * children are all leaves. So an RSS channel's `<atom:link rel="self" href="..."/>` or an Atom feed's
- * `<link>`s ahead of its items are not taken for its rows. Undefined when the head has none.
- */
-export function detectRowXPath(head: string): string | undefined {
-  const counts = new Map<string, number>();
-  const hasChildElements = new Set<string>();
-  const hasAttributes = new Set<string>();
-  const stack: string[] = [];
+/** The rows of RSS and Atom, as their formats define them: a channel's items, a feed's entries. */
+const FORMAT_ROWS = ['/rss/channel/item', '/feed/entry'];
+
+/** The element paths of a feed's head (`/rss/channel/item`), as row detection sees them. */
+interface HeadPaths {
+  /** How often each path is met. */
+  counts: Map<string, number>;
+  /** The paths of each path's child elements; a path without any is a leaf. */
+  children: Map<string, Set<string>>;
+  hasAttributes: Set<string>;
+  /** In how many occurrences of its parent element each path is met (the root's: none). */
+  parentOccurrences: Map<string, number>;
+}
+
+function headPaths(head: string): HeadPaths {
+  const paths: HeadPaths = { counts: new Map(), children: new Map(), hasAttributes: new Set(), parentOccurrences: new Map() };
+  const lastParent = new Map<string, number>();
+  const stack: Array<{ path: string; occurrence: number }> = [];
+  let opened = 0;
   const parser = rowsParser();
   parser.on('opentag', (tag: SaxesTagPlain) => {
     const parent = stack.at(-1);
-    if (parent !== undefined) hasChildElements.add(parent);
-    const path = `${parent ?? ''}/${tag.name}`;
-    counts.set(path, (counts.get(path) ?? 0) + 1);
-    if (Object.keys(tag.attributes).length > 0) hasAttributes.add(path);
-    stack.push(path);
+    const path = `${parent?.path ?? ''}/${tag.name}`;
+    if (parent) {
+      let siblings = paths.children.get(parent.path);
+      if (!siblings) paths.children.set(parent.path, (siblings = new Set()));
+      siblings.add(path);
+      if (lastParent.get(path) !== parent.occurrence) {
+        lastParent.set(path, parent.occurrence);
+        paths.parentOccurrences.set(path, (paths.parentOccurrences.get(path) ?? 0) + 1);
+      }
+    }
+    paths.counts.set(path, (paths.counts.get(path) ?? 0) + 1);
+    if (Object.keys(tag.attributes).length > 0) paths.hasAttributes.add(path);
+    stack.push({ path, occurrence: opened++ });
   });
   parser.on('closetag', () => void stack.pop());
   parser.on('error', () => undefined);
@@ -196,13 +210,44 @@ export function detectRowXPath(head: string): string | undefined {
   } catch {
     // A head cut mid-token is expected; what was seen so far is enough.
   }
+  return paths;
+}
+
+/**
+ * The repeating element of a feed's head, as an absolute path (`/rss/channel/item`): the items of RSS
+ * and the entries of Atom however few; else the element path seen at least twice that has child
+ * elements (a product has fields), the shallowest, among those as shallow the one seen most often (the
+ * first seen of equals); else the same among those with attributes alone (`<row sku="A1" price="9"/>`);
+ * with a single row in the head, the shallowest element whose children are all leaves or groups of its
+ * fields. So an RSS channel's `<atom:link rel="self" href="..."/>` or an Atom feed's `<link>`s ahead of
+ * its items are not taken for its rows. Undefined when the head has none.
+ *
+ * A group is an element of leaves inside a row (`<g:shipping><g:country>`, columns `shipping.country`,
+ * repeated `shipping.country.2`), and so is a leaf repeated in one (`<img src>`, `img.src.2`): it is met
+ * inside a single occurrence of its parent only, below the root, and the parent has at least as many
+ * leaves of its own. A row has as many fields as a group in it or more, a wrapper fewer than its rows
+ * (`<store><name>` around `<product>`s): with a single row in the head, its `g:shipping`s are not taken
+ * for the rows, and a store around a product is not taken for a row. RSS and Atom are named, as a
+ * channel's title, link and description may outnumber the fields of its items.
+ */
+export function detectRowXPath(head: string): string | undefined {
+  const { counts, children, hasAttributes, parentOccurrences } = headPaths(head);
+  const known = FORMAT_ROWS.find((path) => counts.has(path));
+  if (known) return known;
   const depth = (path: string) => path.split('/').length;
+  const isLeaf = (path: string) => !children.has(path);
+  const childrenOf = (path: string) => [...(children.get(path) ?? [])];
+  const leavesOf = (path: string) => childrenOf(path).filter(isLeaf).length;
+  const isGroup = (path: string) => {
+    const parent = path.slice(0, path.lastIndexOf('/'));
+    if (depth(parent) <= 2 || parentOccurrences.get(path) !== 1 || !childrenOf(path).every(isLeaf)) return false;
+    return leavesOf(parent) - (isLeaf(path) ? 1 : 0) >= Math.max(1, leavesOf(path));
+  };
   const byDepth = [...counts.keys()].filter((path) => depth(path) > 2).sort((a, b) => depth(a) - depth(b) || (counts.get(b) ?? 0) - (counts.get(a) ?? 0));
-  const repeated = (path: string) => (counts.get(path) ?? 0) >= 2;
-  const rows = byDepth.find((path) => repeated(path) && hasChildElements.has(path)) ?? byDepth.find((path) => repeated(path) && hasAttributes.has(path));
+  const repeated = (path: string) => (counts.get(path) ?? 0) >= 2 && !isGroup(path);
+  const rows = byDepth.find((path) => repeated(path) && !isLeaf(path)) ?? byDepth.find((path) => repeated(path) && hasAttributes.has(path));
   if (rows) return rows;
-  const childrenOf = (path: string) => [...counts.keys()].filter((p) => p.startsWith(`${path}/`) && depth(p) === depth(path) + 1);
-  return byDepth.find((path) => hasChildElements.has(path) && childrenOf(path).every((child) => !hasChildElements.has(child)));
+  return byDepth.find((path) => !isLeaf(path) && childrenOf(path).every((child) => isLeaf(child) || isGroup(child)));
 }
 
 /** A column's name from its path in the row: namespace prefixes dropped, steps joined with dots (`g:shipping/g:price` -> `shipping.price`, `@id` -> `id`). */
