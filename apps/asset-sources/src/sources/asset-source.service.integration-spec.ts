@@ -213,8 +213,17 @@ describe('AssetSourceService (real MariaDB)', () => {
         definition: definition(),
         remote: { url: 'https://example.com/feed.json', httpMethod: 'GET', additionalParams: '', cacheTime: 60 },
       });
-      expect(await rejectionOf(bed.assetSources.replaceInline(account, remote, inline()))).toMatchObject({ status: 409, code: 'ASSET_SOURCE_KIND_MISMATCH' });
+      expect(await rejectionOf(bed.assetSources.replaceInline(account, remote, inline()))).toMatchObject({
+        status: 409,
+        code: 'ASSET_SOURCE_KIND_MISMATCH',
+        detail: `Asset source ${remote} is a remote source, not an inline one.`,
+      });
       const mine = await bed.assetSources.createInline(account, inline());
+      expect(await rejectionOf(bed.assetSources.ofKind(account, mine, 'feed'))).toMatchObject({
+        status: 409,
+        code: 'ASSET_SOURCE_KIND_MISMATCH',
+        detail: `Asset source ${mine} is an inline source, not a feed one.`,
+      });
       expect(await rejectionOf(bed.assetSources.patchInline(freshAccount(), mine, { present: new Set(), columns: {} }))).toMatchObject({ status: 404 });
     });
   });

@@ -83,6 +83,9 @@ function remoteErrors(remote: RemoteSettings): FieldError[] {
 
 const trimmed = (definition: SourceDefinition): SourceDefinition => ({ ...definition, assetSourceName: definition.assetSourceName.trim() });
 
+/** A kind with its article, by its first letter (which is how every kind's name sounds): "an inline", "a remote". */
+const withArticle = (kind: string): string => `${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind}`;
+
 /**
  * Asset sources of an account: listing, reading (a page of rows in milliseconds whatever the
  * source's size), and the inline and remote kinds. The rules are re-checked here because the
@@ -259,7 +262,10 @@ export class AssetSourceService {
   async ofKind(accountId: number, assetSourceId: number, kind: AssetSourceType): Promise<AssetSourceRecord> {
     const source = await this.get(accountId, assetSourceId);
     if (source.assetSourceType !== kind)
-      throw problem('ASSET_SOURCE_KIND_MISMATCH', `Asset source ${assetSourceId} is a ${source.assetSourceType} source, not a ${kind} one.`);
+      throw problem(
+        'ASSET_SOURCE_KIND_MISMATCH',
+        `Asset source ${assetSourceId} is ${withArticle(source.assetSourceType)} source, not ${withArticle(kind)} one.`,
+      );
     return source;
   }
 

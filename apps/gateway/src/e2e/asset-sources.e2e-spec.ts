@@ -178,6 +178,13 @@ describe('asset sources over HTTP (gateway -> asset-sources -> MariaDB)', () => 
       expect(backward.items.map((r) => r.sku)).toEqual(['E', 'C', 'D', 'A', 'B']);
     });
 
+    it('answers a page past the end with next "" and prev at the last page with items, not another empty page', async () => {
+      const id = await createInline();
+      const past = await call<Json>('GET', `${base()}/${id}/data?offset=10&limit=2`);
+      expect(past.body).toMatchObject({ data: [], next: '', prev: `${system.baseUrl}${base()}/${id}/data?offset=4&limit=2` });
+      expect((await call<Json>('GET', past.body.prev as string)).body).toMatchObject({ data: PRODUCTS.slice(4) });
+    });
+
     it('lists the account sources, paging to the end with "" at the ends', async () => {
       const ids = [await createInline(inlineBody({ assetSourceName: 'L1' }), accountB), await createInline(inlineBody({ assetSourceName: 'L2' }), accountB)];
       ids.push(await createInline(inlineBody({ assetSourceName: 'L3' }), accountB));

@@ -300,6 +300,9 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     expect(paged.body.runs.map((r) => r.queueId)).toEqual([first]);
     const followed = await call<RunsPage>('GET', new URL(paged.body.next as string).pathname + new URL(paged.body.next as string).search);
     expect(followed.body.runs.map((r) => r.queueId)).toEqual([created.body.queueId]);
+    // Past the end: no next, and previous is the last page with runs, not another empty one.
+    const past = await call<RunsPage>('GET', `${base()}/feed/${created.body.id}/runs?offset=10&limit=2`);
+    expect(past.body).toMatchObject({ runs: [], total: 3, next: null, previous: `${system.baseUrl}${base()}/feed/${created.body.id}/runs?offset=2&limit=2` });
     expectProblem(await call('GET', `${base()}/feed/${created.body.id}/runs`, undefined, otherKey), 404, 'ACCOUNT_NOT_FOUND');
     expectProblem(await call('GET', `${base(sameOrgAccount)}/feed/${created.body.id}/runs`), 404, 'ASSET_SOURCE_NOT_FOUND');
     expectProblem(await call('GET', `${base()}/feed/${created.body.id}/runs?limit=101`), 400, 'VALIDATION_FAILED');
@@ -629,6 +632,13 @@ describe('feed sources over HTTP (gateway -> asset-sources -> JetStream job -> q
     expect(Date.parse(aside.body.rows[0]?.disabledTime ?? '')).not.toBeNaN();
     const nextPage = await call<Aside>('GET', new URL(aside.body.next ?? '').pathname + new URL(aside.body.next ?? '').search, undefined, viewKey);
     expect(nextPage.body).toMatchObject({ rows: [{ key: 'P004' }], next: null });
+    const pastAside = await call<Aside>('GET', `${base()}/feed/${created.body.id}/disabled-rows?offset=5&limit=1`);
+    expect(pastAside.body).toMatchObject({
+      rows: [],
+      total: 2,
+      next: null,
+      previous: `${system.baseUrl}${base()}/feed/${created.body.id}/disabled-rows?offset=1&limit=1`,
+    });
     expectProblem(await call('GET', `${base()}/feed/${created.body.id}/disabled-rows?limit=0`), 400, 'VALIDATION_FAILED');
     expectProblem(await call('GET', `${base(otherAccount)}/feed/${created.body.id}/disabled-rows`), 404, 'ACCOUNT_NOT_FOUND');
     expectProblem(await call('GET', `${base(sameOrgAccount)}/feed/${created.body.id}/disabled-rows`), 404, 'ASSET_SOURCE_NOT_FOUND');

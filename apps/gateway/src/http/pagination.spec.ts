@@ -15,6 +15,21 @@ describe(pageLinks.name, () => {
     expect(pageLinks(request('/v2/x'), undefined, { offset: 20, limit: 25, total: 30 }).previous).toBe('http://api.local:8080/v2/x?offset=0&limit=25');
   });
 
+  it('points previous at the last page with items, not another empty page, from a page at or past the end', () => {
+    expect(pageLinks(request('/v2/x?offset=10&limit=2'), undefined, { offset: 10, limit: 2, total: 4 })).toEqual({
+      next: null,
+      previous: 'http://api.local:8080/v2/x?offset=2&limit=2',
+    });
+    expect(pageLinks(request('/v2/x'), undefined, { offset: 4, limit: 2, total: 4 }).previous).toBe('http://api.local:8080/v2/x?offset=2&limit=2');
+    expect(pageLinks(request('/v2/x'), undefined, { offset: 7, limit: 3, total: 5 }).previous).toBe('http://api.local:8080/v2/x?offset=3&limit=3');
+    expect(pageLinks(request('/v2/x'), undefined, { offset: 100, limit: 25, total: 1 }).previous).toBe('http://api.local:8080/v2/x?offset=0&limit=25');
+  });
+
+  it('has neither link on an empty list, at any offset', () => {
+    expect(pageLinks(request('/v2/x'), undefined, { offset: 0, limit: 25, total: 0 })).toEqual({ next: null, previous: null });
+    expect(pageLinks(request('/v2/x?offset=50'), undefined, { offset: 50, limit: 25, total: 0 })).toEqual({ next: null, previous: null });
+  });
+
   it('uses PUBLIC_BASE_URL, including its path, when set', () => {
     const links = pageLinks(request('/v2/x?limit=5'), 'https://public.example/api/', { offset: 0, limit: 5, total: 6 });
     expect(links.next).toBe('https://public.example/api/v2/x?offset=5&limit=5');

@@ -22,6 +22,9 @@ export interface PageLinks {
 /**
  * Absolute links to the adjacent pages, keeping every other query parameter. The base is
  * PUBLIC_BASE_URL when set (the address clients use behind a proxy), else the request's own host.
+ * A page at or past the end has no next, and its previous is the last page that has items (the one
+ * starting at the last multiple of limit below total), not the equally empty page one limit back;
+ * an empty list has no previous at all.
  */
 export function pageLinks(req: Request, publicBaseUrl: string | undefined, page: { offset: number; limit: number; total: number }): PageLinks {
   const base = publicBaseUrl ?? `${req.protocol}://${req.get('host')}`;
@@ -35,8 +38,14 @@ export function pageLinks(req: Request, publicBaseUrl: string | undefined, page:
     url.searchParams.append('limit', String(page.limit));
     return url.toString();
   };
+  const previous = page.offset >= page.total ? lastPageStart(page) : page.offset > 0 ? Math.max(0, page.offset - page.limit) : undefined;
   return {
     next: page.offset + page.limit < page.total ? link(page.offset + page.limit) : null,
-    previous: page.offset > 0 ? link(Math.max(0, page.offset - page.limit)) : null,
+    previous: previous === undefined ? null : link(previous),
   };
+}
+
+/** Where the last page with items starts (total 4, limit 2: 2); none when the list is empty. */
+function lastPageStart({ limit, total }: { limit: number; total: number }): number | undefined {
+  return total > 0 ? Math.floor((total - 1) / limit) * limit : undefined;
 }

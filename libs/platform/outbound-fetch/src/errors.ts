@@ -90,9 +90,33 @@ function describeCause(cause: unknown): string {
 // (jest's sandbox, vm contexts), where `instanceof Error` is false.
 function causeDetail(cause: unknown): string {
   if (typeof cause !== 'object' || cause === null) return '';
-  const { message, errors, code } = cause as { message?: unknown; errors?: unknown; code?: unknown };
-  if (typeof message === 'string' && message) return message;
+  const { message, errors, code, reason } = cause as { message?: unknown; errors?: unknown; code?: unknown; reason?: unknown };
+  const tls = tlsDetail(message, code, reason);
+  if (tls) return tls;
+  if (typeof message === 'string' && tidy(message)) return tidy(message);
   // Node's happy-eyeballs connect fails with an AggregateError whose own message is empty.
   if (Array.isArray(errors)) return errors.map(causeDetail).filter(Boolean).join('; ');
   return typeof code === 'string' ? code : '';
 }
+
+// OpenSSL's own line: "<thread>:error:<code>:<library>:<function>:<reason>:<source file>:<line>:<data>\n"
+// (OpenSSL 3; 1.1 has no thread). Of it the customer needs the reason only.
+const OPENSSL_LINE = /^(?:[0-9A-F]+:)?error:[0-9A-F]+:[^:]*:[^:]*:([^:]*)/i;
+
+/** A TLS failure in words: OpenSSL's line names its source file and ends in ":\n". */
+function tlsDetail(message: unknown, code: unknown, reason: unknown): string | undefined {
+  const line = typeof message === 'string' ? OPENSSL_LINE.exec(message) : null;
+  if (!line && !(typeof code === 'string' && code.startsWith('ERR_SSL_'))) return undefined;
+  const said = tidy(typeof reason === 'string' && reason ? reason : (line?.[1] ?? (typeof message === 'string' ? message : '')));
+  // An https URL at a port that serves plain http: the reply to the ClientHello is not a TLS record.
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || said === 'wrong version number')
+    return 'the TLS handshake failed because the server did not answer in TLS (perhaps it serves plain http)';
+  return said ? `TLS error: ${said}` : 'TLS error';
+}
+
+/** One line, without the trailing colon, line break or full stop some causes end in (the message adds its own). */
+const tidy = (text: string): string =>
+  text
+    .replace(/\s+/g, ' ')
+    .replace(/[\s:.]+$/, '')
+    .trim();

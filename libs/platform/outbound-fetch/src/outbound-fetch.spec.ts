@@ -617,6 +617,18 @@ describe(createOutboundFetch.name, () => {
       expect(response.body.toString()).toBe('over tls');
     });
 
+    it('explains an https URL at a plain-http server in a sentence, not in OpenSSL text', async () => {
+      const url = `https://127.0.0.1:${target.port}/feed`;
+
+      const error = await outboundError(sutWith({ allowlist: [`127.0.0.1:${target.port}`] }).fetch(url));
+
+      expect(error.code).toBe('OUTBOUND_CONNECTION_FAILED');
+      expect(error.message).toBe(
+        `The connection to ${url} failed: the TLS handshake failed because the server did not answer in TLS (perhaps it serves plain http).`,
+      );
+      expect(target.requests).toHaveLength(0);
+    });
+
     it('refuses a certificate it cannot verify', async () => {
       server.requests.length = 0;
       const sut = sutWith({ allowlist: [`127.0.0.1:${server.port}`] });

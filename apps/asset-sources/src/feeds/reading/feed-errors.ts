@@ -15,7 +15,9 @@ export const feedNotAFeed = (detail: string) => problem('FEED_NOT_A_FEED', detai
 /** A compressed feed (gzip, zip) is held to the same cap once decompressed: a small file must not inflate without bound. */
 export const feedDecompressedTooLarge = (where: string, maxBytes: number) =>
   problem('FEED_TOO_LARGE', `The feed at ${where} decompresses to more than the cap of ${maxBytes} bytes.`, { extensions: { maxBytes } });
-export const feedUnreachable = (detail: string) => problem('FEED_UNREACHABLE', detail);
+/** `cause` as the outbound guard's failures carry it (e.g. OUTBOUND_CONNECTION_FAILED), for a transport that met the failure itself. */
+export const feedUnreachable = (detail: string, cause?: OutboundFetchErrorCode) =>
+  problem('FEED_UNREACHABLE', detail, cause ? { extensions: { cause } } : undefined);
 export const feedBadStatus = (where: string, status: number) =>
   problem('FEED_BAD_STATUS', `${where} answered ${status}.`, { extensions: { upstreamStatus: status } });
 

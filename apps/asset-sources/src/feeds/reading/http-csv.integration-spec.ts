@@ -246,6 +246,16 @@ describe('http(s) feeds in CSV (a real HTTP server on loopback)', () => {
     expect(error.code).toBe('FEED_UNREACHABLE');
   });
 
+  it('answers an https url at a plain-http host FEED_UNREACHABLE in a sentence, not in OpenSSL text', async () => {
+    const url = `https://${server.hostPort}/plain.csv`;
+    const error = await rejectionOf(reader().open(httpLocation(url), CSV_FORMAT));
+    expect(error).toMatchObject({
+      code: 'FEED_UNREACHABLE',
+      detail: `The connection to ${url} failed: the TLS handshake failed because the server did not answer in TLS (perhaps it serves plain http).`,
+      extensions: { cause: 'OUTBOUND_CONNECTION_FAILED' },
+    });
+  });
+
   it.each(['http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/feed.csv', 'http://[::ffff:127.0.0.1]:80/feed.csv', 'http://localhost/feed.csv'])(
     'refuses %s through the outbound guard (FEED_REFUSED)',
     async (url) => {

@@ -109,7 +109,8 @@ function sftpProblem(error: unknown, where: string, maxBytes: number): unknown {
     if (level === 'client-authentication' || /authentication/i.test(error.message)) return feedAuthFailed(where);
     if (isMissing(error)) return feedNotFound(where);
     if (/private ?key|cannot parse/i.test(error.message)) return feedRefused(`The privateKey of the feed at ${where} cannot be read.`);
-    return feedUnreachable(`The SFTP connection to ${where} failed: ${error.message.replace(/^[a-zA-Z]+: /, '')}`);
+    // The connection failed past the guard (the SSH handshake, the session): the cause http and the guard give that.
+    return feedUnreachable(`The SFTP connection to ${where} failed: ${error.message.replace(/^[a-zA-Z]+: /, '')}`, 'OUTBOUND_CONNECTION_FAILED');
   }
   return error;
 }

@@ -8,7 +8,15 @@ import { createGuardedConnector, createOutboundFetch } from '@platform/outbound-
 import { startEmbeddedS3, type EmbeddedS3 } from '@platform/s3';
 import type { FeedFormat, FeedLocation } from '../feed-reading';
 import { createFeedReader } from './feed-reader';
-import { sshKeyPair, startFeedFtpServer, startFeedSftpServer, startSilentTcpServer, type FeedFtpServer, type FeedSftpServer } from '@platform/testing';
+import {
+  sshKeyPair,
+  startFeedFtpServer,
+  startFeedHttpServer,
+  startFeedSftpServer,
+  startSilentTcpServer,
+  type FeedFtpServer,
+  type FeedSftpServer,
+} from '@platform/testing';
 import { CSV_FORMAT, readAll } from './feed-test-servers';
 import { ftpTransport } from './ftp-transport';
 import { objstoreTransport } from './objstore-transport';
@@ -147,6 +155,19 @@ describe('sftp feeds (ssh2 server on loopback)', () => {
     });
     expect(refused.detail).not.toContain('sftp-pass');
     expect(sftp.authentications()).toBe(before);
+  });
+
+  it('answers a host that does not speak SSH FEED_UNREACHABLE with the cause the other transports give a failed connection', async () => {
+    const web = await startFeedHttpServer((_req, res) => res.end('not ssh'));
+    try {
+      const url = `sftp://${web.hostPort}/data/feed.csv`;
+      const error = await rejectionOf(values(at('sftp', url, { username: 'feeder', password: 'sftp-pass' }), CSV_FORMAT, [web.hostPort]));
+      expect(error).toMatchObject({ code: 'FEED_UNREACHABLE', detail: expect.stringContaining(`The SFTP connection to ${url} failed: `) });
+      expect(error.extensions).toEqual({ cause: 'OUTBOUND_CONNECTION_FAILED' });
+      expect(error.detail).not.toContain('sftp-pass');
+    } finally {
+      await web.close();
+    }
   });
 
   it('refuses a loopback SFTP host that is not admitted, and 10.0.0.1', async () => {
