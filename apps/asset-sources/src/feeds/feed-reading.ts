@@ -84,7 +84,7 @@ export type FeedRowBatch = readonly (FeedRow | RejectedFeedRow)[];
 export interface RejectedFeedRow {
   line: number;
   reason: string;
-  /** The row as read, when it was (customCode failed on it): its key goes into the health report. */
+  /** The row as read, when it was (customCode failed on it, two of its JSON members named one column): its key goes into the health report. */
   asRead?: Record<string, string>;
 }
 

@@ -26,9 +26,9 @@ const twoMembersName = (column: string) => `Two members name the column "${colum
  * inherits (`constructor`) is looked for among the row's own.
  */
 const hasValue = (values: Record<string, string>, column: string) => values[column] !== undefined && Object.hasOwn(values, column);
-/** A row's values, or its rejection when two of its members named one column. */
+/** A row's values, or its rejection when two of its members named one column (with the values as read, for its key). */
 const rowOf = (line: number, values: Record<string, string>, broken: string | undefined): FeedRow | RejectedFeedRow =>
-  broken === undefined ? { line, values } : { line, reason: broken };
+  broken === undefined ? { line, values } : { line, reason: broken, asRead: values };
 
 interface Frame {
   kind: 'object' | 'array';

@@ -114,20 +114,21 @@ describe('JSON feeds (a real HTTP server on loopback)', () => {
       '{"id":"C4","tags":["x"],"tags.0":"y"},{"id":"C5","id":"C6"}]';
     const { all } = await read('/dotted.json', body);
     expect(all).toEqual([
-      { line: 1, reason: 'Two members name the column "a.b".' },
-      { line: 2, reason: 'Two members name the column "a.b".' },
+      // The values as read go along (the last of the two in the column), for the health report to name the key.
+      { line: 1, reason: 'Two members name the column "a.b".', asRead: { id: 'C1', 'a.b': 'nested' } },
+      { line: 2, reason: 'Two members name the column "a.b".', asRead: { id: 'C2', 'a.b': 'flat2' } },
       { line: 3, values: { id: 'C3', 'a.b': 'n3', 'a.c': 'f3' } },
-      { line: 4, reason: 'Two members name the column "tags.0".' },
-      { line: 5, reason: 'Two members name the column "id".' },
+      { line: 4, reason: 'Two members name the column "tags.0".', asRead: { id: 'C4', 'tags.0': 'y' } },
+      { line: 5, reason: 'Two members name the column "id".', asRead: { id: 'C6' } },
     ]);
     // The same in a JSON line and in a lone object, which are rows themselves.
     const lines = await read('/dotted-lines.json', '{"sku":"L1","a.b":"flat","a":{"b":"nested"}}\n{"sku":"L2","a":{"b":"nested"}}\n');
     expect(lines.all).toEqual([
-      { line: 1, reason: 'Two members name the column "a.b".' },
+      { line: 1, reason: 'Two members name the column "a.b".', asRead: { sku: 'L1', 'a.b': 'nested' } },
       { line: 2, values: { sku: 'L2', 'a.b': 'nested' } },
     ]);
     const lone = await read('/dotted-lone.json', '{"sku":"S1","a":{"b":"nested"},"a.b":"flat"}');
-    expect(lone.all).toEqual([{ line: 1, reason: 'Two members name the column "a.b".' }]);
+    expect(lone.all).toEqual([{ line: 1, reason: 'Two members name the column "a.b".', asRead: { sku: 'S1', 'a.b': 'flat' } }]);
     // A member named like a property every object has is no second value.
     const plain = await read('/plain-names.json', '[{"constructor":"c","toString":"t","hasOwnProperty":"h"}]');
     expect(plain.all).toEqual([{ line: 1, values: { constructor: 'c', toString: 't', hasOwnProperty: 'h' } }]);
