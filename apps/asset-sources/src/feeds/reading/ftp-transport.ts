@@ -105,9 +105,11 @@ function ftpProblem(error: unknown, where: string, maxBytes: number): unknown {
   if (error instanceof FTPError) {
     if (error.code === 530) return feedAuthFailed(where);
     if (error.code === 550) return feedNotFound(where);
-    return feedUnreachable(`${where} answered FTP ${error.code}.`);
+    // A reply code is the server's answer; a socket's error code (ECONNREFUSED) means no connection was made.
+    if (typeof error.code === 'number') return feedUnreachable(`${where} answered FTP ${error.code}.`);
   }
   if (isOutboundFetchError(error)) return feedProblemOf(error, maxBytes);
-  if (error instanceof Error && !('status' in error)) return feedUnreachable(`The FTP connection to ${where} failed: ${error.message}`);
+  if (error instanceof Error && !('status' in error))
+    return feedUnreachable(`The FTP connection to ${where} failed: ${error.message.replace(/[\s:.]+$/, '')}.`, 'OUTBOUND_CONNECTION_FAILED');
   return error;
 }

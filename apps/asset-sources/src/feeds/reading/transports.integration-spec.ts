@@ -101,6 +101,20 @@ describe('ftp feeds (ftp-srv on loopback)', () => {
     expect((await rejectionOf(values(at('ftp', `ftp://${ftp.hostPort}/feeds/products.csv`, creds)))).code).toBe('FEED_REFUSED');
     expect((await rejectionOf(values(at('ftp', 'ftp://169.254.169.254/feed.csv', creds)))).code).toBe('FEED_REFUSED');
   });
+
+  it('answers an FTP port nothing listens on FEED_UNREACHABLE with the cause of a failed connection, in words', async () => {
+    const closed = await startFeedHttpServer((_req, res) => res.end());
+    const hostPort = closed.hostPort;
+    await closed.close();
+    const url = `ftp://${hostPort}/feed.csv`;
+    const error = await rejectionOf(values(at('ftp', url, { username: 'feeder', password: 'ftp-pass' }), CSV_FORMAT, [hostPort]));
+    expect(error.detail.startsWith(`The FTP connection to ${url} failed: `)).toBe(true);
+    expect(error).toMatchObject({
+      code: 'FEED_UNREACHABLE',
+      detail: expect.stringContaining(`connect ECONNREFUSED ${hostPort}`),
+      extensions: { cause: 'OUTBOUND_CONNECTION_FAILED' },
+    });
+  });
 });
 
 describe('sftp feeds (ssh2 server on loopback)', () => {
