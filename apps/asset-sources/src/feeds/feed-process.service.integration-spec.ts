@@ -1,3 +1,4 @@
+import { ASSET_SOURCE_ROW_MAX_BYTES } from '@contracts/domain';
 import { AppError } from '@platform/errors';
 import { startSilentTcpServer } from '@platform/testing';
 import { openAssetSourcesTestBed, type AssetSourcesTestBed } from '../asset-sources.test-support';
@@ -40,6 +41,10 @@ describe('process (36): the head of a feed (real MariaDB test bed, a real HTTP s
         // A spreadsheet export in ISO-8859-1: é is one byte, 0xE9, which UTF-8 never has alone.
         const csv = req.url.endsWith('.csv');
         res.end(Buffer.from(csv ? 'sku,name\nC1,Café\nC2,Crème\n' : '[{"sku":"C1","name":"Café"}]', 'latin1'));
+      } else if (req.url === '/rough.csv') {
+        // An unquoted comma, a short row and a description past a stored row's size, among good rows.
+        const long = 'x'.repeat(ASSET_SOURCE_ROW_MAX_BYTES);
+        res.end(`sku,name,price\nR1,ok,1\nR2,Cherry, red,2\nR3,short\nR4,${long},4\nR5,fine,5\n`);
       } else if (req.url === '/items.json') {
         res.end(
           JSON.stringify({
@@ -109,6 +114,17 @@ describe('process (36): the head of a feed (real MariaDB test bed, a real HTTP s
     const asLatin1 = await bed.feedProcess.process(1, input({ url: `${server.origin}/latin1.csv`, characterEncoding: 'iso_8859_1' }));
     expect(asLatin1).toMatchObject({ warnings: [], sample: { name: ['Café', 'Crème'] } });
     expect((await bed.feedProcess.process(1, input())).warnings).toEqual([]);
+  });
+
+  it('warns of the rows in the head a run would reject, with their lines, as the sample leaves them out', async () => {
+    const { warnings, sample } = await bed.feedProcess.process(1, input({ url: `${server.origin}/rough.csv` }));
+    expect(sample.sku).toEqual(['R1', 'R4', 'R5']);
+    const rowBytes = Buffer.byteLength(JSON.stringify({ sku: 'R4', name: 'x'.repeat(ASSET_SOURCE_ROW_MAX_BYTES), price: '4' }));
+    expect(warnings).toEqual([
+      '2 of the 5 rows read are rejected (line 3: The row has 4 fields where the header has 3; line 4: The row has 2 fields where the header has 3).',
+      `1 of the 5 rows read is over the ${ASSET_SOURCE_ROW_MAX_BYTES} bytes a stored row may have (line 5: ${rowBytes} bytes): ` +
+        'a run rejects such a row unless columnNames leaves enough of it out.',
+    ]);
   });
 
   it('reads only the head of a feed and closes the connection', async () => {

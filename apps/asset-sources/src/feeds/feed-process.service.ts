@@ -1,3 +1,4 @@
+import { ASSET_SOURCE_ROW_MAX_BYTES } from '@contracts/domain';
 import { validationFailed } from '@platform/errors';
 import { isRejectedFeedRow, notUtf8Advice, type FeedConfig, type FeedReader } from './feed-reading';
 import { feedReadErrors, givenSecrets, type FeedReadInput } from './feed-source.rules';
@@ -55,12 +56,18 @@ export class FeedProcessService {
     const sample = new Map<string, string[]>();
     let rows = 0;
     let rowBytes = 0;
+    const head = new HeadFindings();
     try {
       read: for await (const batch of feed.batches) {
         for (const row of batch) {
-          if (isRejectedFeedRow(row)) continue;
+          if (isRejectedFeedRow(row)) {
+            head.rejected(row.line, row.reason);
+            continue;
+          }
           rows++;
-          rowBytes += Buffer.byteLength(JSON.stringify(row.values));
+          const bytes = Buffer.byteLength(JSON.stringify(row.values));
+          head.read(row.line, bytes);
+          rowBytes += bytes;
           for (const [column, value] of Object.entries(row.values)) {
             const values = sample.get(column) ?? [];
             sample.set(column, values);
@@ -82,8 +89,48 @@ export class FeedProcessService {
     };
     const notUtf8 = feed.notUtf8();
     const advice = notUtf8 && notUtf8Advice(notUtf8);
-    const warnings = advice ? [`${advice[0].toUpperCase()}${advice.slice(1)}.`] : [];
+    const warnings = [...(advice ? [`${advice[0].toUpperCase()}${advice.slice(1)}.`] : []), ...head.warnings()];
     return { config, sample: Object.fromEntries(sample), cdpLogs: feed.cdpLogs(), hostKeyFingerprint: feed.hostKeyFingerprint, warnings };
+  }
+}
+
+/** Rows of the head named in a warning, as examples. */
+const EXAMPLES_NAMED = 3;
+
+/**
+ * What the head says a run would refuse: rows the reader rejects (a row of another width than the header,
+ * two JSON members naming one column, customCode failing) and rows over the size a stored row may have,
+ * which the sample leaves out or shows as if they would serve.
+ */
+class HeadFindings {
+  private rows = 0;
+  private readonly rejections: string[] = [];
+  private rejectedCount = 0;
+  private readonly oversized: string[] = [];
+  private oversizedCount = 0;
+
+  read(line: number, bytes: number): void {
+    this.rows++;
+    if (bytes <= ASSET_SOURCE_ROW_MAX_BYTES) return;
+    if (this.oversizedCount++ < EXAMPLES_NAMED) this.oversized.push(`line ${line}: ${bytes} bytes`);
+  }
+
+  rejected(line: number, reason: string): void {
+    this.rows++;
+    if (this.rejectedCount++ < EXAMPLES_NAMED) this.rejections.push(`line ${line}: ${reason.replace(/\.$/, '')}`);
+  }
+
+  warnings(): string[] {
+    const of = (count: number) => `${count} of the ${this.rows} rows read ${count === 1 ? 'is' : 'are'}`;
+    return [
+      ...(this.rejectedCount > 0 ? [`${of(this.rejectedCount)} rejected (${this.rejections.join('; ')}).`] : []),
+      ...(this.oversizedCount > 0
+        ? [
+            `${of(this.oversizedCount)} over the ${ASSET_SOURCE_ROW_MAX_BYTES} bytes a stored row may have (${this.oversized.join('; ')}): ` +
+              'a run rejects such a row unless columnNames leaves enough of it out.',
+          ]
+        : []),
+    ];
   }
 }
 

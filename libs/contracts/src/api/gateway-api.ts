@@ -7401,7 +7401,7 @@ export interface operations {
             sample: {
               [key: string]: string[];
             };
-            /** @description (extension) What the owner should know about the head read: bytes that are not UTF-8 in a feed read as UTF-8 (its accented letters then read wrong; set characterEncoding). Empty when nothing is amiss. */
+            /** @description (extension) What the owner should know about the head read: bytes that are not UTF-8 in a feed read as UTF-8 (its accented letters then read wrong; set characterEncoding); rows of the head a run would reject (another width than the header, two JSON members naming one column, customCode failing), which the sample leaves out, and rows over the size a stored row may have, each with examples by line. Empty when nothing is amiss. */
             warnings: string[];
           };
         };
