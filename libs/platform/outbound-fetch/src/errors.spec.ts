@@ -7,17 +7,15 @@ const opensslError = (line: string, parts: { code?: string; reason?: string } = 
 
 describe('outbound failure messages', () => {
   it('says in a sentence that a server did not answer in TLS, without OpenSSL text', () => {
+    const notTls =
+      'The connection to https://feeds.example.com/products.csv failed: the TLS handshake failed because the server did not answer in TLS (perhaps it serves plain http).';
     const cause = opensslError(
       '809C8489CC7F0000:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/openssl/openssl/ssl/record/ssl3_record.c:350:\n',
       { code: 'ERR_SSL_WRONG_VERSION_NUMBER', reason: 'wrong version number' },
     );
-    expect(connectionFailed(url, cause).message).toBe(
-      'The connection to https://feeds.example.com/products.csv failed: the TLS handshake failed because the server did not answer in TLS (perhaps it serves plain http).',
-    );
+    expect(connectionFailed(url, cause).message).toBe(notTls);
     // The same line without its code (an OpenSSL built without file names, another realm's error).
-    expect(connectionFailed(url, new Error('error:0A00010B:SSL routines:ssl3_get_record:wrong version number:\n')).message).toBe(
-      'The connection to https://feeds.example.com/products.csv failed: the TLS handshake failed because the server did not answer in TLS (perhaps it serves plain http).',
-    );
+    expect(connectionFailed(url, new Error('error:0A00010B:SSL routines:ssl3_get_record:wrong version number:\n')).message).toBe(notTls);
   });
 
   it("keeps only the reason of any other OpenSSL error, with neither OpenSSL's source file nor its trailing colon and line break", () => {

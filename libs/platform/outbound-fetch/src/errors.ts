@@ -80,8 +80,9 @@ export const connectionFailed = (url: URL, cause: unknown) =>
   new OutboundFetchError('OUTBOUND_CONNECTION_FAILED', `The connection to ${redactUrl(url)} failed${describeCause(cause)}.`, redactUrl(url), { cause });
 
 // System errors name the address and the errno ("connect ECONNREFUSED 127.0.0.1:80"), never the
-// URL's userinfo, so their message is safe to quote.
-function describeCause(cause: unknown): string {
+// URL's userinfo, so their message is safe to quote. Exported for a transport that meets a connection
+// failure past the guard (an FTP or SFTP client's own socket), so it reads as the guard's do.
+export function describeCause(cause: unknown): string {
   const detail = causeDetail(cause);
   return detail ? `: ${detail}` : '';
 }

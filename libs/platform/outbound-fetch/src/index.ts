@@ -11,7 +11,7 @@ export {
 } from './outbound-fetch';
 export type { OutboundMethod } from './hop-request';
 export type { HostResolver } from './host-resolution';
-export { OutboundFetchError, isOutboundFetchError, type OutboundFetchErrorCode } from './errors';
+export { OutboundFetchError, describeCause, isOutboundFetchError, type OutboundFetchErrorCode } from './errors';
 export { parseAllowlist, normalizeAllowlistEntry } from './allowlist';
 export { judgeAddress, isAddressAllowed, isLocalHostname, type AddressVerdict } from './address-policy';
 export { redactUrl } from './redact-url';

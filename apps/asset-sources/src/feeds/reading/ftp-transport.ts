@@ -3,7 +3,7 @@ import { isIPv6 } from 'node:net';
 import { Client, FTPError, enterPassiveModeIPv6, type FTPContext, type FTPResponse } from 'basic-ftp';
 // Not re-exported by the package's index; the parse of a 227 reply and the data connection are what our strategy reuses.
 import { connectForPassiveTransfer, parsePasvResponse } from 'basic-ftp/dist/transfer';
-import { isOutboundFetchError, startOutboundBudget, type GuardedConnector } from '@platform/outbound-fetch';
+import { describeCause, isOutboundFetchError, startOutboundBudget, type GuardedConnector } from '@platform/outbound-fetch';
 import type { FeedLocation } from '../feed-reading';
 import { feedAuthFailed, feedNotFound, feedProblemOf, feedRefused, feedTooLarge, feedUnreachable } from './feed-errors';
 import { describeFeedUrl, type FeedBytes, type FeedReadLimits, type FeedTransport } from './feed-transport';
@@ -110,6 +110,6 @@ function ftpProblem(error: unknown, where: string, maxBytes: number): unknown {
   }
   if (isOutboundFetchError(error)) return feedProblemOf(error, maxBytes);
   if (error instanceof Error && !('status' in error))
-    return feedUnreachable(`The FTP connection to ${where} failed: ${error.message.replace(/[\s:.]+$/, '')}.`, 'OUTBOUND_CONNECTION_FAILED');
+    return feedUnreachable(`The FTP connection to ${where} failed${describeCause(error)}.`, 'OUTBOUND_CONNECTION_FAILED');
   return error;
 }
